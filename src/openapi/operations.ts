@@ -1,0 +1,57 @@
+// Look-ups over the operations of the OpenAPI document (generated into operations.gen.ts by the build):
+// which scope an operation needs, and which operation a concrete request path is.
+import { OPERATIONS, type Operation, type OperationId } from './operations.gen.js';
+
+export { OPERATIONS, SCOPES, type Operation, type OperationId, type Scope } from './operations.gen.js';
+
+const BY_ID: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map((op) => [op.operationId, op]));
+
+/** The operation with this operationId; throws for an id the document does not have. */
+export function operation<Id extends OperationId>(operationId: Id): Extract<Operation, { operationId: Id }>;
+export function operation(operationId: string): Operation;
+export function operation(operationId: string): Operation {
+  const found = BY_ID.get(operationId);
+  if (!found) throw new Error(`Unknown operationId: ${operationId}`);
+  return found;
+}
+
+/** The full name of the one scope the operation requires (spec: every endpoint requires exactly one scope). */
+export function scopeFor<Id extends OperationId>(operationId: Id): Extract<Operation, { operationId: Id }>['scope'];
+export function scopeFor(operationId: string): Operation['scope'];
+export function scopeFor(operationId: string): Operation['scope'] {
+  return operation(operationId).scope;
+}
+
+interface CompiledTemplate {
+  op: Operation;
+  /** Literal segments as strings, path parameters as null. */
+  segments: (string | null)[];
+  literals: number;
+}
+
+const TEMPLATES: readonly CompiledTemplate[] = OPERATIONS.map((op) => {
+  const segments = splitPath(op.path).map((segment) => (/^\{[^}]+\}$/.test(segment) ? null : segment));
+  return { op, segments, literals: segments.filter((segment) => segment !== null).length };
+});
+
+/**
+ * The operation a request is for, e.g. ('get', '/v1/devices/HW-1/events?limit=5') → listDeviceEvents.
+ * A query string, a fragment and a trailing slash are ignored; when several templates match, the one with
+ * the most literal segments wins (a literal beats a parameter). Undefined when nothing matches.
+ */
+export function matchOperation(method: string, concretePath: string): Operation | undefined {
+  const wanted = method.toUpperCase();
+  const segments = splitPath(concretePath.replace(/[?#].*$/, ''));
+  let best: CompiledTemplate | undefined;
+  for (const template of TEMPLATES) {
+    if (template.op.method !== wanted || template.segments.length !== segments.length) continue;
+    const matches = template.segments.every((literal, i) => (literal === null ? segments[i] !== '' : literal === segments[i]));
+    if (matches && (!best || template.literals > best.literals)) best = template;
+  }
+  return best?.op;
+}
+
+function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
