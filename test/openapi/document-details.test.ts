@@ -22,6 +22,11 @@ const SANDBOX_ENDPOINTS = [
   'GET /v1/vehicles',
   'GET /v1/vehicles/{id}',
   'GET /v1/journeys',
+  // Webhook writes whose answer the spec does not show: they return the configuration (PUT: 201 on creation).
+  `PUT ${WEBHOOK_CONFIG}`,
+  `PATCH ${WEBHOOK_CONFIG}`,
+  `PUT ${WEBHOOK_CONFIG}/topics/{topicType}`,
+  `DELETE ${WEBHOOK_CONFIG}/topics/{topicType}`,
 ];
 // Records the spec lists as "fields not shown".
 const SANDBOX_SCHEMAS = [
