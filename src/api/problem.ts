@@ -1,0 +1,54 @@
+// Error answers, problem+json or not, become one ApiError with a message a person can act on.
+import { ApiError, type ProblemDocument } from '../errors.js';
+import type { HttpResponse } from './transport.js';
+
+export function toApiError(response: HttpResponse, url: string, retryAfterMs: number | undefined): ApiError {
+  const problem = parseProblem(response.text);
+  const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
+  if (problem) {
+    return new ApiError({ status: response.status, problem, retryAfter, hint: hintFor(response.status, problem) });
+  }
+  const type = headerValue(response.headers['content-type']) ?? 'no content type';
+  const what = response.text.trim().length === 0 ? 'an empty answer' : `a non-JSON answer (${type.split(';')[0]})`;
+  return new ApiError({
+    status: response.status,
+    message: `HTTP ${response.status} from ${originOf(url)} with ${what}`,
+    retryAfter,
+    hint: response.status >= 500 ? 'the service or a proxy in front of it failed: try again later' : hintFor(response.status, undefined),
+  });
+}
+
+function parseProblem(text: string): ProblemDocument | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as ProblemDocument;
+  } catch {
+    // not JSON: the caller describes the answer instead
+  }
+  return undefined;
+}
+
+function hintFor(status: number, problem: ProblemDocument | undefined): string | undefined {
+  const code = problem?.code;
+  if (status === 401) return 'check the credentials with `fleetctl auth status`, or log in again with `fleetctl auth login`';
+  if (status === 403 && (code === 'auth.scope_missing' || typeof problem?.required_scope === 'string')) {
+    const scope = typeof problem?.required_scope === 'string' ? problem.required_scope : 'the scope this command needs';
+    return `this command needs the scope ${scope}: ask an administrator to grant it to your client`;
+  }
+  if (status === 403) return 'the organization is outside the tenant of your credentials';
+  if (status === 412) return 'the configuration changed in between: read it again and retry';
+  if (status === 429) return 'rate limited: wait and try again';
+  return undefined;
+}
+
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

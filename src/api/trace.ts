@@ -1,0 +1,66 @@
+// --debug: each request and response on stderr, with every secret redacted.
+import type { Writable } from 'node:stream';
+import { redactHeaders, redactJson, redactForm } from './redact.js';
+
+export interface Tracer {
+  readonly enabled: boolean;
+  request(method: string, url: string, headers: Record<string, string>, body?: string, contentType?: string): void;
+  response(method: string, url: string, status: number, ms: number, headers: Record<string, string | string[] | undefined>): void;
+  failure(method: string, url: string, ms: number, error: Error): void;
+  note(message: string): void;
+}
+
+export const silentTracer: Tracer = {
+  enabled: false,
+  request() {},
+  response() {},
+  failure() {},
+  note() {},
+};
+
+export function streamTracer(err: Writable): Tracer {
+  const line = (text: string) => err.write(`[debug] ${text}\n`);
+  const headerLines = (headers: Record<string, string | string[] | undefined>) => {
+    for (const [name, value] of Object.entries(redactHeaders(headers))) line(`    ${name}: ${value}`);
+  };
+  return {
+    enabled: true,
+    request(method, url, headers, body, contentType) {
+      line(`> ${method} ${redactUrl(url)}`);
+      headerLines(headers);
+      if (body !== undefined && body.length > 0) line(`    body: ${redactBody(body, contentType)}`);
+    },
+    response(method, url, status, ms, headers) {
+      line(`< ${status} ${method} ${redactUrl(url)} (${ms} ms)`);
+      headerLines(headers);
+    },
+    failure(method, url, ms, error) {
+      line(`< failed ${method} ${redactUrl(url)} (${ms} ms): ${error.message}`);
+    },
+    note(message) {
+      line(message);
+    },
+  };
+}
+
+function redactBody(body: string, contentType: string | undefined): string {
+  if (contentType?.includes('x-www-form-urlencoded')) return redactForm(body);
+  try {
+    return JSON.stringify(redactJson(JSON.parse(body)));
+  } catch {
+    return body.length > 2000 ? `${body.slice(0, 2000)}…` : body;
+  }
+}
+
+/** Signed download URLs carry their credential in the query string. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    for (const key of ['signature', 'sig', 'token', 'access_token', 'X-Amz-Signature']) {
+      if (parsed.searchParams.has(key)) parsed.searchParams.set(key, 'REDACTED');
+    }
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}

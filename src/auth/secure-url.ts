@@ -1,0 +1,26 @@
+// spec: credentials travel only over TLS; plain http is allowed for the local sandbox on loopback.
+import { UsageError } from '../errors.js';
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+}
+
+/** Throws unless the URL may carry `what` (a client secret, a bearer token). */
+export function assertSafeForCredentials(url: string, what: string, setting: string, insecure: boolean): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`${setting} "${url}" is not a valid URL`, `set it with --${setting.replace('_', '-')} or \`fleetctl config set ${setting} URL\``);
+  }
+  if (parsed.protocol === 'https:') return;
+  if (parsed.protocol !== 'http:') {
+    throw new UsageError(`${setting} "${url}" must be an http(s) URL`);
+  }
+  if (isLoopbackHost(parsed.hostname) || insecure) return;
+  throw new UsageError(
+    `refusing to send ${what} over plain http to ${parsed.host}: anyone on the network could read it`,
+    'use an https:// URL, or pass --insecure if you really mean it',
+  );
+}

@@ -1,0 +1,87 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { resolveSettings } from '../../config/settings.js';
+import { readAll } from '../../io/read-input.js';
+import { assertSafeForCredentials } from '../../auth/secure-url.js';
+import { requestToken } from '../../auth/tokens.js';
+import { parseScopeList } from '../../auth/scopes.js';
+import { describeVerb } from '../shared/help.js';
+import { optionalUuid } from '../shared/validate.js';
+
+export interface LoginFlags {
+  clientId?: string;
+  clientSecretStdin?: boolean;
+  scopes?: string;
+  organizationId?: string;
+}
+
+type LoginDeps = Pick<Deps, 'config' | 'io' | 'env' | 'globals' | 'prompter' | 'transport' | 'output'>;
+
+export function newAuthLoginCommand(deps: LoginDeps): Command {
+  const command = new Command('login')
+    .description('Store client credentials in a profile, after checking them against the token endpoint')
+    .option('--client-id <id>', 'OAuth client id (env FLEETCTL_CLIENT_ID)')
+    .option('--client-secret-stdin', 'read the client secret from stdin (or set FLEETCTL_CLIENT_SECRET)')
+    .option('--scopes <list>', 'scopes granted to the client, space or comma separated (checked at login)')
+    .option('--organization-id <uuid>', 'default organization for webhook-config commands');
+  describeVerb(command, {
+    examples: [
+      { comment: 'interactive: prompts for what is missing', command: 'fleetctl auth login' },
+      {
+        comment: 'non-interactive, the secret on stdin',
+        command: 'printf %s "$SECRET" | fleetctl auth login --base-url https://api.example.com --client-id my-client --client-secret-stdin --no-input',
+      },
+    ],
+  });
+  command.action(async (flags: LoginFlags) => loginRun(deps, flags));
+  return command;
+}
+
+export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void> {
+  const store = await deps.config();
+  const settings = resolveSettings(deps.globals(), deps.env, store.read());
+  const canPrompt = deps.io.canPrompt();
+  const missing: string[] = [];
+  const ask = async (value: string | undefined, name: string, question: string, fallback?: string) => {
+    if (value) return value;
+    if (canPrompt) return deps.prompter.input(question, { default: fallback, validate: (v) => (v.trim() ? true : `${name} is required`) });
+    if (fallback) return fallback;
+    missing.push(name);
+    return '';
+  };
+  const baseUrl = await ask(settings.base_url.value, '--base-url', 'API base URL');
+  const authUrl = await ask(settings.auth_url.source === 'default' ? undefined : settings.auth_url.value, '--auth-url', 'Token issuer (auth) URL', baseUrl || undefined);
+  const clientId = await ask(flags.clientId ?? settings.client_id.value, '--client-id', 'Client id');
+  let clientSecret = flags.clientSecretStdin ? (await readAll(deps.io.in)).trim() : settings.client_secret.value;
+  const secretFromUser = Boolean(flags.clientSecretStdin) || settings.client_secret.source === 'profile';
+  let prompted = false;
+  if (!clientSecret) {
+    if (canPrompt) {
+      clientSecret = await deps.prompter.password('Client secret');
+      prompted = true;
+    } else missing.push('the client secret (--client-secret-stdin or FLEETCTL_CLIENT_SECRET)');
+  }
+  if (missing.length > 0) {
+    throw new UsageError(`cannot log in without ${missing.join(', ')}`, 'pass them as flags or environment variables, or run `fleetctl auth login` in a terminal');
+  }
+  const insecure = Boolean(deps.globals().insecure);
+  assertSafeForCredentials(baseUrl, 'a bearer token', 'base_url', insecure);
+  assertSafeForCredentials(authUrl, 'the client secret', 'auth_url', insecure);
+  const scopes = parseScopeList(flags.scopes ?? settings.scopes.value);
+  const organizationId = optionalUuid(flags.organizationId, '--organization-id');
+
+  const token = await requestToken(await deps.transport(), { authUrl, clientId, clientSecret: clientSecret! }, scopes);
+  const profile = settings.profile.value;
+  store.update((data) => {
+    const next = { ...data.profiles[profile], base_url: baseUrl, auth_url: authUrl, client_id: clientId };
+    // A secret that came from the environment stays there; one typed or piped in is stored (file mode 0600).
+    if (prompted || secretFromUser) next.client_secret = clientSecret;
+    if (scopes) next.scopes = scopes.join(' ');
+    if (organizationId) next.organization_id = organizationId;
+    data.profiles[profile] = next;
+    data.current_profile ??= profile;
+  });
+  const granted = token.scope ? ` Granted scopes: ${token.scope}.` : '';
+  deps.io.info(`Logged in as client "${clientId}" at ${authUrl} (profile "${profile}").${granted}`);
+}

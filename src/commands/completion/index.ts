@@ -1,0 +1,19 @@
+import { Argument, Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { SHELLS, completionScript, type Shell } from '../../completion/scripts.js';
+import { describeVerb } from '../shared/help.js';
+
+export function newCompletionCommand(deps: Pick<Deps, 'output'>, root: () => Command): Command {
+  const command = new Command('completion')
+    .description('Print a shell completion script')
+    .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS));
+  describeVerb(command, {
+    examples: [
+      { comment: 'bash: load completions in this shell', command: 'source <(fleetctl completion bash)' },
+      { comment: 'zsh: install completions', command: 'fleetctl completion zsh > "${fpath[1]}/_fleetctl"' },
+      { comment: 'fish: install completions', command: 'fleetctl completion fish > ~/.config/fish/completions/fleetctl.fish' },
+    ],
+  });
+  command.action((shell: Shell) => deps.output().text(completionScript(root(), shell)));
+  return command;
+}

@@ -1,0 +1,122 @@
+// config list|get|set|unset|profiles|use: the profiles of the config store.
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { PROFILE_KEYS } from '../../config/store.js';
+import { resolveSettings, selectedProfile } from '../../config/settings.js';
+import { describeVerb } from '../shared/help.js';
+import { requireNonEmpty, requireUuid } from '../shared/validate.js';
+import { displayValue, requireProfileKey } from './keys.js';
+import { readAll } from '../../io/read-input.js';
+
+type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals'>;
+
+export function newConfigCommand(deps: ConfigDeps): Command {
+  const config = new Command('config').description('Profiles and settings (base_url, auth_url, client_id, client_secret, scopes, organization_id)');
+
+  const list = new Command('list').description('Show the settings of the profile and where each comes from');
+  describeVerb(list, { examples: [{ comment: 'settings of the current profile', command: 'fleetctl config list' }] });
+  list.action(async () => {
+    const store = await deps.config();
+    const settings = resolveSettings(deps.globals(), deps.env, store.read());
+    const rows = PROFILE_KEYS.map((key) => ({
+      key,
+      value: displayValue(key, settings[key].value) ?? '',
+      source: settings[key].source ?? '',
+    }));
+    deps.io.info(`Profile: ${settings.profile.value} (${store.path})`);
+    await deps.output().list(rows, ['key', 'value', 'source']);
+  });
+
+  const get = new Command('get').description('Print one setting of the profile').argument('<key>', PROFILE_KEYS.join(' | '));
+  describeVerb(get, { examples: [{ comment: 'the base URL in use', command: 'fleetctl config get base_url' }] });
+  get.action(async (rawKey: string) => {
+    const key = requireProfileKey(rawKey);
+    const store = await deps.config();
+    const setting = resolveSettings(deps.globals(), deps.env, store.read())[key];
+    const value = displayValue(key, setting.value);
+    if (value === undefined) throw new UsageError(`${key} is not set for this profile`, `set it with \`fleetctl config set ${key} VALUE\``);
+    deps.output().text(value);
+  });
+
+  const set = new Command('set').description('Store a setting in the profile').argument('<key>', PROFILE_KEYS.join(' | ')).argument('[value]', 'the value; for client_secret, omit it to read it from stdin');
+  describeVerb(set, {
+    examples: [
+      { comment: 'point the profile at a local sandbox', command: 'fleetctl config set base_url http://127.0.0.1:4010' },
+      { comment: 'store the secret without putting it on the command line', command: 'printf %s "$SECRET" | fleetctl config set client_secret' },
+    ],
+  });
+  set.action(async (rawKey: string, rawValue: string | undefined) => {
+    const key = requireProfileKey(rawKey);
+    let value = rawValue;
+    if (value === undefined || (key === 'client_secret' && value === '-')) {
+      if (key !== 'client_secret') throw new UsageError(`missing the value for ${key}`, `fleetctl config set ${key} VALUE`);
+      value = (await readAll(deps.io.in)).trim();
+    } else if (key === 'client_secret') {
+      deps.io.info('Warning: a secret on the command line stays in your shell history; pipe it on stdin instead.');
+    }
+    value = validateSetting(key, requireNonEmpty(value, key));
+    const store = await deps.config();
+    const profile = selectedProfile(deps.globals(), deps.env, store.read()).value;
+    store.update((data) => {
+      data.profiles[profile] = { ...data.profiles[profile], [key]: value };
+    });
+    deps.io.info(`Set ${key} for profile "${profile}".`);
+  });
+
+  const unset = new Command('unset').description('Remove a setting from the profile').argument('<key>', PROFILE_KEYS.join(' | '));
+  describeVerb(unset, { examples: [{ comment: 'forget the default organization', command: 'fleetctl config unset organization_id' }] });
+  unset.action(async (rawKey: string) => {
+    const key = requireProfileKey(rawKey);
+    const store = await deps.config();
+    const profile = selectedProfile(deps.globals(), deps.env, store.read()).value;
+    store.update((data) => {
+      if (data.profiles[profile]) delete data.profiles[profile][key];
+    });
+    deps.io.info(`Unset ${key} for profile "${profile}".`);
+  });
+
+  const profiles = new Command('profiles').description('List the stored profiles; * marks the current one');
+  describeVerb(profiles, { examples: [{ comment: 'every profile', command: 'fleetctl config profiles' }] });
+  profiles.action(async () => {
+    const store = await deps.config();
+    const data = store.read();
+    const current = selectedProfile(deps.globals(), deps.env, data).value;
+    const names = new Set([...Object.keys(data.profiles), current]);
+    const rows = [...names].sort().map((name) => ({
+      current: name === current ? '*' : '',
+      name,
+      base_url: data.profiles[name]?.base_url ?? '',
+      client_id: data.profiles[name]?.client_id ?? '',
+    }));
+    await deps.output().list(rows, ['current', 'name', 'base_url', 'client_id']);
+  });
+
+  const use = new Command('use').description('Make a profile the current one').argument('<profile>', 'profile name');
+  describeVerb(use, { examples: [{ comment: 'switch to the staging profile', command: 'fleetctl config use staging' }] });
+  use.action(async (profile: string) => {
+    requireNonEmpty(profile, 'profile name');
+    const store = await deps.config();
+    store.update((data) => {
+      data.current_profile = profile;
+      data.profiles[profile] ??= {};
+    });
+    deps.io.info(`Now using profile "${profile}".`);
+  });
+
+  return config.addCommand(list).addCommand(get).addCommand(set).addCommand(unset).addCommand(profiles).addCommand(use);
+}
+
+function validateSetting(key: string, value: string): string {
+  if (key === 'base_url' || key === 'auth_url') {
+    try {
+      const url = new URL(value);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)');
+    } catch {
+      throw new UsageError(`${key} must be an absolute http(s) URL, got "${value}"`);
+    }
+    return value.replace(/\/+$/, '');
+  }
+  if (key === 'organization_id') return requireUuid(value, 'organization_id');
+  return value;
+}

@@ -1,0 +1,13 @@
+import { UsageError } from '../../errors.js';
+import { PROFILE_KEYS, type ProfileKey } from '../../config/store.js';
+
+export function requireProfileKey(key: string): ProfileKey {
+  if ((PROFILE_KEYS as readonly string[]).includes(key)) return key as ProfileKey;
+  throw new UsageError(`unknown setting "${key}"`, `settings are: ${PROFILE_KEYS.join(', ')}`);
+}
+
+/** The secret is never printed: only whether it is set. */
+export function displayValue(key: ProfileKey, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return key === 'client_secret' ? '(set, hidden)' : value;
+}

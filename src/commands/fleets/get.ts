@@ -1,0 +1,22 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { describeVerb } from '../shared/help.js';
+import { requireUuid } from '../shared/validate.js';
+
+type FleetsGetDeps = Pick<Deps, 'api' | 'output'>;
+
+export function newFleetsGetCommand(deps: FleetsGetDeps, run = fleetsGetRun): Command {
+  const command = new Command('get').description('Show one fleet').argument('<id>', 'fleet id (uuid)');
+  describeVerb(command, {
+    operationIds: ['getFleet'],
+    examples: [{ comment: 'the first fleet, in full', command: 'fleetctl --sandbox fleets get $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' }],
+  });
+  command.action(async (id: string) => run(deps, { id: requireUuid(id, 'fleet id') }));
+  return command;
+}
+
+export async function fleetsGetRun(deps: FleetsGetDeps, opts: { id: string }): Promise<void> {
+  const api = await deps.api();
+  const answer = await api.call('getFleet', { pathParams: { id: opts.id } });
+  await deps.output().object(answer.body);
+}

@@ -1,0 +1,17 @@
+// Every command group of fleetctl; each group module adds its verbs.
+import type { Command } from 'commander';
+import type { Deps } from '../factory.js';
+import { newAuthCommand } from './auth/index.js';
+import { newConfigCommand } from './config/index.js';
+import { newDevicesCommand } from './devices/index.js';
+import { newFleetsCommand } from './fleets/index.js';
+import { newCompletionCommand } from './completion/index.js';
+
+export function addCommandGroups(program: Command, deps: Deps): void {
+  program
+    .addCommand(newDevicesCommand(deps))
+    .addCommand(newFleetsCommand(deps))
+    .addCommand(newAuthCommand(deps))
+    .addCommand(newConfigCommand(deps))
+    .addCommand(newCompletionCommand(deps, () => program));
+}

@@ -1,0 +1,29 @@
+// Help text shared by every verb: the scope it needs and examples that work as written.
+import type { Command } from 'commander';
+import { operation } from '../../openapi/operations.js';
+
+export interface Example {
+  /** What the example does, shown as a comment line. */
+  comment: string;
+  /** The command line, without the leading `$ `. */
+  command: string;
+}
+
+/** Adds "Scope: ..." and "Examples:" after the options of a verb. */
+export function describeVerb(command: Command, opts: { operationIds?: string[]; examples: Example[]; notes?: string }): Command {
+  const scopes = [...new Set((opts.operationIds ?? []).map((id) => operation(id).scope))];
+  const parts: string[] = [];
+  if (scopes.length > 0) parts.push(`Scope: ${scopes.join(', ')}`);
+  if (opts.notes) parts.push(opts.notes);
+  if (opts.examples.length > 0) {
+    parts.push(`Examples:\n${opts.examples.map((e) => `  # ${e.comment}\n  $ ${e.command}`).join('\n\n')}`);
+  }
+  command.addHelpText('after', `\n${parts.join('\n\n')}\n`);
+  (command as Command & { examples?: Example[] }).examples = opts.examples;
+  return command;
+}
+
+/** The examples a verb declared: the test suite runs every one of them against a sandbox. */
+export function examplesOf(command: Command): Example[] {
+  return (command as Command & { examples?: Example[] }).examples ?? [];
+}

@@ -1,0 +1,78 @@
+// Precedence: flags > environment > profile > defaults; each value remembers where it came from.
+import type { ConfigData, ProfileKey } from './store.js';
+
+export type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
+
+export interface Setting {
+  value: string | undefined;
+  source: SettingSource | undefined;
+}
+
+export interface Settings {
+  profile: Setting & { value: string };
+  base_url: Setting;
+  auth_url: Setting;
+  client_id: Setting;
+  client_secret: Setting;
+  scopes: Setting;
+  organization_id: Setting;
+}
+
+export interface SettingFlags {
+  profile?: string;
+  baseUrl?: string;
+  authUrl?: string;
+}
+
+export const DEFAULT_PROFILE = 'default';
+
+const ENVIRONMENT: Record<ProfileKey, string> = {
+  base_url: 'FLEETCTL_BASE_URL',
+  auth_url: 'FLEETCTL_AUTH_URL',
+  client_id: 'FLEETCTL_CLIENT_ID',
+  client_secret: 'FLEETCTL_CLIENT_SECRET',
+  scopes: 'FLEETCTL_SCOPES',
+  organization_id: 'FLEETCTL_ORGANIZATION_ID',
+};
+
+export function environmentVariableFor(key: ProfileKey): string {
+  return ENVIRONMENT[key];
+}
+
+export function selectedProfile(flags: SettingFlags, env: NodeJS.ProcessEnv, data: ConfigData | undefined): Setting & { value: string } {
+  if (flags.profile) return { value: flags.profile, source: 'flag' };
+  if (env.FLEETCTL_PROFILE) return { value: env.FLEETCTL_PROFILE, source: 'environment' };
+  if (data?.current_profile) return { value: data.current_profile, source: 'profile' };
+  return { value: DEFAULT_PROFILE, source: 'default' };
+}
+
+export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, data: ConfigData | undefined): Settings {
+  const profile = selectedProfile(flags, env, data);
+  const stored = data?.profiles[profile.value] ?? {};
+  const pick = (key: ProfileKey, flag: string | undefined): Setting => {
+    if (flag !== undefined && flag !== '') return { value: flag, source: 'flag' };
+    const fromEnv = env[ENVIRONMENT[key]];
+    if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, source: 'environment' };
+    const fromProfile = stored[key];
+    if (fromProfile !== undefined && fromProfile !== '') return { value: fromProfile, source: 'profile' };
+    return { value: undefined, source: undefined };
+  };
+  const baseUrl = pick('base_url', flags.baseUrl);
+  const authUrl = pick('auth_url', flags.authUrl);
+  return {
+    profile,
+    base_url: { ...baseUrl, value: baseUrl.value && trimSlash(baseUrl.value) },
+    // The token issuer often lives beside the API: without an auth URL, the base URL is used.
+    auth_url: authUrl.value
+      ? { ...authUrl, value: trimSlash(authUrl.value) }
+      : { value: baseUrl.value && trimSlash(baseUrl.value), source: baseUrl.value ? 'default' : undefined },
+    client_id: pick('client_id', undefined),
+    client_secret: pick('client_secret', undefined),
+    scopes: pick('scopes', undefined),
+    organization_id: pick('organization_id', undefined),
+  };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,109 @@
+// The config store: named profiles and cached tokens in one JSON file (mode 0600), written atomically by conf.
+import path from 'node:path';
+import os from 'node:os';
+import { ConfigError } from '../errors.js';
+
+export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'scopes', 'organization_id'] as const;
+export type ProfileKey = (typeof PROFILE_KEYS)[number];
+export type Profile = Partial<Record<ProfileKey, string>>;
+
+export interface CachedToken {
+  access_token: string;
+  scope: string;
+  /** ISO time after which the token is not used; absent when the issuer gave no expires_in. */
+  expires_at?: string;
+  obtained_at: string;
+}
+
+export interface ConfigData {
+  current_profile?: string;
+  profiles: Record<string, Profile>;
+  tokens: Record<string, CachedToken>;
+}
+
+export interface ConfigStore {
+  readonly path: string;
+  read(): ConfigData;
+  /** Read, change and write back the whole store; the file is replaced atomically or not at all. */
+  update(change: (data: ConfigData) => void): void;
+}
+
+export function configDirectory(env: NodeJS.ProcessEnv): string {
+  if (env.FLEETCTL_CONFIG_DIR) return path.resolve(env.FLEETCTL_CONFIG_DIR);
+  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(base, 'fleetctl');
+}
+
+export async function openConfigStore(directory: string): Promise<ConfigStore> {
+  const { default: Conf } = await import('conf');
+  const file = path.join(directory, 'config.json');
+  let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
+  try {
+    conf = new Conf<Record<string, unknown>>({
+      cwd: directory,
+      configName: 'config',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+    });
+  } catch (error) {
+    throw corrupted(file, error);
+  }
+  const read = (): ConfigData => {
+    let raw: Record<string, unknown>;
+    try {
+      raw = conf.store;
+    } catch (error) {
+      throw corrupted(file, error);
+    }
+    return normalize(raw, file);
+  };
+  return {
+    path: file,
+    read,
+    update(change) {
+      const data = read();
+      change(data);
+      try {
+        conf.store = data as unknown as Record<string, unknown>;
+      } catch (error) {
+        throw new ConfigError(`could not write the config store ${file}: ${(error as Error).message}`, 'check the permissions of the file and its folder');
+      }
+    },
+  };
+}
+
+/** An in-memory store with the same contract, for tests. */
+export function memoryConfigStore(initial: Partial<ConfigData> = {}): ConfigStore & { data: ConfigData } {
+  const store = {
+    path: '(memory)',
+    data: { profiles: {}, tokens: {}, ...structuredClone(initial) } as ConfigData,
+    read: () => structuredClone(store.data),
+    update(change: (data: ConfigData) => void) {
+      const next = structuredClone(store.data);
+      change(next);
+      store.data = next;
+    },
+  };
+  return store;
+}
+
+function normalize(raw: Record<string, unknown>, file: string): ConfigData {
+  const isRecord = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (raw.profiles !== undefined && !isRecord(raw.profiles)) throw corrupted(file, new Error('"profiles" is not an object'));
+  if (raw.tokens !== undefined && !isRecord(raw.tokens)) throw corrupted(file, new Error('"tokens" is not an object'));
+  return {
+    ...(raw as object),
+    current_profile: typeof raw.current_profile === 'string' ? raw.current_profile : undefined,
+    profiles: (raw.profiles as Record<string, Profile>) ?? {},
+    tokens: (raw.tokens as Record<string, CachedToken>) ?? {},
+  };
+}
+
+function corrupted(file: string, cause: unknown): ConfigError {
+  const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+  return new ConfigError(
+    `the config store ${file} is corrupted (${reason})`,
+    `fix the JSON by hand, or move the file aside (mv ${file} ${file}.bak) and run \`fleetctl auth login\` again`,
+  );
+}

@@ -1,0 +1,136 @@
+// One error type per failure class; main.ts is the only place that turns them into exit codes.
+
+export const ExitCode = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  auth: 3,
+  forbidden: 4,
+  notFound: 5,
+  conflict: 6,
+  unprocessable: 7,
+  rateLimited: 8,
+  unavailable: 9,
+  partialFailure: 10,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export abstract class FleetctlError extends Error {
+  abstract readonly exitCode: ExitCodeValue;
+  /** A second line that tells the user what to do next. */
+  hint?: string;
+}
+
+/** Bad flag, bad argument, refused confirmation, invalid input file. */
+export class UsageError extends FleetctlError {
+  readonly exitCode = ExitCode.usage;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.name = 'UsageError';
+    this.hint = hint;
+  }
+}
+
+/** The local configuration store cannot be read or written. */
+export class ConfigError extends FleetctlError {
+  readonly exitCode = ExitCode.usage;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.name = 'ConfigError';
+    this.hint = hint;
+  }
+}
+
+/** The token endpoint refused or failed, or credentials are missing. */
+export class AuthError extends FleetctlError {
+  readonly exitCode = ExitCode.auth;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.name = 'AuthError';
+    this.hint = hint;
+  }
+}
+
+/** Timeout, refused or dropped connection, DNS failure: no HTTP answer at all. */
+export class NetworkError extends FleetctlError {
+  readonly exitCode = ExitCode.unavailable;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.name = 'NetworkError';
+    this.hint = hint;
+  }
+}
+
+export class CancelledError extends FleetctlError {
+  readonly exitCode = ExitCode.interrupted;
+  constructor(message = 'Interrupted') {
+    super(message);
+    this.name = 'CancelledError';
+  }
+}
+
+/** Some items of a bulk operation failed; the command has already reported which. */
+export class PartialFailureError extends FleetctlError {
+  readonly exitCode = ExitCode.partialFailure;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.name = 'PartialFailureError';
+    this.hint = hint;
+  }
+}
+
+export interface ProblemDocument {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  code?: string;
+  [member: string]: unknown;
+}
+
+/** An HTTP error answer from the API, problem+json or not. */
+export class ApiError extends FleetctlError {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly title: string | undefined;
+  readonly detail: string | undefined;
+  /** Seconds to wait before retrying, from Retry-After. */
+  readonly retryAfter: number | undefined;
+  readonly problem: ProblemDocument | undefined;
+
+  constructor(init: {
+    status: number;
+    problem?: ProblemDocument;
+    message?: string;
+    retryAfter?: number;
+    hint?: string;
+  }) {
+    const { status, problem } = init;
+    super(init.message ?? problem?.detail ?? problem?.title ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.problem = problem;
+    this.code = typeof problem?.code === 'string' ? problem.code : undefined;
+    this.title = typeof problem?.title === 'string' ? problem.title : undefined;
+    this.detail = typeof problem?.detail === 'string' ? problem.detail : undefined;
+    this.retryAfter = init.retryAfter;
+    this.hint = init.hint;
+  }
+
+  get exitCode(): ExitCodeValue {
+    return exitCodeForStatus(this.status);
+  }
+}
+
+export function exitCodeForStatus(status: number): ExitCodeValue {
+  if (status === 400 || status === 405 || status === 413 || status === 415) return ExitCode.usage;
+  if (status === 401) return ExitCode.auth;
+  if (status === 403) return ExitCode.forbidden;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 409 || status === 412 || status === 428) return ExitCode.conflict;
+  if (status === 422) return ExitCode.unprocessable;
+  if (status === 429) return ExitCode.rateLimited;
+  if (status >= 500) return ExitCode.unavailable;
+  return ExitCode.internal;
+}

@@ -1,0 +1,208 @@
+// Builds the dependencies every command receives; what is costly (conf, undici, tokens) is built on first use.
+import { ApiError, AuthError, UsageError } from './errors.js';
+import type { IOStreams } from './io/streams.js';
+import { systemClock, type Clock } from './io/clock.js';
+import { createPrompter, type Prompter } from './io/prompter.js';
+import { Output, parseOutputFormat, type OutputFormat } from './output/render.js';
+import { parseColumns } from './output/values.js';
+import { configDirectory, openConfigStore, type ConfigStore } from './config/store.js';
+import { resolveSettings, type Settings } from './config/settings.js';
+import { silentTracer, streamTracer, type Tracer } from './api/trace.js';
+import type { Transport } from './api/transport.js';
+import type { ApiClient, OperationInfo } from './api/client.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './api/retry.js';
+import type { Dispatcher } from 'undici';
+
+/** Global flags, as commander parses them. */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  authUrl?: string;
+  output?: string;
+  json?: boolean;
+  columns?: string;
+  color?: boolean;
+  input?: boolean;
+  debug?: boolean;
+  timeout?: string;
+  maxRetries?: string;
+  maxRetryWait?: string;
+  insecure?: boolean;
+  sandbox?: boolean;
+}
+
+/** Credentials and endpoints that replace the configured ones (embedded sandbox mode). */
+export interface SettingsOverride {
+  baseUrl: string;
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  organizationId?: string;
+}
+
+export interface Runtime {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  clock?: Clock;
+  prompter?: Prompter;
+  /** Tests pass undici's MockAgent. */
+  dispatcher?: Dispatcher;
+  /** Aborted on Ctrl-C. */
+  signal?: AbortSignal;
+}
+
+export interface Deps {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  prompter: Prompter;
+  signal: AbortSignal;
+  globals(): GlobalOptions;
+  output(): Output;
+  tracer(): Tracer;
+  configDir(): string;
+  config(): Promise<ConfigStore>;
+  settings(): Promise<Settings>;
+  transport(): Promise<Transport>;
+  api(): Promise<ApiClient>;
+  /** Registered by long-lived resources (an embedded sandbox) and run before the process ends. */
+  onCleanup(task: () => Promise<void>): void;
+  cleanup(): Promise<void>;
+  /** Set by `--sandbox` before any command runs. */
+  override?: SettingsOverride;
+  /** Registered by `--sandbox`: starts the embedded sandbox on first use. */
+  startOverride?: () => Promise<SettingsOverride>;
+}
+
+export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps {
+  const clock = runtime.clock ?? systemClock;
+  const cleanups: (() => Promise<void>)[] = [];
+  let tracer: Tracer | undefined;
+  let store: Promise<ConfigStore> | undefined;
+  let transport: Promise<Transport> | undefined;
+  let api: Promise<ApiClient> | undefined;
+
+  const deps: Deps = {
+    io: runtime.io,
+    env: runtime.env,
+    clock,
+    prompter: runtime.prompter ?? createPrompter(runtime.io),
+    signal: runtime.signal ?? new AbortController().signal,
+    globals,
+    output() {
+      const g = globals();
+      const format: OutputFormat = g.json ? 'json' : parseOutputFormat(g.output ?? 'table');
+      return new Output(runtime.io, { format, columns: parseColumns(g.columns) });
+    },
+    tracer() {
+      const g = globals();
+      const debug = g.debug || runtime.env.FLEETCTL_DEBUG === '1' || runtime.env.FLEETCTL_DEBUG === 'true';
+      tracer ??= debug ? streamTracer(runtime.io.err) : silentTracer;
+      return tracer;
+    },
+    configDir: () => configDirectory(runtime.env),
+    config() {
+      store ??= openConfigStore(deps.configDir());
+      return store;
+    },
+    async settings() {
+      if (deps.startOverride && !deps.override) deps.override = await deps.startOverride();
+      const data = (await deps.config()).read();
+      const settings = resolveSettings(globals(), runtime.env, data);
+      const o = deps.override;
+      if (!o) return settings;
+      const flag = (value: string | undefined) => ({ value, source: 'flag' as const });
+      return {
+        ...settings,
+        profile: { value: 'sandbox', source: 'flag' },
+        base_url: flag(o.baseUrl),
+        auth_url: flag(o.authUrl),
+        client_id: flag(o.clientId),
+        client_secret: flag(o.clientSecret),
+        organization_id: settings.organization_id.source === 'flag' ? settings.organization_id : flag(o.organizationId),
+      };
+    },
+    transport() {
+      transport ??= import('./api/transport.js').then(({ createTransport }) =>
+        createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher }),
+      );
+      return transport;
+    },
+    api() {
+      api ??= buildApiClient(deps);
+      return api;
+    },
+    onCleanup(task) {
+      cleanups.push(task);
+    },
+    async cleanup() {
+      while (cleanups.length > 0) await cleanups.pop()!();
+    },
+  };
+  return deps;
+}
+
+async function buildApiClient(deps: Deps): Promise<ApiClient> {
+  const settings = await deps.settings();
+  const g = deps.globals();
+  const baseUrl = settings.base_url.value;
+  if (!baseUrl) {
+    throw new UsageError('no base URL configured', 'pass --base-url, set FLEETCTL_BASE_URL, run `fleetctl auth login`, or try `fleetctl --sandbox ...`');
+  }
+  const clientId = settings.client_id.value;
+  const clientSecret = settings.client_secret.value;
+  if (!clientId || !clientSecret) {
+    throw new AuthError(
+      `no ${clientId ? 'client secret' : 'client id'} for profile "${settings.profile.value}"`,
+      'run `fleetctl auth login`, or set FLEETCTL_CLIENT_ID and FLEETCTL_CLIENT_SECRET',
+    );
+  }
+  const authUrl = settings.auth_url.value ?? baseUrl;
+  const { assertSafeForCredentials } = await import('./auth/secure-url.js');
+  assertSafeForCredentials(authUrl, 'the client secret', 'auth_url', Boolean(g.insecure));
+  assertSafeForCredentials(baseUrl, 'a bearer token', 'base_url', Boolean(g.insecure));
+  const [{ ApiClient }, { CachingTokenSource }, { operation }, transport, store] = await Promise.all([
+    import('./api/client.js'),
+    import('./auth/tokens.js'),
+    import('./openapi/operations.js'),
+    deps.transport(),
+    deps.config(),
+  ]);
+  const tokens = new CachingTokenSource(
+    { transport, store, clock: deps.clock, tracer: deps.tracer() },
+    { profile: settings.profile.value, authUrl, clientId, clientSecret },
+  );
+  return new ApiClient({
+    baseUrl,
+    transport,
+    tokens,
+    clock: deps.clock,
+    tracer: deps.tracer(),
+    retry: retryPolicy(g),
+    operation: (id) => operation(id) as OperationInfo,
+  });
+}
+
+export function timeoutMs(g: GlobalOptions): number {
+  return positiveNumber(g.timeout, '--timeout', 30) * 1000;
+}
+
+export function retryPolicy(g: GlobalOptions): RetryPolicy {
+  const maxRetries = g.maxRetries === undefined ? DEFAULT_RETRY_POLICY.maxRetries : wholeNumber(g.maxRetries, '--max-retries');
+  const maxRetryWaitMs = positiveNumber(g.maxRetryWait, '--max-retry-wait', DEFAULT_RETRY_POLICY.maxRetryWaitMs / 1000) * 1000;
+  return { ...DEFAULT_RETRY_POLICY, maxRetries, maxRetryWaitMs };
+}
+
+function positiveNumber(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got "${value}"`);
+  return parsed;
+}
+
+function wholeNumber(value: string, flag: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+export { ApiError };

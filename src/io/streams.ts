@@ -1,0 +1,143 @@
+// IOStreams owns every terminal decision: TTY per stream, colour, whether we may prompt, spinners.
+import { PassThrough, Writable, type Readable } from 'node:stream';
+
+export interface TerminalEnv {
+  NO_COLOR?: string;
+  FORCE_COLOR?: string;
+  TERM?: string;
+  CI?: string;
+}
+
+export interface IOStreamsInit {
+  out: Writable;
+  err: Writable;
+  in: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  env: TerminalEnv;
+  /** --no-color */
+  noColor?: boolean;
+  /** --no-input */
+  noInput?: boolean;
+  /** Terminal width for tables, when known. */
+  columns?: number;
+}
+
+export class IOStreams {
+  readonly out: Writable;
+  readonly err: Writable;
+  readonly in: Readable;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  readonly columns: number | undefined;
+  private readonly env: TerminalEnv;
+  noColor: boolean;
+  noInput: boolean;
+
+  constructor(init: IOStreamsInit) {
+    this.out = init.out;
+    this.err = init.err;
+    this.in = init.in;
+    this.stdoutIsTTY = init.stdoutIsTTY;
+    this.stderrIsTTY = init.stderrIsTTY;
+    this.stdinIsTTY = init.stdinIsTTY;
+    this.env = init.env;
+    this.noColor = init.noColor ?? false;
+    this.noInput = init.noInput ?? false;
+    this.columns = init.columns;
+  }
+
+  static fromProcess(env: TerminalEnv): IOStreams {
+    return new IOStreams({
+      out: process.stdout,
+      err: process.stderr,
+      in: process.stdin,
+      stdoutIsTTY: Boolean(process.stdout.isTTY),
+      stderrIsTTY: Boolean(process.stderr.isTTY),
+      stdinIsTTY: Boolean(process.stdin.isTTY),
+      env,
+      columns: process.stdout.columns,
+    });
+  }
+
+  /** Buffers instead of a terminal, for tests. */
+  static forTest(opts: { tty?: boolean; stdin?: string; env?: TerminalEnv; noInput?: boolean } = {}): TestIOStreams {
+    const out = new StringSink();
+    const err = new StringSink();
+    const input = new PassThrough();
+    if (opts.stdin !== undefined) input.end(opts.stdin);
+    const tty = opts.tty ?? false;
+    const io = new IOStreams({
+      out,
+      err,
+      in: input,
+      stdoutIsTTY: tty,
+      stderrIsTTY: tty,
+      stdinIsTTY: tty,
+      env: opts.env ?? {},
+      noInput: opts.noInput,
+      columns: 120,
+    }) as TestIOStreams;
+    io.stdout = () => out.text;
+    io.stderr = () => err.text;
+    return io;
+  }
+
+  private colorAllowed(): boolean {
+    if (this.noColor) return false;
+    if (this.env.NO_COLOR !== undefined && this.env.NO_COLOR !== '') return false;
+    if (this.env.TERM === 'dumb') return false;
+    return true;
+  }
+
+  /** Colour on stdout: only on a TTY (or FORCE_COLOR), never with NO_COLOR, --no-color or TERM=dumb. */
+  colorEnabled(): boolean {
+    if (!this.colorAllowed()) return false;
+    return this.stdoutIsTTY || isForced(this.env.FORCE_COLOR);
+  }
+
+  /** Colour on stderr, judged by stderr's own TTY. */
+  colorEnabledErr(): boolean {
+    if (!this.colorAllowed()) return false;
+    return this.stderrIsTTY || isForced(this.env.FORCE_COLOR);
+  }
+
+  isCI(): boolean {
+    const ci = this.env.CI;
+    return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
+  }
+
+  /** Prompts need a person: stdin and stdout on a terminal, not --no-input, not CI. */
+  canPrompt(): boolean {
+    return this.stdinIsTTY && this.stdoutIsTTY && this.stderrIsTTY && !this.noInput && !this.isCI();
+  }
+
+  /** Spinners and progress bars: stderr on a terminal, not CI. */
+  progressEnabled(): boolean {
+    return this.stderrIsTTY && !this.isCI() && this.env.TERM !== 'dumb';
+  }
+
+  /** A message for the person (never data): goes to stderr. */
+  info(line: string): void {
+    this.err.write(line.endsWith('\n') ? line : `${line}\n`);
+  }
+}
+
+export interface TestIOStreams extends IOStreams {
+  stdout(): string;
+  stderr(): string;
+}
+
+function isForced(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
+class StringSink extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    done();
+  }
+}

@@ -1,0 +1,138 @@
+// Builds the command tree, runs it, and is the only place that turns errors into exit codes.
+import { Command, CommanderError, Option } from 'commander';
+import { ApiError, CancelledError, UsageError, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
+import { IOStreams } from './io/streams.js';
+import { createDeps, type Deps, type GlobalOptions, type Runtime } from './factory.js';
+import { OUTPUT_FORMATS } from './output/render.js';
+import { addCommandGroups } from './commands/index.js';
+
+declare const __FLEETCTL_VERSION__: string;
+export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0    success
+  1    unexpected internal error
+  2    usage or invalid input (bad flag or argument, refused confirmation, HTTP 400)
+  3    authentication failed (HTTP 401, token endpoint failure)
+  4    forbidden (HTTP 403: missing scope, organization outside your tenant)
+  5    not found (HTTP 404)
+  6    conflict (HTTP 409, 412)
+  7    unprocessable (HTTP 422)
+  8    rate limited or quota exceeded (HTTP 429 after retries)
+  9    service unavailable, other 5xx, timeout or network failure
+  10   partial failure of a bulk operation
+  130  interrupted (Ctrl-C)`;
+
+export function buildProgram(deps: Deps): Command {
+  const program = new Command('fleetctl')
+    .description('Operate fleets, devices and webhooks through the Fleet and Telematics Developer API.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .option('--profile <name>', 'configuration profile to use (env FLEETCTL_PROFILE)')
+    .option('--base-url <url>', 'API base URL (env FLEETCTL_BASE_URL)')
+    .option('--auth-url <url>', 'token issuer URL (env FLEETCTL_AUTH_URL)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
+    .option('--json', 'short for --output json')
+    .option('--columns <list>', 'table/CSV columns, comma-separated (dotted paths for nested fields)')
+    .option('--no-color', 'disable colour (also NO_COLOR, TERM=dumb)')
+    .option('--no-input', 'never prompt; fail when input is missing (also CI=true)')
+    .option('--debug', 'trace HTTP requests on stderr, secrets redacted (env FLEETCTL_DEBUG=1)')
+    .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')
+    .option('--max-retries <n>', 'retries for 429, 503 and connection failures (default 3)')
+    .option('--max-retry-wait <seconds>', 'longest Retry-After to wait for (default 60)')
+    .option('--insecure', 'allow credentials over plain http to a non-loopback host')
+    .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
+    .showSuggestionAfterError()
+    .addHelpText('after', `\nExamples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
+
+  program.hook('preAction', () => {
+    const g = program.opts<GlobalOptions>();
+    deps.io.noColor = g.color === false;
+    deps.io.noInput = g.input === false;
+    if (g.sandbox) throw new UsageError('--sandbox is not available in this build');
+  });
+
+  addCommandGroups(program, deps);
+  configureTree(program, deps);
+  return program;
+}
+
+/** commander's own output and errors go through our streams, and never exit the process itself. */
+function configureTree(command: Command, deps: Deps): void {
+  command.exitOverride();
+  command.configureOutput({
+    writeOut: (text) => deps.io.out.write(text),
+    writeErr: (text) => deps.io.err.write(text),
+    outputError: (text, write) => write(text.replace(/^error: /, 'Error: ')),
+  });
+  for (const sub of command.commands) configureTree(sub, deps);
+}
+
+export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<ExitCodeValue> {
+  const io = runtime?.io ?? IOStreams.fromProcess(process.env);
+  const controller = new AbortController();
+  let program: Command | undefined;
+  const deps = createDeps(
+    { io, env: runtime?.env ?? process.env, signal: runtime?.signal ?? controller.signal, ...runtime },
+    () => program?.opts<GlobalOptions>() ?? {},
+  );
+  const onInterrupt = () => {
+    controller.abort(new CancelledError());
+    // A second Ctrl-C, or a command that does not stop, ends the process at once.
+    process.once('SIGINT', () => process.exit(ExitCode.interrupted));
+  };
+  if (!runtime?.signal) process.once('SIGINT', onInterrupt);
+  try {
+    program = buildProgram(deps);
+    await program.parseAsync(argv);
+    return ExitCode.ok;
+  } catch (error) {
+    return reportError(error, deps, argv, controller.signal.aborted);
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+    await deps.cleanup().catch(() => undefined);
+  }
+}
+
+function reportError(error: unknown, deps: Deps, argv: string[], interrupted: boolean): ExitCodeValue {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
+    return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  if (interrupted) {
+    deps.io.info('Interrupted.');
+    return ExitCode.interrupted;
+  }
+  const debug = argv.includes('--debug') || deps.env.FLEETCTL_DEBUG === '1' || deps.env.FLEETCTL_DEBUG === 'true';
+  const machine = wantsMachineOutput(deps);
+  if (error instanceof ApiError) {
+    if (machine) {
+      const problem = error.problem ?? { status: error.status, title: error.message };
+      deps.io.err.write(`${JSON.stringify(problem)}\n`);
+    } else {
+      const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
+      const text = error.detail ?? error.title ?? error.message;
+      deps.io.info(`Error: ${text.includes(`HTTP ${error.status}`) ? text : `${text} (${tag})`}`);
+      if (error.hint) deps.io.info(`Hint: ${error.hint}`);
+    }
+    return error.exitCode;
+  }
+  if (error instanceof FleetctlError) {
+    deps.io.info(`Error: ${error.message}`);
+    if (error.hint) deps.io.info(`Hint: ${error.hint}`);
+    if (debug && error.stack) deps.io.info(error.stack);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  deps.io.info(`Error: unexpected failure: ${message}`);
+  if (debug && error instanceof Error && error.stack) deps.io.info(error.stack);
+  else deps.io.info('Hint: run again with --debug for details, and report it if it persists');
+  return ExitCode.internal;
+}
+
+function wantsMachineOutput(deps: Deps): boolean {
+  try {
+    return deps.output().isMachineReadable;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,9 @@
+// Default table columns of each resource, declared once; --columns picks others.
+export const COLUMNS = {
+  device: ['id', 'hardware_id', 'name', 'model', 'fleet_id', 'vehicle_id', 'capabilities', 'last_seen_at'],
+  fleet: ['id', 'name', 'organization_id', 'vehicle_count', 'created_at'],
+} as const satisfies Record<string, readonly string[]>;
+
+export function columnsOf(resource: keyof typeof COLUMNS): string[] {
+  return [...COLUMNS[resource]];
+}

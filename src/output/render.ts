@@ -1,0 +1,160 @@
+// The one output layer: every command hands its records here, and only here is stdout written.
+import type { IOStreams } from '../io/streams.js';
+import { UsageError } from '../errors.js';
+import { cellText, flattenRecord, valueAt } from './values.js';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface OutputOptions {
+  format: OutputFormat;
+  /** --columns: overrides the resource's default columns (dotted paths for nested fields). */
+  columns?: string[];
+}
+
+type Records = AsyncIterable<unknown> | Iterable<unknown>;
+
+export class Output {
+  constructor(
+    private readonly io: IOStreams,
+    readonly options: OutputOptions,
+  ) {}
+
+  get format(): OutputFormat {
+    return this.options.format;
+  }
+
+  /** True when the output is for programs (json, ndjson, csv): messages must stay out of stdout. */
+  get isMachineReadable(): boolean {
+    return this.options.format !== 'table';
+  }
+
+  /** Renders a list; json, ndjson, csv and piped tables stream item by item. Returns the item count. */
+  async list(records: Records, defaultColumns: string[]): Promise<number> {
+    const columns = this.options.columns ?? defaultColumns;
+    switch (this.options.format) {
+      case 'json':
+        return this.writeJsonArray(records);
+      case 'ndjson':
+        return this.writeEach(records, (record) => `${JSON.stringify(record)}\n`);
+      case 'csv':
+        this.write(`${columns.map(csvField).join(',')}\n`);
+        return this.writeEach(records, (record) => `${columns.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`);
+      case 'table':
+        if (!this.io.stdoutIsTTY) {
+          this.write(`${columns.join('\t')}\n`);
+          return this.writeEach(records, (record) => `${columns.map((c) => tsvField(cellText(valueAt(record, c)))).join('\t')}\n`);
+        }
+        return this.writeTtyTable(records, columns);
+    }
+  }
+
+  /** Renders one resource: the object itself in JSON, FIELD/VALUE rows in a table. */
+  async object(record: unknown, columns?: string[]): Promise<void> {
+    const chosen = this.options.columns ?? columns;
+    switch (this.options.format) {
+      case 'json':
+        this.write(`${JSON.stringify(record, null, 2)}\n`);
+        return;
+      case 'ndjson':
+        this.write(`${JSON.stringify(record)}\n`);
+        return;
+      case 'csv': {
+        const cols = chosen ?? flattenRecord(record).map(([key]) => key);
+        this.write(`${cols.map(csvField).join(',')}\n${cols.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`);
+        return;
+      }
+      case 'table': {
+        const rows: [string, unknown][] = chosen ? chosen.map((c) => [c, valueAt(record, c)]) : flattenRecord(record);
+        if (!this.io.stdoutIsTTY) {
+          this.write(rows.map(([key, value]) => `${key}\t${tsvField(cellText(value))}\n`).join(''));
+          return;
+        }
+        const table = await this.newTable(undefined);
+        for (const [key, value] of rows) table.push([this.paint.dim(key), truncate(cellText(value), this.maxCellWidth())]);
+        this.write(`${table.toString()}\n`);
+        return;
+      }
+    }
+  }
+
+  /** Raw text for stdout, such as a token or a completion script. */
+  text(text: string): void {
+    this.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  private write(text: string): void {
+    this.io.out.write(text);
+  }
+
+  private async writeEach(records: Records, line: (record: unknown) => string): Promise<number> {
+    let count = 0;
+    for await (const record of records) {
+      this.write(line(record));
+      count++;
+    }
+    return count;
+  }
+
+  private async writeJsonArray(records: Records): Promise<number> {
+    let count = 0;
+    for await (const record of records) {
+      const body = JSON.stringify(record, null, 2).replace(/\n/g, '\n  ');
+      this.write(`${count === 0 ? '[\n  ' : ',\n  '}${body}`);
+      count++;
+    }
+    this.write(count === 0 ? '[]\n' : '\n]\n');
+    return count;
+  }
+
+  private async writeTtyTable(records: Records, columns: string[]): Promise<number> {
+    const table = await this.newTable(columns.map((c) => this.paint.bold(c.toUpperCase().replace(/[._]/g, ' '))));
+    const width = this.maxCellWidth();
+    let count = 0;
+    for await (const record of records) {
+      table.push(columns.map((c) => truncate(cellText(valueAt(record, c)), width)));
+      count++;
+    }
+    if (count === 0) {
+      this.io.info('No results.');
+      return 0;
+    }
+    this.write(`${table.toString()}\n`);
+    return count;
+  }
+
+  private maxCellWidth(): number {
+    return Math.max(20, Math.min(60, Math.floor((this.io.columns ?? 120) / 2)));
+  }
+
+  private get paint() {
+    const on = this.io.colorEnabled();
+    return {
+      bold: (text: string) => (on ? `\u001b[1m${text}\u001b[22m` : text),
+      dim: (text: string) => (on ? `\u001b[2m${text}\u001b[22m` : text),
+    };
+  }
+
+  private async newTable(head: string[] | undefined) {
+    const { default: Table } = await import('cli-table3');
+    return new Table({ head: head ?? [], style: { head: [], border: [] } });
+  }
+}
+
+export function parseOutputFormat(value: string): OutputFormat {
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new UsageError(`invalid output format "${value}"`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);
+}
+
+function truncate(text: string, width: number): string {
+  const oneLine = text.replace(/\s*\n\s*/g, ' ');
+  return oneLine.length > width ? `${oneLine.slice(0, width - 1)}…` : oneLine;
+}
+
+function tsvField(text: string): string {
+  return text.replace(/[\t\r\n]+/g, ' ');
+}
+
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

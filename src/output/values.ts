@@ -1,0 +1,44 @@
+// Turning API records into cells: dotted paths, and missing fields that show empty instead of crashing.
+
+export function valueAt(record: unknown, path: string): unknown {
+  let current: unknown = record;
+  for (const part of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) {
+    return value.map((item) => cellText(item)).join(',');
+  }
+  return JSON.stringify(value);
+}
+
+/** Nested objects become dotted keys, so one record reads as FIELD / VALUE rows. */
+export function flattenRecord(record: unknown, prefix = ''): [string, unknown][] {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return [[prefix || 'value', record]];
+  const rows: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(record as Record<string, unknown>)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) {
+      rows.push(...flattenRecord(value, path));
+    } else {
+      rows.push([path, value]);
+    }
+  }
+  return rows;
+}
+
+export function parseColumns(spec: string | undefined): string[] | undefined {
+  if (spec === undefined) return undefined;
+  const columns = spec
+    .split(',')
+    .map((column) => column.trim())
+    .filter((column) => column.length > 0);
+  return columns.length > 0 ? columns : undefined;
+}
