@@ -1,0 +1,285 @@
+// The webhook delivery engine the sandbox drives: per-destination FIFO queues, POSTs of CloudEvents in
+// structured mode with the spec's delivery headers, retries with back-off, delivery-time address checks
+// with a pinned address, and a delivery log of every attempt (GET /_sandbox/deliveries).
+//
+// Queueing and overflow policy: each destination URL has its own FIFO queue and gets one delivery at a
+// time, in order; while its head is waiting for a retry (the destination is down) later events wait behind
+// it and are delivered once it answers again. A queue holds at most `maxQueuePerDestination` events
+// (default 1000). When it is full a new event for that destination is refused and recorded in the log
+// with outcome `dropped_overflow`, so nothing is dropped silently; other destinations are unaffected.
+// The log keeps the last `maxLogEntries` entries (default 10000), oldest first.
+import { createHash, randomBytes } from 'node:crypto';
+import { Agent, request } from 'undici';
+import { CLOUDEVENTS_CONTENT_TYPE } from './cloudevents.js';
+import type { WebhookEvent } from './cloudevents.js';
+import { approveDestination, pinnedLookup, systemResolver } from './destination-address.js';
+import type { Resolver } from './destination-address.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter } from './retry-policy.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+export interface DeliveryDestination {
+  url: string;
+  /** The organization's key, asked at each attempt, sent verbatim in X-Webhook-Key. */
+  key: () => string | Promise<string>;
+  /** Asked before each attempt; false abandons the delivery (topic or configuration disabled or removed). */
+  isActive?: () => boolean;
+}
+
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'blocked' | 'dropped_overflow';
+
+export interface DeliveryLogEntry {
+  event_id: string;
+  type: string;
+  url: string;
+  /** 1-based attempt number; 0 for an event refused before any attempt (dropped_overflow). */
+  attempt: number;
+  /** HTTP status of the answer; null when none came (blocked, network error, timeout, overflow). */
+  status: number | null;
+  outcome: DeliveryOutcome;
+  reason: string | null;
+  /** When the entry was recorded (ISO 8601). */
+  at: string;
+}
+
+/** Time and timers, injectable so retries can be tested without real waiting. */
+export interface DeliveryTimers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface DeliveryEngineOptions {
+  /** Local development only: lifts the address checks and allows http:// to loopback. */
+  allowPrivate?: boolean;
+  resolve?: Resolver;
+  retry?: Partial<RetryPolicy>;
+  maxQueuePerDestination?: number;
+  maxLogEntries?: number;
+  timers?: DeliveryTimers;
+  /** Called with each log entry as it is recorded (the sandbox logs them to stderr). */
+  onLog?: (entry: DeliveryLogEntry) => void;
+  userAgent?: string;
+}
+
+interface QueuedDelivery {
+  event: WebhookEvent;
+  body: string;
+  destination: DeliveryDestination;
+  idempotencyKey: string;
+  traceId: string;
+  attempt: number;
+  queuedAt: number;
+}
+
+interface DestinationQueue {
+  items: QueuedDelivery[];
+  draining: boolean;
+}
+
+type AttemptResult = { done: true } | { done: false; delayMs: number };
+
+const realTimers: DeliveryTimers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** spec: Idempotency-Key is "stable per (event, destination) delivery id"; a UUID-shaped digest of both. */
+export function deliveryIdempotencyKey(eventId: string, url: string): string {
+  const hex = createHash('sha256').update(url).update('\0').update(eventId).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** W3C trace context: one trace per (event, destination), a new parent span id per attempt. */
+export function traceparentFor(traceId: string): string {
+  return `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+}
+
+export class DeliveryEngine {
+  private readonly queues = new Map<string, DestinationQueue>();
+  private readonly log: DeliveryLogEntry[] = [];
+  private readonly policy: RetryPolicy;
+  private readonly timers: DeliveryTimers;
+  private readonly resolve: Resolver;
+  private readonly sleeping = new Map<unknown, () => void>();
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly opts: DeliveryEngineOptions = {}) {
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
+    this.timers = opts.timers ?? realTimers;
+    this.resolve = opts.resolve ?? systemResolver;
+  }
+
+  /** Queues one event for one destination; false when refused (queue full, or the engine is closed). */
+  enqueue(event: WebhookEvent, destination: DeliveryDestination): boolean {
+    let queue = this.queues.get(destination.url);
+    if (!queue) {
+      queue = { items: [], draining: false };
+      this.queues.set(destination.url, queue);
+    }
+    const limit = this.opts.maxQueuePerDestination ?? 1000;
+    if (this.closed || queue.items.length >= limit) {
+      const reason = this.closed ? 'the delivery engine is closed' : `the queue of this destination is full (${limit} events)`;
+      this.record(event, destination.url, 0, null, 'dropped_overflow', reason);
+      return false;
+    }
+    queue.items.push({
+      event,
+      body: JSON.stringify(event),
+      destination,
+      idempotencyKey: deliveryIdempotencyKey(event.id, destination.url),
+      traceId: randomBytes(16).toString('hex'),
+      attempt: 0,
+      queuedAt: this.timers.now(),
+    });
+    if (!queue.draining) void this.drain(queue);
+    return true;
+  }
+
+  /** Every recorded attempt, oldest first (a copy). */
+  deliveries(): DeliveryLogEntry[] {
+    return this.log.slice();
+  }
+
+  /** Events queued or in flight, for one destination or all. */
+  pending(url?: string): number {
+    if (url !== undefined) return this.queues.get(url)?.items.length ?? 0;
+    let total = 0;
+    for (const q of this.queues.values()) total += q.items.length;
+    return total;
+  }
+
+  /** Resolves once every queue is empty, or the engine is closed. */
+  whenIdle(): Promise<void> {
+    if (this.closed || this.pending() === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops retrying and refuses new events; events still queued stay unsent (and counted by pending()). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const [handle, wake] of this.sleeping) {
+      this.timers.clearTimeout(handle);
+      wake();
+    }
+    this.sleeping.clear();
+    this.idleWaiters.splice(0).forEach((wake) => wake());
+  }
+
+  private async drain(queue: DestinationQueue): Promise<void> {
+    queue.draining = true;
+    try {
+      while (queue.items.length > 0 && !this.closed) {
+        const result = await this.attempt(queue.items[0]!);
+        if (result.done) queue.items.shift();
+        else await this.sleep(result.delayMs);
+      }
+    } finally {
+      queue.draining = false;
+      if (this.pending() === 0) this.idleWaiters.splice(0).forEach((wake) => wake());
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const handle = this.timers.setTimeout(() => {
+        this.sleeping.delete(handle);
+        resolve();
+      }, ms);
+      this.sleeping.set(handle, resolve);
+    });
+  }
+
+  private async attempt(item: QueuedDelivery): Promise<AttemptResult> {
+    item.attempt += 1;
+    const { event, destination } = item;
+    const url = destination.url;
+    if (destination.isActive && !destination.isActive()) {
+      this.record(event, url, item.attempt, null, 'failed', 'the subscription was disabled or removed before delivery');
+      return { done: true };
+    }
+    const approval = await approveDestination(url, { resolve: this.resolve, allowPrivate: this.opts.allowPrivate === true });
+    if (!approval.ok && approval.blocked) {
+      this.record(event, url, item.attempt, null, 'blocked', approval.reason);
+      return { done: true };
+    }
+    const answer = approval.ok ? await this.send(item, approval.address, approval.family) : { error: approval.reason };
+    if ('status' in answer && answer.status >= 200 && answer.status < 300) {
+      this.record(event, url, item.attempt, answer.status, 'delivered', null);
+      return { done: true };
+    }
+    const status = 'status' in answer ? answer.status : null;
+    const why = 'status' in answer ? `HTTP ${answer.status}` : answer.error;
+    const retryAfterMs = 'status' in answer ? parseRetryAfter(answer.retryAfter, this.timers.now()) : null;
+    const decision = decideRetry(item.attempt, this.timers.now() - item.queuedAt, retryAfterMs, this.policy);
+    if (!decision.retry) {
+      this.record(event, url, item.attempt, status, 'failed', `${why}; ${decision.reason}`);
+      return { done: true };
+    }
+    const after = retryAfterMs !== null ? ` (Retry-After ${Math.ceil(retryAfterMs / 1000)} s)` : '';
+    this.record(event, url, item.attempt, status, 'retrying', `${why}; next attempt in ${decision.delayMs} ms${after}`);
+    return { done: false, delayMs: decision.delayMs };
+  }
+
+  private async send(
+    item: QueuedDelivery,
+    address: string,
+    family: 4 | 6,
+  ): Promise<{ status: number; retryAfter?: string | string[] } | { error: string }> {
+    const agent = new Agent({ connect: { lookup: pinnedLookup(address, family) } });
+    try {
+      const key = await item.destination.key();
+      const res = await request(item.destination.url, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: {
+          'content-type': CLOUDEVENTS_CONTENT_TYPE,
+          'user-agent': this.opts.userAgent ?? 'fleet-webhooks/1.0',
+          'x-webhook-key': key,
+          'x-delivery-attempt': String(item.attempt),
+          'idempotency-key': item.idempotencyKey,
+          traceparent: traceparentFor(item.traceId),
+        },
+        body: item.body,
+        signal: AbortSignal.timeout(this.policy.timeoutMs),
+      });
+      await res.body.dump();
+      return { status: res.statusCode, retryAfter: res.headers['retry-after'] };
+    } catch (err) {
+      return { error: describeSendError(err, this.policy.timeoutMs, address) };
+    } finally {
+      void agent.destroy().catch(() => undefined);
+    }
+  }
+
+  private record(
+    event: WebhookEvent,
+    url: string,
+    attempt: number,
+    status: number | null,
+    outcome: DeliveryOutcome,
+    reason: string | null,
+  ): void {
+    const entry: DeliveryLogEntry = {
+      event_id: event.id, type: event.type, url, attempt, status, outcome, reason,
+      at: new Date(this.timers.now()).toISOString(),
+    };
+    this.log.push(entry);
+    const max = this.opts.maxLogEntries ?? 10_000;
+    if (this.log.length > max) this.log.splice(0, this.log.length - max);
+    this.opts.onLog?.(entry);
+  }
+}
+
+function describeSendError(err: unknown, timeoutMs: number, address: string): string {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `timed out after ${timeoutMs} ms`;
+  const code = e.code ?? e.cause?.code;
+  return `connection to ${address} failed (${code ?? e.message ?? String(err)})`;
+}
+
+export function createDeliveryEngine(opts: DeliveryEngineOptions = {}): DeliveryEngine {
+  return new DeliveryEngine(opts);
+}
