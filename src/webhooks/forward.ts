@@ -1,0 +1,64 @@
+// Relaying a received delivery to the user's own app (`webhook listen --forward-to`), with the same headers
+// and body, and bringing back the app's answer.
+import type { IncomingHttpHeaders } from 'node:http';
+import { request } from 'undici';
+
+export interface RelayedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Why the relay is not a success, for the receiver's log. */
+  reason: string;
+}
+
+// RFC 9110 §7.6.1 hop-by-hop fields, and the ones the HTTP client sets itself for the new connection
+const NOT_RELAYED = new Set([
+  'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
+  'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect',
+]);
+const ANSWER_HEADERS = ['content-type', 'retry-after'];
+
+function relayedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !NOT_RELAYED.has(name)) out[name] = value;
+  }
+  return out;
+}
+
+/** POSTs the delivery to `url`; an unreachable app is a 502, one that does not answer in time a 504. */
+export async function forwardDelivery(
+  url: string,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  timeoutMs: number,
+): Promise<RelayedAnswer> {
+  try {
+    const res = await request(url, {
+      method: 'POST',
+      headers: relayedHeaders(headers),
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const answer = Buffer.from(await res.body.arrayBuffer());
+    const kept: Record<string, string> = {};
+    for (const name of ANSWER_HEADERS) {
+      const v = res.headers[name];
+      if (typeof v === 'string') kept[name] = v;
+    }
+    return { status: res.statusCode, headers: kept, body: answer, reason: `the app at ${url} answered ${res.statusCode}` };
+  } catch (err) {
+    const e = err as { name?: string; code?: string; message?: string };
+    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
+    const reason = timedOut
+      ? `the app at ${url} did not answer within ${timeoutMs} ms`
+      : `the app at ${url} is unreachable (${e.code ?? e.message ?? String(err)})`;
+    const status = timedOut ? 504 : 502;
+    return {
+      status,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ error: reason })),
+      reason,
+    };
+  }
+}

@@ -1,0 +1,212 @@
+// The core of `fleetctl webhook listen`: a local HTTP receiver for webhook deliveries. It checks the shared
+// key, limits the body, validates the CloudEvents envelope, de-duplicates (spec Delivery rule 3) and can
+// relay each delivery to the user's own app, answering with the app's status so the sender retries when
+// the app fails.
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CLOUDEVENTS_CONTENT_TYPE, validateEnvelope } from './cloudevents.js';
+import type { AnyWebhookEvent } from './cloudevents.js';
+import { forwardDelivery } from './forward.js';
+import { WebhookKeyRing } from './webhook-key.js';
+import type { KeyMatch } from './webhook-key.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ReceivedDelivery {
+  event: AnyWebhookEvent;
+  /** The body exactly as received. */
+  body: string;
+  headers: IncomingHttpHeaders;
+  idempotencyKey: string | null;
+  attempt: number | null;
+  keyUsed: KeyMatch;
+  /** Status of the app the delivery was relayed to (forwardTo). */
+  forwardStatus?: number;
+}
+
+export interface RejectedDelivery {
+  status: number;
+  reason: string;
+  method: string;
+  path: string;
+  eventId?: string;
+}
+
+export interface ReceiverOptions {
+  host?: string;
+  port?: number;
+  key: string;
+  previousKey?: string;
+  previousKeyGraceMs?: number;
+  maxBodyBytes?: number;
+  /** URL of the user's app to relay each delivery to. */
+  forwardTo?: string;
+  forwardTimeoutMs?: number;
+  /** Called once per accepted event (never for a duplicate). A throw answers 500, so the sender retries. */
+  onEvent?: (delivery: ReceivedDelivery) => void | Promise<void>;
+  /** Called for each refused request and each duplicate delivery (status 200). */
+  onReject?: (rejection: RejectedDelivery) => void;
+  /** Envelope ids and Idempotency-Keys remembered for de-duplication (oldest forgotten first). */
+  dedupCapacity?: number;
+  now?: () => number;
+}
+
+export interface RunningReceiver {
+  url: string;
+  host: string;
+  port: number;
+  /** Makes a new key current; the old one stays accepted for previousKeyGraceMs. */
+  setKey(newKey: string): void;
+  close(): Promise<void>;
+}
+
+/** Remembers the most recent `capacity` ids. */
+class RecentIds {
+  private readonly ids = new Set<string>();
+  constructor(private readonly capacity: number) {}
+  has(id: string | null): boolean {
+    return id !== null && this.ids.has(id);
+  }
+  add(id: string | null): void {
+    if (id === null) return;
+    this.ids.add(id);
+    if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as string);
+  }
+}
+
+class HttpRefusal extends Error {
+  constructor(readonly status: number, message: string, readonly extraHeaders: Record<string, string> = {}) {
+    super(message);
+  }
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | null {
+  const v = headers[name];
+  return typeof v === 'string' ? v : Array.isArray(v) ? (v[0] ?? null) : null;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...extra }).end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > maxBytes) throw new HttpRefusal(413, `the body exceeds ${maxBytes} bytes`, { connection: 'close' });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw new HttpRefusal(413, `the body exceeds ${maxBytes} bytes`, { connection: 'close' });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
+  const keys = new WebhookKeyRing(opts.key, opts.previousKey, opts.previousKeyGraceMs, opts.now);
+  const seen = new RecentIds(opts.dedupCapacity ?? 100_000);
+  const inFlight = new Set<string>();
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (opts.forwardTo !== undefined && !/^https?:$/.test(new URL(opts.forwardTo).protocol)) {
+    throw new TypeError('forwardTo must be an http:// or https:// URL');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') throw new HttpRefusal(405, 'only POST is accepted', { allow: 'POST' });
+    const keyUsed = keys.check(header(req.headers, 'x-webhook-key') ?? undefined);
+    if (!keyUsed) throw new HttpRefusal(401, 'missing or wrong X-Webhook-Key', { connection: 'close' });
+    const contentType = (header(req.headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (contentType !== CLOUDEVENTS_CONTENT_TYPE) {
+      throw new HttpRefusal(415, `expected ${CLOUDEVENTS_CONTENT_TYPE} (CloudEvents structured mode), got "${contentType}"`);
+    }
+    const raw = await readBody(req, maxBodyBytes);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new HttpRefusal(400, 'the body is not valid JSON');
+    }
+    const validation = validateEnvelope(parsed);
+    if (!validation.ok) throw new HttpRefusal(400, `invalid CloudEvents envelope: ${validation.reason}`);
+    const event = validation.event;
+    const idempotencyKey = header(req.headers, 'idempotency-key');
+    if (seen.has(event.id) || seen.has(idempotencyKey)) {
+      opts.onReject?.({ status: 200, reason: 'duplicate delivery, already accepted', method: 'POST', path: req.url ?? '', eventId: event.id });
+      sendJson(res, 200, { status: 'duplicate', id: event.id });
+      return;
+    }
+    if (inFlight.has(event.id)) {
+      throw new HttpRefusal(409, 'a delivery of this event is being processed', { 'retry-after': '1' });
+    }
+    inFlight.add(event.id);
+    try {
+      await accept(req, res, { event, raw, keyUsed, idempotencyKey });
+    } finally {
+      inFlight.delete(event.id);
+    }
+  }
+
+  async function accept(
+    req: IncomingMessage,
+    res: ServerResponse,
+    d: { event: AnyWebhookEvent; raw: Buffer; keyUsed: KeyMatch; idempotencyKey: string | null },
+  ): Promise<void> {
+    const attemptHeader = header(req.headers, 'x-delivery-attempt');
+    const delivery: ReceivedDelivery = {
+      event: d.event, body: d.raw.toString('utf8'), headers: req.headers, idempotencyKey: d.idempotencyKey,
+      attempt: attemptHeader !== null && /^\d+$/.test(attemptHeader) ? Number(attemptHeader) : null, keyUsed: d.keyUsed,
+    };
+    if (opts.forwardTo !== undefined) {
+      const relayed = await forwardDelivery(opts.forwardTo, req.headers, d.raw, opts.forwardTimeoutMs ?? 10_000);
+      if (relayed.status < 200 || relayed.status >= 300) {
+        opts.onReject?.({ status: relayed.status, reason: relayed.reason, method: 'POST', path: req.url ?? '', eventId: d.event.id });
+        res.writeHead(relayed.status, relayed.headers).end(relayed.body);
+        return;
+      }
+      delivery.forwardStatus = relayed.status;
+      await opts.onEvent?.(delivery);
+      remember(d.event.id, d.idempotencyKey);
+      res.writeHead(relayed.status, relayed.headers).end(relayed.body);
+      return;
+    }
+    await opts.onEvent?.(delivery);
+    remember(d.event.id, d.idempotencyKey);
+    sendJson(res, 200, { status: 'accepted', id: d.event.id });
+  }
+
+  function remember(id: string, idempotencyKey: string | null): void {
+    seen.add(id);
+    seen.add(idempotencyKey);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      const refusal = err instanceof HttpRefusal ? err : new HttpRefusal(500, `the receiver failed: ${(err as Error).message}`);
+      opts.onReject?.({ status: refusal.status, reason: refusal.message, method: req.method ?? '', path: req.url ?? '' });
+      if (!res.headersSent) sendJson(res, refusal.status, { error: refusal.message }, refusal.extraHeaders);
+      if (refusal.extraHeaders.connection === 'close') req.resume();
+    });
+  });
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    host,
+    port,
+    setKey: (newKey) => keys.rotate(newKey),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

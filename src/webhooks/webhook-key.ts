@@ -1,0 +1,56 @@
+// Checking the X-Webhook-Key of an incoming delivery (spec Authentication rule 6: "a shared key sent in
+// the X-Webhook-Key header. There is no HMAC and no payload signing."), across a key rotation.
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** spec Delivery rule 5: "After key rotation the previous key can remain accepted ... for up to 60 seconds." */
+export const DEFAULT_PREVIOUS_KEY_GRACE_MS = 60_000;
+
+/**
+ * Constant-time comparison: both sides are hashed to equal-length digests first, so neither the content
+ * nor the length of the expected key leaks through timing.
+ */
+export function keysMatch(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given, 'utf8').digest();
+  const b = createHash('sha256').update(expected, 'utf8').digest();
+  return timingSafeEqual(a, b);
+}
+
+export type KeyMatch = 'current' | 'previous';
+
+export class WebhookKeyRing {
+  private current: string;
+  private previous: string | null;
+  private previousUntil = 0;
+
+  constructor(
+    key: string,
+    previousKey: string | undefined,
+    private readonly graceMs: number = DEFAULT_PREVIOUS_KEY_GRACE_MS,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (!key) throw new TypeError('a webhook key is required');
+    this.current = key;
+    this.previous = previousKey || null;
+    if (this.previous) this.previousUntil = now() + graceMs;
+  }
+
+  /** Makes `newKey` current; the key it replaces stays accepted for the grace period. */
+  rotate(newKey: string): void {
+    if (!newKey) throw new TypeError('a webhook key is required');
+    if (newKey === this.current) return;
+    this.previous = this.current;
+    this.previousUntil = this.now() + this.graceMs;
+    this.current = newKey;
+  }
+
+  /** Which key the header matches, or null. Both comparisons always run. */
+  check(given: string | undefined): KeyMatch | null {
+    const value = given ?? '';
+    const isCurrent = keysMatch(value, this.current);
+    const isPrevious = this.previous !== null && keysMatch(value, this.previous);
+    if (given === undefined || given === '') return null;
+    if (isCurrent) return 'current';
+    if (isPrevious && this.now() < this.previousUntil) return 'previous';
+    return null;
+  }
+}
