@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { CloudEvent, HTTP } from 'cloudevents';
 import validateCloudEventSchema from 'cloudevents/dist/schema/v1.js';
 import { describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { TOPIC_TYPES } from '../../src/webhooks/callback-url.js';
 import {
   CLOUDEVENTS_CONTENT_TYPE,
   DATA_FIELDS,
+  DATA_SCHEMA_NAMES,
   EVENT_TYPES,
   TOPIC_OF_EVENT_TYPE,
   buildEnvelope,
@@ -178,5 +180,29 @@ describe('validateEnvelope refuses', () => {
     expect(validateEnvelope(ev).ok).toBe(true);
     ev.data.eventTypes = ['a', 1];
     expect(validateEnvelope(ev)).toEqual({ ok: false, reason: 'data.eventTypes must be an array of strings' });
+  });
+});
+
+describe('agreement with the OpenAPI document (src/openapi/v1.json)', () => {
+  type Schema = { required?: string[]; properties?: Record<string, Schema>; items?: Schema; $ref?: string; enum?: string[] };
+  const doc = JSON.parse(readFileSync(new URL('../../src/openapi/v1.json', import.meta.url), 'utf8')) as {
+    components: { schemas: Record<string, Schema> };
+  };
+  const deref = (s: Schema): Schema => (s.$ref ? doc.components.schemas[s.$ref.split('/').pop()!]! : s);
+
+  it.each(EVENT_TYPES)('%s: the payload schema names the same required properties', (type) => {
+    const schema = doc.components.schemas[DATA_SCHEMA_NAMES[type]];
+    expect(schema, `schema ${DATA_SCHEMA_NAMES[type]}`).toBeDefined();
+    expect(new Set(schema!.required)).toEqual(new Set(Object.keys(DATA_FIELDS[type])));
+    for (const [name, kind] of Object.entries(DATA_FIELDS[type])) {
+      if (typeof kind === 'string') continue;
+      const items = deref(deref(schema!.properties![name]!).items!);
+      expect(new Set(items.required), `${type} ${name}[]`).toEqual(new Set(Object.keys(kind.arrayOf)));
+    }
+  });
+
+  it('lists the same event types and topic types', () => {
+    expect(doc.components.schemas.CloudEvent!.properties!.type!.enum).toEqual([...EVENT_TYPES]);
+    expect(doc.components.schemas.WebhookTopicType!.enum).toEqual([...TOPIC_TYPES]);
   });
 });
