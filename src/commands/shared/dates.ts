@@ -1,0 +1,82 @@
+// Dates on the command line: ISO 8601 or relative (30m, 24h, 7d = that long ago), sent as UTC date-times.
+import { Option, type Command } from 'commander';
+import { UsageError } from '../../errors.js';
+
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+const DURATION = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
+// A date, or a date-time with seconds optional, fraction optional, and a Z or ±hh:mm offset.
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+const ISO_NO_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+export const DATE_FORMS = 'an ISO 8601 date-time such as 2024-05-01T08:00:00Z, a date such as 2024-05-01, or a relative time such as 30m, 24h, 7d';
+
+/** A duration such as 5s, 30m, 24h, 7d, 2w in milliseconds. */
+export function parseDuration(value: string, flag: string): number {
+  const match = DURATION.exec(value.trim());
+  if (!match) throw new UsageError(`${flag} must be a duration such as 5s, 30m, 24h or 7d, got "${value}"`);
+  const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  if (ms <= 0) throw new UsageError(`${flag} must be longer than zero, got "${value}"`);
+  return ms;
+}
+
+/** An absolute or relative time (relative = that long before now) as a UTC RFC 3339 string. */
+export function parseDateTime(value: string, flag: string, now: Date): string {
+  const text = value.trim();
+  if (DURATION.test(text)) return new Date(now.getTime() - parseDuration(text, flag)).toISOString();
+  if (ISO_NO_OFFSET.test(text)) {
+    throw new UsageError(`${flag} "${value}" has no time zone`, `add Z for UTC or an offset such as +02:00 (${text}Z)`);
+  }
+  if (ISO_DATE.test(text) || ISO_DATE_TIME.test(text)) {
+    const ms = Date.parse(ISO_DATE.test(text) ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
+    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+  }
+  throw new UsageError(`${flag} must be ${DATE_FORMS}; got "${value}"`);
+}
+
+export interface RawDateFlags {
+  since?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface DateWindow {
+  /** UTC RFC 3339, for the date_from query parameter. */
+  dateFrom?: string;
+  /** UTC RFC 3339, for the date_to query parameter. */
+  dateTo?: string;
+}
+
+/** Adds --since, --from and --to. */
+export function addDateWindowOptions(command: Command, opts: { since?: boolean } = {}): Command {
+  if (opts.since !== false) {
+    command.addOption(new Option('--since <time>', 'from this long ago until now (30m, 24h, 7d) or from a date-time; not with --from/--to'));
+  }
+  return command
+    .addOption(new Option('--from <time>', 'start of the window: ISO 8601 date-time (2024-05-01T08:00:00Z) or relative (7d)'))
+    .addOption(new Option('--to <time>', 'end of the window, after --from: ISO 8601 date-time or relative (1h)'));
+}
+
+/**
+ * The date window of --since or --from/--to, checked before any request: --since excludes --from/--to, and
+ * --from must be before --to. --since alone ends the window now.
+ */
+export function dateWindowFrom(flags: RawDateFlags, now: Date): DateWindow {
+  if (flags.since !== undefined && (flags.from !== undefined || flags.to !== undefined)) {
+    throw new UsageError('--since cannot be combined with --from or --to', 'use either --since 24h, or --from and --to');
+  }
+  if (flags.since !== undefined) {
+    return { dateFrom: parseDateTime(flags.since, '--since', now), dateTo: now.toISOString() };
+  }
+  const dateFrom = flags.from === undefined ? undefined : parseDateTime(flags.from, '--from', now);
+  const dateTo = flags.to === undefined ? undefined : parseDateTime(flags.to, '--to', now);
+  if (dateFrom !== undefined && dateTo !== undefined && Date.parse(dateFrom) >= Date.parse(dateTo)) {
+    throw new UsageError(`--from (${dateFrom}) must be before --to (${dateTo})`);
+  }
+  return { dateFrom, dateTo };
+}
+
+/** The window as the API's query parameters. */
+export function dateQuery(window: DateWindow): { date_from?: string; date_to?: string } {
+  return { date_from: window.dateFrom, date_to: window.dateTo };
+}

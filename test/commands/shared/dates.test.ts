@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { dateWindowFrom, parseDateTime, parseDuration } from '../../../src/commands/shared/dates.js';
+
+const NOW = new Date('2024-05-10T12:00:00.000Z');
+
+describe('parseDuration', () => {
+  it.each([
+    ['5s', 5_000],
+    ['30m', 1_800_000],
+    ['24h', 86_400_000],
+    ['7d', 604_800_000],
+    ['1w', 604_800_000],
+    ['1.5h', 5_400_000],
+  ])('%s → %d ms', (text, ms) => expect(parseDuration(text, '--interval')).toBe(ms));
+
+  it.each(['', '5', 'm', '5 minutes', '-5s', '0s'])('rejects %j', (text) => {
+    expect(() => parseDuration(text, '--interval')).toThrow(/--interval must be/);
+  });
+});
+
+describe('parseDateTime', () => {
+  it.each([
+    ['30m', '2024-05-10T11:30:00.000Z'],
+    ['24h', '2024-05-09T12:00:00.000Z'],
+    ['7d', '2024-05-03T12:00:00.000Z'],
+    ['2024-05-01T08:00:00Z', '2024-05-01T08:00:00.000Z'],
+    ['2024-05-01T10:00:00+02:00', '2024-05-01T08:00:00.000Z'],
+    ['2024-05-01T08:00Z', '2024-05-01T08:00:00.000Z'],
+    ['2024-05-01T08:00:00.250Z', '2024-05-01T08:00:00.250Z'],
+    ['2024-05-01', '2024-05-01T00:00:00.000Z'],
+  ])('%s → %s (UTC)', (text, iso) => expect(parseDateTime(text, '--from', NOW)).toBe(iso));
+
+  it('asks for a time zone when there is none', () => {
+    expect(() => parseDateTime('2024-05-01T08:00:00', '--from', NOW)).toThrow('--from "2024-05-01T08:00:00" has no time zone');
+  });
+
+  it.each(['yesterday', '2024-13-45', '2024-05-01T25:00:00Z', '05/01/2024'])('rejects %j', (text) => {
+    expect(() => parseDateTime(text, '--to', NOW)).toThrow(/--to must be an ISO 8601 date-time/);
+  });
+});
+
+describe('dateWindowFrom', () => {
+  it('--since ends the window now', () => {
+    expect(dateWindowFrom({ since: '24h' }, NOW)).toEqual({ dateFrom: '2024-05-09T12:00:00.000Z', dateTo: '2024-05-10T12:00:00.000Z' });
+  });
+  it('--from and --to', () => {
+    expect(dateWindowFrom({ from: '2024-05-01T00:00:00Z', to: '1h' }, NOW)).toEqual({
+      dateFrom: '2024-05-01T00:00:00.000Z',
+      dateTo: '2024-05-10T11:00:00.000Z',
+    });
+  });
+  it('no flags, no window', () => expect(dateWindowFrom({}, NOW)).toEqual({ dateFrom: undefined, dateTo: undefined }));
+  it('--since excludes --from/--to', () => {
+    expect(() => dateWindowFrom({ since: '1h', to: '2024-05-01T00:00:00Z' }, NOW)).toThrow('--since cannot be combined with --from or --to');
+  });
+  it('--from must be before --to', () => {
+    expect(() => dateWindowFrom({ from: '1h', to: '2h' }, NOW)).toThrow(
+      '--from (2024-05-10T11:00:00.000Z) must be before --to (2024-05-10T10:00:00.000Z)',
+    );
+    expect(() => dateWindowFrom({ from: '2024-05-01T00:00:00Z', to: '2024-05-01T00:00:00Z' }, NOW)).toThrow(/must be before --to/);
+  });
+});
