@@ -8,14 +8,16 @@
 // (default 1000). When it is full a new event for that destination is refused and recorded in the log
 // with outcome `dropped_overflow`, so nothing is dropped silently; other destinations are unaffected.
 // The log keeps the last `maxLogEntries` entries (default 10000), oldest first.
-import { createHash, randomBytes } from 'node:crypto';
-import { Agent, request } from 'undici';
-import { CLOUDEVENTS_CONTENT_TYPE } from './cloudevents.js';
+import { Agent } from 'undici';
 import type { WebhookEvent } from './cloudevents.js';
 import { approveDestination, pinnedLookup, systemResolver } from './destination-address.js';
 import type { Resolver } from './destination-address.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
+import { deliveryHeaders, deliveryIdempotencyKey, newTraceId, postDelivery, traceparentFor } from './send.js';
+import type { PostOutcome } from './send.js';
+
+export { deliveryIdempotencyKey } from './send.js';
 
 export interface DeliveryDestination {
   url: string;
@@ -84,18 +86,6 @@ const realTimers: DeliveryTimers = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
-/** spec: Idempotency-Key is "stable per (event, destination) delivery id"; a UUID-shaped digest of both. */
-export function deliveryIdempotencyKey(eventId: string, url: string): string {
-  const hex = createHash('sha256').update(url).update('\0').update(eventId).digest('hex');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** W3C trace context: one trace per (event, destination), a new parent span id per attempt. */
-export function traceparentFor(traceId: string): string {
-  return `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
-}
-
 export class DeliveryEngine {
   private readonly queues = new Map<string, DestinationQueue>();
   private readonly log: DeliveryLogEntry[] = [];
@@ -130,7 +120,7 @@ export class DeliveryEngine {
       body: JSON.stringify(event),
       destination,
       idempotencyKey: deliveryIdempotencyKey(event.id, destination.url),
-      traceId: randomBytes(16).toString('hex'),
+      traceId: newTraceId(),
       attempt: 0,
       queuedAt: this.timers.now(),
     });
@@ -205,7 +195,9 @@ export class DeliveryEngine {
       this.record(event, url, item.attempt, null, 'blocked', approval.reason);
       return { done: true };
     }
-    const answer = approval.ok ? await this.send(item, approval.address, approval.family) : { error: approval.reason };
+    const answer: PostOutcome = approval.ok
+      ? await this.send(item, approval.address, approval.family)
+      : { error: approval.reason, timedOut: false };
     if ('status' in answer && answer.status >= 200 && answer.status < 300) {
       this.record(event, url, item.attempt, answer.status, 'delivered', null);
       return { done: true };
@@ -223,32 +215,21 @@ export class DeliveryEngine {
     return { done: false, delayMs: decision.delayMs };
   }
 
-  private async send(
-    item: QueuedDelivery,
-    address: string,
-    family: 4 | 6,
-  ): Promise<{ status: number; retryAfter?: string | string[] } | { error: string }> {
+  private async send(item: QueuedDelivery, address: string, family: 4 | 6): Promise<PostOutcome> {
+    let key: string;
+    try {
+      key = await item.destination.key();
+    } catch (err) {
+      return { error: `the webhook key is unavailable (${(err as Error).message})`, timedOut: false };
+    }
+    const headers = deliveryHeaders({
+      key, attempt: item.attempt, idempotencyKey: item.idempotencyKey, traceparent: traceparentFor(item.traceId),
+      userAgent: this.opts.userAgent,
+    });
     const agent = new Agent({ connect: { lookup: pinnedLookup(address, family) } });
     try {
-      const key = await item.destination.key();
-      const res = await request(item.destination.url, {
-        method: 'POST',
-        dispatcher: agent,
-        headers: {
-          'content-type': CLOUDEVENTS_CONTENT_TYPE,
-          'user-agent': this.opts.userAgent ?? 'fleet-webhooks/1.0',
-          'x-webhook-key': key,
-          'x-delivery-attempt': String(item.attempt),
-          'idempotency-key': item.idempotencyKey,
-          traceparent: traceparentFor(item.traceId),
-        },
-        body: item.body,
-        signal: AbortSignal.timeout(this.policy.timeoutMs),
-      });
-      await res.body.dump();
-      return { status: res.statusCode, retryAfter: res.headers['retry-after'] };
-    } catch (err) {
-      return { error: describeSendError(err, this.policy.timeoutMs, address) };
+      const outcome = await postDelivery(item.destination.url, item.body, headers, { timeoutMs: this.policy.timeoutMs, dispatcher: agent });
+      return 'error' in outcome && !outcome.timedOut ? { ...outcome, error: `connection to ${address} failed (${outcome.error})` } : outcome;
     } finally {
       void agent.destroy().catch(() => undefined);
     }
@@ -269,15 +250,12 @@ export class DeliveryEngine {
     this.log.push(entry);
     const max = this.opts.maxLogEntries ?? 10_000;
     if (this.log.length > max) this.log.splice(0, this.log.length - max);
-    this.opts.onLog?.(entry);
+    try {
+      this.opts.onLog?.(entry);
+    } catch {
+      // a failing logger must not stop deliveries
+    }
   }
-}
-
-function describeSendError(err: unknown, timeoutMs: number, address: string): string {
-  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `timed out after ${timeoutMs} ms`;
-  const code = e.code ?? e.cause?.code;
-  return `connection to ${address} failed (${code ?? e.message ?? String(err)})`;
 }
 
 export function createDeliveryEngine(opts: DeliveryEngineOptions = {}): DeliveryEngine {
