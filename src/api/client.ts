@@ -141,7 +141,8 @@ export class ApiClient {
       problem: base.problem,
       retryAfter: base.retryAfter,
       message: `${base.message}; the service asks to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than --max-retry-wait`,
-      hint: `try again after ${when.toISOString()}`,
+      // main prints the problem's detail, so the reason for not waiting goes in the hint.
+      hint: `the service asks to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than --max-retry-wait (${this.deps.retry.maxRetryWaitMs / 1000} s): try again after ${when.toISOString()}`,
     });
   }
 }

@@ -38,12 +38,10 @@ export class Output {
       case 'ndjson':
         return this.writeEach(records, (record) => `${JSON.stringify(record)}\n`);
       case 'csv':
-        this.write(`${columns.map(csvField).join(',')}\n`);
-        return this.writeEach(records, (record) => `${columns.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`);
+        return this.writeEach(records, (record) => `${columns.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`, `${columns.map(csvField).join(',')}\n`);
       case 'table':
         if (!this.io.stdoutIsTTY) {
-          this.write(`${columns.join('\t')}\n`);
-          return this.writeEach(records, (record) => `${columns.map((c) => tsvField(cellText(valueAt(record, c)))).join('\t')}\n`);
+          return this.writeEach(records, (record) => `${columns.map((c) => tsvField(cellText(valueAt(record, c)))).join('\t')}\n`, `${columns.join('\t')}\n`);
         }
         return this.writeTtyTable(records, columns);
     }
@@ -87,12 +85,14 @@ export class Output {
     this.io.out.write(text);
   }
 
-  private async writeEach(records: Records, line: (record: unknown) => string): Promise<number> {
+  /** The header goes out with the first record (or after an empty list), so a failed request leaves stdout empty. */
+  private async writeEach(records: Records, line: (record: unknown) => string, header = ''): Promise<number> {
     let count = 0;
     for await (const record of records) {
-      this.write(line(record));
+      this.write(`${count === 0 ? header : ''}${line(record)}`);
       count++;
     }
+    if (count === 0 && header) this.write(header);
     return count;
   }
 

@@ -1,0 +1,191 @@
+// Client-credentials tokens: the request the spec describes, one cached token per scope, expiry, refresh on 401.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AUTH_URL, BASE_URL, CLIENT_ID, CLIENT_SECRET, newMockAgent, page, problem, stubApi, stubToken } from '../support/mock-http.js';
+import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
+import { FakeClock, T0 } from '../support/fake-clock.js';
+
+const DEVICES_READ = 'thirdparty.api.devices_read';
+const FLEETS_READ = 'thirdparty.api.fleets_read';
+
+function storedTokens(configDir: string): Record<string, { access_token: string; scope: string; expires_at?: string }> {
+  return JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8')).tokens;
+}
+
+describe('token request', () => {
+  it('POSTs form-encoded client credentials and the one scope of the operation to {auth_url}/connect/token', async () => {
+    const agent = newMockAgent();
+    const forms = stubToken(agent, { scope: 'devices_read', token: 'tok-A' });
+    const calls = stubApi(agent, { path: '/v1/devices', body: page([]) });
+    const result = await runCli(['devices', 'list', '-o', 'json'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
+    expect(result.code).toBe(0);
+    expect(forms).toEqual([
+      {
+        'content-type': 'application/x-www-form-urlencoded',
+        grant_type: 'client_credentials',
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        scope: DEVICES_READ,
+      },
+    ]);
+    expect(calls[0].headers.authorization).toBe('Bearer tok-A');
+  });
+
+  it('uses the base URL as the issuer when no auth URL is set', async () => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'fleets_read', authUrl: BASE_URL });
+    stubApi(agent, { path: '/v1/fleets', body: page([]) });
+    const env = ciEnv(tempConfigDir());
+    delete env.FLEETCTL_AUTH_URL;
+    const result = await runCli(['fleets', 'list'], { env, agent, clock: new FakeClock() });
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('token cache', () => {
+  it('keeps one token per scope in the store: a second run asks for no token', async () => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    const clock = new FakeClock();
+    const forms = stubToken(agent, { scope: 'devices_read', token: 'tok-devices' });
+    const calls = stubApi(agent, { path: '/v1/devices', body: page([]), times: 2 });
+    expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(0);
+    expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(0);
+    expect(forms).toHaveLength(1);
+    expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer tok-devices', 'Bearer tok-devices']);
+    expect(Object.keys(storedTokens(dir))).toEqual([`default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`]);
+  });
+
+  it('asks for another token for another scope (least privilege)', async () => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    const clock = new FakeClock();
+    stubToken(agent, { scope: 'devices_read', token: 'tok-devices' });
+    stubToken(agent, { scope: 'fleets_read', token: 'tok-fleets' });
+    stubApi(agent, { path: '/v1/devices', body: page([]) });
+    const fleets = stubApi(agent, { path: '/v1/fleets', body: page([]) });
+    await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
+    await runCli(['fleets', 'list'], { env: ciEnv(dir), agent, clock });
+    expect(fleets[0].headers.authorization).toBe('Bearer tok-fleets');
+    expect(Object.keys(storedTokens(dir)).sort()).toEqual([
+      `default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`,
+      `default|${AUTH_URL}|${CLIENT_ID}|${FLEETS_READ}`,
+    ]);
+  });
+
+  it.each([
+    ['profile', { FLEETCTL_PROFILE: 'staging' }, AUTH_URL],
+    ['client id', { FLEETCTL_CLIENT_ID: 'other-client' }, AUTH_URL],
+    ['auth URL', { FLEETCTL_AUTH_URL: 'https://other-issuer.fleet.test' }, 'https://other-issuer.fleet.test'],
+  ])('does not reuse a token cached for another %s', async (_what, change, secondIssuer) => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    const clock = new FakeClock();
+    stubToken(agent, { scope: 'devices_read', token: 'tok-first' });
+    stubToken(agent, { scope: 'devices_read', token: 'tok-second', authUrl: secondIssuer });
+    const calls = stubApi(agent, { path: '/v1/devices', body: page([]), times: 2 });
+    await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
+    await runCli(['devices', 'list'], { env: ciEnv(dir, change), agent, clock });
+    expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer tok-first', 'Bearer tok-second']);
+    expect(Object.keys(storedTokens(dir))).toHaveLength(2);
+  });
+
+  it('stops using a token shortly before expires_in runs out', async () => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    const clock = new FakeClock();
+    stubToken(agent, { scope: 'devices_read', token: 'tok-1', expiresIn: 3600 });
+    stubToken(agent, { scope: 'devices_read', token: 'tok-2', expiresIn: 3600 });
+    const calls = stubApi(agent, { path: '/v1/devices', body: page([]), times: 3 });
+    await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
+    expect(storedTokens(dir)[`default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`].expires_at).toBe(
+      new Date(T0.getTime() + 3540_000).toISOString(),
+    );
+    clock.advance(3539_000); // still inside the lifetime minus the margin
+    await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
+    clock.advance(2_000); // past expires_in minus the margin, before expires_in itself
+    await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
+    expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer tok-1', 'Bearer tok-1', 'Bearer tok-2']);
+  });
+
+  it('keeps a token without expires_in until the API answers 401', async () => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    const clock = new FakeClock();
+    stubToken(agent, { scope: 'devices_read', token: 'tok-forever', expiresIn: null });
+    stubToken(agent, { scope: 'devices_read', token: 'tok-fresh', expiresIn: null });
+    const ok = stubApi(agent, { path: '/v1/devices', body: page([]), times: 1 });
+    await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
+    expect(storedTokens(dir)[`default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`].expires_at).toBeUndefined();
+    clock.advance(30 * 24 * 3600_000);
+    const refused = stubApi(agent, { path: '/v1/devices', status: 401, body: problem(401, 'auth.token_expired', 'The token has expired.') });
+    const retried = stubApi(agent, { path: '/v1/devices', body: page([]) });
+    const result = await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
+    expect(result.code).toBe(0);
+    expect(ok[0].headers.authorization).toBe('Bearer tok-forever');
+    expect(refused[0].headers.authorization).toBe('Bearer tok-forever');
+    expect(retried[0].headers.authorization).toBe('Bearer tok-fresh');
+    expect(storedTokens(dir)[`default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`].access_token).toBe('tok-fresh');
+  });
+});
+
+describe('401 from the API', () => {
+  it('drops the token, fetches a fresh one once and retries once', async () => {
+    const agent = newMockAgent();
+    const forms = [stubToken(agent, { scope: 'devices_read', token: 'tok-old' }), stubToken(agent, { scope: 'devices_read', token: 'tok-new' })];
+    const first = stubApi(agent, { path: '/v1/devices', status: 401, body: problem(401, 'auth.token_invalid', 'The token is not valid.') });
+    const second = stubApi(agent, { path: '/v1/devices', body: page([{ id: 'd1' }]) });
+    const result = await runCli(['devices', 'list', '-o', 'json'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([{ id: 'd1' }]);
+    expect(forms.map((f) => f.length)).toEqual([1, 1]);
+    expect(first[0].headers.authorization).toBe('Bearer tok-old');
+    expect(second[0].headers.authorization).toBe('Bearer tok-new');
+  });
+
+  it('a second 401 fails with exit 3 and a hint about the credentials, without a third token request', async () => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'devices_read', token: 'tok-old' });
+    stubToken(agent, { scope: 'devices_read', token: 'tok-new' });
+    stubApi(agent, { path: '/v1/devices', status: 401, times: 2, body: problem(401, 'auth.token_invalid', 'The token is not valid.') });
+    const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Error: The token is not valid. (auth.token_invalid, HTTP 401)');
+    expect(result.stderr).toContain('Hint: check the credentials');
+  });
+});
+
+describe('token endpoint failures', () => {
+  const endpoint = `${AUTH_URL}/connect/token`;
+  const cases: [string, Parameters<typeof stubToken>[1] | 'unreachable', string][] = [
+    ['invalid_client', { scope: 'devices_read', status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } }, 'invalid_client'],
+    ['invalid_scope', { scope: 'devices_read', status: 400, body: { error: 'invalid_scope', error_description: 'The client is not allowed the scope.' } }, 'invalid_scope'],
+    ['a non-JSON answer', { scope: 'devices_read', status: 200, body: '<html><body>Sign in</body></html>', contentType: 'text/html' }, 'non-JSON'],
+    ['a non-JSON error page', { scope: 'devices_read', status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' }, 'non-JSON'],
+    ['an unreachable issuer', 'unreachable', 'ECONNREFUSED'],
+  ];
+  it.each(cases)('%s: one message naming the client id, the scope and the endpoint, exit 3', async (_name, stub, reason) => {
+    const agent = newMockAgent();
+    if (stub === 'unreachable') {
+      agent
+        .get(AUTH_URL)
+        .intercept({ path: '/connect/token', method: 'POST' })
+        .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    } else {
+      stubToken(agent, stub);
+    }
+    const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    const errors = result.stderr.split('\n').filter((line) => line.startsWith('Error:'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`"${CLIENT_ID}"`);
+    expect(errors[0]).toContain(DEVICES_READ);
+    expect(errors[0]).toContain(endpoint);
+    expect(errors[0]).toContain(reason);
+    expect(result.stderr).not.toContain(CLIENT_SECRET);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+});
