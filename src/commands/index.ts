@@ -5,12 +5,14 @@ import { newAuthCommand } from './auth/index.js';
 import { newConfigCommand } from './config/index.js';
 import { newDevicesCommand } from './devices/index.js';
 import { newFleetsCommand } from './fleets/index.js';
+import { newDriversCommand } from './drivers/index.js';
 import { newCompletionCommand } from './completion/index.js';
 
 export function addCommandGroups(program: Command, deps: Deps): void {
   program
     .addCommand(newDevicesCommand(deps))
     .addCommand(newFleetsCommand(deps))
+    .addCommand(newDriversCommand(deps))
     .addCommand(newAuthCommand(deps))
     .addCommand(newConfigCommand(deps))
     .addCommand(newCompletionCommand(deps, () => program));

@@ -2,6 +2,7 @@
 export const COLUMNS = {
   device: ['id', 'hardware_id', 'name', 'model', 'fleet_id', 'vehicle_id', 'capabilities', 'last_seen_at'],
   fleet: ['id', 'name', 'organization_id', 'vehicle_count', 'created_at'],
+  driver: ['id', 'first_name', 'last_name', 'status', 'fleet_id', 'email', 'employee_id'],
 } as const satisfies Record<string, readonly string[]>;
 
 export function columnsOf(resource: keyof typeof COLUMNS): string[] {

@@ -1,0 +1,27 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { describeVerb } from '../shared/help.js';
+import { requireUuid } from '../shared/validate.js';
+
+type DriversGetDeps = Pick<Deps, 'api' | 'output'>;
+
+export function newDriversGetCommand(deps: DriversGetDeps, run = driversGetRun): Command {
+  const command = new Command('get').description('Show one driver by its id').argument('<id>', 'driver id (uuid)');
+  describeVerb(command, {
+    operationIds: ['getDriver'],
+    examples: [
+      {
+        comment: 'the first driver, in full',
+        command: 'fleetctl --sandbox drivers get $(fleetctl --sandbox drivers list --limit 1 --columns id -o csv | tail -n 1)',
+      },
+    ],
+  });
+  command.action(async (id: string) => run(deps, { id: requireUuid(id, 'driver id') }));
+  return command;
+}
+
+export async function driversGetRun(deps: DriversGetDeps, opts: { id: string }): Promise<void> {
+  const api = await deps.api();
+  const answer = await api.call('getDriver', { pathParams: { id: opts.id } });
+  await deps.output().object(answer.body);
+}

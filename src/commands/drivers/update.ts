@@ -1,0 +1,45 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { describeVerb } from '../shared/help.js';
+import { requireUuid } from '../shared/validate.js';
+import { addDriverFieldOptions, driverBodyFrom, flagOf, UPDATE_FIELDS, type DriverBody, type RawDriverFlags } from './driver-fields.js';
+
+export interface DriversUpdateOptions {
+  id: string;
+  /** The update-driver command: at least one member, each checked. */
+  body: DriverBody;
+}
+
+type DriversUpdateDeps = Pick<Deps, 'api' | 'output' | 'io'>;
+
+const FIRST_DRIVER = '$(fleetctl --sandbox drivers list --limit 1 --columns id -o csv | tail -n 1)';
+
+export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUpdateRun): Command {
+  const command = new Command('update').description('Change attributes of a driver; prints the updated driver').argument('<id>', 'driver id (uuid)');
+  addDriverFieldOptions(command, UPDATE_FIELDS, true);
+  describeVerb(command, {
+    operationIds: ['updateDriver'],
+    notes: 'Give at least one field. Fields not given stay as they are.',
+    examples: [
+      { comment: 'mark the first driver inactive', command: `fleetctl --sandbox drivers update ${FIRST_DRIVER} --status inactive` },
+      { comment: 'change the phone number and clear the email', command: `fleetctl --sandbox drivers update ${FIRST_DRIVER} --phone '+1 555 0100' --email ''` },
+      { comment: 'the changes from JSON on stdin', command: `echo '{"employee_id":"E-42"}' | fleetctl --sandbox drivers update ${FIRST_DRIVER} --from-file -` },
+    ],
+  });
+  command.action(async (id: string, flags: RawDriverFlags) => {
+    const driverId = requireUuid(id, 'driver id');
+    const body = await driverBodyFrom(flags, UPDATE_FIELDS, deps.io.in);
+    if (Object.keys(body).length === 0) {
+      throw new UsageError('nothing to update: give at least one field', `fields: ${UPDATE_FIELDS.map(flagOf).join(', ')}, or --from-file`);
+    }
+    await run(deps, { id: driverId, body });
+  });
+  return command;
+}
+
+export async function driversUpdateRun(deps: DriversUpdateDeps, opts: DriversUpdateOptions): Promise<void> {
+  const api = await deps.api();
+  const answer = await api.call('updateDriver', { pathParams: { id: opts.id }, body: opts.body });
+  await deps.output().object(answer.body);
+}

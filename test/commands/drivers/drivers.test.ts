@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { newDriversListCommand, driversListRun, type DriversListOptions } from '../../../src/commands/drivers/list.js';
+import { newDriversGetCommand, driversGetRun } from '../../../src/commands/drivers/get.js';
+import { newDriversCreateCommand, driversCreateRun, type DriversCreateOptions } from '../../../src/commands/drivers/create.js';
+import { newDriversUpdateCommand, driversUpdateRun, type DriversUpdateOptions } from '../../../src/commands/drivers/update.js';
+import { ApiError } from '../../../src/errors.js';
+import { fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
+
+const ORG = '11111111-1111-4111-8111-111111111111';
+const FLEET = '22222222-2222-4222-8222-222222222222';
+const DRIVER = '33333333-3333-4333-8333-333333333333';
+const driver = {
+  id: DRIVER,
+  organization_id: ORG,
+  fleet_id: FLEET,
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: null,
+  phone: null,
+  license_number: null,
+  employee_id: 'E1',
+  status: 'active',
+  created_at: '2024-01-01T00:00:00Z',
+  updated_at: '2024-01-01T00:00:00Z',
+};
+
+function tempFile(text: string): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'drivers-')), 'driver.json');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('drivers list: parse', () => {
+  const cases: { argv: string[]; want?: Partial<DriversListOptions>; error?: string }[] = [
+    { argv: [], want: { organizationId: undefined, fleetId: undefined, paging: { limit: 50, cursor: undefined, all: false, maxItems: undefined } } },
+    { argv: ['--fleet-id', FLEET.toUpperCase(), '--limit', '5', '--all'], want: { fleetId: FLEET, paging: { limit: 5, cursor: undefined, all: true, maxItems: undefined } } },
+    { argv: ['--organization-id', 'nope'], error: '--organization-id must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got "nope"' },
+    { argv: ['--limit', '501'], error: '--limit must be from 1 to 500, got 501' },
+  ];
+  for (const c of cases) {
+    it(c.argv.join(' ') || '(no flags)', async () => {
+      const { run, calls } = recordRun<DriversListOptions>();
+      const promise = parseVerb(newDriversListCommand(fakeDeps().deps, run), c.argv);
+      if (c.error) return expect(promise).rejects.toThrow(c.error);
+      await promise;
+      expect(calls[0]).toMatchObject(c.want!);
+    });
+  }
+});
+
+describe('drivers list: run', () => {
+  it.each([true, false])('renders a page (tty %s) and the hint for the next', async (tty) => {
+    const f = fakeDeps({
+      tty,
+      answers: [{ method: 'GET', path: `/v1/drivers?fleet_id=${FLEET}&limit=1`, body: { data: [driver], next_cursor: 'c2', has_more: true } }],
+    });
+    await driversListRun(f.deps, { fleetId: FLEET, paging: { limit: 1, all: false } });
+    f.assertAllAnswered();
+    expect(f.sent[0]!.scope).toBe('thirdparty.api.drivers_read');
+    if (tty) expect(f.io.stdout()).toMatch(/ID.*FIRST NAME.*LAST NAME.*STATUS/);
+    else expect(f.io.stdout()).toBe(`id\tfirst_name\tlast_name\tstatus\tfleet_id\temail\temployee_id\n${DRIVER}\tAda\tLovelace\tactive\t${FLEET}\t\tE1\n`);
+    expect(f.io.stderr()).toBe('More results: add --cursor c2 for the next page, or --all for every page.\n');
+  });
+
+  it('streams NDJSON', async () => {
+    const f = fakeDeps({ format: 'ndjson', answers: [{ method: 'GET', path: '/v1/drivers?limit=50', body: { data: [driver, driver], next_cursor: null, has_more: false } }] });
+    await driversListRun(f.deps, { paging: { limit: 50, all: false } });
+    expect(f.io.stdout()).toBe(`${JSON.stringify(driver)}\n${JSON.stringify(driver)}\n`);
+    expect(f.io.stderr()).toBe('');
+  });
+});
+
+describe('drivers get', () => {
+  it('refuses a driver id that is not a uuid, before any request', async () => {
+    const f = fakeDeps();
+    await expect(parseVerb(newDriversGetCommand(f.deps), ['42'])).rejects.toThrow('driver id must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got "42"');
+    expect(f.sent).toEqual([]);
+  });
+
+  it('prints the driver as JSON', async () => {
+    const f = fakeDeps({ format: 'json', answers: [{ method: 'GET', path: `/v1/drivers/${DRIVER}`, body: driver }] });
+    await driversGetRun(f.deps, { id: DRIVER });
+    expect(JSON.parse(f.io.stdout())).toEqual(driver);
+  });
+
+  it('turns a 404 into an ApiError (exit 5)', async () => {
+    const f = fakeDeps({ answers: [{ method: 'GET', path: `/v1/drivers/${DRIVER}`, status: 404, body: { status: 404, code: 'resource.not_found', detail: 'Driver not found' } }] });
+    const error = await driversGetRun(f.deps, { id: DRIVER }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).exitCode).toBe(5);
+  });
+});
+
+describe('drivers create: parse', () => {
+  const full = ['--organization-id', ORG, '--fleet-id', FLEET, '--first-name', 'Ada', '--last-name', 'Lovelace'];
+  const cases: { name: string; argv: string[]; stdin?: string; file?: string; org?: string; want?: Record<string, unknown>; error?: string }[] = [
+    { name: 'all flags', argv: [...full, '--email', 'ada@example.com'], want: { organization_id: ORG, fleet_id: FLEET, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } },
+    { name: 'organization from the profile', org: ORG, argv: ['--fleet-id', FLEET, '--first-name', 'A', '--last-name', 'B'], want: { organization_id: ORG, fleet_id: FLEET, first_name: 'A', last_name: 'B' } },
+    {
+      name: 'file, flags override',
+      argv: ['--from-file', '-', '--first-name', 'Grace'],
+      stdin: JSON.stringify({ organization_id: ORG, fleet_id: FLEET, first_name: 'X', last_name: 'Hopper', phone: null }),
+      want: { organization_id: ORG, fleet_id: FLEET, first_name: 'Grace', last_name: 'Hopper', phone: null },
+    },
+    { name: 'missing fields named', argv: ['--first-name', 'Ada'], error: 'missing required fields: --organization-id, --fleet-id, --last-name' },
+    { name: 'bad fleet uuid', argv: [...full.slice(0, 2), '--fleet-id', 'f1'], error: '--fleet-id must be a UUID' },
+    { name: 'long name', argv: [...full.slice(0, 6), '--last-name', 'x'.repeat(101)], error: '--last-name must be at most 100 characters, got 101' },
+    { name: 'bad email', argv: [...full, '--email', 'nope'], error: '--email must be an email address, got "nope"' },
+    { name: 'not JSON', argv: ['--from-file', '-'], stdin: '{', error: '--from-file (stdin) is not valid JSON' },
+    { name: 'unknown member', argv: ['--from-file', 'FILE'], file: JSON.stringify({ first_name: 'A', nickname: 'x' }), error: 'has unknown member(s): nickname' },
+    { name: 'wrong type in file', argv: ['--from-file', '-'], stdin: JSON.stringify({ first_name: 7 }), error: '"first_name" in stdin must be a string' },
+    { name: 'status is not a create field', argv: [...full, '--status', 'active'], error: "unknown option '--status'" },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const f = fakeDeps({ stdin: c.stdin, organizationId: c.org });
+      const { run, calls } = recordRun<DriversCreateOptions>();
+      const argv = c.file ? c.argv.map((a) => (a === 'FILE' ? tempFile(c.file!) : a)) : c.argv;
+      const promise = parseVerb(newDriversCreateCommand(f.deps, run), argv);
+      if (c.error) {
+        await expect(promise).rejects.toThrow(c.error);
+        expect(calls).toEqual([]);
+        return;
+      }
+      await promise;
+      expect(calls[0]!.body).toEqual(c.want);
+    });
+  }
+
+  it('asks for the missing required fields on a terminal', async () => {
+    const f = fakeDeps({ tty: true, organizationId: ORG, inputs: ['not-a-uuid'] });
+    const { run } = recordRun<DriversCreateOptions>();
+    // a rejected answer fails validation (the real prompt would ask again)
+    await expect(parseVerb(newDriversCreateCommand(f.deps, run), ['--first-name', 'Ada', '--last-name', 'L'])).rejects.toThrow('Fleet id must be a UUID');
+
+    const g = fakeDeps({ tty: true, organizationId: ORG, inputs: [FLEET, 'Lovelace'] });
+    const rec = recordRun<DriversCreateOptions>();
+    await parseVerb(newDriversCreateCommand(g.deps, rec.run), ['--first-name', 'Ada']);
+    expect(g.prompts).toEqual(['Fleet id', 'Last name']);
+    expect(rec.calls[0]!.body).toEqual({ organization_id: ORG, fleet_id: FLEET, first_name: 'Ada', last_name: 'Lovelace' });
+  });
+});
+
+describe('drivers create: run', () => {
+  it.each([true, false])('prints the driver and its Location on stderr (tty %s)', async (tty) => {
+    const body = { organization_id: ORG, fleet_id: FLEET, first_name: 'Ada', last_name: 'Lovelace' };
+    const f = fakeDeps({
+      tty,
+      answers: [{ method: 'POST', path: '/v1/drivers', status: 201, body: driver, headers: { location: `https://api.fleet.test/v1/drivers/${DRIVER}` } }],
+    });
+    await driversCreateRun(f.deps, { body });
+    expect(f.sent[0]!.json).toEqual(body);
+    expect(f.sent[0]!.scope).toBe('thirdparty.api.drivers_write');
+    expect(f.io.stderr()).toBe(`Location: https://api.fleet.test/v1/drivers/${DRIVER}\n`);
+    if (!tty) expect(f.io.stdout()).toContain(`id\t${DRIVER}\n`);
+    else expect(f.io.stdout()).toContain('Lovelace');
+  });
+});
+
+describe('drivers update', () => {
+  const cases: { name: string; argv: string[]; stdin?: string; want?: Record<string, unknown>; error?: string }[] = [
+    { name: 'status', argv: [DRIVER, '--status', 'inactive'], want: { status: 'inactive' } },
+    { name: 'empty clears', argv: [DRIVER, '--email', '', '--phone', '+1 555'], want: { email: null, phone: '+1 555' } },
+    { name: 'from stdin', argv: [DRIVER, '--from-file', '-'], stdin: '{"fleet_id":"' + FLEET + '"}', want: { fleet_id: FLEET } },
+    { name: 'nothing', argv: [DRIVER], error: 'nothing to update: give at least one field' },
+    { name: 'empty file', argv: [DRIVER, '--from-file', '-'], stdin: '{}', error: 'nothing to update' },
+    { name: 'bad id', argv: ['x', '--status', 'active'], error: 'driver id must be a UUID' },
+    { name: 'bad status', argv: [DRIVER, '--status', 'gone'], error: "argument 'gone' is invalid. Allowed choices are active, inactive." },
+    { name: 'bad status in file', argv: [DRIVER, '--from-file', '-'], stdin: '{"status":"gone"}', error: '"status" in stdin must be one of active, inactive, got "gone"' },
+    { name: 'organization is not updatable', argv: [DRIVER, '--from-file', '-'], stdin: `{"organization_id":"${ORG}"}`, error: 'unknown member(s): organization_id' },
+    { name: 'blank first name', argv: [DRIVER, '--first-name', ' '], error: '--first-name must not be empty' },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const f = fakeDeps({ stdin: c.stdin });
+      const { run, calls } = recordRun<DriversUpdateOptions>();
+      const promise = parseVerb(newDriversUpdateCommand(f.deps, run), c.argv);
+      if (c.error) return expect(promise).rejects.toThrow(c.error);
+      await promise;
+      expect(calls[0]).toEqual({ id: DRIVER, body: c.want });
+    });
+  }
+
+  it('sends PUT with the fields and prints the driver', async () => {
+    const f = fakeDeps({ format: 'json', answers: [{ method: 'PUT', path: `/v1/drivers/${DRIVER}`, body: { ...driver, status: 'inactive' } }] });
+    await driversUpdateRun(f.deps, { id: DRIVER, body: { status: 'inactive' } });
+    expect(f.sent[0]!.json).toEqual({ status: 'inactive' });
+    expect(JSON.parse(f.io.stdout()).status).toBe('inactive');
+  });
+});
