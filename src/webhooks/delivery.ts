@@ -74,6 +74,7 @@ interface QueuedDelivery {
 }
 
 interface DestinationQueue {
+  url: string;
   items: QueuedDelivery[];
   draining: boolean;
 }
@@ -106,7 +107,7 @@ export class DeliveryEngine {
   enqueue(event: WebhookEvent, destination: DeliveryDestination): boolean {
     let queue = this.queues.get(destination.url);
     if (!queue) {
-      queue = { items: [], draining: false };
+      queue = { url: destination.url, items: [], draining: false };
       this.queues.set(destination.url, queue);
     }
     const limit = this.opts.maxQueuePerDestination ?? 1000;
@@ -162,12 +163,13 @@ export class DeliveryEngine {
     queue.draining = true;
     try {
       while (queue.items.length > 0 && !this.closed) {
-        const result = await this.attempt(queue.items[0]!);
+        const result = await this.attemptSafely(queue.items[0]!);
         if (result.done) queue.items.shift();
         else await this.sleep(result.delayMs);
       }
     } finally {
       queue.draining = false;
+      if (queue.items.length === 0) this.queues.delete(queue.url);
       if (this.pending() === 0) this.idleWaiters.splice(0).forEach((wake) => wake());
     }
   }
@@ -180,6 +182,16 @@ export class DeliveryEngine {
       }, ms);
       this.sleeping.set(handle, resolve);
     });
+  }
+
+  /** A throwing provider (isActive, key, resolver) must neither stall the queue nor crash the process. */
+  private async attemptSafely(item: QueuedDelivery): Promise<AttemptResult> {
+    try {
+      return await this.attempt(item);
+    } catch (err) {
+      this.record(item.event, item.destination.url, item.attempt, null, 'failed', `internal error: ${(err as Error).message}`);
+      return { done: true };
+    }
   }
 
   private async attempt(item: QueuedDelivery): Promise<AttemptResult> {

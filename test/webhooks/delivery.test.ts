@@ -297,3 +297,28 @@ describe('DeliveryEngine: close', () => {
     expect(e.deliveries().at(-1)).toMatchObject({ outcome: 'dropped_overflow', reason: 'the delivery engine is closed' });
   });
 });
+
+describe('DeliveryEngine: robustness', () => {
+  it('records a throwing provider as failed and goes on with the queue', async () => {
+    const s = await server();
+    const e = engine();
+    const [a, b] = [event(), event()];
+    e.enqueue(a, { url: s.url, key: () => 'k', isActive: () => { throw new Error('store gone'); } });
+    e.enqueue(b, dest(s.url));
+    await e.whenIdle();
+    expect(e.deliveries().map((d) => [d.event_id, d.outcome, d.reason])).toEqual([
+      [a.id, 'failed', 'internal error: store gone'], [b.id, 'delivered', null],
+    ]);
+  });
+
+  it('reports an unavailable key and retries', async () => {
+    const s = await server();
+    const e = engine();
+    let calls = 0;
+    e.enqueue(event(), { url: s.url, key: () => { if (++calls === 1) throw new Error('vault sealed'); return 'k'; } });
+    await e.whenIdle();
+    expect(e.deliveries().map((d) => [d.outcome, d.reason?.split(';')[0]])).toEqual([
+      ['retrying', 'the webhook key is unavailable (vault sealed)'], ['delivered', undefined],
+    ]);
+  });
+});

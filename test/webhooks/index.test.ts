@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import * as webhooks from '../../src/webhooks/index.js';
+
+describe('src/webhooks/index.ts', () => {
+  it('exports the building blocks', () => {
+    for (const name of ['checkCallbackUrl', 'isBlockedAddress', 'buildEnvelope', 'sampleEvent', 'validateEnvelope',
+      'DeliveryEngine', 'startReceiver', 'triggerSampleEvent', 'TOPIC_OF_EVENT_TYPE', 'DEFAULT_RETRY_POLICY']) {
+      expect(webhooks, name).toHaveProperty(name);
+    }
+  });
+});
