@@ -114,16 +114,16 @@ export class ApiClient {
         const retryAfter = parseRetryAfter(response.headers['retry-after'], this.deps.clock.now());
         if (response.status === 429) this.deps.onRateLimited?.(retryAfter ?? 0);
         if (retryAfter !== undefined && retryAfter > this.deps.retry.maxRetryWaitMs) {
-          throw this.tooLongToWait(response, url, retryAfter);
+          throw this.tooLongToWait(response, url, retryAfter, request.scope);
         }
         if (repeatable && attempt < this.deps.retry.maxRetries) {
           await this.wait(retryAfter ?? backoffDelay(attempt, this.deps.retry), request.signal, `HTTP ${response.status}`);
           attempt++;
           continue;
         }
-        throw toApiError(response, url, retryAfter);
+        throw toApiError(response, url, retryAfter, request.scope);
       }
-      if (response.status >= 400) throw toApiError(response, url, parseRetryAfter(response.headers['retry-after'], this.deps.clock.now()));
+      if (response.status >= 400) throw toApiError(response, url, parseRetryAfter(response.headers['retry-after'], this.deps.clock.now()), request.scope);
       return { status: response.status, headers: response.headers, body: parseBody(response) as T };
     }
   }
@@ -133,8 +133,8 @@ export class ApiClient {
     await this.deps.clock.sleep(ms, signal);
   }
 
-  private tooLongToWait(response: HttpResponse, url: string, retryAfterMs: number): ApiError {
-    const base = toApiError(response, url, retryAfterMs);
+  private tooLongToWait(response: HttpResponse, url: string, retryAfterMs: number, scope: string): ApiError {
+    const base = toApiError(response, url, retryAfterMs, scope);
     const when = new Date(this.deps.clock.now().getTime() + retryAfterMs);
     return new ApiError({
       status: base.status,

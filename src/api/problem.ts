@@ -2,11 +2,12 @@
 import { ApiError, type ProblemDocument } from '../errors.js';
 import type { HttpResponse } from './transport.js';
 
-export function toApiError(response: HttpResponse, url: string, retryAfterMs: number | undefined): ApiError {
+/** `scope` is the one the request needed: a 403 names it when the problem does not. */
+export function toApiError(response: HttpResponse, url: string, retryAfterMs: number | undefined, scope?: string): ApiError {
   const problem = parseProblem(response.text);
   const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
   if (problem) {
-    return new ApiError({ status: response.status, problem, retryAfter, hint: hintFor(response.status, problem) });
+    return new ApiError({ status: response.status, problem, retryAfter, hint: hintFor(response.status, problem, scope) });
   }
   const type = headerValue(response.headers['content-type']) ?? 'no content type';
   const what = response.text.trim().length === 0 ? 'an empty answer' : `a non-JSON answer (${type.split(';')[0]})`;
@@ -14,7 +15,7 @@ export function toApiError(response: HttpResponse, url: string, retryAfterMs: nu
     status: response.status,
     message: `HTTP ${response.status} from ${originOf(url)} with ${what}`,
     retryAfter,
-    hint: response.status >= 500 ? 'the service or a proxy in front of it failed: try again later' : hintFor(response.status, undefined),
+    hint: response.status >= 500 ? 'the service or a proxy in front of it failed: try again later' : hintFor(response.status, undefined, scope),
   });
 }
 
@@ -28,11 +29,11 @@ function parseProblem(text: string): ProblemDocument | undefined {
   return undefined;
 }
 
-function hintFor(status: number, problem: ProblemDocument | undefined): string | undefined {
+function hintFor(status: number, problem: ProblemDocument | undefined, requestScope: string | undefined): string | undefined {
   const code = problem?.code;
   if (status === 401) return 'check the credentials with `fleetctl auth status`, or log in again with `fleetctl auth login`';
   if (status === 403 && (code === 'auth.scope_missing' || typeof problem?.required_scope === 'string')) {
-    const scope = typeof problem?.required_scope === 'string' ? problem.required_scope : 'the scope this command needs';
+    const scope = typeof problem?.required_scope === 'string' ? problem.required_scope : (requestScope ?? 'the scope this command needs');
     return `this command needs the scope ${scope}: ask an administrator to grant it to your client`;
   }
   if (status === 403) return 'the organization is outside the tenant of your credentials';

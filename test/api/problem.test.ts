@@ -1,0 +1,91 @@
+// Error answers → one ApiError → `Error: ...` on stderr and the documented exit code; JSON mode prints the problem.
+import { describe, expect, it } from 'vitest';
+import { BASE_URL, newMockAgent, problem, stubApi, stubToken } from '../support/mock-http.js';
+import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
+import { FakeClock } from '../support/fake-clock.js';
+
+const ID = '3f2b8c1e-0000-4000-8000-000000000001';
+
+async function getDevice(status: number, body: unknown, opts: { flags?: string[]; headers?: Record<string, string>; times?: number; tokens?: number } = {}) {
+  const agent = newMockAgent();
+  stubToken(agent, { scope: 'devices_read', times: opts.tokens ?? 1 });
+  stubApi(agent, { path: `/v1/devices/${ID}`, status, body, headers: opts.headers, times: opts.times });
+  return runCli(['devices', 'get', ID, '--max-retries', '0', ...(opts.flags ?? [])], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
+}
+
+describe('problem+json to exit codes', () => {
+  it.each([
+    [400, 'request.invalid_parameter', 2],
+    [401, 'auth.token_invalid', 3],
+    [403, 'tenant.forbidden', 4],
+    [404, 'resource.not_found', 5],
+    [409, 'webhook.last_topic', 6],
+    [412, 'precondition.failed', 6],
+    [422, 'device.capability_missing', 7],
+    [429, 'rate_limit.exceeded', 8],
+    [500, 'internal.error', 9],
+    [502, 'upstream.failed', 9],
+    [503, 'service.unavailable', 9],
+  ])('HTTP %i (%s) exits %i with `Error: detail (code, HTTP status)`', async (status, code, exit) => {
+    const result = await getDevice(status, problem(status, code, `Detail of ${code}.`), { times: status === 401 ? 2 : 1, tokens: status === 401 ? 2 : 1 });
+    expect(result.code).toBe(exit);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe(`Error: Detail of ${code}. (${code}, HTTP ${status})`);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('a 403 for a missing scope names the scope in the hint', async () => {
+    const body = problem(403, 'auth.scope_missing', 'The token lacks a scope.', { required_scope: 'thirdparty.api.devices_read' });
+    const result = await getDevice(403, body);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^Hint: .*thirdparty\.api\.devices_read/m);
+  });
+
+  it('a 403 scope problem without required_scope still names the scope the command needs', async () => {
+    const result = await getDevice(403, problem(403, 'auth.scope_missing', 'The token lacks a scope.'));
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^Hint: .*thirdparty\.api\.devices_read/m);
+  });
+
+  it('a 401 hints at checking the credentials', async () => {
+    const result = await getDevice(401, problem(401, 'auth.token_invalid', 'Bad token.'), { times: 2, tokens: 2 });
+    expect(result.stderr).toMatch(/^Hint: check the credentials/m);
+  });
+
+  it.each([['-o', 'json'], ['-o', 'ndjson'], ['--json']])('with %s the problem document goes to stderr as one JSON line', async (...flags) => {
+    const body = problem(404, 'resource.not_found', 'No device with this id.', { instance: `/v1/devices/${ID}` });
+    const result = await getDevice(404, body, { flags: flags.filter(Boolean) as string[] });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toEqual(body);
+  });
+});
+
+describe('error answers that are not problem+json', () => {
+  it('an HTML page from a proxy gives one clear line, exit 9', async () => {
+    const result = await getDevice(502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+    expect(result.code).toBe(9);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe(`Error: HTTP 502 from ${BASE_URL} with a non-JSON answer (text/plain)`);
+    expect(result.stderr).not.toContain('<html>');
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('Error:'))).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('an empty 502 gives one clear line, exit 9', async () => {
+    const result = await getDevice(502, undefined);
+    expect(result.code).toBe(9);
+    expect(result.stderr.split('\n')[0]).toBe(`Error: HTTP 502 from ${BASE_URL} with an empty answer`);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('with -o json a non-JSON answer still gives one JSON line on stderr', async () => {
+    const result = await getDevice(502, '', { flags: ['-o', 'json'] });
+    expect(result.code).toBe(9);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ status: 502 });
+  });
+});
