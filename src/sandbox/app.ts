@@ -1,0 +1,48 @@
+// What route handlers share: the stores, signing keys, clock and the hooks for webhook delivery.
+import type { ApiContext, Reply, RequestContext } from './http/context.js';
+import type { WorldStore } from './store/world-store.js';
+import type { TokenStore } from './auth/tokens.js';
+import type { SandboxClient } from './auth/clients.js';
+import type { CursorCodec } from './paging.js';
+import type { MediaSigner } from './media-signing.js';
+import type { CommandStore } from './store/commands.js';
+import type { WebhookConfigStore } from './store/webhook-configs.js';
+import type { SandboxHooks } from './hooks.js';
+import type { TenantDirectory } from './tenancy.js';
+
+export interface SandboxApp {
+  world: WorldStore;
+  tokens: TokenStore;
+  tenants: TenantDirectory;
+  clients: readonly SandboxClient[];
+  cursors: CursorCodec;
+  media: MediaSigner;
+  commands: CommandStore;
+  webhooks: WebhookConfigStore;
+  hooks: SandboxHooks;
+  allowPrivateWebhooks: boolean;
+  tokenTtlSeconds: number;
+  now(): Date;
+  /** The origin clients reach the sandbox at, e.g. http://127.0.0.1:4010 (no trailing slash). */
+  baseUrl(): string;
+  /** Marks the state as changed: it is saved shortly. */
+  changed(): void;
+  /** Starts afresh from the seed (POST /_sandbox/reset). */
+  reset(): void;
+  log(line: string): void;
+}
+
+/** An API operation (/v1/...): bearer token and exactly one scope required. */
+export interface ApiRoute {
+  method: string;
+  path: string;
+  operationId: string;
+  handler(ctx: ApiContext, app: SandboxApp): Promise<Reply> | Reply;
+}
+
+/** A route outside the API document (/connect/token, /openapi/v1.json, /_sandbox/...): no bearer token. */
+export interface PublicRoute {
+  method: string;
+  path: string;
+  handler(ctx: RequestContext, app: SandboxApp): Promise<Reply> | Reply;
+}

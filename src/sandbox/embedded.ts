@@ -1,0 +1,31 @@
+// `fleetctl --sandbox ...`: the command runs against an in-process sandbox on an ephemeral loopback port,
+// as sandbox-admin, with state kept in the config directory so it persists between invocations.
+import path from 'node:path';
+import type { Deps, SettingsOverride } from '../factory.js';
+
+export const EMBEDDED_ADMIN = 'sandbox-admin';
+
+export function embeddedStatePath(configDir: string): string {
+  return path.join(configDir, 'sandbox', 'state.json');
+}
+
+export async function startEmbeddedSandbox(deps: Pick<Deps, 'configDir' | 'onCleanup' | 'tracer'>): Promise<SettingsOverride> {
+  const { startSandbox } = await import('./index.js');
+  const tracer = deps.tracer();
+  const sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    statePath: embeddedStatePath(deps.configDir()),
+    log: (line) => tracer.note(`sandbox: ${line}`),
+  });
+  deps.onCleanup(() => sandbox.close());
+  const admin = sandbox.clients.find((client) => client.client_id === EMBEDDED_ADMIN);
+  if (!admin) throw new Error(`the embedded sandbox has no ${EMBEDDED_ADMIN} client`);
+  return {
+    baseUrl: sandbox.baseUrl,
+    authUrl: sandbox.authUrl,
+    clientId: admin.client_id,
+    clientSecret: admin.client_secret,
+    organizationId: admin.organization_id,
+  };
+}

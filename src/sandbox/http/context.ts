@@ -1,0 +1,72 @@
+// What a route handler gets (RequestContext) and gives back (Reply).
+import type { IncomingMessage } from 'node:http';
+import { problem } from './problems.js';
+import type { Tenant } from '../tenancy.js';
+
+export interface AuthContext {
+  clientId: string;
+  organizationId: string;
+  scopes: ReadonlySet<string>;
+  tenant: Tenant;
+}
+
+export interface RequestContext {
+  req: IncomingMessage;
+  method: string;
+  url: URL;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Set for API routes (/v1/...), after the token and scope were checked. */
+  auth: AuthContext | null;
+  /** The raw request body (read once, cached). */
+  rawBody(): Promise<Buffer>;
+  /** The JSON body, or undefined when the body is empty; 415/400 problems otherwise. */
+  jsonBody(): Promise<unknown>;
+}
+
+export interface ApiContext extends RequestContext {
+  auth: AuthContext;
+}
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  /** Serialized as application/json (or application/problem+json for problems). */
+  json?: unknown;
+  /** A raw body, sent with headers['content-type']. */
+  body?: Buffer | string;
+}
+
+export const MAX_BODY_BYTES = 1_048_576;
+
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(problem(400, 'request.invalid_body', `The request body exceeds ${MAX_BODY_BYTES} bytes.`));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Parses a JSON request body: empty → undefined, otherwise it must be application/json. */
+export function parseJsonBody(req: IncomingMessage, raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw problem(415, 'request.unsupported_media_type', `The request body must be application/json, not ${type || 'untyped'}.`);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw problem(400, 'request.invalid_body', 'The request body is not valid JSON.');
+  }
+}

@@ -1,0 +1,71 @@
+// RFC 7807 problem documents. Handlers throw a ProblemError; the server turns it into
+// application/problem+json. Every problem carries a stable `code` (contract: Errors table).
+
+export interface InvalidParam {
+  name: string;
+  reason: string;
+}
+
+export interface ProblemExtras {
+  required_scope?: string;
+  capability?: string;
+  invalid_params?: InvalidParam[];
+  /** Response headers that go with the problem (Retry-After, WWW-Authenticate, Allow). */
+  headers?: Record<string, string>;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export const PROBLEM_TYPE_BASE = 'https://fleetctl.dev/problems/';
+
+export class ProblemError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly extras: ProblemExtras = {},
+  ) {
+    super(`${status} ${code}: ${detail}`);
+    this.name = 'ProblemError';
+  }
+
+  toBody(): Record<string, unknown> {
+    const { headers: _headers, ...members } = this.extras;
+    return {
+      type: `${PROBLEM_TYPE_BASE}${this.code}`,
+      title: TITLES[this.status] ?? 'Error',
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+      ...members,
+    };
+  }
+}
+
+export const problem = (status: number, code: string, detail: string, extras?: ProblemExtras): ProblemError =>
+  new ProblemError(status, code, detail, extras);
+
+export const notFound = (what: string): ProblemError => problem(404, 'resource.not_found', `${what} was not found.`);
+
+export const invalidParameter = (name: string, reason: string): ProblemError =>
+  problem(400, 'request.invalid_parameter', `Invalid parameter ${name}: ${reason}.`, {
+    invalid_params: [{ name, reason }],
+  });
+
+export const invalidBody = (name: string, reason: string): ProblemError =>
+  problem(400, 'request.invalid_body', `Invalid request body: ${name} ${reason}.`, {
+    invalid_params: [{ name, reason }],
+  });

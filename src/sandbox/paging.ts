@@ -1,0 +1,127 @@
+// The collection envelope {data, next_cursor, has_more} and opaque cursors.
+// A cursor is base64url(JSON {a: position after which the next page starts, f: query fingerprint}) + "." +
+// an HMAC of it with the sandbox's secret. A tampered cursor, or one issued for another query or another
+// client, is 400 cursor.invalid. `limit` may change between pages; every other query parameter may not.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { invalidParameter, problem } from './http/problems.js';
+import type { ApiContext, Reply } from './http/context.js';
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 500;
+
+const invalidCursor = (why: string) => problem(400, 'cursor.invalid', `The cursor is not valid for this request: ${why}.`, {
+  invalid_params: [{ name: 'cursor', reason: why }],
+});
+
+export class CursorCodec {
+  constructor(private readonly secret: Buffer) {}
+
+  encode(after: unknown, fingerprint: string): string {
+    const payload = Buffer.from(JSON.stringify({ a: after, f: fingerprint }), 'utf8').toString('base64url');
+    return `${payload}.${this.mac(payload)}`;
+  }
+
+  /** The position a cursor carries; throws 400 cursor.invalid. */
+  decode(cursor: string, fingerprint: string): unknown {
+    const [payload, mac, extra] = cursor.split('.');
+    if (!payload || !mac || extra !== undefined) throw invalidCursor('malformed');
+    const expected = Buffer.from(this.mac(payload));
+    const given = Buffer.from(mac);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor('signature mismatch');
+    let parsed: { a?: unknown; f?: unknown };
+    try {
+      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      throw invalidCursor('malformed');
+    }
+    if (parsed.f !== fingerprint) throw invalidCursor('issued for a different query');
+    return parsed.a;
+  }
+
+  private mac(payload: string): string {
+    return createHmac('sha256', this.secret).update(payload).digest('base64url').slice(0, 22);
+  }
+}
+
+/** Identifies a query: path, caller and every parameter except cursor and limit. */
+export function queryFingerprint(ctx: ApiContext): string {
+  const params = [...ctx.query.entries()]
+    .filter(([k]) => k !== 'cursor' && k !== 'limit')
+    .map(([k, v]) => `${k}=${v}`)
+    .sort();
+  return createHash('sha256')
+    .update([ctx.url.pathname, ctx.auth.clientId, ...params].join('\n'))
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+export function parseLimit(query: URLSearchParams): number {
+  const raw = query.get('limit');
+  if (raw === null) return DEFAULT_LIMIT;
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT) {
+    throw invalidParameter('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  }
+  return Number(raw);
+}
+
+export interface PageRequest<K> {
+  limit: number;
+  /** Where the previous page ended, or undefined for the first page. */
+  after: K | undefined;
+  /** The envelope reply for this page; `lastKey` is the position of the last item. */
+  reply<T>(data: T[], hasMore: boolean, lastKey: K | undefined): Reply;
+}
+
+/**
+ * Reads limit and cursor for a list route. `isKey` checks a decoded position has the route's shape
+ * (a cursor from another route that happened to share the fingerprint would fail here).
+ */
+export function readPage<K>(ctx: ApiContext, codec: CursorCodec, isKey: (v: unknown) => v is K): PageRequest<K> {
+  const limit = parseLimit(ctx.query);
+  const fingerprint = queryFingerprint(ctx);
+  const cursor = ctx.query.get('cursor');
+  let after: K | undefined;
+  if (cursor !== null) {
+    const decoded = codec.decode(cursor, fingerprint);
+    if (!isKey(decoded)) throw invalidCursor('malformed');
+    after = decoded;
+  }
+  return {
+    limit,
+    after,
+    reply: (data, hasMore, lastKey) => ({
+      status: 200,
+      json: {
+        data,
+        next_cursor: hasMore && lastKey !== undefined ? codec.encode(lastKey, fingerprint) : null,
+        has_more: hasMore,
+      },
+    }),
+  };
+}
+
+export const isSeq = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+
+/** Position in a list ordered by (time descending, id ascending): [epoch ms, id]. */
+export type TimeKey = [number, string];
+export const isTimeKey = (v: unknown): v is TimeKey =>
+  Array.isArray(v) && v.length === 2 && Number.isFinite(v[0]) && typeof v[1] === 'string';
+
+/** The items of a (time desc, id asc)-ordered array after `after`, up to `limit`. */
+export function pageByTime<T>(items: readonly T[], keyOf: (t: T) => TimeKey, after: TimeKey | undefined, limit: number) {
+  let start = 0;
+  if (after) {
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const [ms, id] = keyOf(items[mid]!);
+      const beforeOrAt = ms > after[0] || (ms === after[0] && id <= after[1]);
+      if (beforeOrAt) lo = mid + 1;
+      else hi = mid;
+    }
+    start = lo;
+  }
+  const page = items.slice(start, start + limit);
+  return { page, hasMore: start + limit < items.length, lastKey: page.length ? keyOf(page[page.length - 1]!) : undefined };
+}

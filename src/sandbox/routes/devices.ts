@@ -1,0 +1,66 @@
+// Devices: list, get, and the assignment state machine (spec: Devices, States and transitions).
+// Sandbox choice: assigning to a vehicle that is unknown or outside the caller's tenant is
+// 400 request.invalid_body naming vehicle_id (a 404 would be indistinguishable from an unknown device).
+import { optionalString } from '../http/params.js';
+import { invalidBody } from '../http/problems.js';
+import { rejectUnknownFields, requireObject, uuidField } from '../http/body-schema.js';
+import { deviceById } from './lookup.js';
+import { pageOfTenantCollection } from './tenant-list.js';
+import { deviceView } from './views.js';
+import type { ApiRoute } from '../app.js';
+import type { DeviceRecord } from '../store/records.js';
+
+export const deviceRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/devices',
+    operationId: 'listDevices',
+    handler(ctx, app) {
+      const hardwareId = optionalString(ctx.query, 'hardware_id');
+      const device = hardwareId === undefined ? undefined : app.world.deviceByHardwareId(hardwareId);
+      const narrow = hardwareId === undefined ? undefined : { seqs: device ? [device.seq] : [], accept: (d: DeviceRecord) => d.hardware_id === hardwareId };
+      return pageOfTenantCollection(ctx, app, app.world.devices, deviceView, { fleetFilter: true, narrow });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/devices/{id}',
+    operationId: 'getDevice',
+    handler: (ctx, app) => ({ status: 200, json: deviceView(deviceById(ctx, app)) }),
+  },
+  {
+    method: 'PUT',
+    path: '/v1/devices/{id}/assignment',
+    operationId: 'assignDevice',
+    async handler(ctx, app) {
+      const device = deviceById(ctx, app);
+      const body = requireObject(await ctx.jsonBody());
+      rejectUnknownFields(body, ['vehicle_id']);
+      const vehicleId = uuidField(body, 'vehicle_id', true)!;
+      const vehicle = app.world.vehicles.get(vehicleId);
+      // spec: only to a vehicle within the caller's tenant
+      if (!vehicle || !ctx.auth.tenant.includes(vehicle.organization_id)) {
+        throw invalidBody('vehicle_id', 'does not name a vehicle in your tenant');
+      }
+      if (device.vehicle_id !== vehicle.id) {
+        app.world.assignDevice(device, vehicle);
+        app.changed();
+      }
+      return { status: 200, json: deviceView(device) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/devices/{id}/assignment',
+    operationId: 'unassignDevice',
+    handler(ctx, app) {
+      const device = deviceById(ctx, app);
+      // spec: 204 whether or not it was assigned
+      if (device.vehicle_id !== null) {
+        app.world.assignDevice(device, null);
+        app.changed();
+      }
+      return { status: 204 };
+    },
+  },
+];

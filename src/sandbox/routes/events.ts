@@ -1,0 +1,96 @@
+// Events search, event lookup by its opaque id, and an event's media (spec: Events).
+// Sandbox choice: an event id that does not decode to "<hardware id>~<uuid>" is 400
+// request.invalid_parameter; a well-formed id of an unknown (or another tenant's) event is 404.
+import { dateWindow, listParam, optionalString, uuidList } from '../http/params.js';
+import { invalidParameter, notFound, problem } from '../http/problems.js';
+import { isTimeKey, pageByTime, readPage } from '../paging.js';
+import { decodeEventId } from '../seed/telemetry.js';
+import { eventListItemView, eventRecordView, mediaView } from './views.js';
+import type { ApiContext } from '../http/context.js';
+import type { ApiRoute, SandboxApp } from '../app.js';
+import type { DeviceRecord, EventRecord } from '../store/records.js';
+
+export const eventRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/events',
+    operationId: 'searchEvents',
+    handler(ctx, app) {
+      const hardwareId = optionalString(ctx.query, 'hardware_id');
+      const fleetIds = uuidList(ctx.query, 'fleet_ids');
+      const vehicleIds = uuidList(ctx.query, 'vehicle_ids');
+      const window = dateWindow(ctx.query);
+      const types = listParam(ctx.query, 'event_types');
+      // spec: at least one narrowing filter plus a date window, otherwise 400
+      const missing: string[] = [];
+      if (hardwareId === undefined && !fleetIds && !vehicleIds) missing.push('a narrowing filter (hardware_id, fleet_ids or vehicle_ids)');
+      if (window.from === undefined) missing.push('date_from');
+      if (window.to === undefined) missing.push('date_to');
+      if (missing.length > 0) {
+        throw problem(400, 'events.filter_required', `An events search needs a narrowing filter and a date window; missing: ${missing.join(', ')}.`);
+      }
+      const page = readPage(ctx, app.cursors, isTimeKey);
+      const { tenant } = ctx.auth;
+      const events: EventRecord[] = [];
+      for (const device of candidateDevices(app, hardwareId, fleetIds, vehicleIds)) {
+        for (const e of app.world.telemetry.get(device).events) {
+          if (e.triggeredMs < window.from! || e.triggeredMs >= window.to!) continue;
+          if (!tenant.includes(e.organization_id)) continue;
+          if (fleetIds && !fleetIds.includes(e.fleet_id)) continue;
+          if (vehicleIds && (e.vehicle_id === null || !vehicleIds.includes(e.vehicle_id))) continue;
+          if (types && !e.event_types.some((t) => types.includes(t))) continue;
+          events.push(e);
+        }
+      }
+      events.sort((a, b) => b.triggeredMs - a.triggeredMs || (a.event_id < b.event_id ? -1 : 1));
+      const { page: items, hasMore, lastKey } = pageByTime(events, (e) => [e.triggeredMs, e.event_id], page.after, page.limit);
+      return page.reply(items.map(eventListItemView), hasMore, lastKey);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/events/{eventId}',
+    operationId: 'getEvent',
+    handler: (ctx, app) => ({ status: 200, json: eventRecordView(findEvent(ctx, app).event) }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/events/{eventId}/media',
+    operationId: 'listEventMedia',
+    handler(ctx, app) {
+      const { event, device } = findEvent(ctx, app);
+      const page = readPage(ctx, app.cursors, isTimeKey);
+      const media = app.world.telemetry.get(device).media.filter((m) => m.event_id === event.event_id);
+      const { page: items, hasMore, lastKey } = pageByTime(media, (m) => [m.recordedMs, m.id], page.after, page.limit);
+      return page.reply(items.map((m) => mediaView(m, app)), hasMore, lastKey);
+    },
+  },
+];
+
+/** The devices whose events can match: every given filter must hold (they combine with AND). */
+function candidateDevices(app: SandboxApp, hardwareId?: string, fleetIds?: string[], vehicleIds?: string[]): DeviceRecord[] {
+  const { world } = app;
+  let devices: DeviceRecord[] | undefined;
+  const narrow = (next: DeviceRecord[]) => {
+    devices = devices === undefined ? next : devices.filter((d) => next.includes(d));
+  };
+  if (hardwareId !== undefined) {
+    const device = world.deviceByHardwareId(hardwareId);
+    narrow(device ? [device] : []);
+  }
+  if (vehicleIds) narrow(vehicleIds.flatMap((v) => world.deviceBySeedVehicle(v) ?? []));
+  if (fleetIds && devices === undefined) {
+    narrow([...new Set(fleetIds)].flatMap((f) => world.devices.seqs('seedFleet', f).map((seq) => world.devices.items[seq]!)));
+  }
+  return devices ?? [];
+}
+
+function findEvent(ctx: ApiContext, app: SandboxApp): { event: EventRecord; device: DeviceRecord } {
+  const eventId = ctx.params.eventId!;
+  const decoded = decodeEventId(eventId);
+  if (!decoded) throw invalidParameter('eventId', 'is not an event id (base64url of "<hardware id>~<event uuid>")');
+  const device = app.world.deviceByHardwareId(decoded.hardwareId);
+  const event = device ? app.world.telemetry.get(device).events.find((e) => e.event_uuid === decoded.eventUuid) : undefined;
+  if (!device || !event || !ctx.auth.tenant.includes(event.organization_id)) throw notFound(`Event ${eventId}`);
+  return { event, device };
+}

@@ -1,0 +1,48 @@
+// Journeys (sandbox design): completed journeys of one device, vehicle or fleet within a date window.
+// Exactly one of hardware_id, vehicle_id, fleet_id and both date_from and date_to are required
+// (400 request.invalid_parameter naming what is missing). A journey matches when it starts in the window.
+import { dateWindow, optionalString, optionalUuid } from '../http/params.js';
+import { problem } from '../http/problems.js';
+import { isTimeKey, pageByTime, readPage } from '../paging.js';
+import { journeyView } from './views.js';
+import type { ApiRoute } from '../app.js';
+import type { DeviceRecord, JourneyRecord } from '../store/records.js';
+
+export const journeyRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/journeys',
+    operationId: 'listJourneys',
+    handler(ctx, app) {
+      const hardwareId = optionalString(ctx.query, 'hardware_id');
+      const vehicleId = optionalUuid(ctx.query, 'vehicle_id');
+      const fleetId = optionalUuid(ctx.query, 'fleet_id');
+      const window = dateWindow(ctx.query);
+      const given = [hardwareId, vehicleId, fleetId].filter((v) => v !== undefined).length;
+      const missing: { name: string; reason: string }[] = [];
+      if (given !== 1) missing.push({ name: 'hardware_id', reason: 'give exactly one of hardware_id, vehicle_id, fleet_id' });
+      if (window.from === undefined) missing.push({ name: 'date_from', reason: 'is required' });
+      if (window.to === undefined) missing.push({ name: 'date_to', reason: 'is required' });
+      if (missing.length > 0) {
+        throw problem(400, 'request.invalid_parameter', `Journeys need exactly one of hardware_id, vehicle_id, fleet_id and a date window (date_from, date_to).`, {
+          invalid_params: missing,
+        });
+      }
+      const page = readPage(ctx, app.cursors, isTimeKey);
+      const { world } = app;
+      let devices: DeviceRecord[];
+      if (hardwareId !== undefined) devices = [world.deviceByHardwareId(hardwareId)].filter((d) => d !== undefined);
+      else if (vehicleId) devices = [world.deviceBySeedVehicle(vehicleId)].filter((d) => d !== undefined);
+      else devices = world.devices.seqs('seedFleet', fleetId!).map((seq) => world.devices.items[seq]!);
+      const journeys: JourneyRecord[] = [];
+      for (const device of devices) {
+        for (const j of world.telemetry.get(device).journeys) {
+          if (j.startMs >= window.from! && j.startMs < window.to! && ctx.auth.tenant.includes(j.organization_id)) journeys.push(j);
+        }
+      }
+      journeys.sort((a, b) => b.startMs - a.startMs || (a.id < b.id ? -1 : 1));
+      const { page: items, hasMore, lastKey } = pageByTime(journeys, (j) => [j.startMs, j.id], page.after, page.limit);
+      return page.reply(items.map(journeyView), hasMore, lastKey);
+    },
+  },
+];

@@ -1,0 +1,51 @@
+// Organizations (sandbox design): the caller's tenant, one organization, and its descendants.
+import { uuidParam } from '../http/params.js';
+import { isSeq, readPage } from '../paging.js';
+import { Tenant } from '../tenancy.js';
+import { requireOrganizationInTenant } from './lookup.js';
+import { organizationView } from './views.js';
+import type { ApiContext, Reply } from '../http/context.js';
+import type { ApiRoute, SandboxApp } from '../app.js';
+
+export const organizationRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/organizations',
+    operationId: 'listOrganizations',
+    handler: (ctx, app) => pageOfOrganizations(ctx, app, ctx.auth.tenant.organizationIds),
+  },
+  {
+    method: 'GET',
+    path: '/v1/organizations/{organizationId}',
+    operationId: 'getOrganization',
+    handler(ctx, app) {
+      const id = uuidParam('organizationId', ctx.params.organizationId!);
+      requireOrganizationInTenant(ctx, app, id);
+      return { status: 200, json: organizationView(app.world.organizations.get(id)!) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/organizations/{organizationId}/descendants',
+    operationId: 'listOrganizationDescendants',
+    handler(ctx, app) {
+      const id = uuidParam('organizationId', ctx.params.organizationId!);
+      requireOrganizationInTenant(ctx, app, id);
+      const subtree = new Tenant(id, app.world.organizations.values()).organizationIds;
+      return pageOfOrganizations(ctx, app, subtree.slice(1));
+    },
+  },
+];
+
+/** Organizations in tree order (breadth first); the cursor holds the position in that order. */
+function pageOfOrganizations(ctx: ApiContext, app: SandboxApp, ids: readonly string[]): Reply {
+  const page = readPage(ctx, app.cursors, isSeq);
+  const start = page.after === undefined ? 0 : page.after + 1;
+  const slice = ids.slice(start, start + page.limit);
+  const hasMore = start + page.limit < ids.length;
+  return page.reply(
+    slice.map((id) => organizationView(app.world.organizations.get(id)!)),
+    hasMore,
+    slice.length ? start + slice.length - 1 : undefined,
+  );
+}

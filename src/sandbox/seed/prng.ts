@@ -1,0 +1,73 @@
+// Deterministic pseudo-random numbers for the seed data: the same --seed always yields the same world.
+// mulberry32 is tiny, fast and good enough for test data; it is not for secrets.
+
+/** A 32-bit hash of a string (FNV-1a followed by a murmur3 finalizer to spread the bits). */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+export class Prng {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  /** A uint32. */
+  nextUint32(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    return this.nextUint32() / 4294967296;
+  }
+
+  /** An integer in [min, max], both inclusive. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  chance(probability: number): boolean {
+    return this.next() < probability;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  /** A random version-4 shaped uuid (lower-case hex). */
+  uuid(): string {
+    const words = [this.nextUint32(), this.nextUint32(), this.nextUint32(), this.nextUint32()];
+    words[1] = ((words[1]! & 0xffff0fff) | 0x00004000) >>> 0; // version 4
+    words[2] = ((words[2]! & 0x3fffffff) | 0x80000000) >>> 0; // RFC 4122 variant
+    const hex = words.map((w) => w.toString(16).padStart(8, '0')).join('');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  /** `length` characters drawn from `alphabet`. */
+  chars(alphabet: string, length: number): string {
+    let out = '';
+    for (let i = 0; i < length; i++) out += alphabet[Math.floor(this.next() * alphabet.length)];
+    return out;
+  }
+}
+
+/** A generator for one named stream of the world, e.g. prngFor(seed, 'device', 17). */
+export function prngFor(seed: number, ...parts: (string | number)[]): Prng {
+  return new Prng(hash32(`${seed}:${parts.join(':')}`));
+}

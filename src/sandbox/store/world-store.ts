@@ -1,0 +1,129 @@
+// The live world: the seed plus every change made through the API (device assignments, drivers).
+// Only the changes are persisted (WorldChanges); the seed is regenerated from (seed, devices) at start.
+import { generateWorld, type SeedOrganizations } from '../seed/world.js';
+import { generateDrivers } from '../seed/drivers.js';
+import { TelemetryCache } from '../seed/telemetry.js';
+import { IndexedCollection } from './collection.js';
+import type { DeviceRecord, DriverRecord, FleetRecord, OrganizationRecord, VehicleRecord } from './records.js';
+
+export interface DeviceAssignment {
+  vehicle_id: string | null;
+  fleet_id: string;
+  organization_id: string;
+}
+
+/** What the API changed, as saved in the state file. */
+export interface WorldChanges {
+  assignments: Record<string, DeviceAssignment>;
+  /** Seeded drivers as last updated, by id. */
+  updatedDrivers: Record<string, DriverRecord>;
+  /** Drivers created through the API, in creation order, as last updated. */
+  createdDrivers: DriverRecord[];
+}
+
+export const emptyWorldChanges = (): WorldChanges => ({ assignments: {}, updatedDrivers: {}, createdDrivers: [] });
+
+const byOrgAndFleet = {
+  org: (r: { organization_id: string }) => r.organization_id,
+  fleet: (r: { fleet_id: string }) => r.fleet_id,
+};
+
+export class WorldStore {
+  readonly seed: number;
+  readonly anchorMs: number;
+  readonly orgs: SeedOrganizations;
+  readonly organizations = new Map<string, OrganizationRecord>();
+  readonly fleets = new IndexedCollection<FleetRecord>({ org: (f) => f.organization_id });
+  readonly vehicles = new IndexedCollection<VehicleRecord>(byOrgAndFleet);
+  readonly devices = new IndexedCollection<DeviceRecord>({
+    ...byOrgAndFleet,
+    // where the seed put the device: events and journeys are attributed there
+    seedFleet: (d) => d.seedFleetId,
+  });
+  readonly drivers = new IndexedCollection<DriverRecord>(byOrgAndFleet);
+  readonly telemetry: TelemetryCache;
+  private readonly devicesByHardwareId = new Map<string, DeviceRecord>();
+  private readonly devicesBySeedVehicle = new Map<string, DeviceRecord>();
+  private changes: WorldChanges = emptyWorldChanges();
+  private seededDriverCount = 0;
+
+  constructor(seed: number, deviceCount: number, anchorMs: number, changes?: WorldChanges) {
+    this.seed = seed;
+    this.anchorMs = anchorMs;
+    const world = generateWorld(seed, deviceCount, anchorMs);
+    this.orgs = world.organizations;
+    for (const org of world.organizations.all) this.organizations.set(org.id, org);
+    for (const f of world.fleets) this.fleets.add(f);
+    for (const v of world.vehicles) this.vehicles.add(v);
+    for (const d of world.devices) {
+      this.devices.add(d);
+      this.devicesByHardwareId.set(d.hardware_id, d);
+      if (d.seedVehicleId) this.devicesBySeedVehicle.set(d.seedVehicleId, d);
+    }
+    const drivers = generateDrivers(seed, world.fleets);
+    for (const d of drivers) this.drivers.add(d);
+    this.seededDriverCount = drivers.length;
+    this.telemetry = new TelemetryCache(seed, anchorMs);
+    if (changes) this.applyChanges(changes);
+  }
+
+  deviceByHardwareId(hardwareId: string): DeviceRecord | undefined {
+    return this.devicesByHardwareId.get(hardwareId);
+  }
+
+  /** The device the seed installed in a vehicle (telemetry of that vehicle comes from it). */
+  deviceBySeedVehicle(vehicleId: string): DeviceRecord | undefined {
+    return this.devicesBySeedVehicle.get(vehicleId);
+  }
+
+  /** spec: a device is assigned only to a vehicle within the caller's tenant; it then belongs where the vehicle does. */
+  assignDevice(device: DeviceRecord, vehicle: VehicleRecord | null): void {
+    const next: DeviceAssignment = vehicle
+      ? { vehicle_id: vehicle.id, fleet_id: vehicle.fleet_id, organization_id: vehicle.organization_id }
+      : { vehicle_id: null, fleet_id: device.fleet_id, organization_id: device.organization_id };
+    this.devices.update(device, (d) => Object.assign(d, next));
+    this.changes.assignments[device.id] = next;
+  }
+
+  nextDriverSeq(): number {
+    return this.drivers.size;
+  }
+
+  addDriver(driver: DriverRecord): void {
+    this.drivers.add(driver);
+    this.changes.createdDrivers.push(driver);
+  }
+
+  updateDriver(driver: DriverRecord, patch: Partial<DriverRecord>): void {
+    this.drivers.update(driver, (d) => Object.assign(d, patch));
+    if (driver.seq < this.seededDriverCount) this.changes.updatedDrivers[driver.id] = driver;
+    // created drivers are the same objects as in changes.createdDrivers: already up to date
+  }
+
+  getChanges(): WorldChanges {
+    return this.changes;
+  }
+
+  private applyChanges(changes: WorldChanges): void {
+    for (const [id, assignment] of Object.entries(changes.assignments)) {
+      const device = this.devices.get(id);
+      if (device) this.devices.update(device, (d) => Object.assign(d, assignment));
+    }
+    for (const driver of Object.values(changes.updatedDrivers)) {
+      const current = this.drivers.get(driver.id);
+      if (current && current.seq < this.seededDriverCount) {
+        this.drivers.update(current, (d) => Object.assign(d, driver, { seq: current.seq }));
+      }
+    }
+    for (const driver of changes.createdDrivers) {
+      const record = { ...driver, seq: this.drivers.size };
+      this.drivers.add(record);
+      this.changes.createdDrivers.push(record);
+    }
+    for (const [id, a] of Object.entries(changes.assignments)) this.changes.assignments[id] = a;
+    for (const id of Object.keys(changes.updatedDrivers)) {
+      const current = this.drivers.get(id);
+      if (current) this.changes.updatedDrivers[id] = current;
+    }
+  }
+}

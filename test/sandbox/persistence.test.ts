@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { Harness, startHarness } from './harness.js';
+
+const dirs: string[] = [];
+const tempDir = async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fleetctl-sandbox-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+const waitFor = async (check: () => Promise<boolean>, ms = 3000) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('timed out');
+};
+
+describe('state persistence', () => {
+  it('saves after changes and at close, and restores idempotency records, the command log, assignments and tokens', async () => {
+    const dir = await tempDir();
+    const statePath = path.join(dir, 'nested', 'state.json');
+    const first = await startHarness({ statePath });
+    const token = await first.token();
+    const device = (await first.call('GET', '/v1/devices?limit=50')).body.data.find((d: any) => d.capabilities.includes('reboot') && d.vehicle_id);
+    const original = await first.call('POST', `/v1/devices/${device.hardware_id}/commands/reboot`, { headers: { 'idempotency-key': 'persisted' } });
+    expect(original.status).toBe(202);
+    expect((await first.call('DELETE', `/v1/devices/${device.id}/assignment`)).status).toBe(204);
+    // saved shortly after the change, before close
+    await waitFor(async () => (await readdir(path.dirname(statePath)).catch((): string[] => [])).includes('state.json'));
+    await first.close();
+    expect((await readdir(path.dirname(statePath))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    const second = new Harness(await startSandbox({ port: 0, statePath }));
+    try {
+      const replay = await second.call('POST', `/v1/devices/${device.hardware_id}/commands/reboot`, {
+        token,
+        headers: { 'idempotency-key': 'persisted' },
+      });
+      expect(replay.status).toBe(202);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body).toEqual(original.body);
+      const log = await (await fetch(`${second.sb.baseUrl}/_sandbox/commands`)).json();
+      expect(log).toHaveLength(1);
+      expect((await second.call('GET', `/v1/devices/${device.id}`, { token })).body.vehicle_id).toBeNull();
+      // the seed and secrets came from the state file
+      expect(second.sb.clients).toEqual(first.sb.clients);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a corrupt state file with an error naming it, and leaves it untouched', async () => {
+    const dir = await tempDir();
+    const statePath = path.join(dir, 'state.json');
+    for (const content of ['{"format": "fleetctl-sandbox-state", "version": 1, "seed": ', '[]', '{"format":"other"}', '']) {
+      await writeFile(statePath, content);
+      await expect(startSandbox({ port: 0, statePath })).rejects.toThrow(statePath);
+      await expect(startSandbox({ port: 0, statePath })).rejects.toThrow(/corrupt/);
+      expect(await readFile(statePath, 'utf8')).toBe(content);
+    }
+    expect(await readdir(dir)).toEqual(['state.json']);
+  });
+
+  it('starts afresh with POST /_sandbox/reset', async () => {
+    const h = await startHarness();
+    try {
+      const hw = (await h.call('GET', '/v1/devices?limit=1')).body.data[0].hardware_id;
+      await h.call('POST', `/v1/devices/${hw}/commands/reboot`, { headers: { 'idempotency-key': 'x' } });
+      expect((await fetch(`${h.sb.baseUrl}/_sandbox/reset`, { method: 'POST' })).status).toBe(204);
+      expect(await (await fetch(`${h.sb.baseUrl}/_sandbox/commands`)).json()).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+});
