@@ -6,6 +6,7 @@ import { newConfigCommand } from './config/index.js';
 import { newDevicesCommand } from './devices/index.js';
 import { newFleetsCommand } from './fleets/index.js';
 import { newDriversCommand } from './drivers/index.js';
+import { newEventsCommand } from './events/index.js';
 import { newCompletionCommand } from './completion/index.js';
 
 export function addCommandGroups(program: Command, deps: Deps): void {
@@ -13,6 +14,7 @@ export function addCommandGroups(program: Command, deps: Deps): void {
     .addCommand(newDevicesCommand(deps))
     .addCommand(newFleetsCommand(deps))
     .addCommand(newDriversCommand(deps))
+    .addCommand(newEventsCommand(deps))
     .addCommand(newAuthCommand(deps))
     .addCommand(newConfigCommand(deps))
     .addCommand(newCompletionCommand(deps, () => program));

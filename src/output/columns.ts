@@ -3,6 +3,8 @@ export const COLUMNS = {
   device: ['id', 'hardware_id', 'name', 'model', 'fleet_id', 'vehicle_id', 'capabilities', 'last_seen_at'],
   fleet: ['id', 'name', 'organization_id', 'vehicle_count', 'created_at'],
   driver: ['id', 'first_name', 'last_name', 'status', 'fleet_id', 'email', 'employee_id'],
+  event: ['event_id', 'hardware_id', 'triggered_at', 'event_types', 'is_accident', 'is_important', 'vehicle_id'],
+  deviceMedia: ['id', 'hardware_id', 'file_name', 'mime_type', 'channel', 'size_bytes', 'recorded_at', 'event_id'],
 } as const satisfies Record<string, readonly string[]>;
 
 export function columnsOf(resource: keyof typeof COLUMNS): string[] {

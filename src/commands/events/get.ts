@@ -1,0 +1,27 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { describeVerb } from '../shared/help.js';
+import { requireNonEmpty } from '../shared/validate.js';
+
+type EventsGetDeps = Pick<Deps, 'api' | 'output'>;
+
+export const FIRST_EVENT = '$(fleetctl --sandbox events search --hardware-id HW-000001 --since 30d --limit 1 --columns event_id -o csv | tail -n 1)';
+
+export function newEventsGetCommand(deps: EventsGetDeps, run = eventsGetRun): Command {
+  const command = new Command('get')
+    .description('Show one event in full: locations, address, speed and media ids')
+    .argument('<event-id>', 'event id, as search prints it (an opaque composite, passed on unchanged)');
+  describeVerb(command, {
+    operationIds: ['getEvent'],
+    examples: [{ comment: 'the latest event of a device, in full', command: `fleetctl --sandbox events get ${FIRST_EVENT}` }],
+  });
+  command.action(async (eventId: string) => run(deps, { eventId: requireNonEmpty(eventId, 'event id') }));
+  return command;
+}
+
+export async function eventsGetRun(deps: EventsGetDeps, opts: { eventId: string }): Promise<void> {
+  const api = await deps.api();
+  // The id is opaque: sent as given, only URL-encoded into the path.
+  const answer = await api.call('getEvent', { pathParams: { eventId: opts.eventId } });
+  await deps.output().object(answer.body);
+}

@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import type { PageOptions } from '../../api/paginate.js';
+import { columnsOf } from '../../output/columns.js';
+import { describeVerb } from '../shared/help.js';
+import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { requireNonEmpty } from '../shared/validate.js';
+import { FIRST_EVENT } from './get.js';
+
+export interface EventsMediaOptions {
+  eventId: string;
+  paging: PageOptions;
+}
+
+type EventsMediaDeps = Pick<Deps, 'api' | 'output' | 'io'>;
+
+export function newEventsMediaCommand(deps: EventsMediaDeps, run = eventsMediaRun): Command {
+  const command = new Command('media')
+    .description('List the media items of an event, with their signed download URLs')
+    .argument('<event-id>', 'event id, as search prints it');
+  addPagingOptions(command);
+  describeVerb(command, {
+    operationIds: ['listEventMedia'],
+    examples: [
+      { comment: 'the media of the latest event of a device', command: `fleetctl --sandbox events media ${FIRST_EVENT}` },
+      { comment: 'their download URLs only', command: `fleetctl --sandbox events media ${FIRST_EVENT} --columns file_name,download_url` },
+    ],
+  });
+  command.action(async (eventId: string, flags: RawPagingFlags) => {
+    await run(deps, { eventId: requireNonEmpty(eventId, 'event id'), paging: pagingFrom(flags) });
+  });
+  return command;
+}
+
+export async function eventsMediaRun(deps: EventsMediaDeps, opts: EventsMediaOptions): Promise<void> {
+  const api = await deps.api();
+  const pager = api.list('listEventMedia', { pathParams: { eventId: opts.eventId } }, opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('deviceMedia'), opts.paging);
+}

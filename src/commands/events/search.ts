@@ -1,0 +1,84 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import type { PageOptions } from '../../api/paginate.js';
+import { columnsOf } from '../../output/columns.js';
+import { describeVerb } from '../shared/help.js';
+import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { addDateWindowOptions, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
+import { collect, requireNonEmpty, uuidList } from '../shared/validate.js';
+
+export interface EventsSearchOptions {
+  hardwareId?: string;
+  fleetIds?: string[];
+  vehicleIds?: string[];
+  /** Both ends are set: the API requires the whole window. */
+  window: Required<DateWindow>;
+  types?: string[];
+  paging: PageOptions;
+}
+
+type RawSearchFlags = RawPagingFlags &
+  RawDateFlags & { hardwareId?: string; fleetId?: string[]; vehicleId?: string[]; type?: string[] };
+
+type EventsSearchDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock'>;
+
+const FILTER_FLAGS = '--hardware-id, --fleet-id or --vehicle-id';
+const WINDOW_FLAGS = '--since, or --from and --to';
+
+export function newEventsSearchCommand(deps: EventsSearchDeps, run = eventsSearchRun): Command {
+  const command = new Command('search').description('Search telematics events of devices, fleets or vehicles within a date window');
+  command
+    .option('--hardware-id <id>', 'events of this device')
+    .option('--fleet-id <uuid>', 'events of this fleet (repeat, or separate with commas)', collect)
+    .option('--vehicle-id <uuid>', 'events of this vehicle (repeat, or separate with commas)', collect)
+    .option('--type <type>', 'only events of this type, e.g. harsh_braking (repeat, or separate with commas)', collect);
+  addDateWindowOptions(command);
+  addPagingOptions(command);
+  describeVerb(command, {
+    operationIds: ['searchEvents'],
+    notes: `The API needs a narrowing filter (${FILTER_FLAGS}) and a date window (${WINDOW_FLAGS}).\nDates are ISO 8601 (2024-05-01T08:00:00Z) or relative (30m, 24h, 7d), sent as UTC.`,
+    examples: [
+      { comment: 'the last 30 days of one device', command: 'fleetctl --sandbox events search --hardware-id HW-000001 --since 30d' },
+      {
+        comment: 'harsh braking and speeding in the first fleet this week, as NDJSON',
+        command: 'fleetctl --sandbox events search --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --since 7d --type harsh_braking,speeding --all -o ndjson',
+      },
+    ],
+  });
+  command.action(async (flags: RawSearchFlags) => run(deps, eventsSearchOptions(flags, deps.clock.now())));
+  return command;
+}
+
+/** Every check of the search, before any request; what is missing is named exactly. */
+export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSearchOptions {
+  const hardwareId = flags.hardwareId === undefined ? undefined : requireNonEmpty(flags.hardwareId, '--hardware-id');
+  const fleetIds = uuidList(flags.fleetId, '--fleet-id');
+  const vehicleIds = uuidList(flags.vehicleId, '--vehicle-id');
+  const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));
+  const window = dateWindowFrom(flags, now);
+  const paging = pagingFrom(flags);
+  const missing: string[] = [];
+  if (!hardwareId && !fleetIds && !vehicleIds) missing.push(`a narrowing filter (${FILTER_FLAGS})`);
+  if (!window.dateFrom && !window.dateTo) missing.push(`a date window (${WINDOW_FLAGS})`);
+  else if (!window.dateTo) missing.push('the end of the date window (--to; or use --since alone)');
+  else if (!window.dateFrom) missing.push('the start of the date window (--from)');
+  if (missing.length > 0) {
+    throw new UsageError(`events search needs ${missing.join(' and ')}`, 'for example: fleetctl events search --hardware-id HW-000001 --since 24h');
+  }
+  return { hardwareId, fleetIds, vehicleIds, window: window as Required<DateWindow>, types, paging };
+}
+
+export async function eventsSearchRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: EventsSearchOptions): Promise<void> {
+  const api = await deps.api();
+  const query = {
+    hardware_id: opts.hardwareId,
+    fleet_ids: opts.fleetIds,
+    vehicle_ids: opts.vehicleIds,
+    date_from: opts.window.dateFrom,
+    date_to: opts.window.dateTo,
+    event_types: opts.types,
+  };
+  const pager = api.list('searchEvents', { query }, opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('event'), opts.paging);
+}
