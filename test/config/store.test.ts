@@ -1,0 +1,76 @@
+// The config store: one JSON file, mode 0600; a corrupted file is reported, never reset or rewritten.
+import { readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configDirectory, openConfigStore } from '../../src/config/store.js';
+import { newMockAgent } from '../support/mock-http.js';
+import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
+
+describe('file', () => {
+  it('is written with mode 0600', async () => {
+    const dir = tempConfigDir();
+    const result = await runCli(['config', 'set', 'client_id', 'abc'], { env: { FLEETCTL_CONFIG_DIR: dir } });
+    expect(result.code).toBe(0);
+    expect(statSync(path.join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps mode 0600 when tokens are cached', async () => {
+    const dir = tempConfigDir();
+    const store = await openConfigStore(dir);
+    store.update((data) => {
+      data.tokens.k = { access_token: 't', scope: 's', obtained_at: 'now' };
+    });
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(store.path, 'utf8')).tokens.k.access_token).toBe('t');
+  });
+
+  it('lives in FLEETCTL_CONFIG_DIR, else XDG_CONFIG_HOME/fleetctl', () => {
+    expect(configDirectory({ FLEETCTL_CONFIG_DIR: '/tmp/x' })).toBe('/tmp/x');
+    expect(configDirectory({ XDG_CONFIG_HOME: '/home/u/.cfg' })).toBe('/home/u/.cfg/fleetctl');
+  });
+
+  it('an empty or missing store reads as no profiles', async () => {
+    const store = await openConfigStore(tempConfigDir());
+    expect(store.read()).toMatchObject({ profiles: {}, tokens: {} });
+  });
+});
+
+describe('a corrupted store', () => {
+  const corruptions = [
+    ['invalid JSON', '{"profiles": {"default": {"client_id": "abc"}'],
+    ['a wrong shape', '{"profiles": 5}'],
+  ];
+  const commands = [
+    ['config', 'list'],
+    ['config', 'set', 'client_id', 'x'],
+    ['config', 'use', 'other'],
+    ['auth', 'logout'],
+    ['auth', 'status'],
+    ['devices', 'list'],
+  ];
+  for (const [what, content] of corruptions) {
+    it.each(commands)(`${what}: %s %s … exits 2 naming the file and the fix, and leaves it byte for byte`, async (...args) => {
+      const dir = tempConfigDir();
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, 'config.json');
+      writeFileSync(file, content, { mode: 0o600 });
+      const result = await runCli(args, { env: ciEnv(dir), agent: newMockAgent() });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`Error: the config store ${file} is corrupted`);
+      expect(result.stderr).toMatch(/^Hint: fix the JSON by hand, or move the file aside \(mv /m);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+      expect(readFileSync(file, 'utf8')).toBe(content);
+    });
+  }
+
+  it('auth login with a corrupted store exits 2 and leaves it alone', async () => {
+    const dir = tempConfigDir();
+    const file = path.join(dir, 'config.json');
+    writeFileSync(file, 'not json at all', { mode: 0o600 });
+    const args = ['auth', 'login', '--base-url', 'https://api.fleet.test', '--client-id', 'c', '--client-secret-stdin'];
+    const result = await runCli(args, { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: 'secret', agent: newMockAgent() });
+    expect(result.code).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe('not json at all');
+  });
+});
