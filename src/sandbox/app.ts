@@ -9,6 +9,7 @@ import type { CommandStore } from './store/commands.js';
 import type { WebhookConfigStore } from './store/webhook-configs.js';
 import type { SandboxHooks } from './hooks.js';
 import type { TenantDirectory } from './tenancy.js';
+import type { OperationId } from '../openapi/operations.js';
 
 export interface SandboxApp {
   world: WorldStore;
@@ -32,11 +33,14 @@ export interface SandboxApp {
   log(line: string): void;
 }
 
-/** An API operation (/v1/...): bearer token and exactly one scope required. */
+/**
+ * An API operation (/v1/...): bearer token and exactly one scope required. method and path repeat the
+ * OpenAPI document's (checked when the router is built) so a reader finds the handler by its path.
+ */
 export interface ApiRoute {
   method: string;
   path: string;
-  operationId: string;
+  operationId: OperationId;
   handler(ctx: ApiContext, app: SandboxApp): Promise<Reply> | Reply;
 }
 

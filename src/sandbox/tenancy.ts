@@ -27,9 +27,12 @@ export class Tenant {
     return organizationId != null && this.set.has(organizationId);
   }
 
-  /** For an organization named by the request (path or filter): unknown → 404, outside → 403. */
-  requireOrganization(organizationId: string, known: boolean): void {
-    if (!known) throw notFound(`Organization ${organizationId}`);
+  /**
+   * For an organization named by the request. In a path (the resource itself): unknown → 404, outside →
+   * 403. In a filter or a body (`unknownIsForbidden`): any organization not in the tenant → 403.
+   */
+  requireOrganization(organizationId: string, known: boolean, unknownIsForbidden = false): void {
+    if (!known && !unknownIsForbidden) throw notFound(`Organization ${organizationId}`);
     if (!this.includes(organizationId)) {
       throw problem(403, 'tenant.forbidden', `Organization ${organizationId} is outside your tenant.`);
     }

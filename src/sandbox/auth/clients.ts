@@ -4,17 +4,12 @@
 import { createHmac } from 'node:crypto';
 import type { SeedOrganizations } from '../seed/world.js';
 
+import { SCOPES } from '../../openapi/operations.js';
+
 export const SCOPE_PREFIX = 'thirdparty.api.';
 
-const SCOPE_NAMES = [
-  'organizations_read', 'fleets_read', 'vehicles_read', 'drivers_read', 'devices_read', 'events_read',
-  'journeys_read', 'live_positions_read', 'webhooks_read', 'fleets_write', 'vehicles_write', 'drivers_write',
-  'devices_write', 'video_requests_write', 'live_streams_write', 'playback_sessions_write', 'webhooks_write',
-  'device_commands_reboot', 'device_commands_wake_up',
-] as const;
-
-/** All 19 scopes, full names. */
-export const ALL_SCOPES: readonly string[] = SCOPE_NAMES.map((name) => SCOPE_PREFIX + name);
+/** All 19 scopes, full names, as the OpenAPI document declares them. */
+export const ALL_SCOPES: readonly string[] = SCOPES;
 export const READ_SCOPES: readonly string[] = ALL_SCOPES.filter((s) => s.endsWith('_read'));
 
 export interface SandboxClient {

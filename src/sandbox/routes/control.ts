@@ -17,7 +17,7 @@ export const publicRoutes: PublicRoute[] = [
   {
     method: 'GET',
     path: '/openapi/v1.json',
-    handler: async () => ({ status: 200, json: await openApiDocument() }),
+    handler: () => ({ status: 200, json: openApiDocument() }),
   },
   {
     method: 'GET',

@@ -1,11 +1,11 @@
 // Drivers: list, create (201 + Location), get, update (spec: Drivers).
-// Sandbox choices: organization_id outside the tenant is 403 tenant.forbidden; a fleet_id that is not a
+// Sandbox choices: an organization_id not in the tenant (even unknown) is 403 tenant.forbidden; a fleet_id that is not a
 // fleet of that organization (or not visible) is 400 request.invalid_body; a driver keeps its organization.
 import { randomUUID } from 'node:crypto';
 import { uuidParam } from '../http/params.js';
 import { invalidBody, problem } from '../http/problems.js';
 import { enumField, rejectUnknownFields, requireObject, stringField, uuidField, type JsonObject } from '../http/body-schema.js';
-import { requireOrganizationInTenant } from './lookup.js';
+import { requireOrganizationFilterInTenant } from './lookup.js';
 import { pageOfTenantCollection } from './tenant-list.js';
 import { driverView } from './views.js';
 import type { ApiContext } from '../http/context.js';
@@ -37,7 +37,7 @@ export const driverRoutes: ApiRoute[] = [
       const names = { first_name: stringField(body, 'first_name', { required: true, min: 1, max: 100 })!, last_name: stringField(body, 'last_name', { required: true, min: 1, max: 100 })! };
       const optional = optionalFields(body);
       // spec: the driver is created in an organization and fleet within the caller's tenant
-      requireOrganizationInTenant(ctx, app, organizationId);
+      requireOrganizationFilterInTenant(ctx, app, organizationId);
       requireFleetOf(app, organizationId, fleetId);
       const at = app.now().toISOString();
       const driver: DriverRecord = {

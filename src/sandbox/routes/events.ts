@@ -1,8 +1,8 @@
 // Events search, event lookup by its opaque id, and an event's media (spec: Events).
-// Sandbox choice: an event id that does not decode to "<hardware id>~<uuid>" is 400
-// request.invalid_parameter; a well-formed id of an unknown (or another tenant's) event is 404.
+// Sandbox choice: an event id that does not decode to "<hardware id>~<uuid>" is 404 resource.not_found,
+// like a well-formed id of an unknown (or another tenant's) event: the document lists no 400 for it.
 import { dateWindow, listParam, optionalString, uuidList } from '../http/params.js';
-import { invalidParameter, notFound, problem } from '../http/problems.js';
+import { notFound, problem } from '../http/problems.js';
 import { isTimeKey, pageByTime, readPage } from '../paging.js';
 import { decodeEventId } from '../seed/telemetry.js';
 import { eventListItemView, eventRecordView, mediaView } from './views.js';
@@ -88,7 +88,7 @@ function candidateDevices(app: SandboxApp, hardwareId?: string, fleetIds?: strin
 function findEvent(ctx: ApiContext, app: SandboxApp): { event: EventRecord; device: DeviceRecord } {
   const eventId = ctx.params.eventId!;
   const decoded = decodeEventId(eventId);
-  if (!decoded) throw invalidParameter('eventId', 'is not an event id (base64url of "<hardware id>~<event uuid>")');
+  if (!decoded) throw problem(404, 'resource.not_found', `Event ${eventId} was not found: it is not an event id (base64url of "<hardware id>~<event uuid>").`);
   const device = app.world.deviceByHardwareId(decoded.hardwareId);
   const event = device ? app.world.telemetry.get(device).events.find((e) => e.event_uuid === decoded.eventUuid) : undefined;
   if (!device || !event || !ctx.auth.tenant.includes(event.organization_id)) throw notFound(`Event ${eventId}`);

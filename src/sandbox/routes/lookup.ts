@@ -14,7 +14,12 @@ export function deviceByHardwareId(ctx: ApiContext, app: SandboxApp): DeviceReco
   return ctx.auth.tenant.visible(app.world.deviceByHardwareId(hardwareId), `Device ${hardwareId}`);
 }
 
-/** An organization named by a filter or path: unknown → 404, outside the tenant → 403 tenant.forbidden. */
+/** An organization named in a path: unknown → 404, outside the tenant → 403 tenant.forbidden. */
 export function requireOrganizationInTenant(ctx: ApiContext, app: SandboxApp, organizationId: string): void {
   ctx.auth.tenant.requireOrganization(organizationId, app.world.organizations.has(organizationId));
+}
+
+/** An organization named by a filter or a body: anything not in the tenant (even unknown) → 403. */
+export function requireOrganizationFilterInTenant(ctx: ApiContext, app: SandboxApp, organizationId: string): void {
+  ctx.auth.tenant.requireOrganization(organizationId, app.world.organizations.has(organizationId), true);
 }

@@ -2,7 +2,7 @@
 // organization_id and fleet_id filters, the caller's tenant, seq order, opaque cursors.
 import { optionalUuid } from '../http/params.js';
 import { isSeq, readPage } from '../paging.js';
-import { requireOrganizationInTenant } from './lookup.js';
+import { requireOrganizationFilterInTenant } from './lookup.js';
 import type { ApiContext, Reply } from '../http/context.js';
 import type { SandboxApp } from '../app.js';
 import type { IndexedCollection, Sequenced } from '../store/collection.js';
@@ -21,7 +21,7 @@ export function pageOfTenantCollection<T extends Owned>(
 ): Reply {
   const { tenant } = ctx.auth;
   const organizationId = optionalUuid(ctx.query, 'organization_id');
-  if (organizationId) requireOrganizationInTenant(ctx, app, organizationId);
+  if (organizationId) requireOrganizationFilterInTenant(ctx, app, organizationId);
   const fleetId = opts.fleetFilter ? optionalUuid(ctx.query, 'fleet_id') : undefined;
   const page = readPage(ctx, app.cursors, isSeq);
   // start from the most selective index; `accept` applies every filter and the tenant

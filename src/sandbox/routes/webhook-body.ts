@@ -34,16 +34,15 @@ export function parsePatchBody(body: unknown): boolean {
 
 /**
  * One topic: {type, is_enabled (default true), delivery: {url}}. For PUT /topics/{type} the type comes
- * from the path (`fixedType`) and may be omitted from the body; if given it must agree.
+ * from the path (`fixedType`) and the body has no type member (WebhookTopicUpsert).
  */
 export function parseTopic(value: unknown, where: string, fixedType: TopicType | undefined, allowPrivate: boolean): WebhookTopic {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidBody(where.replace(/\.$/, '') || 'body', 'must be a JSON object');
   const obj = value as JsonObject;
-  rejectUnknownFields(obj, ['type', 'is_enabled', 'delivery'], where);
-  let type: TopicType | undefined = fixedType;
-  if (obj.type !== undefined || fixedType === undefined) {
+  rejectUnknownFields(obj, fixedType ? ['is_enabled', 'delivery'] : ['type', 'is_enabled', 'delivery'], where);
+  let type = fixedType;
+  if (type === undefined) {
     if (!isTopicType(obj.type)) throw invalidBody(`${where}type`, `must be one of ${TOPIC_TYPES.join(', ')}`);
-    if (fixedType !== undefined && obj.type !== fixedType) throw invalidBody(`${where}type`, `must match the path (${fixedType})`);
     type = obj.type;
   }
   const isEnabled = booleanField(obj, 'is_enabled', false) ?? true;
@@ -57,5 +56,5 @@ export function parseTopic(value: unknown, where: string, fixedType: TopicType |
   if (refused) {
     throw problem(422, refused.code, refused.detail, { invalid_params: [{ name: `${where}delivery.url`, reason: refused.detail }] });
   }
-  return { type: type!, is_enabled: isEnabled, delivery: { url } };
+  return { type, is_enabled: isEnabled, delivery: { url } };
 }

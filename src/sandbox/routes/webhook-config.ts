@@ -19,7 +19,7 @@ export const webhookConfigRoutes: ApiRoute[] = [
   {
     method: 'PUT',
     path: BASE,
-    operationId: 'putWebhookConfig',
+    operationId: 'replaceWebhookConfig',
     async handler(ctx, app) {
       const org = organization(ctx, app);
       const existing = app.webhooks.get(org);
@@ -30,13 +30,14 @@ export const webhookConfigRoutes: ApiRoute[] = [
       if (!existing && isEnabled) {
         throw problem(422, 'webhook.initial_activation_forbidden', 'A new webhook configuration must be created with is_enabled false; enable it with PATCH afterwards.');
       }
-      return commit(app, existing ? 'replaced' : 'created', app.webhooks.put(org, isEnabled, topics));
+      const reply = commit(app, existing ? 'replaced' : 'created', app.webhooks.put(org, isEnabled, topics));
+      return { ...reply, status: existing ? 200 : 201 };
     },
   },
   {
     method: 'PATCH',
     path: BASE,
-    operationId: 'patchWebhookConfig',
+    operationId: 'updateWebhookConfig',
     async handler(ctx, app) {
       const config = current(ctx, app);
       checkIfMatch(ctx, config, true);
@@ -73,7 +74,7 @@ export const webhookConfigRoutes: ApiRoute[] = [
   {
     method: 'PUT',
     path: `${BASE}/topics/{topicType}`,
-    operationId: 'putWebhookTopic',
+    operationId: 'upsertWebhookTopic',
     async handler(ctx, app) {
       const type = topicTypeParam(ctx.params.topicType!);
       const config = current(ctx, app);
