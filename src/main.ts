@@ -1,6 +1,6 @@
 // Builds the command tree, runs it, and is the only place that turns errors into exit codes.
 import { Command, CommanderError, Option } from 'commander';
-import { ApiError, CancelledError, UsageError, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
+import { ApiError, CancelledError, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
 import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type GlobalOptions, type Runtime } from './factory.js';
 import { OUTPUT_FORMATS } from './output/render.js';
@@ -48,7 +48,12 @@ export function buildProgram(deps: Deps): Command {
     const g = program.opts<GlobalOptions>();
     deps.io.noColor = g.color === false;
     deps.io.noInput = g.input === false;
-    if (g.sandbox) throw new UsageError('--sandbox is not available in this build');
+    if (g.sandbox) {
+      deps.startOverride = async () => {
+        const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');
+        return startEmbeddedSandbox(deps);
+      };
+    }
   });
 
   addCommandGroups(program, deps);
@@ -80,7 +85,12 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     // A second Ctrl-C, or a command that does not stop, ends the process at once.
     process.once('SIGINT', () => process.exit(ExitCode.interrupted));
   };
-  if (!runtime?.signal) process.once('SIGINT', onInterrupt);
+  // SIGTERM (a CI job cancelled, a service stopped) is handled like Ctrl-C: commands stop cleanly.
+  const onTerminate = () => controller.abort(new CancelledError('terminated'));
+  if (!runtime?.signal) {
+    process.once('SIGINT', onInterrupt);
+    process.once('SIGTERM', onTerminate);
+  }
   try {
     program = buildProgram(deps);
     await program.parseAsync(argv);
@@ -89,6 +99,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     return reportError(error, deps, argv, controller.signal.aborted);
   } finally {
     process.removeListener('SIGINT', onInterrupt);
+    process.removeListener('SIGTERM', onTerminate);
     await deps.cleanup().catch(() => undefined);
   }
 }

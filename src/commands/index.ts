@@ -7,6 +7,7 @@ import { newDevicesCommand } from './devices/index.js';
 import { newFleetsCommand } from './fleets/index.js';
 import { newDriversCommand } from './drivers/index.js';
 import { newEventsCommand } from './events/index.js';
+import { newSandboxCommand } from './sandbox/index.js';
 import { newCompletionCommand } from './completion/index.js';
 
 export function addCommandGroups(program: Command, deps: Deps): void {
@@ -17,5 +18,6 @@ export function addCommandGroups(program: Command, deps: Deps): void {
     .addCommand(newEventsCommand(deps))
     .addCommand(newAuthCommand(deps))
     .addCommand(newConfigCommand(deps))
+    .addCommand(newSandboxCommand(deps))
     .addCommand(newCompletionCommand(deps, () => program));
 }

@@ -1,0 +1,120 @@
+// `fleetctl sandbox`: runs the local emulator of the whole API in the foreground until Ctrl-C or SIGTERM.
+import type { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import type { SandboxOptions, RunningSandbox } from '../../sandbox/index.js';
+
+export interface SandboxStartFlags {
+  host: string;
+  port: string;
+  state?: string;
+  seed?: string;
+  devices?: string;
+  rateLimit?: string;
+  faultRate?: string;
+  latency?: string;
+  tokenTtl?: string;
+  json?: boolean;
+}
+
+type SandboxStartDeps = Pick<Deps, 'io' | 'output' | 'signal' | 'globals'>;
+
+export function addSandboxStartOptions(command: Command): Command {
+  return command
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', '4010')
+    .option('--state <file>', 'load state from this file and save it there (atomically) after changes and at exit')
+    .option('--seed <n>', 'seed of the generated data: the same seed gives the same data and client secrets', '1')
+    .option('--devices <n>', 'number of devices to generate', '200')
+    .option('--rate-limit <r>', 'requests per second per client before 429 with Retry-After')
+    .option('--fault-rate <p>', 'share (0 to 1) of API requests that fail with 503 or a dropped connection')
+    .option('--latency <ms>', 'delay added to every answer, in milliseconds')
+    .option('--token-ttl <seconds>', 'lifetime of issued tokens (expires_in)', '3600')
+    .option('--json', 'print one JSON line with the endpoints and credentials when ready');
+}
+
+export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
+  return {
+    host: flags.host,
+    port: integer(flags.port, '--port', 0, 65535),
+    statePath: flags.state,
+    seed: integer(flags.seed ?? '1', '--seed', 0, 2 ** 31),
+    devices: integer(flags.devices ?? '200', '--devices', 1, 1_000_000),
+    rateLimit: flags.rateLimit === undefined ? undefined : positive(flags.rateLimit, '--rate-limit'),
+    faultRate: flags.faultRate === undefined ? undefined : share(flags.faultRate, '--fault-rate'),
+    latencyMs: flags.latency === undefined ? undefined : integer(flags.latency, '--latency', 0, 60_000),
+    tokenTtlSeconds: integer(flags.tokenTtl ?? '3600', '--token-ttl', 1, 31_536_000),
+  };
+}
+
+export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxOptions, json: boolean): Promise<void> {
+  const { startSandbox } = await import('../../sandbox/index.js');
+  const sandbox = await startSandbox({ ...options, log: (line) => deps.io.info(line) });
+  if (json) {
+    deps.output().text(JSON.stringify(readyFacts(sandbox)));
+  } else {
+    deps.output().text(readableFacts(sandbox, options));
+  }
+  deps.io.info('Sandbox ready. Press Ctrl-C to stop.');
+  await new Promise<void>((resolve) => {
+    if (deps.signal.aborted) return resolve();
+    deps.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sandbox.close();
+  deps.io.info(options.statePath ? `Sandbox stopped; state saved to ${options.statePath}.` : 'Sandbox stopped.');
+}
+
+export function readyFacts(sandbox: RunningSandbox) {
+  return {
+    base_url: sandbox.baseUrl,
+    auth_url: sandbox.authUrl,
+    openapi_url: sandbox.openapiUrl,
+    clients: sandbox.clients.map(({ client_id, client_secret, scopes, organization_id }) => ({ client_id, client_secret, scopes, organization_id })),
+    organizations: sandbox.organizations.map(({ id, name, parent_id }) => ({ id, name, parent_id })),
+  };
+}
+
+function readableFacts(sandbox: RunningSandbox, options: SandboxOptions): string {
+  const facts = readyFacts(sandbox);
+  const admin = facts.clients.find((client) => client.client_id === 'sandbox-admin') ?? facts.clients[0];
+  const lines = [
+    `Fleet API sandbox listening on ${facts.base_url}`,
+    `  OpenAPI document: ${facts.openapi_url}`,
+    `  Token endpoint:   ${facts.auth_url}/connect/token`,
+    `  State:            ${options.statePath ?? 'in memory only (use --state FILE to keep it)'}`,
+    '',
+    'Clients:',
+    ...facts.clients.map((c) => `  ${c.client_id.padEnd(20)} secret ${c.client_secret}  org ${c.organization_id}  scopes: ${c.scopes.map((s) => s.replace('thirdparty.api.', '')).join(' ')}`),
+    '',
+    'Organizations:',
+    ...facts.organizations.map((o) => `  ${o.id}  ${o.name}${o.parent_id ? `  (child of ${o.parent_id})` : ''}`),
+    '',
+    'Use it from another shell:',
+    `  export FLEETCTL_BASE_URL=${facts.base_url}`,
+    `  export FLEETCTL_AUTH_URL=${facts.auth_url}`,
+    `  export FLEETCTL_CLIENT_ID=${admin.client_id}`,
+    `  export FLEETCTL_CLIENT_SECRET=${admin.client_secret}`,
+    `  export FLEETCTL_ORGANIZATION_ID=${admin.organization_id}`,
+    '  fleetctl devices list',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function integer(value: string, flag: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function positive(value: string, flag: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number, got "${value}"`);
+  return parsed;
+}
+
+function share(value: string, flag: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new UsageError(`${flag} must be a number from 0 to 1, got "${value}"`);
+  return parsed;
+}
