@@ -51,7 +51,9 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
     return '';
   };
   const baseUrl = await ask(settings.base_url.value, '--base-url', 'API base URL');
-  const authUrl = await ask(settings.auth_url.source === 'default' ? undefined : settings.auth_url.value, '--auth-url', 'Token issuer (auth) URL', baseUrl || undefined);
+  const explicitAuthUrl = settings.auth_url.source === 'default' ? undefined : settings.auth_url.value;
+  // The issuer defaults to the base URL: when that is missing too, naming --base-url is enough.
+  const authUrl = explicitAuthUrl || baseUrl || canPrompt ? await ask(explicitAuthUrl, '--auth-url', 'Token issuer (auth) URL', baseUrl || undefined) : '';
   const clientId = await ask(flags.clientId ?? settings.client_id.value, '--client-id', 'Client id');
   let clientSecret = flags.clientSecretStdin ? (await readAll(deps.io.in)).trim() : settings.client_secret.value;
   const secretFromUser = Boolean(flags.clientSecretStdin) || settings.client_secret.source === 'profile';

@@ -1,0 +1,114 @@
+// auth login: flags/environment (secret on stdin) when it may not prompt, prompts otherwise; verifies, then saves.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Prompter } from '../../../src/io/prompter.js';
+import { AUTH_URL, BASE_URL, newMockAgent, stubToken } from '../../support/mock-http.js';
+import { runCli, tempConfigDir } from '../../support/cli.js';
+import { FakeClock } from '../../support/fake-clock.js';
+
+const SECRET = 'login-secret-xyz';
+const storeOf = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+const flags = ['auth', 'login', '--base-url', BASE_URL, '--auth-url', AUTH_URL, '--client-id', 'my-client'];
+
+describe('non-interactive', () => {
+  it('takes the secret from --client-secret-stdin, verifies by fetching a token and saves the profile', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    const forms = stubToken(agent, { scope: null });
+    const result = await runCli([...flags, '--client-secret-stdin', '--no-input'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: `${SECRET}\n`, agent, clock: new FakeClock() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Logged in as client "my-client" at ${AUTH_URL} (profile "default").`);
+    expect(result.stderr).not.toContain(SECRET);
+    expect(forms).toEqual([expect.objectContaining({ grant_type: 'client_credentials', client_id: 'my-client', client_secret: SECRET })]);
+    expect(storeOf(dir)).toMatchObject({
+      current_profile: 'default',
+      profiles: { default: { base_url: BASE_URL, auth_url: AUTH_URL, client_id: 'my-client', client_secret: SECRET } },
+    });
+  });
+
+  it('with --scopes asks for those scopes and remembers them', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    const forms = stubToken(agent, { scope: 'thirdparty.api.devices_read thirdparty.api.fleets_read' });
+    const result = await runCli([...flags, '--client-secret-stdin', '--scopes', 'devices_read,fleets_read'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent });
+    expect(result.code).toBe(0);
+    expect(forms[0].scope).toBe('thirdparty.api.devices_read thirdparty.api.fleets_read');
+    expect(storeOf(dir).profiles.default.scopes).toBe('thirdparty.api.devices_read thirdparty.api.fleets_read');
+  });
+
+  it('everything from the environment: the secret stays there and is not stored', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: null });
+    const env = { FLEETCTL_CONFIG_DIR: dir, FLEETCTL_BASE_URL: BASE_URL, FLEETCTL_AUTH_URL: AUTH_URL, FLEETCTL_CLIENT_ID: 'env-client', FLEETCTL_CLIENT_SECRET: SECRET };
+    const result = await runCli(['--profile', 'ci', 'auth', 'login'], { env, agent });
+    expect(result.code).toBe(0);
+    expect(storeOf(dir).profiles.ci).toEqual({ base_url: BASE_URL, auth_url: AUTH_URL, client_id: 'env-client' });
+  });
+
+  it('without a secret and no TTY exits 2 naming what is missing, before any request', async () => {
+    const dir = tempConfigDir();
+    const result = await runCli(['auth', 'login', '--client-id', 'c'], { env: { FLEETCTL_CONFIG_DIR: dir }, agent: newMockAgent() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Error: cannot log in without --base-url, the client secret (--client-secret-stdin or FLEETCTL_CLIENT_SECRET)');
+    expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('a TTY with --no-input does not prompt either', async () => {
+    const dir = tempConfigDir();
+    const result = await runCli([...flags, '--no-input'], { env: { FLEETCTL_CONFIG_DIR: dir }, tty: true, prompter: refusingPrompter(), agent: newMockAgent() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('the client secret');
+  });
+
+  it('credentials the issuer refuses: exit 3, nothing saved', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    agent
+      .get(AUTH_URL)
+      .intercept({ path: '/connect/token', method: 'POST' })
+      .reply(401, { error: 'invalid_client', error_description: 'Client authentication failed.' }, { headers: { 'content-type': 'application/json' } });
+    const result = await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: 'wrong', agent });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('invalid_client');
+    expect(result.stderr).toContain('"my-client"');
+    expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('refuses plain http to a non-loopback issuer', async () => {
+    const dir = tempConfigDir();
+    const args = ['auth', 'login', '--base-url', 'http://api.fleet.test', '--client-id', 'c', '--client-secret-stdin'];
+    const result = await runCli(args, { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent: newMockAgent() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('refusing to send');
+  });
+});
+
+function refusingPrompter(): Prompter {
+  const fail = async (): Promise<never> => {
+    throw new Error('must not prompt');
+  };
+  return { input: fail, password: fail, confirm: fail };
+}
+
+describe('interactive', () => {
+  it('asks for what is missing, the secret as a password', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: null, authUrl: BASE_URL });
+    const asked: string[] = [];
+    const answers: Record<string, string> = { 'API base URL': BASE_URL, 'Client id': 'typed-client' };
+    const prompter: Prompter = {
+      input: async (message, opts) => (asked.push(message), answers[message] ?? opts?.default ?? ''),
+      password: async (message) => (asked.push(`password:${message}`), SECRET),
+      confirm: async () => true,
+    };
+    const result = await runCli(['auth', 'login'], { env: { FLEETCTL_CONFIG_DIR: dir }, tty: true, prompter, agent });
+    expect(result.code).toBe(0);
+    expect(asked).toEqual(['API base URL', 'Token issuer (auth) URL', 'Client id', 'password:Client secret']);
+    expect(storeOf(dir).profiles.default).toEqual({ base_url: BASE_URL, auth_url: BASE_URL, client_id: 'typed-client', client_secret: SECRET });
+    expect(result.stdout + result.stderr).not.toContain(SECRET);
+  });
+});
