@@ -31,7 +31,9 @@ export interface TransportOptions {
 }
 
 export async function createTransport(opts: TransportOptions): Promise<Transport> {
-  const undici = await import('undici');
+  // undici is CommonJS: bundled, its dynamic import has only a default export; under Node both forms exist.
+  const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+  const undici = loaded.default ?? loaded;
   const dispatcher = opts.dispatcher ?? new undici.Agent({ keepAliveTimeout: 10_000, connections: 64 });
   const timeouts = { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
   return {

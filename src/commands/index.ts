@@ -7,6 +7,9 @@ import { newDevicesCommand } from './devices/index.js';
 import { newFleetsCommand } from './fleets/index.js';
 import { newDriversCommand } from './drivers/index.js';
 import { newEventsCommand } from './events/index.js';
+import { newOrganizationsCommand } from './organizations/index.js';
+import { newVehiclesCommand } from './vehicles/index.js';
+import { newJourneysCommand } from './journeys/index.js';
 import { newSandboxCommand } from './sandbox/index.js';
 import { newCompletionCommand } from './completion/index.js';
 
@@ -16,6 +19,9 @@ export function addCommandGroups(program: Command, deps: Deps): void {
     .addCommand(newFleetsCommand(deps))
     .addCommand(newDriversCommand(deps))
     .addCommand(newEventsCommand(deps))
+    .addCommand(newVehiclesCommand(deps))
+    .addCommand(newJourneysCommand(deps))
+    .addCommand(newOrganizationsCommand(deps))
     .addCommand(newAuthCommand(deps))
     .addCommand(newConfigCommand(deps))
     .addCommand(newSandboxCommand(deps))

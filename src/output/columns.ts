@@ -4,6 +4,9 @@ export const COLUMNS = {
   fleet: ['id', 'name', 'organization_id', 'vehicle_count', 'created_at'],
   driver: ['id', 'first_name', 'last_name', 'status', 'fleet_id', 'email', 'employee_id'],
   event: ['event_id', 'hardware_id', 'triggered_at', 'event_types', 'is_accident', 'is_important', 'vehicle_id'],
+  organization: ['id', 'name', 'parent_id'],
+  vehicle: ['id', 'name', 'license_plate', 'make', 'model', 'year', 'fleet_id'],
+  journey: ['id', 'hardware_id', 'start_utc', 'end_utc', 'distance_meters', 'duration_seconds', 'vehicle_id'],
   deviceMedia: ['id', 'hardware_id', 'file_name', 'mime_type', 'channel', 'size_bytes', 'recorded_at', 'event_id'],
 } as const satisfies Record<string, readonly string[]>;
 

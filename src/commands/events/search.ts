@@ -5,7 +5,7 @@ import type { PageOptions } from '../../api/paginate.js';
 import { columnsOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
-import { addDateWindowOptions, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
+import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNonEmpty, uuidList } from '../shared/validate.js';
 
 export interface EventsSearchOptions {
@@ -60,9 +60,8 @@ export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSea
   const paging = pagingFrom(flags);
   const missing: string[] = [];
   if (!hardwareId && !fleetIds && !vehicleIds) missing.push(`a narrowing filter (${FILTER_FLAGS})`);
-  if (!window.dateFrom && !window.dateTo) missing.push(`a date window (${WINDOW_FLAGS})`);
-  else if (!window.dateTo) missing.push('the end of the date window (--to; or use --since alone)');
-  else if (!window.dateFrom) missing.push('the start of the date window (--from)');
+  const windowGap = missingWindowPart(window);
+  if (windowGap) missing.push(windowGap);
   if (missing.length > 0) {
     throw new UsageError(`events search needs ${missing.join(' and ')}`, 'for example: fleetctl events search --hardware-id HW-000001 --since 24h');
   }

@@ -80,3 +80,11 @@ export function dateWindowFrom(flags: RawDateFlags, now: Date): DateWindow {
 export function dateQuery(window: DateWindow): { date_from?: string; date_to?: string } {
   return { date_from: window.dateFrom, date_to: window.dateTo };
 }
+
+/** For an API that needs the whole window: what it lacks, in words that follow "needs", or undefined. */
+export function missingWindowPart(window: DateWindow): string | undefined {
+  if (!window.dateFrom && !window.dateTo) return 'a date window (--since, or --from and --to)';
+  if (!window.dateTo) return 'the end of the date window (--to; or use --since alone)';
+  if (!window.dateFrom) return 'the start of the date window (--from)';
+  return undefined;
+}

@@ -1,0 +1,65 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import type { PageOptions } from '../../api/paginate.js';
+import { columnsOf } from '../../output/columns.js';
+import { describeVerb } from '../shared/help.js';
+import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
+import { collect, requireNonEmpty } from '../shared/validate.js';
+
+export interface DevicesEventsOptions {
+  hardwareId: string;
+  window: DateWindow;
+  types?: string[];
+  accident?: boolean;
+  important?: boolean;
+  paging: PageOptions;
+}
+
+type DevicesEventsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock'>;
+
+type RawFlags = RawPagingFlags & RawDateFlags & { type?: string[]; accident?: boolean; important?: boolean };
+
+export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEventsRun): Command {
+  const command = new Command('events')
+    .description("List a device's telematics events")
+    .argument('<hardware-id>', 'hardware id of the device');
+  addDateWindowOptions(command);
+  command
+    .option('--type <type>', 'only events of this type (repeatable, or comma-separated)', collect)
+    .option('--accident', 'only accidents')
+    .option('--important', 'only important events');
+  addPagingOptions(command);
+  describeVerb(command, {
+    operationIds: ['listDeviceEvents'],
+    examples: [
+      {
+        comment: 'events of the first device in the last 7 days',
+        command: 'fleetctl --sandbox devices events $(fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1) --since 7d',
+      },
+      {
+        comment: 'only accidents, every page, as NDJSON',
+        command: 'fleetctl --sandbox devices events $(fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1) --accident --all -o ndjson',
+      },
+    ],
+  });
+  command.action(async (hardwareId: string, flags: RawFlags) => {
+    const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));
+    await run(deps, {
+      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
+      window: dateWindowFrom(flags, deps.clock.now()),
+      types,
+      accident: flags.accident ? true : undefined,
+      important: flags.important ? true : undefined,
+      paging: pagingFrom(flags),
+    });
+  });
+  return command;
+}
+
+export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEventsOptions): Promise<void> {
+  const api = await deps.api();
+  const query = { ...dateQuery(opts.window), event_types: opts.types, is_accident: opts.accident, is_important: opts.important };
+  const pager = api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query }, opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('deviceEvent'), opts.paging);
+}

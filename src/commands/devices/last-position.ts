@@ -1,0 +1,95 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { describeVerb } from '../shared/help.js';
+import { requireNonEmpty } from '../shared/validate.js';
+import { rephrasing } from '../shared/api-errors.js';
+import { parseDuration } from '../shared/dates.js';
+
+export interface DevicesLastPositionOptions {
+  hardwareId: string;
+  watch: boolean;
+  /** Milliseconds between polls with --watch. */
+  intervalMs: number;
+}
+
+type DevicesLastPositionDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal'>;
+
+const CLEAR_SCREEN = '\u001b[2J\u001b[H';
+
+export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run = devicesLastPositionRun): Command {
+  const command = new Command('last-position')
+    .description('Show the last live position of a device, once or continuously with --watch')
+    .argument('<hardware-id>', 'hardware id of the device')
+    .option('-w, --watch', 'poll and show each change until Ctrl-C (piped: one NDJSON line per change)')
+    .option('--interval <duration>', 'time between polls with --watch, e.g. 5s, 1m (default 5s)');
+  describeVerb(command, {
+    operationIds: ['getDeviceLastPosition'],
+    examples: [
+      {
+        comment: 'where a device that has reported is now',
+        command: 'fleetctl --sandbox devices last-position $(fleetctl --sandbox devices list --all -o ndjson | grep -m1 -v \'"last_seen_at":null\' | sed \'s/.*"hardware_id":"\\([^"]*\\)".*/\\1/\')',
+      },
+    ],
+    notes: 'With --watch on a terminal the position is redrawn on each change; piped, each change is one NDJSON line.',
+  });
+  command.action(async (hardwareId: string, flags: { watch?: boolean; interval?: string }) => {
+    if (flags.interval !== undefined && !flags.watch) throw new UsageError('--interval only applies with --watch');
+    await run(deps, {
+      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
+      watch: Boolean(flags.watch),
+      intervalMs: flags.interval === undefined ? 5_000 : parseDuration(flags.interval, '--interval'),
+    });
+  });
+  return command;
+}
+
+export async function devicesLastPositionRun(deps: DevicesLastPositionDeps, opts: DevicesLastPositionOptions): Promise<void> {
+  const api = await deps.api();
+  const fetchPosition = () =>
+    rephrasing(() => api.call('getDeviceLastPosition', { pathParams: { hardwareId: opts.hardwareId }, signal: deps.signal }), [
+      { status: 404, code: 'device.no_live_position', detail: `no live position for ${opts.hardwareId}` },
+    ]);
+  if (!opts.watch) {
+    await deps.output().object((await fetchPosition()).body);
+    return;
+  }
+  await watchPosition(deps, opts, fetchPosition);
+}
+
+/** Polls until Ctrl-C; shows the position only when it changed. Ctrl-C ends the watch normally. */
+async function watchPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPositionOptions, fetchPosition: () => Promise<{ body: unknown }>): Promise<void> {
+  const output = deps.output();
+  const redraw = deps.io.stdoutIsTTY && !output.isMachineReadable;
+  let last: string | undefined;
+  let waitingSaid = false;
+  if (redraw) deps.io.info(`Watching ${opts.hardwareId} every ${opts.intervalMs / 1000} s; Ctrl-C to stop.`);
+  while (!deps.signal.aborted) {
+    try {
+      const position = (await fetchPosition()).body;
+      const text = JSON.stringify(position);
+      if (text !== last) {
+        last = text;
+        if (redraw) {
+          output.text(CLEAR_SCREEN);
+          await output.object(position);
+          deps.io.info(`Updated ${deps.clock.now().toISOString()}; Ctrl-C to stop.`);
+        } else {
+          output.text(text);
+        }
+      }
+    } catch (error) {
+      if (deps.signal.aborted) return;
+      const noPosition = error instanceof ApiError && error.code === 'device.no_live_position';
+      if (!noPosition) throw error;
+      if (!waitingSaid) deps.io.info(`No live position for ${opts.hardwareId} yet; waiting.`);
+      waitingSaid = true;
+    }
+    try {
+      await deps.clock.sleep(opts.intervalMs, deps.signal);
+    } catch (error) {
+      if (deps.signal.aborted) return;
+      throw error;
+    }
+  }
+}

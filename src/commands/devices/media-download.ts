@@ -1,0 +1,176 @@
+// Downloads media files from their signed URLs. The URL's signature is the only credential: no bearer token,
+// no client secret, no header of ours is ever sent to the download host.
+import { Command } from 'commander';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Deps } from '../../factory.js';
+import { ApiError, UsageError } from '../../errors.js';
+import type { Transport } from '../../api/transport.js';
+import { describeVerb } from '../shared/help.js';
+import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
+import { requireNonEmpty } from '../shared/validate.js';
+
+export interface DevicesMediaDownloadOptions {
+  hardwareId: string;
+  /** Empty with --all. */
+  mediaIds: string[];
+  all: boolean;
+  dir: string;
+  window: DateWindow;
+}
+
+export interface MediaItem {
+  id: string;
+  file_name: string;
+  size_bytes?: number;
+  download_url: string;
+}
+
+type DevicesMediaDownloadDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'transport'>;
+
+export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, run = devicesMediaDownloadRun): Command {
+  const command = new Command('download')
+    .description('Download media files of a device from their signed URLs')
+    .argument('<hardware-id>', 'hardware id of the device')
+    .argument('[media-ids...]', 'ids of the media items to download (or --all)')
+    .option('--all', 'download every media item of the device (within --from/--to when given)')
+    .option('--dir <dir>', 'directory to write the files to (default: the current directory)');
+  addDateWindowOptions(command, { since: false });
+  describeVerb(command, {
+    operationIds: ['listDeviceMedia'],
+    examples: [
+      {
+        comment: "every media file of the first device, into ./media",
+        command: 'fleetctl --sandbox devices media download $(fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1) --all --dir media',
+      },
+    ],
+    notes: 'Each file is written to a temporary name, then renamed; no credential is sent to the download host.',
+  });
+  command.action(async (hardwareId: string, mediaIds: string[], flags: RawDateFlags & { all?: boolean; dir?: string }) => {
+    if (flags.all && mediaIds.length > 0) throw new UsageError('give media ids or --all, not both');
+    if (!flags.all && mediaIds.length === 0) throw new UsageError('name the media ids to download, or pass --all', 'list them with: fleetctl devices media HARDWARE_ID');
+    await run(deps, {
+      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
+      mediaIds: [...new Set(mediaIds.map((id) => requireNonEmpty(id, 'media id')))],
+      all: Boolean(flags.all),
+      dir: flags.dir === undefined ? '.' : requireNonEmpty(flags.dir, '--dir'),
+      window: dateWindowFrom(flags, deps.clock.now()),
+    });
+  });
+  return command;
+}
+
+export async function devicesMediaDownloadRun(deps: DevicesMediaDownloadDeps, opts: DevicesMediaDownloadOptions): Promise<void> {
+  const items = await mediaToDownload(deps, opts);
+  await mkdir(opts.dir, { recursive: true });
+  const transport = await deps.transport();
+  const names = fileNames(items);
+  const written: { media_id: string; path: string; size_bytes: number }[] = [];
+  for (const item of items) {
+    const target = path.join(opts.dir, names.get(item.id)!);
+    const bytes = await downloadTo(deps, transport, item, target);
+    written.push({ media_id: item.id, path: target, size_bytes: bytes });
+  }
+  await deps.output().list(written, ['media_id', 'path', 'size_bytes']);
+  deps.io.info(`Downloaded ${written.length} file${written.length === 1 ? '' : 's'} to ${opts.dir}.`);
+}
+
+/** The items to fetch, with fresh signed URLs; an unknown id fails before anything is downloaded. */
+async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMediaDownloadOptions): Promise<MediaItem[]> {
+  const api = await deps.api();
+  const pager = api.list<MediaItem>(
+    'listDeviceMedia',
+    { pathParams: { hardwareId: opts.hardwareId }, query: dateQuery(opts.window), signal: deps.signal },
+    { limit: 500, all: true },
+  );
+  const found: MediaItem[] = [];
+  const wanted = new Set(opts.mediaIds);
+  for await (const item of pager) if (opts.all || wanted.has(item.id)) found.push(item);
+  const missing = opts.mediaIds.filter((id) => !found.some((item) => item.id === id));
+  if (missing.length > 0) {
+    throw new ApiError({
+      status: 404,
+      problem: { status: 404, code: 'resource.not_found', detail: `no media ${missing.join(', ')} for device ${opts.hardwareId}` },
+      hint: `list them with: fleetctl devices media ${opts.hardwareId}`,
+    });
+  }
+  if (found.length === 0) deps.io.info(`Device ${opts.hardwareId} has no media${opts.window.dateFrom || opts.window.dateTo ? ' in that window' : ''}.`);
+  return found;
+}
+
+/** A safe local name per item: the base name only; a name used twice is prefixed with the media id. */
+function fileNames(items: MediaItem[]): Map<string, string> {
+  const safe = (item: MediaItem) => path.basename(item.file_name.replace(/\\/g, '/')).replace(/^\.+/, '') || `${item.id}.bin`;
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(safe(item), (counts.get(safe(item)) ?? 0) + 1);
+  return new Map(items.map((item) => [item.id, counts.get(safe(item))! > 1 ? `${item.id}-${safe(item)}` : safe(item)]));
+}
+
+/** Streams one file to a temporary name beside the target, then renames it; returns the byte count. */
+async function downloadTo(deps: DevicesMediaDownloadDeps, transport: Transport, item: MediaItem, target: string): Promise<number> {
+  // No headers of ours: the signed URL is the credential, and the download host must never see a token.
+  const answer = await transport.stream(item.download_url, { headers: {}, signal: deps.signal });
+  if (answer.statusCode !== 200) {
+    const text = await answer.body.text().catch(() => '');
+    throw downloadError(answer.statusCode, text, item);
+  }
+  const total = Number(answer.headers['content-length'] ?? item.size_bytes ?? 0);
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.part`);
+  const progress = progressReporter(deps, path.basename(target), total);
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      progress(bytes);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(answer.body, counter, createWriteStream(temp), { signal: deps.signal });
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  } finally {
+    progress(bytes, true);
+  }
+  return bytes;
+}
+
+function downloadError(status: number, text: string, item: MediaItem): ApiError {
+  let problem: Record<string, unknown> | undefined;
+  try {
+    problem = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    problem = undefined;
+  }
+  const detail = `download of media ${item.id} failed with HTTP ${status}${typeof problem?.detail === 'string' ? `: ${problem.detail}` : ''}`;
+  return new ApiError({
+    status,
+    problem: { ...problem, status, detail },
+    hint: status === 403 || status === 410 ? 'the signed URL may have expired: run the download again for a fresh one' : undefined,
+  });
+}
+
+/** Progress on stderr, only on a terminal, at most every 100 ms. */
+function progressReporter(deps: Pick<Deps, 'io'>, name: string, total: number): (bytes: number, done?: boolean) => void {
+  if (!deps.io.progressEnabled()) return () => undefined;
+  let shown = 0;
+  return (bytes, done = false) => {
+    const now = Date.now();
+    if (!done && now - shown < 100) return;
+    shown = now;
+    const pct = total > 0 ? ` ${Math.min(100, Math.floor((bytes / total) * 100))}%` : '';
+    deps.io.err.write(`\r\u001b[2K${name}${pct} (${formatBytes(bytes)}${total > 0 ? ` of ${formatBytes(total)}` : ''})${done ? '\n' : ''}`);
+  };
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}

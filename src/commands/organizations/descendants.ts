@@ -1,0 +1,36 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import type { PageOptions } from '../../api/paginate.js';
+import { columnsOf } from '../../output/columns.js';
+import { describeVerb } from '../shared/help.js';
+import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { requireUuid } from '../shared/validate.js';
+import { FIRST_ORGANIZATION } from './get.js';
+
+export interface OrganizationsDescendantsOptions {
+  id: string;
+  paging: PageOptions;
+}
+
+type OrganizationsDescendantsDeps = Pick<Deps, 'api' | 'output' | 'io'>;
+
+export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendantsDeps, run = organizationsDescendantsRun): Command {
+  const command = new Command('descendants')
+    .description('List the descendants of an organization (children, their children, ...)')
+    .argument('<id>', 'organization id (uuid)');
+  addPagingOptions(command);
+  describeVerb(command, {
+    operationIds: ['listOrganizationDescendants'],
+    examples: [{ comment: 'everything below your own organization', command: `fleetctl --sandbox organizations descendants ${FIRST_ORGANIZATION} --all` }],
+  });
+  command.action(async (id: string, flags: RawPagingFlags) => {
+    await run(deps, { id: requireUuid(id, 'organization id'), paging: pagingFrom(flags) });
+  });
+  return command;
+}
+
+export async function organizationsDescendantsRun(deps: OrganizationsDescendantsDeps, opts: OrganizationsDescendantsOptions): Promise<void> {
+  const api = await deps.api();
+  const pager = api.list('listOrganizationDescendants', { pathParams: { organizationId: opts.id } }, opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('organization'), opts.paging);
+}

@@ -1,0 +1,24 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { describeVerb } from '../shared/help.js';
+import { requireUuid } from '../shared/validate.js';
+
+type OrganizationsGetDeps = Pick<Deps, 'api' | 'output'>;
+
+export const FIRST_ORGANIZATION = '$(fleetctl --sandbox organizations list --limit 1 --columns id -o csv | tail -n 1)';
+
+export function newOrganizationsGetCommand(deps: OrganizationsGetDeps, run = organizationsGetRun): Command {
+  const command = new Command('get').description('Show one organization').argument('<id>', 'organization id (uuid)');
+  describeVerb(command, {
+    operationIds: ['getOrganization'],
+    examples: [{ comment: 'your own organization', command: `fleetctl --sandbox organizations get ${FIRST_ORGANIZATION}` }],
+  });
+  command.action(async (id: string) => run(deps, { id: requireUuid(id, 'organization id') }));
+  return command;
+}
+
+export async function organizationsGetRun(deps: OrganizationsGetDeps, opts: { id: string }): Promise<void> {
+  const api = await deps.api();
+  const answer = await api.call('getOrganization', { pathParams: { organizationId: opts.id } });
+  await deps.output().object(answer.body);
+}

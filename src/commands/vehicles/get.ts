@@ -1,0 +1,24 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { describeVerb } from '../shared/help.js';
+import { requireUuid } from '../shared/validate.js';
+
+type VehiclesGetDeps = Pick<Deps, 'api' | 'output'>;
+
+export function newVehiclesGetCommand(deps: VehiclesGetDeps, run = vehiclesGetRun): Command {
+  const command = new Command('get').description('Show one vehicle').argument('<id>', 'vehicle id (uuid)');
+  describeVerb(command, {
+    operationIds: ['getVehicle'],
+    examples: [
+      { comment: 'the first vehicle, in full', command: 'fleetctl --sandbox vehicles get $(fleetctl --sandbox vehicles list --limit 1 --columns id -o csv | tail -n 1)' },
+    ],
+  });
+  command.action(async (id: string) => run(deps, { id: requireUuid(id, 'vehicle id') }));
+  return command;
+}
+
+export async function vehiclesGetRun(deps: VehiclesGetDeps, opts: { id: string }): Promise<void> {
+  const api = await deps.api();
+  const answer = await api.call('getVehicle', { pathParams: { id: opts.id } });
+  await deps.output().object(answer.body);
+}
