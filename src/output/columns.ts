@@ -8,6 +8,8 @@ export const COLUMNS = {
   vehicle: ['id', 'name', 'license_plate', 'make', 'model', 'year', 'fleet_id'],
   journey: ['id', 'hardware_id', 'start_utc', 'end_utc', 'distance_meters', 'duration_seconds', 'vehicle_id'],
   deviceMedia: ['id', 'hardware_id', 'file_name', 'mime_type', 'channel', 'size_bytes', 'recorded_at', 'event_id'],
+  webhookConfig: ['organization_id', 'is_enabled', 'topics', 'auth_key_hint', 'etag', 'created_at', 'updated_at'],
+  webhookChange: ['op', 'type', 'before', 'after'],
 } as const satisfies Record<string, readonly string[]>;
 
 export function columnsOf(resource: keyof typeof COLUMNS): string[] {

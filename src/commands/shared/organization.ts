@@ -1,0 +1,24 @@
+// The organization a command acts on: --org, else the profile's default organization.
+import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import type { Deps } from '../../factory.js';
+import { environmentVariableFor } from '../../config/settings.js';
+import { requireUuid } from './validate.js';
+
+export function addOrganizationOption(command: Command): Command {
+  return command.option('--org <uuid>', `organization id (default: the profile's organization_id, env ${environmentVariableFor('organization_id')})`);
+}
+
+/** The organization id to use: the validated --org value, or the configured default (flags > env > profile). */
+export async function resolveOrganization(deps: Pick<Deps, 'settings'>, flag: string | undefined): Promise<string> {
+  if (flag !== undefined) return flag;
+  const setting = (await deps.settings()).organization_id;
+  if (setting.value === undefined) {
+    throw new UsageError(
+      'no organization given',
+      `pass --org UUID, or set a default with \`fleetctl config set organization_id UUID\` or ${environmentVariableFor('organization_id')}=UUID`,
+    );
+  }
+  const where = setting.source === 'environment' ? environmentVariableFor('organization_id') : "the profile's organization_id";
+  return requireUuid(setting.value, where);
+}

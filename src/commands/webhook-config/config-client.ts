@@ -1,0 +1,155 @@
+// The webhook-config calls of one organization, with optimistic concurrency handled for the user:
+// every mutation carries an If-Match (the user's --if-match, or the ETag just read), and each error the
+// spec documents comes back with a hint that says what to do next.
+import { ApiError } from '../../errors.js';
+import type { ApiClient, ApiResponse } from '../../api/client.js';
+import { headerValue } from '../../api/problem.js';
+import { MAX_TOPICS, type TopicType } from '../../webhooks/callback-url.js';
+
+export interface WebhookTopic {
+  type: TopicType;
+  is_enabled: boolean;
+  delivery: { url: string };
+}
+
+export interface WebhookConfig {
+  organization_id: string;
+  is_enabled: boolean;
+  topics: WebhookTopic[];
+  auth_key_hint: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A configuration as read, with the ETag to send back as If-Match. */
+export interface Versioned {
+  config: WebhookConfig;
+  etag: string;
+}
+
+/** The If-Match of one mutation, and whether the user gave it (--if-match) or fleetctl read it. */
+export interface Precondition {
+  etag: string;
+  fromUser: boolean;
+}
+
+// spec: "Propagation takes up to 60 seconds" (PATCH, DELETE, key rotation)
+export const PROPAGATION_SECONDS = 60;
+
+export class WebhookConfigClient {
+  constructor(
+    private readonly api: ApiClient,
+    readonly organizationId: string,
+  ) {}
+
+  async read(): Promise<Versioned> {
+    const answer = await this.run(undefined, undefined, () => this.api.call<WebhookConfig>('getWebhookConfig', { pathParams: this.path() }));
+    const etag = etagOf(answer);
+    if (etag === undefined) throw new Error('the service answered the webhook configuration without an ETag header');
+    return { config: answer.body, etag };
+  }
+
+  /** The configuration, or undefined when the organization has none (404 webhook_config.not_found). */
+  async readIfExists(): Promise<Versioned | undefined> {
+    try {
+      return await this.read();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && error.code === 'webhook_config.not_found') return undefined;
+      throw error;
+    }
+  }
+
+  /** The If-Match for the next mutation: the user's --if-match as given, or the current ETag (read now). */
+  async precondition(userEtag: string | undefined): Promise<{ pre: Precondition; current?: Versioned }> {
+    if (userEtag !== undefined) return { pre: { etag: userEtag, fromUser: true } };
+    const current = await this.read();
+    return { pre: { etag: current.etag, fromUser: false }, current };
+  }
+
+  /** spec: the first PUT omits If-Match and must be disabled (422 webhook.initial_activation_forbidden). */
+  async create(topics: WebhookTopic[]): Promise<string | undefined> {
+    const answer = await this.run(undefined, 'create', () =>
+      this.api.call('replaceWebhookConfig', { pathParams: this.path(), body: { is_enabled: false, topics } }),
+    );
+    return etagOf(answer);
+  }
+
+  async replace(body: { is_enabled: boolean; topics: WebhookTopic[] }, pre: Precondition): Promise<string | undefined> {
+    return etagOf(await this.mutate('replaceWebhookConfig', pre, { body }));
+  }
+
+  async setEnabled(enabled: boolean, pre: Precondition): Promise<string | undefined> {
+    return etagOf(await this.mutate('updateWebhookConfig', pre, { body: { is_enabled: enabled } }));
+  }
+
+  async remove(pre: Precondition): Promise<void> {
+    await this.mutate('deleteWebhookConfig', pre, {});
+  }
+
+  async regenerateKey(pre: Precondition): Promise<{ authKey: string; etag?: string }> {
+    const answer = await this.mutate<{ auth_key?: unknown }>('regenerateWebhookAuthKey', pre, {});
+    const authKey = answer.body?.auth_key;
+    if (typeof authKey !== 'string') throw new Error('the service answered the key rotation without an auth_key');
+    return { authKey, etag: etagOf(answer) };
+  }
+
+  async upsertTopic(type: TopicType, topic: { is_enabled: boolean; delivery: { url: string } }, pre: Precondition): Promise<string | undefined> {
+    return etagOf(await this.mutate('upsertWebhookTopic', pre, { body: topic, topicType: type }));
+  }
+
+  async removeTopic(type: TopicType, pre: Precondition): Promise<string | undefined> {
+    return etagOf(await this.mutate('deleteWebhookTopic', pre, { topicType: type }));
+  }
+
+  private mutate<T = unknown>(operationId: string, pre: Precondition, opts: { body?: unknown; topicType?: TopicType }): Promise<ApiResponse<T>> {
+    const pathParams = opts.topicType ? { ...this.path(), topicType: opts.topicType } : this.path();
+    return this.run(pre, opts.topicType, () =>
+      this.api.call<T>(operationId, { pathParams, body: opts.body, headers: { 'if-match': pre.etag } }),
+    );
+  }
+
+  private path(): Record<string, string> {
+    return { organizationId: this.organizationId };
+  }
+
+  private async run<T>(pre: Precondition | undefined, what: TopicType | 'create' | undefined, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const hint = this.hintFor(error, pre, what);
+      if (hint === undefined) throw error;
+      throw new ApiError({ status: error.status, problem: error.problem, retryAfter: error.retryAfter, message: error.message, hint });
+    }
+  }
+
+  private hintFor(error: ApiError, pre: Precondition | undefined, what: TopicType | 'create' | undefined): string | undefined {
+    const org = this.organizationId;
+    switch (error.code) {
+      case 'webhook_config.not_found':
+        return `organization ${org} has no webhook configuration: create one with \`fleetctl webhook-config create --org ${org} --url https://... --topics events\``;
+      case 'resource.not_found':
+        return what && what !== 'create' ? `the configuration has no ${what} topic: see its topics with \`fleetctl webhook-config get --org ${org}\`` : undefined;
+      case 'precondition.required':
+        return what === 'create'
+          ? `organization ${org} already has a webhook configuration: review it with \`fleetctl webhook-config get\`, change topics with \`fleetctl webhook-config topics set\`, or manage it with \`fleetctl webhook-config apply\``
+          : undefined;
+      case 'precondition.failed':
+        return pre?.fromUser
+          ? `the configuration changed after ETag ${pre.etag} was read: review it with \`fleetctl webhook-config get --org ${org}\` and retry with its new ETag (or without --if-match to act on the current configuration)`
+          : 'the configuration changed between fleetctl reading it and writing it (another client is editing it): review it with `fleetctl webhook-config get` and run the command again';
+      case 'webhook.last_topic':
+        return 'a configuration keeps at least one topic: set another topic first (`fleetctl webhook-config topics set TYPE --url URL`), or delete the whole configuration (`fleetctl webhook-config delete`)';
+      case 'webhook.too_many_topics':
+        return `a configuration holds at most ${MAX_TOPICS} topics`;
+      case 'webhook.initial_activation_forbidden':
+        return 'create the configuration disabled, then enable it with `fleetctl webhook-config enable`';
+      default:
+        return undefined;
+    }
+  }
+}
+
+function etagOf(answer: ApiResponse<unknown>): string | undefined {
+  return headerValue(answer.headers.etag);
+}

@@ -1,0 +1,57 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import type { TopicType } from '../../webhooks/callback-url.js';
+import { describeVerb } from '../shared/help.js';
+import { addOrganizationOption } from '../shared/organization.js';
+import { collect } from '../shared/validate.js';
+import { orgFrom, webhookClient, type OrgFlags } from './options.js';
+import { requireCallbackUrl, topicTypeList } from './topic-input.js';
+import { showConfig } from './view.js';
+import { EXAMPLE_URL } from './examples.js';
+
+export interface WebhookCreateOptions {
+  organizationId?: string;
+  url: string;
+  topics: TopicType[];
+}
+
+type WebhookCreateDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+
+export function newWebhookCreateCommand(deps: WebhookCreateDeps, run = webhookCreateRun): Command {
+  const command = new Command('create')
+    .description('Create the webhook configuration of an organization, disabled; enable it afterwards')
+    .requiredOption('--url <url>', 'callback URL every topic delivers to (absolute https, at most 2048 characters, public host)')
+    .requiredOption('--topics <types>', 'topic types, comma-separated or repeated: events, alarms, media, live_gps, journeys', collect);
+  addOrganizationOption(command);
+  describeVerb(command, {
+    operationIds: ['replaceWebhookConfig', 'getWebhookConfig'],
+    examples: [
+      {
+        comment: 'start over: remove any configuration, then create one for events and alarms (disabled)',
+        command: `fleetctl --sandbox webhook-config delete --yes >/dev/null 2>&1; fleetctl --sandbox webhook-config create --url ${EXAMPLE_URL} --topics events,alarms`,
+      },
+    ],
+    notes:
+      'The service refuses to create a configuration that is already enabled, so it is always created\n' +
+      'disabled: check the receiver, then run `fleetctl webhook-config enable`. Exits with 6 when the\n' +
+      'organization already has a configuration (change it with `topics set` or `apply`).',
+  });
+  command.action(async (flags: OrgFlags & { url: string; topics: string[] }) =>
+    run(deps, {
+      organizationId: orgFrom(flags),
+      url: requireCallbackUrl(flags.url, '--url'),
+      topics: topicTypeList(flags.topics, '--topics'),
+    }),
+  );
+  return command;
+}
+
+export async function webhookCreateRun(deps: WebhookCreateDeps, opts: WebhookCreateOptions): Promise<void> {
+  const client = await webhookClient(deps, opts.organizationId);
+  await client.create(opts.topics.map((type) => ({ type, is_enabled: true, delivery: { url: opts.url } })));
+  // spec: after every successful mutation, re-read the configuration for its new ETag
+  await showConfig(deps.output(), await client.read());
+  const org = client.organizationId;
+  deps.io.info(`Created the webhook configuration of organization ${org}, disabled: nothing is delivered yet.`);
+  deps.io.info(`Enable delivery with: fleetctl webhook-config enable --org ${org}`);
+}

@@ -1,0 +1,53 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { confirmOrRequireYes } from '../../io/prompter.js';
+import { describeVerb } from '../shared/help.js';
+import { addOrganizationOption } from '../shared/organization.js';
+import { PROPAGATION_SECONDS, type Versioned } from './config-client.js';
+import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
+import { ENSURE_EXAMPLE_CONFIG } from './examples.js';
+
+export interface WebhookDeleteOptions {
+  organizationId?: string;
+  ifMatch?: string;
+  yes: boolean;
+}
+
+type WebhookDeleteDeps = Pick<Deps, 'api' | 'settings' | 'io' | 'prompter'>;
+
+export function newWebhookDeleteCommand(deps: WebhookDeleteDeps, run = webhookDeleteRun): Command {
+  const command = new Command('delete').description('Delete the webhook configuration of an organization (asks first unless --yes)').option('-y, --yes', 'do not ask for confirmation');
+  addOrganizationOption(command);
+  addIfMatchOption(command);
+  describeVerb(command, {
+    operationIds: ['deleteWebhookConfig', 'getWebhookConfig'],
+    examples: [{ comment: 'delete it without a prompt, as a script would', command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config delete --yes` }],
+    notes:
+      'Deliveries already under way may continue for up to 60 s. Without a terminal, --yes is required\n' +
+      '(exit 2 otherwise). Exits with 5 when there is no configuration, 6 when --if-match is stale.',
+  });
+  command.action(async (flags: OrgFlags & { yes?: boolean }) =>
+    run(deps, { organizationId: orgFrom(flags), ifMatch: parseIfMatch(flags.ifMatch), yes: Boolean(flags.yes) }),
+  );
+  return command;
+}
+
+export async function webhookDeleteRun(deps: WebhookDeleteDeps, opts: WebhookDeleteOptions): Promise<void> {
+  const refusal = 'webhook configuration not deleted';
+  // a script without --yes fails before any request
+  if (!opts.yes && !deps.io.canPrompt()) await confirmOrRequireYes(deps, { yes: false, question: '', refusal });
+  const client = await webhookClient(deps, opts.organizationId);
+  const { pre, current } = await client.precondition(opts.ifMatch);
+  await confirmOrRequireYes(deps, { yes: opts.yes, question: question(client.organizationId, current), refusal });
+  await client.remove(pre);
+  deps.io.info(
+    `Deleted the webhook configuration of organization ${client.organizationId}; deliveries may continue for up to ${PROPAGATION_SECONDS} s while the change propagates.`,
+  );
+}
+
+function question(org: string, current: Versioned | undefined): string {
+  if (!current) return `Delete the webhook configuration of organization ${org}?`;
+  const { is_enabled, topics } = current.config;
+  const topicCount = `${topics.length} topic${topics.length === 1 ? '' : 's'}`;
+  return `Delete the webhook configuration of organization ${org} (${is_enabled ? 'enabled' : 'disabled'}, ${topicCount})?`;
+}

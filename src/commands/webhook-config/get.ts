@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { describeVerb } from '../shared/help.js';
+import { addOrganizationOption } from '../shared/organization.js';
+import { orgFrom, webhookClient, type OrgFlags } from './options.js';
+import { showConfig } from './view.js';
+import { ENSURE_EXAMPLE_CONFIG } from './examples.js';
+
+export interface WebhookGetOptions {
+  organizationId?: string;
+}
+
+type WebhookGetDeps = Pick<Deps, 'api' | 'settings' | 'output'>;
+
+export function newWebhookGetCommand(deps: WebhookGetDeps, run = webhookGetRun): Command {
+  const command = new Command('get').description('Show the webhook configuration of an organization, with its ETag (the key only as its hint)');
+  addOrganizationOption(command);
+  describeVerb(command, {
+    operationIds: ['getWebhookConfig'],
+    examples: [
+      { comment: 'the configuration of your default organization (created first if it has none)', command: `${ENSURE_EXAMPLE_CONFIG} && fleetctl --sandbox webhook-config get` },
+      { comment: 'only the ETag, for --if-match', command: `${ENSURE_EXAMPLE_CONFIG} && fleetctl --sandbox webhook-config get --columns etag | cut -f2` },
+    ],
+    notes: 'Exits with 5 when the organization has no webhook configuration.',
+  });
+  command.action(async (flags: OrgFlags) => run(deps, { organizationId: orgFrom(flags) }));
+  return command;
+}
+
+export async function webhookGetRun(deps: WebhookGetDeps, opts: WebhookGetOptions): Promise<void> {
+  const client = await webhookClient(deps, opts.organizationId);
+  await showConfig(deps.output(), await client.read());
+}

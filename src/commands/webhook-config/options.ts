@@ -1,0 +1,38 @@
+// Flags every webhook-config verb shares: the organization, and --if-match for strict read-review-write.
+import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import type { Deps } from '../../factory.js';
+import { resolveOrganization } from '../shared/organization.js';
+import { optionalUuid } from '../shared/validate.js';
+import { WebhookConfigClient } from './config-client.js';
+
+export interface OrgFlags {
+  org?: string;
+  ifMatch?: string;
+}
+
+export function addIfMatchOption(command: Command): Command {
+  return command.option('--if-match <etag>', 'act only if the configuration still has this ETag (from `webhook-config get`); default: the current one');
+}
+
+export function orgFrom(flags: OrgFlags): string | undefined {
+  return optionalUuid(flags.org, '--org');
+}
+
+/** An ETag as `get` shows it ("abc"), or bare (abc, quoted for you), or W/"abc"; "*" matches any configuration. */
+export function parseIfMatch(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const etag = value.trim();
+  if (etag === '') throw new UsageError('--if-match must not be empty', 'pass the ETag shown by `fleetctl webhook-config get`');
+  if (/[\u0000-\u001f\u007f,]/.test(etag)) throw new UsageError(`--if-match must be one ETag, got "${value}"`);
+  if (etag === '*' || /^(W\/)?".*"$/.test(etag)) return etag;
+  if (etag.includes('"')) throw new UsageError(`--if-match is not a valid ETag: ${value}`, 'pass it as `get` shows it, e.g. --if-match \'"abc123"\'');
+  return `"${etag}"`;
+}
+
+export async function webhookClient(deps: Pick<Deps, 'api' | 'settings'>, org: string | undefined): Promise<WebhookConfigClient> {
+  const organizationId = await resolveOrganization(deps, org);
+  const api: ApiClient = await deps.api();
+  return new WebhookConfigClient(api, organizationId);
+}

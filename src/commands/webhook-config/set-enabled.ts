@@ -1,0 +1,61 @@
+// `enable` and `disable`: one PATCH {is_enabled}, two verbs.
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { describeVerb } from '../shared/help.js';
+import { addOrganizationOption } from '../shared/organization.js';
+import { PROPAGATION_SECONDS } from './config-client.js';
+import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
+import { showConfig } from './view.js';
+import { CURRENT_ETAG, ENSURE_EXAMPLE_CONFIG } from './examples.js';
+
+export interface WebhookSetEnabledOptions {
+  organizationId?: string;
+  enabled: boolean;
+  ifMatch?: string;
+}
+
+type WebhookSetEnabledDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+
+export function newWebhookEnableCommand(deps: WebhookSetEnabledDeps, run = webhookSetEnabledRun): Command {
+  return newSetEnabledCommand(deps, run, true);
+}
+
+export function newWebhookDisableCommand(deps: WebhookSetEnabledDeps, run = webhookSetEnabledRun): Command {
+  return newSetEnabledCommand(deps, run, false);
+}
+
+function newSetEnabledCommand(deps: WebhookSetEnabledDeps, run: typeof webhookSetEnabledRun, enabled: boolean): Command {
+  const verb = enabled ? 'enable' : 'disable';
+  const command = new Command(verb).description(
+    enabled ? 'Switch webhook delivery on for an organization (takes up to 60 s to propagate)' : 'Switch webhook delivery off for an organization (takes up to 60 s to propagate)',
+  );
+  addOrganizationOption(command);
+  addIfMatchOption(command);
+  describeVerb(command, {
+    operationIds: ['updateWebhookConfig', 'getWebhookConfig'],
+    examples: [
+      { comment: `${verb} delivery of your default organization`, command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config ${verb}` },
+      {
+        comment: `${verb} only if nobody changed the configuration since you read its ETag`,
+        command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config ${verb} --if-match ${CURRENT_ETAG}`,
+      },
+    ],
+    notes: 'Exits with 6 when --if-match is stale (the configuration changed since), 5 when there is no configuration.',
+  });
+  command.action(async (flags: OrgFlags) => run(deps, { organizationId: orgFrom(flags), enabled, ifMatch: parseIfMatch(flags.ifMatch) }));
+  return command;
+}
+
+export async function webhookSetEnabledRun(deps: WebhookSetEnabledDeps, opts: WebhookSetEnabledOptions): Promise<void> {
+  const client = await webhookClient(deps, opts.organizationId);
+  const state = opts.enabled ? 'enabled' : 'disabled';
+  const { pre, current } = await client.precondition(opts.ifMatch);
+  if (current && current.config.is_enabled === opts.enabled) {
+    deps.io.info(`Webhook delivery of organization ${client.organizationId} is already ${state}; nothing changed.`);
+    await showConfig(deps.output(), current);
+    return;
+  }
+  await client.setEnabled(opts.enabled, pre);
+  await showConfig(deps.output(), await client.read());
+  deps.io.info(`Webhook delivery of organization ${client.organizationId} ${state}; the change takes up to ${PROPAGATION_SECONDS} s to propagate.`);
+}

@@ -1,0 +1,29 @@
+// Client-side checks of topic types and callback URLs: the same code the sandbox runs at write time
+// (src/webhooks/callback-url.ts), so a request the server would refuse is never sent.
+import { UsageError } from '../../errors.js';
+import { checkCallbackUrl, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
+
+export function requireTopicType(value: string, what = 'topic type'): TopicType {
+  if (isTopicType(value)) return value;
+  throw new UsageError(`unknown ${what} "${value}"`, `topic types are: ${TOPIC_TYPES.join(', ')}`);
+}
+
+/** `--topics events,alarms` (also repeated): known types, each once, at least one, at most MAX_TOPICS. */
+export function topicTypeList(values: string[] | undefined, flag: string): TopicType[] {
+  const names = (values ?? []).flatMap((value) => value.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw new UsageError(`${flag} needs at least one topic type`, `topic types are: ${TOPIC_TYPES.join(', ')}`);
+  const types = [...new Set(names.map((name) => requireTopicType(name, `${flag} topic type`)))];
+  if (types.length > MAX_TOPICS) throw new UsageError(`${flag} lists ${types.length} topics; a configuration holds at most ${MAX_TOPICS}`);
+  return types;
+}
+
+/** spec: absolute HTTPS, at most 2048 characters, no literal host in a blocked range. */
+export function requireCallbackUrl(url: string, what: string): string {
+  const problem = checkCallbackUrl(url);
+  if (!problem) return url;
+  const hint =
+    problem.code === 'webhook.ssrf_blocked'
+      ? 'webhook destinations must be public: loopback, link-local, private, unique-local and IPv4-mapped addresses are refused'
+      : 'use an absolute https:// URL of at most 2048 characters, e.g. https://hooks.example.com/fleet';
+  throw new UsageError(`${what} is refused (${problem.code}): ${problem.detail}`, hint);
+}

@@ -1,0 +1,62 @@
+import { Command } from 'commander';
+import { UsageError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../../webhooks/callback-url.js';
+import { describeVerb } from '../../shared/help.js';
+import { addOrganizationOption } from '../../shared/organization.js';
+import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from '../options.js';
+import { requireCallbackUrl, requireTopicType } from '../topic-input.js';
+import { showConfig, topicLabel } from '../view.js';
+import { ENSURE_EXAMPLE_CONFIG } from '../examples.js';
+
+export interface WebhookTopicSetOptions {
+  organizationId?: string;
+  type: TopicType;
+  url: string;
+  enabled: boolean;
+  ifMatch?: string;
+}
+
+type WebhookTopicSetDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+
+export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webhookTopicSetRun): Command {
+  const command = new Command('set')
+    .description('Add a topic, or replace the topics of that type with this one')
+    .argument('<type>', TOPIC_TYPES.join(' | '))
+    .requiredOption('--url <url>', 'callback URL (absolute https, at most 2048 characters, public host)')
+    .option('--disabled', 'keep the topic switched off');
+  addOrganizationOption(command);
+  addIfMatchOption(command);
+  describeVerb(command, {
+    operationIds: ['upsertWebhookTopic', 'getWebhookConfig'],
+    examples: [
+      { comment: 'deliver alarms to their own endpoint', command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config topics set alarms --url https://hooks.example.com/alarms` },
+      { comment: 'declare a media topic, switched off for now', command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config topics set media --url https://hooks.example.com/media --disabled` },
+    ],
+    notes: `A configuration holds at most ${MAX_TOPICS} topics. Exits with 5 when there is no configuration, 6 when --if-match is stale.`,
+  });
+  command.action(async (type: string, flags: OrgFlags & { url: string; disabled?: boolean }) =>
+    run(deps, {
+      organizationId: orgFrom(flags),
+      type: requireTopicType(type),
+      url: requireCallbackUrl(flags.url, '--url'),
+      enabled: !flags.disabled,
+      ifMatch: parseIfMatch(flags.ifMatch),
+    }),
+  );
+  return command;
+}
+
+export async function webhookTopicSetRun(deps: WebhookTopicSetDeps, opts: WebhookTopicSetOptions): Promise<void> {
+  const client = await webhookClient(deps, opts.organizationId);
+  const { pre, current } = await client.precondition(opts.ifMatch);
+  if (current) {
+    // contract: the upsert replaces every topic of that type with this one
+    const count = current.config.topics.filter((t) => t.type !== opts.type).length + 1;
+    if (count > MAX_TOPICS) throw new UsageError(`setting the ${opts.type} topic would make ${count} topics; a configuration holds at most ${MAX_TOPICS}`);
+  }
+  const topic = { is_enabled: opts.enabled, delivery: { url: opts.url } };
+  await client.upsertTopic(opts.type, topic, pre);
+  await showConfig(deps.output(), await client.read());
+  deps.io.info(`Set topic ${topicLabel({ type: opts.type, ...topic })}.`);
+}

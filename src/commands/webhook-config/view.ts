@@ -1,0 +1,26 @@
+// How a configuration is shown: the record with its ETag; in tables one row per topic, in JSON as the API has it.
+import type { Output } from '../../output/render.js';
+import { columnsOf } from '../../output/columns.js';
+import type { Versioned, WebhookTopic } from './config-client.js';
+
+/** The configuration with its ETag, as JSON output has it (the key only ever as auth_key_hint). */
+export function configRecord(v: Versioned): Record<string, unknown> {
+  return { ...v.config, etag: v.etag };
+}
+
+export function topicLabel(topic: WebhookTopic): string {
+  return `${topic.type} ${topic.delivery.url}${topic.is_enabled ? '' : ' (disabled)'}`;
+}
+
+export async function showConfig(output: Output, v: Versioned): Promise<void> {
+  if (output.format === 'json' || output.format === 'ndjson') {
+    await output.object(configRecord(v));
+    return;
+  }
+  const topics = v.config.topics ?? [];
+  const record = { ...configRecord(v), topics: topics.map(topicLabel) };
+  const columns = columnsOf('webhookConfig').flatMap((column) =>
+    column === 'topics' && topics.length > 0 ? topics.map((_, i) => `topics.${i}`) : [column],
+  );
+  await output.object(record, columns);
+}
