@@ -10,6 +10,8 @@ export const COLUMNS = {
   deviceMedia: ['id', 'hardware_id', 'file_name', 'mime_type', 'channel', 'size_bytes', 'recorded_at', 'event_id'],
   webhookConfig: ['organization_id', 'is_enabled', 'topics', 'auth_key_hint', 'etag', 'created_at', 'updated_at'],
   webhookChange: ['op', 'type', 'before', 'after'],
+  deviceEvent: ['event_id', 'triggered_at', 'event_types', 'is_accident', 'is_important'],
+  deviceCommandResult: ['hardware_id', 'status', 'http_status', 'code', 'idempotency_key'],
 } as const satisfies Record<string, readonly string[]>;
 
 export function columnsOf(resource: keyof typeof COLUMNS): string[] {
