@@ -10,9 +10,6 @@ import { newEventsCommand } from './events/index.js';
 import { newOrganizationsCommand } from './organizations/index.js';
 import { newVehiclesCommand } from './vehicles/index.js';
 import { newJourneysCommand } from './journeys/index.js';
-import { newOrganizationsCommand } from './organizations/index.js';
-import { newVehiclesCommand } from './vehicles/index.js';
-import { newJourneysCommand } from './journeys/index.js';
 import { newWebhookConfigCommand } from './webhook-config/index.js';
 import { newSandboxCommand } from './sandbox/index.js';
 import { newCompletionCommand } from './completion/index.js';
@@ -23,9 +20,6 @@ export function addCommandGroups(program: Command, deps: Deps): void {
     .addCommand(newFleetsCommand(deps))
     .addCommand(newDriversCommand(deps))
     .addCommand(newEventsCommand(deps))
-    .addCommand(newVehiclesCommand(deps))
-    .addCommand(newJourneysCommand(deps))
-    .addCommand(newOrganizationsCommand(deps))
     .addCommand(newVehiclesCommand(deps))
     .addCommand(newJourneysCommand(deps))
     .addCommand(newOrganizationsCommand(deps))
