@@ -1,0 +1,76 @@
+// Start-up is part of the product: `--version` and `--help` must not load the heavy dependencies.
+// Runs the built CLI (npm run build first) with a loader hook that records every module it loads, then maps the
+// loaded bundle chunks to their node_modules inputs with dist/meta.json. Nothing here is timed.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const hook = pathToFileURL(path.join(root, 'test/build/record-modules.mjs')).href;
+const HEAVY = ['undici', '@inquirer/prompts', 'ora', 'cli-table3', 'conf'];
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+}
+
+let meta: Metafile;
+let work: string;
+
+beforeAll(() => {
+  const metaFile = path.join(root, 'dist/meta.json');
+  if (!existsSync(metaFile)) throw new Error('dist/meta.json is missing: run `npm run build` first');
+  meta = JSON.parse(readFileSync(metaFile, 'utf8')) as Metafile;
+  work = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-startup-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The package a bundle input belongs to: node_modules/@scope/name/... → @scope/name. */
+function packageOf(input: string): string | undefined {
+  const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+  return match?.[1];
+}
+
+/** Runs bin/fleetctl.js with the hook; returns the packages whose code was loaded, and the files loaded. */
+function loadedBy(args: string[]): { packages: Set<string>; files: string[]; stdout: string } {
+  const record = path.join(work, `${args.join('_').replace(/[^\w-]/g, '') || 'none'}.txt`);
+  const stdout = execFileSync(process.execPath, ['--import', hook, path.join(root, 'bin/fleetctl.js'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, FLEETCTL_LOADED_MODULES: record, FLEETCTL_CONFIG_DIR: path.join(work, 'config'), NO_COLOR: '1' },
+  });
+  const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+  const files = urls.filter((url) => url.startsWith('file:')).map((url) => path.relative(root, fileURLToPath(url)));
+  const packages = new Set<string>();
+  for (const file of files) {
+    const direct = packageOf(file);
+    if (direct) packages.add(direct);
+    for (const input of Object.keys(meta.outputs[file]?.inputs ?? {})) {
+      const pkg = packageOf(input);
+      if (pkg) packages.add(pkg);
+    }
+  }
+  return { packages, files, stdout };
+}
+
+describe('start-up of the built CLI', () => {
+  it.each([['--version'], ['--help']])('%s loads none of undici, @inquirer/prompts, ora, cli-table3, conf', (flag) => {
+    const { packages, files, stdout } = loadedBy([flag]);
+    expect(stdout.length).toBeGreaterThan(0);
+    expect(files.some((file) => file.startsWith('dist/'))).toBe(true);
+    expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it('completion bash loads none of them either', () => {
+    const { packages } = loadedBy(['completion', 'bash']);
+    expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it('the recording sees the heavy chunks when a command needs them (config list loads conf)', () => {
+    const { packages } = loadedBy(['config', 'list']);
+    expect(packages.has('conf')).toBe(true);
+    expect(packages.has('commander')).toBe(true);
+  });
+});
