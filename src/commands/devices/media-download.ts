@@ -50,7 +50,9 @@ export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, r
     ],
     notes: 'Each file is written to a temporary name, then renamed; no credential is sent to the download host.',
   });
-  command.action(async (hardwareId: string, mediaIds: string[], flags: RawDateFlags & { all?: boolean; dir?: string }) => {
+  command.action(async (hardwareId: string, mediaIds: string[], _flags: unknown, self: Command) => {
+    // `devices media` has --all, --from and --to too, and commander gives them to it: read both levels.
+    const flags = self.optsWithGlobals<RawDateFlags & { all?: boolean; dir?: string }>();
     if (flags.all && mediaIds.length > 0) throw new UsageError('give media ids or --all, not both');
     if (!flags.all && mediaIds.length === 0) throw new UsageError('name the media ids to download, or pass --all', 'list them with: fleetctl devices media HARDWARE_ID');
     await run(deps, {
