@@ -23,6 +23,7 @@ import type { SandboxApp } from './app.js';
 
 export { CorruptStateError } from './store/state-file.js';
 export { SandboxHooks } from './hooks.js';
+export type { WebhookConfigChange, EmittedEvent } from './hooks.js';
 export { ALL_SCOPES };
 
 export interface SandboxOptions {

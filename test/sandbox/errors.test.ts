@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, startHarness, type Harness } from './harness.js';
+import document from '../../src/openapi/v1.json' with { type: 'json' };
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('errors are problem+json with a stable code', () => {
+  it('404 route.not_found for an unknown path, with or without a token', async () => {
+    expectProblem(await h.call('GET', '/v1/nothing-here'), 404, 'route.not_found');
+    expectProblem(await h.call('GET', '/', { token: null }), 404, 'route.not_found');
+    expectProblem(await h.call('GET', '/v1/devices/', { token: null }), 404, 'route.not_found');
+  });
+
+  it('405 method.not_allowed with an Allow header', async () => {
+    const res = await h.call('PATCH', '/v1/devices');
+    expectProblem(res, 405, 'method.not_allowed');
+    expect(res.headers.get('allow')).toBe('GET');
+    const token = await fetch(`${h.sb.authUrl}/connect/token`);
+    expect(token.status).toBe(405);
+  });
+
+  it('500 internal.error without a stack trace when a handler throws', async () => {
+    const lines: string[] = [];
+    const broken = await startHarness({ log: (l) => lines.push(l) });
+    try {
+      broken.sb.hooks.onWebhookConfigChange(() => {
+        throw new Error('listener exploded');
+      });
+      const path = `/v1/organizations/${broken.org('Acme Logistics').id}/webhook-config`;
+      const res = await broken.call('PUT', path, { body: { is_enabled: false, topics: [{ type: 'events', delivery: { url: 'https://a.example.com/' } }] } });
+      const p = expectProblem(res, 500, 'internal.error');
+      expect(res.text).not.toMatch(/exploded|at .*\.ts|stack/);
+      expect(Object.keys(p).sort()).toEqual(['code', 'detail', 'status', 'title', 'type']);
+      expect(lines.join('\n')).toContain('listener exploded');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('answers bad percent-encoding in a path with 400, not 500', async () => {
+    expectProblem(await h.call('GET', '/v1/devices/%E0%A4%A/last-reported'), 400, 'request.invalid_parameter');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('is served at /openapi/v1.json without a token', async () => {
+    const res = await fetch(h.sb.openapiUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(document);
+  });
+
+  it('describes exactly the operations the sandbox routes', async () => {
+    const { apiRoutes } = await import('../../src/sandbox/routes/index.js');
+    const served = apiRoutes.map((r) => `${r.method} ${r.path}`).sort();
+    const documented: string[] = [];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { operationId?: string }>>)) {
+      for (const [method, op] of Object.entries(item)) if (op?.operationId) documented.push(`${method.toUpperCase()} ${path}`);
+    }
+    expect(served).toEqual(documented.sort());
+  });
+});
