@@ -20,6 +20,8 @@ import { createRequestHandler } from './http/server.js';
 import { buildRouter } from './routes/index.js';
 import { organizationView } from './routes/views.js';
 import type { SandboxApp } from './app.js';
+import { SandboxWebhookDelivery, addSandboxWebhookRoutes } from './webhooks/index.js';
+import type { Resolver, RetryPolicy } from '../webhooks/index.js';
 
 export { CorruptStateError } from './store/state-file.js';
 export { SandboxHooks } from './hooks.js';
@@ -39,6 +41,10 @@ export interface SandboxOptions {
   allowPrivateWebhooks?: boolean;
   emitRatePerSecond?: number;
   propagationMs?: number;
+  /** Shortens the webhook retry schedule (tests). */
+  webhookRetry?: Partial<RetryPolicy>;
+  /** DNS resolver for delivery-time webhook address checks (tests). */
+  webhookResolver?: Resolver;
   log?: (line: string) => void;
   now?: () => Date;
 }
@@ -112,9 +118,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   });
   if (opts.statePath) saver = new StateSaver(opts.statePath, snapshot, log);
 
+  const webhookDelivery = new SandboxWebhookDelivery(app, {
+    allowPrivate: app.allowPrivateWebhooks, emitRatePerSecond: opts.emitRatePerSecond, propagationMs: opts.propagationMs,
+    retry: opts.webhookRetry, resolve: opts.webhookResolver,
+  });
+  const router = buildRouter();
+  addSandboxWebhookRoutes(router, webhookDelivery);
   const server = createServer(
     { keepAliveTimeout: 5_000 },
-    createRequestHandler(app, buildRouter(), {
+    createRequestHandler(app, router, {
       latencyMs: opts.latencyMs ?? 0,
       faults: new FaultInjector(opts.faultRate ?? 0, seed),
       rateLimiter: opts.rateLimit ? new RateLimiter(opts.rateLimit) : null,
@@ -123,6 +135,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const address = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 4010);
   baseUrl = `http://${urlHost(address)}:${address.port}`;
   log(`sandbox: listening on ${baseUrl} (seed ${seed}, ${deviceCount} devices)`);
+  webhookDelivery.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -134,6 +147,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     hooks: app.hooks,
     close: () =>
       (closing ??= (async () => {
+        await webhookDelivery.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
