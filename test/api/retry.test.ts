@@ -78,10 +78,14 @@ describe('GET retries (through the CLI)', () => {
     expect(result.stderr).toContain(`Error: could not reach ${BASE_URL}/v1/devices (ECONNRESET)`);
   });
 
-  it('rejects a bad --max-retries before any request', async () => {
-    const result = await devicesList(newMockAgent(), new FakeClock(), ['--max-retries', 'many']);
+  it.each([
+    [['--max-retries', 'many'], '--max-retries must be a whole number'],
+    [['--max-retry-wait', '-1'], '--max-retry-wait must be a positive number of seconds'],
+    [['--timeout', '0'], '--timeout must be a positive number of seconds'],
+  ])('rejects %j before any request', async (flags, message) => {
+    const result = await devicesList(newMockAgent(), new FakeClock(), flags);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--max-retries must be a whole number');
+    expect(result.stderr).toContain(message);
   });
 
   it('waits as long as Retry-After says, in seconds', async () => {

@@ -61,6 +61,8 @@ describe('start-up of the built CLI', () => {
     expect(stdout.length).toBeGreaterThan(0);
     expect(files.some((file) => file.startsWith('dist/'))).toBe(true);
     expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
+    if (flag === '--help') expect(stdout).toContain('Exit codes:\n  0    success');
+    else expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('completion bash loads none of them either', () => {
