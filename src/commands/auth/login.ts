@@ -27,10 +27,10 @@ export function newAuthLoginCommand(deps: LoginDeps): Command {
     .option('--organization-id <uuid>', 'default organization for webhook-config commands');
   describeVerb(command, {
     examples: [
-      { comment: 'interactive: prompts for what is missing', command: 'fleetctl auth login' },
+      { comment: 'interactive: prompts for what is missing (here, everything comes from the FLEETCTL_* variables)', command: 'fleetctl auth login' },
       {
-        comment: 'non-interactive, the secret on stdin',
-        command: 'printf %s "$SECRET" | fleetctl auth login --base-url https://api.example.com --client-id my-client --client-secret-stdin --no-input',
+        comment: 'non-interactive, the secret piped on stdin (never on the command line)',
+        command: 'printf %s "$FLEETCTL_CLIENT_SECRET" | fleetctl auth login --base-url "$FLEETCTL_BASE_URL" --client-id sandbox-admin --client-secret-stdin --no-input',
       },
     ],
   });

@@ -10,8 +10,8 @@ export function newCompletionCommand(deps: Pick<Deps, 'output'>, root: () => Com
   describeVerb(command, {
     examples: [
       { comment: 'bash: load completions in this shell', command: 'source <(fleetctl completion bash)' },
-      { comment: 'zsh: install completions', command: 'fleetctl completion zsh > "${fpath[1]}/_fleetctl"' },
-      { comment: 'fish: install completions', command: 'fleetctl completion fish > ~/.config/fish/completions/fleetctl.fish' },
+      { comment: 'zsh: install completions (add ~/.zfunc to fpath in ~/.zshrc)', command: 'mkdir -p ~/.zfunc && fleetctl completion zsh > ~/.zfunc/_fleetctl' },
+      { comment: 'fish: install completions', command: 'mkdir -p ~/.config/fish/completions && fleetctl completion fish > ~/.config/fish/completions/fleetctl.fish' },
     ],
   });
   command.action((shell: Shell) => deps.output().text(completionScript(root(), shell)));

@@ -43,7 +43,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   describeVerb(set, {
     examples: [
       { comment: 'point the profile at a local sandbox', command: 'fleetctl config set base_url http://127.0.0.1:4010' },
-      { comment: 'store the secret without putting it on the command line', command: 'printf %s "$SECRET" | fleetctl config set client_secret' },
+      { comment: 'store the secret without putting it on the command line', command: 'printf %s "$FLEETCTL_CLIENT_SECRET" | fleetctl config set client_secret' },
     ],
   });
   set.action(async (rawKey: string, rawValue: string | undefined) => {

@@ -12,8 +12,8 @@ export function newSandboxCommand(deps: Deps): Command {
   describeVerb(sandbox, {
     notes: 'Seeded clients: sandbox-admin (all scopes, root organization), sandbox-reader (read scopes),\nsandbox-child (all scopes, one child organization), sandbox-reboot-only (devices_read, device_commands_reboot).',
     examples: [
-      { comment: 'start on a free port and print the endpoints and credentials as JSON', command: 'fleetctl sandbox --port 0 --json' },
-      { comment: 'a flaky, rate-limited service to test retries', command: 'fleetctl sandbox --fault-rate 0.2 --rate-limit 50' },
+      { comment: 'start on a free port and print the endpoints and credentials as JSON', command: 'fleetctl sandbox --port 0 --json', runsUntilInterrupted: true },
+      { comment: 'a flaky, rate-limited service to test retries', command: 'fleetctl sandbox --port 0 --fault-rate 0.2 --rate-limit 50', runsUntilInterrupted: true },
     ],
   });
   sandbox.action(async (flags: SandboxStartFlags) => sandboxStartRun(deps, sandboxOptionsFrom(flags), Boolean(flags.json || deps.globals().json)));

@@ -7,6 +7,8 @@ export interface Example {
   comment: string;
   /** The command line, without the leading `$ `. */
   command: string;
+  /** A server or watcher that runs until Ctrl-C (the examples test stops it once it has printed). */
+  runsUntilInterrupted?: boolean;
 }
 
 /** Adds "Scope: ..." and "Examples:" after the options of a verb. */
@@ -16,7 +18,7 @@ export function describeVerb(command: Command, opts: { operationIds?: string[]; 
   if (scopes.length > 0) parts.push(`Scope: ${scopes.join(', ')}`);
   if (opts.notes) parts.push(opts.notes);
   if (opts.examples.length > 0) {
-    parts.push(`Examples:\n${opts.examples.map((e) => `  # ${e.comment}\n  $ ${e.command}`).join('\n\n')}`);
+    parts.push(`Examples:\n${opts.examples.map((e) => `  # ${e.comment}${e.runsUntilInterrupted ? ' (runs until Ctrl-C)' : ''}\n  $ ${e.command}`).join('\n\n')}`);
   }
   command.addHelpText('after', `\n${parts.join('\n\n')}\n`);
   (command as Command & { examples?: Example[] }).examples = opts.examples;
