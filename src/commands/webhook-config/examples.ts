@@ -8,3 +8,12 @@ export const ENSURE_EXAMPLE_CONFIG =
 
 /** The current ETag, for --if-match. */
 export const CURRENT_ETAG = '"$(fleetctl --sandbox webhook-config get --columns etag | cut -f2)"';
+
+/** A desired-state document for diff and apply examples (single-quoted in the shell). */
+export const DESIRED_EXAMPLE = JSON.stringify({
+  is_enabled: true,
+  topics: [
+    { type: 'events', delivery: { url: EXAMPLE_URL } },
+    { type: 'alarms', is_enabled: false, delivery: { url: 'https://hooks.example.com/alarms' } },
+  ],
+});

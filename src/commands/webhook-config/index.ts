@@ -6,6 +6,8 @@ import { newWebhookEnableCommand, newWebhookDisableCommand } from './set-enabled
 import { newWebhookDeleteCommand } from './delete.js';
 import { newWebhookRegenerateKeyCommand } from './regenerate-key.js';
 import { newWebhookTopicsCommand } from './topics/index.js';
+import { newWebhookDiffCommand } from './diff.js';
+import { newWebhookApplyCommand } from './apply.js';
 
 export function newWebhookConfigCommand(deps: Deps): Command {
   return new Command('webhook-config')
@@ -16,5 +18,7 @@ export function newWebhookConfigCommand(deps: Deps): Command {
     .addCommand(newWebhookDisableCommand(deps))
     .addCommand(newWebhookTopicsCommand(deps))
     .addCommand(newWebhookRegenerateKeyCommand(deps))
+    .addCommand(newWebhookDiffCommand(deps))
+    .addCommand(newWebhookApplyCommand(deps))
     .addCommand(newWebhookDeleteCommand(deps));
 }

@@ -1,0 +1,115 @@
+import { Command } from 'commander';
+import { ExitCode, FleetctlError } from '../../errors.js';
+import type { Deps } from '../../factory.js';
+import { describeVerb } from '../shared/help.js';
+import { addOrganizationOption } from '../shared/organization.js';
+import { PROPAGATION_SECONDS, type Precondition, type Versioned, type WebhookConfigClient } from './config-client.js';
+import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
+import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.js';
+import { planChanges, type Change } from './plan.js';
+import { changeLines } from './plan-view.js';
+import { showConfig } from './view.js';
+import { DESIRED_EXAMPLE } from './examples.js';
+
+export interface WebhookApplyOptions {
+  organizationId?: string;
+  desired: DesiredState;
+  source: string;
+  ifMatch?: string;
+}
+
+type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+
+/** --if-match no longer names the configuration: nothing was changed (exit 6, like a 412). */
+export class StaleEtagError extends FleetctlError {
+  readonly exitCode = ExitCode.conflict;
+  constructor(message: string, hint: string) {
+    super(message);
+    this.name = 'StaleEtagError';
+    this.hint = hint;
+  }
+}
+
+export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookApplyRun): Command {
+  const command = new Command('apply')
+    .description('Make the webhook configuration match a desired-state file, with only the calls needed')
+    .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin');
+  addOrganizationOption(command);
+  addIfMatchOption(command);
+  describeVerb(command, {
+    operationIds: ['getWebhookConfig', 'replaceWebhookConfig', 'updateWebhookConfig', 'upsertWebhookTopic', 'deleteWebhookTopic'],
+    examples: [
+      { comment: 'converge on this document (run it twice: the second run changes nothing)', command: `echo '${DESIRED_EXAMPLE}' | fleetctl --sandbox webhook-config apply -f -` },
+    ],
+    notes:
+      `${DESIRED_FORMAT_HELP}\n\n` +
+      'apply reads the configuration, then makes only the calls that differ, each with the current If-Match:\n' +
+      'a missing configuration is created disabled first, topics are set before others are removed, and\n' +
+      'delivery is switched off first or on last. Nothing differs: no call is made. With --if-match, nothing\n' +
+      'is changed unless the configuration still has that ETag (as `diff` showed it); exit 6 otherwise.',
+  });
+  command.action(async (flags: OrgFlags & { file: string }) => {
+    const organizationId = orgFrom(flags);
+    const ifMatch = parseIfMatch(flags.ifMatch);
+    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in)), ifMatch });
+  });
+  return command;
+}
+
+export async function webhookApplyRun(deps: WebhookApplyDeps, opts: WebhookApplyOptions): Promise<void> {
+  const client = await webhookClient(deps, opts.organizationId);
+  const org = client.organizationId;
+  const current = await client.readIfExists();
+  if (opts.ifMatch !== undefined && opts.ifMatch !== '*' && current?.etag !== opts.ifMatch) {
+    throw new StaleEtagError(
+      current ? `the webhook configuration changed: its ETag is ${current.etag}, not ${opts.ifMatch}` : `organization ${org} has no webhook configuration to match --if-match ${opts.ifMatch}`,
+      `nothing was changed: review it with \`fleetctl webhook-config diff -f ${opts.source === 'stdin' ? '-' : opts.source}\` and retry with the ETag it shows (or without --if-match)`,
+    );
+  }
+  const changes = planChanges(current?.config, opts.desired);
+  if (changes.length === 0) {
+    deps.io.info(`No changes: the webhook configuration of organization ${org} already matches ${opts.source}.`);
+    await showConfig(deps.output(), current!);
+    return;
+  }
+  let pre: Precondition | undefined = current && { etag: opts.ifMatch ?? current.etag, fromUser: opts.ifMatch !== undefined };
+  for (const change of changes) {
+    pre = await applyChange(client, change, pre);
+    for (const line of changeLines(change)) deps.io.info(`${line.sign} ${line.text}`);
+  }
+  // spec: re-read after the mutations for the new ETag
+  const after: Versioned = await client.read();
+  await showConfig(deps.output(), after);
+  deps.io.info(`Applied ${changes.length} change${changes.length === 1 ? '' : 's'} to the webhook configuration of organization ${org}.`);
+  if (changes.some((c) => c.op === 'set_enabled')) deps.io.info(`Switching delivery takes up to ${PROPAGATION_SECONDS} s to propagate.`);
+}
+
+/**
+ * One call with the current If-Match; answers the If-Match for the next one: the ETag of our own write's
+ * answer (so another client's change in between still fails with 412), else a fresh read.
+ */
+async function applyChange(client: WebhookConfigClient, change: Change, pre: Precondition | undefined): Promise<Precondition> {
+  const need = (): Precondition => {
+    if (!pre) throw new Error(`no ETag for ${change.op}`);
+    return pre;
+  };
+  let etag: string | undefined;
+  switch (change.op) {
+    case 'create':
+      etag = await client.create(change.after.topics);
+      break;
+    case 'set_enabled':
+      etag = await client.setEnabled(change.after, need());
+      break;
+    case 'set_topic':
+      etag = await client.upsertTopic(change.type, { is_enabled: change.after.is_enabled, delivery: change.after.delivery }, need());
+      break;
+    case 'remove_topic':
+      etag = await client.removeTopic(change.type, need());
+      break;
+    case 'replace_topics':
+      etag = await client.replace({ is_enabled: change.is_enabled, topics: change.after }, need());
+      break;
+  }
+  return { etag: etag ?? (await client.read()).etag, fromUser: false };
+}

@@ -1,0 +1,56 @@
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { columnsOf } from '../../output/columns.js';
+import { describeVerb } from '../shared/help.js';
+import { addOrganizationOption } from '../shared/organization.js';
+import { orgFrom, webhookClient, type OrgFlags } from './options.js';
+import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.js';
+import { planChanges } from './plan.js';
+import { renderChangeLines, signPainter } from './plan-view.js';
+import { DESIRED_EXAMPLE } from './examples.js';
+
+export interface WebhookDiffOptions {
+  organizationId?: string;
+  desired: DesiredState;
+  source: string;
+}
+
+type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+
+export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRun): Command {
+  const command = new Command('diff')
+    .description('Show what `apply` would change to reach a desired-state file (changes nothing)')
+    .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin');
+  addOrganizationOption(command);
+  describeVerb(command, {
+    operationIds: ['getWebhookConfig'],
+    examples: [
+      { comment: 'what applying this document would change (readable; -o json for a change list)', command: `echo '${DESIRED_EXAMPLE}' | fleetctl --sandbox webhook-config diff -f -` },
+      { comment: 'the same as a JSON change list', command: `echo '${DESIRED_EXAMPLE}' | fleetctl --sandbox webhook-config diff -f - -o json` },
+    ],
+    notes: `${DESIRED_FORMAT_HELP}\n\nExits with 0 whether or not there are differences; -o json prints [] when there are none.`,
+  });
+  command.action(async (flags: OrgFlags & { file: string }) => {
+    const organizationId = orgFrom(flags);
+    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in)) });
+  });
+  return command;
+}
+
+export async function webhookDiffRun(deps: WebhookDiffDeps, opts: WebhookDiffOptions): Promise<void> {
+  const client = await webhookClient(deps, opts.organizationId);
+  const current = await client.readIfExists();
+  const changes = planChanges(current?.config, opts.desired);
+  const output = deps.output();
+  if (output.isMachineReadable) {
+    await output.list(changes, columnsOf('webhookChange'));
+    return;
+  }
+  const org = client.organizationId;
+  if (changes.length === 0) {
+    deps.io.info(`No differences: the webhook configuration of organization ${org} matches ${opts.source}.`);
+    return;
+  }
+  const header = current ? `Webhook configuration of organization ${org} (ETag ${current.etag}):` : `Webhook configuration of organization ${org} (none yet):`;
+  output.text(`${header}\n${renderChangeLines(changes, signPainter(deps.io.colorEnabled()))}`);
+}
