@@ -52,10 +52,12 @@ export class Prng {
 
   /** A random version-4 shaped uuid (lower-case hex). */
   uuid(): string {
-    const words = [this.nextUint32(), this.nextUint32(), this.nextUint32(), this.nextUint32()];
-    words[1] = ((words[1]! & 0xffff0fff) | 0x00004000) >>> 0; // version 4
-    words[2] = ((words[2]! & 0x3fffffff) | 0x80000000) >>> 0; // RFC 4122 variant
-    const hex = words.map((w) => w.toString(16).padStart(8, '0')).join('');
+    const hex8 = (w: number) => (w >>> 0).toString(16).padStart(8, '0');
+    const hex =
+      hex8(this.nextUint32()) +
+      hex8((this.nextUint32() & 0xffff0fff) | 0x00004000) + // version 4
+      hex8((this.nextUint32() & 0x3fffffff) | 0x80000000) + // RFC 4122 variant
+      hex8(this.nextUint32());
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 

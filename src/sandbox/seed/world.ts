@@ -32,8 +32,12 @@ const SEED_EPOCH_MS = Date.UTC(2024, 0, 1);
 // Device traits follow the hardware number, so every world of 13+ devices has each kind of device and
 // docs can name examples: HW-000004 lacks wake_up, HW-000008 lacks reboot, HW-000006 never reported,
 // HW-000005 has no live position, HW-000009 is unassigned.
+const REBOOT_ONLY: Capability[] = ['reboot'];
+const WAKE_UP_ONLY: Capability[] = ['wake_up'];
+const BOTH: Capability[] = ['reboot', 'wake_up'];
+// (the arrays are shared between devices and never mutated)
 export const deviceTraits = (index: number) => ({
-  capabilities: (index % 10 === 3 ? ['reboot'] : index % 10 === 7 ? ['wake_up'] : ['reboot', 'wake_up']) as Capability[],
+  capabilities: index % 10 === 3 ? REBOOT_ONLY : index % 10 === 7 ? WAKE_UP_ONLY : BOTH,
   neverReported: index % 13 === 5,
   noLivePosition: index % 11 === 4,
   unassigned: index % 9 === 8,

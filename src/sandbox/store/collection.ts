@@ -19,9 +19,15 @@ export class IndexedCollection<T extends Sequenced> {
   readonly items: T[] = [];
   private readonly byId = new Map<string, T>();
   private readonly indexes = new Map<string, Map<string, number[]>>();
+  // [index name, key function, buckets] once, so add() allocates nothing but index slots (100k items at start)
+  private readonly keyList: [string, (item: T) => string | null, Map<string, number[]>][];
 
   constructor(private readonly keys: IndexKeys<T>) {
-    for (const name of Object.keys(keys)) this.indexes.set(name, new Map());
+    this.keyList = Object.entries(keys).map(([name, keyOf]) => {
+      const buckets = new Map<string, number[]>();
+      this.indexes.set(name, buckets);
+      return [name, keyOf, buckets];
+    });
   }
 
   get size(): number {
@@ -37,9 +43,13 @@ export class IndexedCollection<T extends Sequenced> {
     if (item.seq !== this.items.length) throw new Error(`seq ${item.seq} out of order`);
     this.items.push(item);
     this.byId.set(item.id, item);
-    for (const [name, keyOf] of Object.entries(this.keys)) {
+    for (let i = 0; i < this.keyList.length; i++) {
+      const [, keyOf, buckets] = this.keyList[i]!;
       const key = keyOf(item);
-      if (key !== null) this.bucket(name, key).push(item.seq);
+      if (key === null) continue;
+      const bucket = buckets.get(key);
+      if (bucket) bucket.push(item.seq);
+      else buckets.set(key, [item.seq]);
     }
   }
 
