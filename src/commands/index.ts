@@ -10,6 +10,7 @@ import { newEventsCommand } from './events/index.js';
 import { newOrganizationsCommand } from './organizations/index.js';
 import { newVehiclesCommand } from './vehicles/index.js';
 import { newJourneysCommand } from './journeys/index.js';
+import { newApiCommand } from './api/index.js';
 import { newWebhookConfigCommand } from './webhook-config/index.js';
 import { newSandboxCommand } from './sandbox/index.js';
 import { newCompletionCommand } from './completion/index.js';
@@ -23,6 +24,7 @@ export function addCommandGroups(program: Command, deps: Deps): void {
     .addCommand(newVehiclesCommand(deps))
     .addCommand(newJourneysCommand(deps))
     .addCommand(newOrganizationsCommand(deps))
+    .addCommand(newApiCommand(deps))
     .addCommand(newWebhookConfigCommand(deps))
     .addCommand(newAuthCommand(deps))
     .addCommand(newConfigCommand(deps))

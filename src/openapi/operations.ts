@@ -22,17 +22,32 @@ export function scopeFor(operationId: string): Operation['scope'] {
   return operation(operationId).scope;
 }
 
-interface CompiledTemplate {
-  op: Operation;
+/** What matching needs of an operation: its method and path template. */
+export interface OperationTemplate {
+  method: string;
+  path: string;
+}
+
+interface CompiledTemplate<T extends OperationTemplate> {
+  op: T;
   /** Literal segments as strings, path parameters as null. */
   segments: (string | null)[];
   literals: number;
 }
 
-const TEMPLATES: readonly CompiledTemplate[] = OPERATIONS.map((op) => {
-  const segments = splitPath(op.path).map((segment) => (/^\{[^}]+\}$/.test(segment) ? null : segment));
-  return { op, segments, literals: segments.filter((segment) => segment !== null).length };
-});
+const COMPILED = new WeakMap<readonly OperationTemplate[], CompiledTemplate<OperationTemplate>[]>();
+
+function compile<T extends OperationTemplate>(operations: readonly T[]): CompiledTemplate<T>[] {
+  let compiled = COMPILED.get(operations);
+  if (!compiled) {
+    compiled = operations.map((op) => {
+      const segments = splitPath(op.path).map((segment) => (/^\{[^}]+\}$/.test(segment) ? null : segment));
+      return { op, segments, literals: segments.filter((segment) => segment !== null).length };
+    });
+    COMPILED.set(operations, compiled);
+  }
+  return compiled as CompiledTemplate<T>[];
+}
 
 /**
  * The operation a request is for, e.g. ('get', '/v1/devices/HW-1/events?limit=5') → listDeviceEvents.
@@ -40,11 +55,16 @@ const TEMPLATES: readonly CompiledTemplate[] = OPERATIONS.map((op) => {
  * the most literal segments wins (a literal beats a parameter). Undefined when nothing matches.
  */
 export function matchOperation(method: string, concretePath: string): Operation | undefined {
+  return matchOperationIn(OPERATIONS, method, concretePath);
+}
+
+/** matchOperation over another list of operations, such as those of a document a server serves. */
+export function matchOperationIn<T extends OperationTemplate>(operations: readonly T[], method: string, concretePath: string): T | undefined {
   const wanted = method.toUpperCase();
   const segments = splitPath(concretePath.replace(/[?#].*$/, ''));
-  let best: CompiledTemplate | undefined;
-  for (const template of TEMPLATES) {
-    if (template.op.method !== wanted || template.segments.length !== segments.length) continue;
+  let best: CompiledTemplate<T> | undefined;
+  for (const template of compile(operations)) {
+    if (template.op.method.toUpperCase() !== wanted || template.segments.length !== segments.length) continue;
     const matches = template.segments.every((literal, i) => (literal === null ? segments[i] !== '' : literal === segments[i]));
     if (matches && (!best || template.literals > best.literals)) best = template;
   }

@@ -1,0 +1,113 @@
+// `fleetctl api` arguments as a checked request: method, path and query, fields, headers, body source.
+import { UsageError } from '../../errors.js';
+import { checkIdempotencyKey } from '../../api/device-commands.js';
+import { parseLimit } from '../../api/paginate.js';
+
+export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type ApiMethod = (typeof API_METHODS)[number];
+
+export interface RawApiFlags {
+  rawField?: string[];
+  field?: string[];
+  input?: string;
+  header?: string[];
+  paginate?: boolean;
+  idempotencyKey?: string;
+  list?: boolean;
+  refresh?: boolean;
+}
+
+export interface ApiRequestOptions {
+  method: ApiMethod;
+  /** The path without its query string, e.g. /v1/drivers/123 */
+  path: string;
+  query: Record<string, string[]>;
+  /** JSON body members from -f/-F (methods with a body, without --input). */
+  fields?: Record<string, unknown>;
+  /** --input: a file, or - for stdin. */
+  input?: string;
+  headers: Record<string, string>;
+  paginate: boolean;
+}
+
+// RFC 9110 token characters.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers fleetctl sets itself. */
+const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'content-type']);
+
+export function apiRequestOptions(method: string | undefined, rawPath: string | undefined, flags: RawApiFlags): ApiRequestOptions {
+  if (method === undefined || rawPath === undefined) {
+    throw new UsageError(`give a METHOD and a PATH, e.g. fleetctl api GET /v1/fleets`, 'run `fleetctl api --list` for the operations of the API');
+  }
+  const verb = method.toUpperCase();
+  if (!(API_METHODS as readonly string[]).includes(verb)) throw new UsageError(`METHOD must be one of ${API_METHODS.join(', ')}, got "${method}"`);
+  const { path, query } = splitPath(rawPath);
+  const sendsBody = verb !== 'GET' && verb !== 'DELETE';
+  if (flags.input !== undefined && !sendsBody) throw new UsageError(`--input: a ${verb} request has no body`);
+  if (flags.paginate && verb !== 'GET') throw new UsageError('--paginate works with GET only');
+  const fields = [...parseFields(flags.rawField, '-f', false), ...parseFields(flags.field, '-F', true)];
+  const headers = parseHeaders(flags.header);
+  if (flags.idempotencyKey !== undefined) {
+    if (Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')) {
+      throw new UsageError('give the Idempotency-Key once: --idempotency-key or -H, not both');
+    }
+    headers['Idempotency-Key'] = checkIdempotencyKey(flags.idempotencyKey);
+  }
+  // like `gh api`: fields are the query of a GET or DELETE, or when the body comes from --input
+  let body: Record<string, unknown> | undefined;
+  if (sendsBody && flags.input === undefined && fields.length > 0) body = Object.fromEntries(fields);
+  else for (const [name, value] of fields) (query[name] ??= []).push(typeof value === 'string' ? value : JSON.stringify(value));
+  if (query.limit) query.limit = query.limit.map((value) => String(parseLimit(value)));
+  return { method: verb as ApiMethod, path, query, fields: body, input: flags.input, headers, paginate: Boolean(flags.paginate) };
+}
+
+function splitPath(rawPath: string): { path: string; query: Record<string, string[]> } {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(rawPath)) {
+    throw new UsageError(`PATH is a path below the base URL, such as /v1/fleets, not a URL: "${rawPath}"`);
+  }
+  if (/\s/.test(rawPath) || rawPath.includes('#')) throw new UsageError(`PATH must not contain spaces or #, got "${rawPath}"`);
+  const withSlash = rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
+  const at = withSlash.indexOf('?');
+  const path = at < 0 ? withSlash : withSlash.slice(0, at);
+  const query: Record<string, string[]> = {};
+  if (at >= 0) for (const [name, value] of new URLSearchParams(withSlash.slice(at + 1))) (query[name] ??= []).push(value);
+  return { path, query };
+}
+
+function parseFields(values: string[] | undefined, flag: string, typed: boolean): [string, unknown][] {
+  return (values ?? []).map((text) => {
+    const at = text.indexOf('=');
+    if (at <= 0) throw new UsageError(`${flag} takes key=value, got "${text}"`);
+    const value = text.slice(at + 1);
+    return [text.slice(0, at), typed ? typedValue(value) : value];
+  });
+}
+
+/** -F: true, false, null, numbers and JSON arrays/objects become JSON values; anything else stays a string. */
+function typedValue(value: string): unknown {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (value === 'null') return null;
+  if (/^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (/^[[{]/.test(value)) {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch (error) {
+      throw new UsageError(`-F value ${value} looks like JSON but is not: ${(error as Error).message}`);
+    }
+  }
+  return value;
+}
+
+function parseHeaders(values: string[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const text of values ?? []) {
+    const at = text.indexOf(':');
+    const name = at < 0 ? '' : text.slice(0, at).trim();
+    if (!HEADER_NAME.test(name)) throw new UsageError(`-H takes 'Name: value', got "${text}"`);
+    if (RESERVED_HEADERS.has(name.toLowerCase())) throw new UsageError(`-H ${name}: fleetctl sets this header itself`);
+    const value = text.slice(at + 1).trim();
+    headers[name] = name.toLowerCase() === 'idempotency-key' ? checkIdempotencyKey(value, '-H Idempotency-Key') : value;
+  }
+  return headers;
+}

@@ -1,0 +1,92 @@
+// Sends what `fleetctl api` was given to the operation the document says it is, and prints the answer.
+import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { DEFAULT_LIMIT, paginate, type Page } from '../../api/paginate.js';
+import { bundledOperations, loadOperationCatalog, type OperationCatalog, type ServedOperation } from '../../api/served-operations.js';
+import { matchOperationIn } from '../../openapi/operations.js';
+import { readJsonInput } from '../../io/read-input.js';
+import { Output } from '../../output/render.js';
+import { parseColumns } from '../../output/values.js';
+import { API_METHODS, type ApiRequestOptions } from './request.js';
+
+type ApiRunDeps = Pick<Deps, 'api' | 'output' | 'io' | 'transport' | 'clock' | 'configDir' | 'settings' | 'globals' | 'signal'>;
+
+export interface ApiRunOptions {
+  request: ApiRequestOptions;
+  refresh: boolean;
+}
+
+export async function apiRun(deps: ApiRunDeps, opts: ApiRunOptions): Promise<void> {
+  const { request } = opts;
+  const api = await deps.api();
+  const catalog = await catalogFor(deps, api.baseUrl, opts.refresh);
+  const op = operationFor(catalog, request.method, request.path);
+  const body = request.input !== undefined ? await readJsonInput(request.input, deps.io.in, '--input') : request.fields;
+  const call = { method: request.method, path: request.path, scope: op.scope, headers: request.headers, body, signal: deps.signal };
+  const output = outputOf(deps);
+  if (!request.paginate) {
+    const answer = await api.request({ ...call, query: request.query });
+    if (answer.body !== undefined) await output.object(answer.body);
+    else deps.io.info(`HTTP ${answer.status}, no content.`);
+    return;
+  }
+  const first = request.query.cursor?.[0];
+  const limit = Number(request.query.limit?.[0] ?? DEFAULT_LIMIT);
+  const pager = paginate(async (cursor, pageLimit) => {
+    const answer = await api.request<Page<unknown>>({ ...call, query: { ...request.query, cursor: cursor ?? first, limit: String(pageLimit) } });
+    if (!isPage(answer.body)) throw new UsageError(`--paginate: ${request.method} ${request.path} does not answer with a list ({data, next_cursor, has_more})`);
+    return answer.body;
+  }, { limit, cursor: first, all: true });
+  const items = await withColumns(pager, output);
+  await output.list(items.records, items.columns);
+}
+
+export async function apiListRun(deps: ApiRunDeps, opts: { refresh: boolean }): Promise<void> {
+  const baseUrl = (await deps.settings()).base_url.value;
+  if (!baseUrl) deps.io.info('No base URL configured: these are the operations of the document bundled with fleetctl.');
+  const catalog = baseUrl ? await catalogFor(deps, baseUrl, opts.refresh) : { operations: bundledOperations() };
+  const rows = catalog.operations.map((op) => ({ method: op.method, path: op.path, scope: op.scope, operation_id: op.operationId }));
+  await deps.output().list(rows, ['method', 'path', 'scope', 'operation_id']);
+}
+
+async function catalogFor(deps: ApiRunDeps, baseUrl: string, refresh: boolean): Promise<OperationCatalog> {
+  const catalog = await loadOperationCatalog({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl, { refresh });
+  if (catalog.warning) deps.io.info(`Warning: ${catalog.warning}`);
+  return catalog;
+}
+
+/** The operation of the document the request is for; a path it does not describe is a usage error. */
+export function operationFor(catalog: OperationCatalog, method: string, path: string): ServedOperation {
+  const op = matchOperationIn(catalog.operations, method, path);
+  if (op) return op;
+  const others = API_METHODS.filter((m) => matchOperationIn(catalog.operations, m, path));
+  if (others.length > 0) {
+    throw new UsageError(`${method} ${path} is not an operation of the API: that path takes ${others.join(', ')}`, 'run `fleetctl api --list` for every operation');
+  }
+  throw new UsageError(`${path} is not a path of the API document`, 'run `fleetctl api --list` for every operation');
+}
+
+/** JSON unless the user asked for another format: `api` prints what the API answers. */
+function outputOf(deps: Pick<Deps, 'output' | 'io' | 'globals'>): Output {
+  const g = deps.globals();
+  if (g.output !== undefined || g.json) return deps.output();
+  return new Output(deps.io, { format: 'json', columns: parseColumns(g.columns) });
+}
+
+function isPage(body: unknown): body is Page<unknown> {
+  return body !== null && typeof body === 'object' && Array.isArray((body as Page<unknown>).data);
+}
+
+/** Tables and CSV need columns: --columns, else the members of the first item. */
+async function withColumns(records: AsyncIterable<unknown>, output: Output): Promise<{ records: AsyncIterable<unknown>; columns: string[] }> {
+  if (output.isMachineReadable && output.format !== 'csv') return { records, columns: [] };
+  const iterator = records[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const columns = first.done || first.value === null || typeof first.value !== 'object' ? ['value'] : Object.keys(first.value as object);
+  async function* replay() {
+    if (first.done) return;
+    yield first.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { records: replay(), columns };
+}
