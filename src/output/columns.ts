@@ -12,6 +12,7 @@ export const COLUMNS = {
   webhookChange: ['op', 'type', 'before', 'after'],
   deviceEvent: ['event_id', 'triggered_at', 'event_types', 'is_accident', 'is_important'],
   deviceCommandResult: ['hardware_id', 'status', 'http_status', 'code', 'idempotency_key'],
+  webhookEmitted: ['id', 'type', 'hardware_id', 'organization_id', 'destinations'],
 } as const satisfies Record<string, readonly string[]>;
 
 export function columnsOf(resource: keyof typeof COLUMNS): string[] {

@@ -12,11 +12,11 @@ import { MediaSigner } from './media-signing.js';
 import { CommandStore } from './store/commands.js';
 import { WebhookConfigStore } from './store/webhook-configs.js';
 import { WorldStore } from './store/world-store.js';
-import { STATE_FORMAT, STATE_VERSION, StateSaver, loadState, type SandboxState } from './store/state-file.js';
+import { CorruptStateError, STATE_FORMAT, STATE_VERSION, StateSaver, loadState, type SandboxState } from './store/state-file.js';
 import { SandboxHooks } from './hooks.js';
 import { TenantDirectory } from './tenancy.js';
 import { FaultInjector, RateLimiter } from './resilience.js';
-import { createRequestHandler } from './http/server.js';
+import { answerClientError, createRequestHandler } from './http/server.js';
 import { buildRouter } from './routes/index.js';
 import { organizationView } from './routes/views.js';
 import type { SandboxApp } from './app.js';
@@ -75,7 +75,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   }
   const secret = Buffer.from(saved?.secret ?? randomBytes(32).toString('hex'), 'hex');
   const anchorMs = Math.floor(now().getTime() / 60_000) * 60_000;
-  const world = new WorldStore(seed, deviceCount, anchorMs, saved?.world);
+  const world = buildWorld(seed, deviceCount, anchorMs, saved, opts.statePath);
   const tokens = new TokenStore(now);
   if (saved) tokens.load(saved.tokens);
   const clients = seedClients(seed, world.orgs);
@@ -132,6 +132,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       rateLimiter: opts.rateLimit ? new RateLimiter(opts.rateLimit) : null,
     }),
   );
+  server.on('clientError', answerClientError);
   const address = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 4010);
   baseUrl = `http://${urlHost(address)}:${address.port}`;
   log(`sandbox: listening on ${baseUrl} (seed ${seed}, ${deviceCount} devices)`);
@@ -155,6 +156,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         await saver?.flush();
       })()),
   };
+}
+
+/** The world with the saved changes applied; changes that do not fit the seed mean a corrupt file. */
+function buildWorld(seed: number, devices: number, anchorMs: number, saved: SandboxState | null, statePath?: string): WorldStore {
+  try {
+    return new WorldStore(seed, devices, anchorMs, saved?.world);
+  } catch (err) {
+    if (!saved || !statePath) throw err;
+    throw new CorruptStateError(statePath, `its world section cannot be applied: ${(err as Error).message}`);
+  }
 }
 
 function validateOptions(opts: SandboxOptions): void {

@@ -41,6 +41,21 @@ describe('errors are problem+json with a stable code', () => {
     }
   });
 
+  it('answers a request that is not valid HTTP with a problem document', async () => {
+    const { connect } = await import('node:net');
+    const url = new URL(h.sb.baseUrl);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write('GARBAGE / NOPE\r\n\r\n'));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1.1 400/);
+    expect(answer).toContain('application/problem+json');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).code).toBe('request.malformed');
+  });
+
   it('answers bad percent-encoding in a path with 400, not 500', async () => {
     expectProblem(await h.call('GET', '/v1/devices/%E0%A4%A/last-reported'), 400, 'request.invalid_parameter');
   });

@@ -70,6 +70,20 @@ describe('state persistence', () => {
     expect(await readdir(dir)).toEqual(['state.json']);
   });
 
+  it('refuses a state file whose sections do not fit the sandbox', async () => {
+    const dir = await tempDir();
+    const statePath = path.join(dir, 'state.json');
+    const h = await startHarness({ statePath });
+    await h.call('POST', '/v1/drivers', { body: { organization_id: h.org('Acme Logistics').id, fleet_id: (await h.call('GET', '/v1/fleets')).body.data[0].id, first_name: 'A', last_name: 'B' } });
+    await h.close();
+    const state = JSON.parse(await readFile(statePath, 'utf8'));
+    state.world.createdDrivers = [null];
+    const content = JSON.stringify(state);
+    await writeFile(statePath, content);
+    await expect(startSandbox({ port: 0, statePath })).rejects.toThrow(/corrupt.*world.createdDrivers/);
+    expect(await readFile(statePath, 'utf8')).toBe(content);
+  });
+
   it('starts afresh with POST /_sandbox/reset', async () => {
     const h = await startHarness();
     try {

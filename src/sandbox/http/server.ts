@@ -2,6 +2,7 @@
 // Every failure leaves as application/problem+json with a stable code; an unexpected exception is a
 // 500 internal.error whose stack goes to the log, never to the client.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { parseJsonBody, readBody, type AuthContext, type Reply, type RequestContext } from './context.js';
 import { ProblemError, problem } from './problems.js';
 import type { Router } from './router.js';
@@ -113,6 +114,20 @@ function makeContext(req: IncomingMessage, url: URL, params: Record<string, stri
     rawBody,
     jsonBody: async () => parseJsonBody(req, await rawBody()),
   };
+}
+
+/** A request Node's HTTP parser refused (bad request line, oversized headers): still problem+json. */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || (err.code === 'ECONNRESET')) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify(problem(tooLarge ? 431 : 400, 'request.malformed', tooLarge ? 'The request headers are too large.' : 'The request is not valid HTTP.').toBody());
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+      `content-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function problemReply(err: ProblemError): Reply {

@@ -69,7 +69,27 @@ function shapeProblem(value: unknown): string | null {
   if (!isObject(commands) || !isObject(commands.idempotency) || !Array.isArray(commands.log)) return 'bad commands section';
   if (!isObject(webhooks) || !isObject(webhooks.configs) || !Number.isInteger(webhooks.last_revision)) return 'bad webhooks section';
   if (!isObject(tokens)) return 'bad tokens section';
-  return null;
+  return recordProblem(world, commands, webhooks, tokens);
+}
+
+type Json = Record<string, unknown>;
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const strings = (v: Json, ...names: string[]) => names.every((n) => typeof v[n] === 'string');
+
+/** Each saved record has the fields the sandbox relies on. */
+function recordProblem(world: Json, commands: Json, webhooks: Json, tokens: Json): string | null {
+  const driver = (d: unknown) => isRecord(d) && strings(d, 'id', 'organization_id', 'fleet_id', 'first_name', 'last_name', 'status');
+  const checks: [string, boolean][] = [
+    ['world.assignments', Object.values(world.assignments as Json).every((a) => isRecord(a) && strings(a, 'fleet_id', 'organization_id') && (a.vehicle_id === null || typeof a.vehicle_id === 'string'))],
+    ['world.updatedDrivers', Object.values(world.updatedDrivers as Json).every(driver)],
+    ['world.createdDrivers', (world.createdDrivers as unknown[]).every(driver)],
+    ['commands.idempotency', Object.values(commands.idempotency as Json).every((r) => isRecord(r) && strings(r, 'body_hash') && Number.isInteger(r.status))],
+    ['commands.log', (commands.log as unknown[]).every((e) => isRecord(e) && strings(e, 'hardware_id', 'command', 'idempotency_key', 'executed_at'))],
+    ['webhooks.configs', Object.values(webhooks.configs as Json).every((c) => isRecord(c) && strings(c, 'organization_id', 'auth_key') && Array.isArray(c.topics) && Number.isInteger(c.revision))],
+    ['tokens', Object.values(tokens).every((t) => isRecord(t) && strings(t, 'client_id', 'organization_id') && Array.isArray(t.scopes) && Number.isFinite(t.expires_at_ms))],
+  ];
+  const bad = checks.find(([, ok]) => !ok);
+  return bad ? `bad records in ${bad[0]}` : null;
 }
 
 export async function writeStateAtomically(file: string, state: SandboxState): Promise<void> {
