@@ -12,6 +12,7 @@ import { newVehiclesCommand } from './vehicles/index.js';
 import { newJourneysCommand } from './journeys/index.js';
 import { newApiCommand } from './api/index.js';
 import { newWebhookConfigCommand } from './webhook-config/index.js';
+import { newWebhookCommand } from './webhook/index.js';
 import { newSandboxCommand } from './sandbox/index.js';
 import { newCompletionCommand } from './completion/index.js';
 
@@ -26,6 +27,7 @@ export function addCommandGroups(program: Command, deps: Deps): void {
     .addCommand(newOrganizationsCommand(deps))
     .addCommand(newApiCommand(deps))
     .addCommand(newWebhookConfigCommand(deps))
+    .addCommand(newWebhookCommand(deps))
     .addCommand(newAuthCommand(deps))
     .addCommand(newConfigCommand(deps))
     .addCommand(newSandboxCommand(deps))

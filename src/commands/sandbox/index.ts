@@ -5,6 +5,7 @@ import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
 import { embeddedStatePath } from '../../sandbox/embedded.js';
 import { addSandboxStartOptions, sandboxOptionsFrom, sandboxStartRun, type SandboxStartFlags } from './start.js';
+import { newSandboxEmitCommand } from './emit.js';
 
 export function newSandboxCommand(deps: Deps): Command {
   const sandbox = new Command('sandbox').description('Run a faithful, stateful local emulator of the whole Fleet API (token endpoint included)');
@@ -26,5 +27,5 @@ export function newSandboxCommand(deps: Deps): Command {
     deps.io.info(`Sandbox state reset (${file}).`);
   });
 
-  return sandbox.addCommand(reset);
+  return sandbox.addCommand(reset).addCommand(newSandboxEmitCommand(deps));
 }

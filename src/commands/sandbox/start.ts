@@ -14,6 +14,9 @@ export interface SandboxStartFlags {
   faultRate?: string;
   latency?: string;
   tokenTtl?: string;
+  allowPrivateWebhooks?: boolean;
+  emitRate?: string;
+  propagation?: string;
   json?: boolean;
 }
 
@@ -30,6 +33,9 @@ export function addSandboxStartOptions(command: Command): Command {
     .option('--fault-rate <p>', 'share (0 to 1) of API requests that fail with 503 or a dropped connection')
     .option('--latency <ms>', 'delay added to every answer, in milliseconds')
     .option('--token-ttl <seconds>', 'lifetime of issued tokens (expires_in)', '3600')
+    .option('--allow-private-webhooks', 'LOCAL DEVELOPMENT ONLY: deliver webhooks to private and loopback addresses, and over http:// to loopback')
+    .option('--emit-rate <n>', 'webhook events per second emitted from the seeded fleet, round robin over the five types (default off)')
+    .option('--propagation <ms>', 'delay before webhook configuration changes and key rotations reach deliveries', '5000')
     .option('--json', 'print one JSON line with the endpoints and credentials when ready');
 }
 
@@ -44,6 +50,9 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
     faultRate: flags.faultRate === undefined ? undefined : share(flags.faultRate, '--fault-rate'),
     latencyMs: flags.latency === undefined ? undefined : integer(flags.latency, '--latency', 0, 60_000),
     tokenTtlSeconds: integer(flags.tokenTtl ?? '3600', '--token-ttl', 1, 31_536_000),
+    allowPrivateWebhooks: flags.allowPrivateWebhooks === true,
+    emitRatePerSecond: flags.emitRate === undefined ? undefined : positive(flags.emitRate, '--emit-rate'),
+    propagationMs: integer(flags.propagation ?? '5000', '--propagation', 0, 60_000),
   };
 }
 

@@ -1,0 +1,76 @@
+// `fleetctl sandbox emit TYPE [--count N]`: asks a running sandbox (the one --base-url / FLEETCTL_BASE_URL
+// names) to emit webhook events from its seeded fleet, through its sandbox-only POST /_sandbox/emit.
+import { Argument, Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
+import { columnsOf } from '../../output/columns.js';
+import { describeVerb } from '../shared/help.js';
+import { optionalUuid } from '../shared/validate.js';
+
+export const MAX_EMIT_COUNT = 1000;
+
+export interface SandboxEmitOptions {
+  type: EventType;
+  count: number;
+  /** Devices of this organization and its descendants; default: the configured organization, else any. */
+  organizationId?: string;
+}
+
+type SandboxEmitDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io'>;
+
+export function newSandboxEmitCommand(deps: SandboxEmitDeps, run = sandboxEmitRun): Command {
+  const command = new Command('emit')
+    .description('Make a running sandbox emit webhook events from its seeded fleet (delivered to enabled subscriptions)')
+    .addArgument(new Argument('<type>', 'event type').choices(EVENT_TYPES))
+    .option('--count <n>', `how many events, 1 to ${MAX_EMIT_COUNT}`, '1')
+    .option('--organization-id <id>', 'emit from the devices of this organization and its descendants (default: the configured organization)');
+  describeVerb(command, {
+    notes: 'Calls POST /_sandbox/emit (no token) on the sandbox that --base-url or FLEETCTL_BASE_URL names.',
+    examples: [
+      { comment: 'three live GPS fixes from the embedded sandbox', command: 'fleetctl --sandbox sandbox emit live.gps --count 3' },
+      { comment: 'one event of each type, ids only', command: 'for t in live.gps journey.closed alarm.triggered event.generic media.ready; do fleetctl --sandbox sandbox emit $t --columns id -o csv; done' },
+    ],
+  });
+  command.action(async (type: EventType, flags: { count: string; organizationId?: string }) =>
+    run(deps, { type, count: emitCount(flags.count), organizationId: optionalUuid(flags.organizationId, '--organization-id') }),
+  );
+  return command;
+}
+
+export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOptions): Promise<void> {
+  const settings = await deps.settings();
+  const baseUrl = settings.base_url.value;
+  if (!baseUrl) {
+    throw new UsageError('no sandbox to emit on', 'start one with `fleetctl sandbox` and set FLEETCTL_BASE_URL to its URL, or pass --base-url (or use --sandbox)');
+  }
+  const organizationId = opts.organizationId ?? settings.organization_id.value;
+  const url = `${baseUrl.replace(/\/+$/, '')}/_sandbox/emit`;
+  const transport = await deps.transport();
+  const answer = await transport.send({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ type: opts.type, count: opts.count, ...(organizationId ? { organization_id: organizationId } : {}) }),
+  });
+  if (answer.status === 404) {
+    throw new UsageError(`${baseUrl} is not a fleetctl sandbox (no /_sandbox/emit there)`, 'point --base-url or FLEETCTL_BASE_URL at a running `fleetctl sandbox`');
+  }
+  if (answer.status < 200 || answer.status >= 300) {
+    const { toApiError } = await import('../../api/problem.js');
+    throw toApiError(answer, url, undefined);
+  }
+  const events = (JSON.parse(answer.text) as { events: { destinations: number }[] }).events;
+  await deps.output().list(events, columnsOf('webhookEmitted'));
+  if (events.length < opts.count) deps.io.info(`Only ${events.length} of ${opts.count} ${opts.type} events could be made from the seeded fleet.`);
+  if (events.length > 0 && events.every((e) => e.destinations === 0)) {
+    deps.io.info('No enabled webhook subscription covers these events: nothing will be delivered (see `fleetctl webhook-config get`).');
+  }
+}
+
+function emitCount(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_EMIT_COUNT) {
+    throw new UsageError(`--count must be a whole number from 1 to ${MAX_EMIT_COUNT}, got "${value}"`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,124 @@
+// `fleetctl webhook listen`: a local receiver of webhook deliveries (key check, de-duplication, envelope
+// validation, body limit, optional relay to the user's app). Accepted events go to stdout: a one-line
+// summary on a terminal, the full envelope as NDJSON when piped or with -o ndjson/json. Everything else
+// (readiness, rejections, duplicates) goes to stderr. Runs until Ctrl-C, or until --max-events.
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { describeVerb } from '../shared/help.js';
+import { addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
+import type { ReceivedDelivery, RejectedDelivery, RunningReceiver } from '../../webhooks/receiver.js';
+
+export const DEFAULT_LISTEN_PORT = 4011;
+
+export interface WebhookListenOptions {
+  host: string;
+  port: number;
+  key: string;
+  previousKey?: string;
+  forwardTo?: string;
+  /** Stop after this many accepted events (scripts, CI); undefined: run until interrupted. */
+  maxEvents?: number;
+}
+
+type WebhookListenDeps = Pick<Deps, 'io' | 'output' | 'env' | 'signal'>;
+
+export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookListenRun): Command {
+  const command = new Command('listen')
+    .description('Receive webhook deliveries locally: check the key, de-duplicate, validate, print (and relay) each event')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', String(DEFAULT_LISTEN_PORT))
+    .option('--host <host>', 'address to listen on', '127.0.0.1');
+  addKeyOptions(command, 'that deliveries must carry');
+  command
+    .option('--previous-key <key>', 'also accept the key before a rotation, for 60 s')
+    .option('--forward-to <url>', "relay each delivery to your app (same headers) and answer with your app's status")
+    .option('--max-events <n>', 'exit after this many events were accepted');
+  describeVerb(command, {
+    notes: [
+      'Point a webhook topic at the printed URL; against a local sandbox that needs `fleetctl sandbox --allow-private-webhooks`',
+      '(plain http:// to loopback). Answers: 200 accepted or duplicate, 401 wrong key, 400 invalid envelope, 413 too large,',
+      "415 not CloudEvents JSON; with --forward-to, your app's answer. Runs until Ctrl-C unless --max-events is given.",
+      'Everyday use (runs until Ctrl-C):  fleetctl webhook listen --key-env FLEETCTL_WEBHOOK_KEY --forward-to http://127.0.0.1:3000/webhooks',
+    ].join('\n'),
+    examples: [
+      {
+        comment: 'receive one sample event, print its envelope and exit',
+        command: 'fleetctl webhook listen --port 48787 --key demo-key --max-events 1 & sleep 2; fleetctl webhook trigger live.gps --to http://127.0.0.1:48787/ --key demo-key >/dev/null; wait $!',
+      },
+    ],
+  });
+  command.action(async (flags: KeyFlags & { port: string; host: string; previousKey?: string; forwardTo?: string; maxEvents?: string }) => {
+    await run(deps, {
+      host: flags.host,
+      port: portFrom(flags.port),
+      key: keyFrom(flags, deps.env),
+      previousKey: flags.previousKey || undefined,
+      forwardTo: flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to'),
+      maxEvents: flags.maxEvents === undefined ? undefined : maxEventsFrom(flags.maxEvents),
+    });
+  });
+  return command;
+}
+
+export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookListenOptions): Promise<void> {
+  const output = deps.output();
+  if (output.format === 'csv') throw new UsageError('webhook listen prints envelopes as NDJSON (-o ndjson) or summaries (on a terminal), not CSV');
+  const asNdjson = output.isMachineReadable || !deps.io.stdoutIsTTY;
+  const { startReceiver } = await import('../../webhooks/receiver.js');
+  let accepted = 0;
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const onEvent = (d: ReceivedDelivery) => {
+    output.text(asNdjson ? JSON.stringify(d.event) : summary(d));
+    accepted++;
+    // leave time for the answer to be written before the receiver closes its connections
+    if (opts.maxEvents !== undefined && accepted >= opts.maxEvents) setTimeout(finish, 100);
+  };
+  let receiver: RunningReceiver;
+  try {
+    receiver = await startReceiver({
+      host: opts.host, port: opts.port, key: opts.key, previousKey: opts.previousKey, forwardTo: opts.forwardTo,
+      onEvent, onReject: (r) => deps.io.info(rejection(r)),
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${opts.port} on ${opts.host} is already in use`, 'pick another with --port (0 picks a free one)');
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}: not an address of this machine`);
+    throw err;
+  }
+  deps.io.info(`Listening on ${receiver.url}`);
+  if (opts.forwardTo) deps.io.info(`Relaying each delivery to ${opts.forwardTo}`);
+  if (opts.previousKey) deps.io.info('The previous key is accepted for 60 s.');
+  deps.io.info(opts.maxEvents === undefined ? 'Press Ctrl-C to stop.' : `Stopping after ${opts.maxEvents} event(s); Ctrl-C stops earlier.`);
+  if (deps.signal.aborted) finish();
+  deps.signal.addEventListener('abort', () => finish(), { once: true });
+  await done;
+  await receiver.close();
+  deps.io.info(`Stopped after ${accepted} event(s).`);
+}
+
+function summary(d: ReceivedDelivery): string {
+  const e = d.event;
+  const notes = [
+    d.attempt !== null ? `attempt ${d.attempt}` : null,
+    d.keyUsed === 'previous' ? 'previous key' : null,
+    d.forwardStatus !== undefined ? `relayed: HTTP ${d.forwardStatus}` : null,
+  ].filter(Boolean);
+  return `${e.time ?? '-'}  ${e.type.padEnd(15)}  ${(e.subject ?? '-').padEnd(10)}  ${e.id}${notes.length ? `  (${notes.join(', ')})` : ''}`;
+}
+
+function rejection(r: RejectedDelivery): string {
+  const what = r.eventId ? ` ${r.eventId}` : '';
+  if (r.status === 200) return `Duplicate${what} ignored: ${r.reason}`;
+  return `Refused ${r.method} ${r.path}${what}: HTTP ${r.status}, ${r.reason}`;
+}
+
+function portFrom(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+function maxEventsFrom(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--max-events must be a whole number of at least 1, got "${value}"`);
+  return Number(value);
+}

@@ -1,0 +1,67 @@
+// `fleetctl webhook trigger TYPE --to URL`: sends one valid sample event of that type, with the delivery
+// headers the service sends (X-Webhook-Key, X-Delivery-Attempt, Idempotency-Key, traceparent), to any
+// receiver, to test it. Exit 0 on a 2xx answer; otherwise the exit code of the receiver's HTTP status.
+import { Argument, Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { ApiError, NetworkError } from '../../errors.js';
+import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
+import { describeVerb } from '../shared/help.js';
+import { addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
+
+/** The sample's source and dataschema when no base URL is configured. */
+export const SAMPLE_BASE_URL = 'https://api.fleet.example';
+
+export interface WebhookTriggerOptions {
+  type: EventType;
+  to: string;
+  key: string;
+  hardwareId?: string;
+}
+
+type WebhookTriggerDeps = Pick<Deps, 'io' | 'output' | 'env' | 'globals'>;
+
+export function newWebhookTriggerCommand(deps: WebhookTriggerDeps, run = webhookTriggerRun): Command {
+  const command = new Command('trigger')
+    .description('Send one valid sample event, with the delivery headers, to a webhook receiver to test it')
+    .addArgument(new Argument('<type>', 'event type').choices(EVENT_TYPES))
+    .requiredOption('--to <url>', "the receiver's URL (http:// or https://)");
+  addKeyOptions(command, 'to send in X-Webhook-Key');
+  command.option('--hardware-id <id>', 'hardware id of the sample device', 'HW-000001');
+  describeVerb(command, {
+    notes: 'Prints the sent event id, the receiver\'s status and the Idempotency-Key; -o json adds the whole envelope.',
+    examples: [
+      {
+        comment: 'test a receiver with a sample alarm (here a local `webhook listen` that exits after one event)',
+        command: 'export FLEETCTL_WEBHOOK_KEY=demo-key; fleetctl webhook listen --port 48788 --max-events 1 >/dev/null & sleep 2; fleetctl webhook trigger alarm.triggered --to http://127.0.0.1:48788/hooks; wait $!',
+      },
+    ],
+  });
+  command.action(async (type: EventType, flags: KeyFlags & { to: string; hardwareId: string }) =>
+    run(deps, { type, to: httpUrl(flags.to, '--to'), key: keyFrom(flags, deps.env), hardwareId: flags.hardwareId }),
+  );
+  return command;
+}
+
+export async function webhookTriggerRun(deps: WebhookTriggerDeps, opts: WebhookTriggerOptions): Promise<void> {
+  const baseUrl = deps.globals().baseUrl ?? deps.env.FLEETCTL_BASE_URL ?? SAMPLE_BASE_URL;
+  const { triggerSampleEvent } = await import('../../webhooks/send.js');
+  const { event, headers, outcome } = await triggerSampleEvent(opts.type, { to: opts.to, key: opts.key, baseUrl, hardwareId: opts.hardwareId });
+  if ('error' in outcome) {
+    throw new NetworkError(`could not deliver to ${opts.to}: ${outcome.error}`, 'is the receiver running? (`fleetctl webhook listen` starts one)');
+  }
+  const output = deps.output();
+  const result = {
+    id: event.id, type: event.type, to: opts.to, status: outcome.status, idempotency_key: headers['idempotency-key'],
+    ...(output.isMachineReadable ? { event, answer: outcome.body } : {}),
+  };
+  await output.object(result, output.isMachineReadable ? undefined : ['id', 'type', 'to', 'status', 'idempotency_key']);
+  if (outcome.status < 200 || outcome.status >= 300) {
+    const answer = outcome.body.trim().slice(0, 300);
+    throw new ApiError({
+      status: outcome.status,
+      message: `the receiver answered HTTP ${outcome.status}${answer ? `: ${answer}` : ''}`,
+      hint: outcome.status === 401 ? 'check the key: it must be the one the receiver expects (--key / --key-env)' : undefined,
+    });
+  }
+  deps.io.info(`Delivered ${event.type} ${event.id}: HTTP ${outcome.status}.`);
+}
