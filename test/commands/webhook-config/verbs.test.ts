@@ -180,6 +180,15 @@ describe('webhook-config enable / disable', () => {
     );
   });
 
+  it('passes a 403 through (exit 4) with the scope named', async () => {
+    const denied = { ...problem('PATCH', BASE, 403, 'auth.scope_missing', 'This operation requires the scope thirdparty.api.webhooks_write.') };
+    (denied.body as Record<string, unknown>).required_scope = 'thirdparty.api.webhooks_write';
+    const f = fakeDeps({ answers: [getAnswer('"e1"'), denied] });
+    const error = (await webhookSetEnabledRun(f.deps, { organizationId: ORG, enabled: true }).catch((e: unknown) => e)) as ApiError;
+    expect(error.exitCode).toBe(4);
+    expect(error.hint).toContain('thirdparty.api.webhooks_write');
+  });
+
   it('explains a change by another client between read and write', async () => {
     const f = fakeDeps({ answers: [getAnswer('"e1"'), problem('PATCH', BASE, 412, 'precondition.failed', 'changed')] });
     const error = (await webhookSetEnabledRun(f.deps, { organizationId: ORG, enabled: true }).catch((e: unknown) => e)) as ApiError;
