@@ -1,4 +1,4 @@
-// Build: generate code from the OpenAPI document, bundle the CLI, regenerate shell completions.
+// Build: generate code from the OpenAPI document, then bundle the CLI (completions: `npm run completions`).
 import { build } from 'esbuild';
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
