@@ -1,0 +1,179 @@
+// webhook listen / trigger: parse tables (argv → options or the exact error) and run tables against a real
+// local receiver (TTY summary vs piped NDJSON, stderr messages, exit codes through the thrown errors).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { newWebhookListenCommand, webhookListenRun, type WebhookListenOptions } from '../../../src/commands/webhook/listen.js';
+import { newWebhookTriggerCommand, webhookTriggerRun, type WebhookTriggerOptions } from '../../../src/commands/webhook/trigger.js';
+import { triggerSampleEvent, validateEnvelope } from '../../../src/webhooks/index.js';
+import { fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
+import type { Deps } from '../../../src/factory.js';
+
+describe('webhook listen: parsing', () => {
+  async function parse(args: string[], env: NodeJS.ProcessEnv = {}): Promise<WebhookListenOptions> {
+    const { run, calls } = recordRun<WebhookListenOptions>();
+    await parseVerb(newWebhookListenCommand({ ...fakeDeps().deps, env }, run), args);
+    return calls[0]!;
+  }
+
+  it.each([
+    [['--key', 'k1'], {}, { host: '127.0.0.1', port: 4011, key: 'k1', previousKey: undefined, forwardTo: undefined, maxEvents: undefined }],
+    [['--key-env', 'MY_KEY', '--port', '0', '--host', '0.0.0.0'], { MY_KEY: 'k2' }, { host: '0.0.0.0', port: 0, key: 'k2' }],
+    [[], { FLEETCTL_WEBHOOK_KEY: 'k3' }, { key: 'k3' }],
+    [['--key', 'new', '--previous-key', 'old', '--forward-to', 'http://127.0.0.1:3000/hooks', '--max-events', '2'], {}, { key: 'new', previousKey: 'old', forwardTo: 'http://127.0.0.1:3000/hooks', maxEvents: 2 }],
+  ])('%j', async (args, env, expected) => {
+    expect(await parse(args, env)).toMatchObject(expected);
+  });
+
+  it.each([
+    [[], 'a webhook key is required'],
+    [['--key', 'a', '--key-env', 'B'], 'use either --key or --key-env, not both'],
+    [['--key-env', 'UNSET_VAR'], 'the environment variable UNSET_VAR (--key-env) is not set or empty'],
+    [['--key', 'k', '--port', '70000'], '--port must be a whole number from 0 to 65535, got "70000"'],
+    [['--key', 'k', '--forward-to', 'ftp://x'], '--forward-to must be an http:// or https:// URL, got "ftp://x"'],
+    [['--key', 'k', '--forward-to', 'nope'], '--forward-to must be an absolute http:// or https:// URL, got "nope"'],
+    [['--key', 'k', '--max-events', '0'], '--max-events must be a whole number of at least 1, got "0"'],
+  ])('%j is refused: %s', async (args, message) => {
+    await expect(parse(args)).rejects.toThrow(message);
+  });
+});
+
+/** Starts listen on a free port; resolves with its URL once the ready line is on stderr. */
+async function listening(opts: Partial<WebhookListenOptions>, tty: boolean, format?: 'json' | 'ndjson' | 'csv') {
+  const f = fakeDeps({ tty, format });
+  const controller = new AbortController();
+  const deps = { ...f.deps, signal: controller.signal } as Deps;
+  const done = webhookListenRun(deps, { host: '127.0.0.1', port: 0, key: 'secret', ...opts });
+  onTestFinished(() => controller.abort());
+  let url: string | undefined;
+  for (let i = 0; i < 200 && !url; i++) {
+    url = /Listening on (\S+)/.exec(f.io.stderr())?.[1];
+    if (!url) await new Promise((r) => setTimeout(r, 10));
+  }
+  if (!url) throw new Error(`not ready: ${f.io.stderr()}`);
+  return { f, url, done, stop: () => controller.abort() };
+}
+
+describe('webhook listen: running', () => {
+  it('piped: each accepted event is one NDJSON line; duplicates and a wrong key are reported on stderr', async () => {
+    const l = await listening({}, false);
+    const sent = await triggerSampleEvent('live.gps', { to: l.url, key: 'secret', baseUrl: 'https://api.example.com' });
+    expect(sent.outcome).toMatchObject({ status: 200 });
+    // the same delivery again: acknowledged, not printed twice
+    const again = await fetch(l.url, { method: 'POST', headers: sent.headers, body: JSON.stringify(sent.event) });
+    expect(again.status).toBe(200);
+    const wrong = await triggerSampleEvent('alarm.triggered', { to: l.url, key: 'wrong', baseUrl: 'https://api.example.com' });
+    expect(wrong.outcome).toMatchObject({ status: 401 });
+    l.stop();
+    await l.done;
+    const lines = l.f.io.stdout().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toEqual(sent.event);
+    expect(validateEnvelope(JSON.parse(lines[0]!)).ok).toBe(true);
+    const stderr = l.f.io.stderr();
+    expect(stderr).toMatch(/^Listening on http:\/\/127\.0\.0\.1:\d+\nPress Ctrl-C to stop\.\n/);
+    expect(stderr).toContain(`Duplicate ${sent.event.id} ignored: duplicate delivery, already accepted\n`);
+    expect(stderr).toContain('Refused POST /: HTTP 401, missing or wrong X-Webhook-Key\n');
+    expect(stderr).toMatch(/Stopped after 1 event\(s\)\.\n$/);
+    expect(stderr).not.toContain('secret');
+  });
+
+  it('on a terminal: a one-line summary per event; with -o ndjson the envelope even on a terminal', async () => {
+    const l = await listening({ maxEvents: 1 }, true);
+    const sent = await triggerSampleEvent('media.ready', { to: l.url, key: 'secret', baseUrl: 'https://api.example.com', hardwareId: 'HW-000042' });
+    await l.done;
+    expect(l.f.io.stdout()).toBe(`${sent.event.time}  media.ready      HW-000042   ${sent.event.id}  (attempt 1)\n`);
+    const n = await listening({ maxEvents: 1 }, true, 'ndjson');
+    const second = await triggerSampleEvent('live.gps', { to: n.url, key: 'secret', baseUrl: 'https://api.example.com' });
+    await n.done;
+    expect(JSON.parse(n.f.io.stdout())).toEqual(second.event);
+  });
+
+  it('the previous key is accepted, and marked as such', async () => {
+    const l = await listening({ previousKey: 'old', maxEvents: 1 }, true);
+    await triggerSampleEvent('live.gps', { to: l.url, key: 'old', baseUrl: 'https://api.example.com' });
+    await l.done;
+    expect(l.f.io.stdout()).toContain('(attempt 1, previous key)');
+    expect(l.f.io.stderr()).toContain('The previous key is accepted for 60 s.\n');
+  });
+
+  it('-o csv is refused; a port in use is a usage error', async () => {
+    await expect(webhookListenRun(fakeDeps({ format: 'csv' }).deps, { host: '127.0.0.1', port: 0, key: 'k' })).rejects.toThrow('not CSV');
+    const l = await listening({}, false);
+    const port = Number(new URL(l.url).port);
+    await expect(webhookListenRun(fakeDeps().deps, { host: '127.0.0.1', port, key: 'k' })).rejects.toMatchObject({
+      message: `port ${port} on 127.0.0.1 is already in use`, exitCode: 2,
+    });
+  });
+});
+
+describe('webhook trigger', () => {
+  async function parse(args: string[], env: NodeJS.ProcessEnv = {}): Promise<WebhookTriggerOptions> {
+    const { run, calls } = recordRun<WebhookTriggerOptions>();
+    await parseVerb(newWebhookTriggerCommand({ ...fakeDeps().deps, env }, run), args);
+    return calls[0]!;
+  }
+
+  it('parses the type, the receiver and the key', async () => {
+    expect(await parse(['event.generic', '--to', 'https://hooks.example.com/x', '--key', 'k'])).toEqual({
+      type: 'event.generic', to: 'https://hooks.example.com/x', key: 'k', hardwareId: 'HW-000001',
+    });
+    await expect(parse(['nope', '--to', 'http://x', '--key', 'k'])).rejects.toThrow("value 'nope' is invalid for argument 'type'");
+    await expect(parse(['live.gps', '--key', 'k'])).rejects.toThrow("required option '--to <url>' not specified");
+    await expect(parse(['live.gps', '--to', 'mailto:a@b', '--key', 'k'])).rejects.toThrow('--to must be an http:// or https:// URL');
+  });
+
+  async function receiverAnswering(status: number, body = '') {
+    const seen: { headers: Record<string, unknown>; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        seen.push({ headers: req.headers, body: text });
+        res.writeHead(status).end(body);
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    onTestFinished(() => new Promise<void>((ok) => server.close(() => ok())));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, seen };
+  }
+
+  it.each([false, true])('2xx: prints the id, status and Idempotency-Key (tty %s)', async (tty) => {
+    const r = await receiverAnswering(204);
+    const f = fakeDeps({ tty });
+    await webhookTriggerRun(f.deps, { type: 'journey.closed', to: r.url, key: 'k1' });
+    const sent = JSON.parse(r.seen[0]!.body);
+    expect(r.seen[0]!.headers).toMatchObject({
+      'x-webhook-key': 'k1', 'x-delivery-attempt': '1', 'content-type': 'application/cloudevents+json',
+    });
+    expect(validateEnvelope(sent).ok).toBe(true);
+    expect(sent.source).toBe('https://api.fleet.example/v1/devices/HW-000001');
+    if (!tty) {
+      expect(f.io.stdout()).toBe(`id\t${sent.id}\ntype\tjourney.closed\nto\t${r.url}\nstatus\t204\nidempotency_key\t${r.seen[0]!.headers['idempotency-key']}\n`);
+    } else {
+      expect(f.io.stdout()).toContain(sent.id);
+    }
+    expect(f.io.stderr()).toBe(`Delivered journey.closed ${sent.id}: HTTP 204.\n`);
+  });
+
+  it('-o json adds the envelope and the answer', async () => {
+    const r = await receiverAnswering(200, 'ok');
+    const f = fakeDeps({ format: 'json' });
+    await webhookTriggerRun(f.deps, { type: 'live.gps', to: r.url, key: 'k1' });
+    const out = JSON.parse(f.io.stdout());
+    expect(out).toMatchObject({ type: 'live.gps', status: 200, answer: 'ok' });
+    expect(out.event).toEqual(JSON.parse(r.seen[0]!.body));
+  });
+
+  it('a non-2xx answer is an error with the exit code of its status; no receiver is exit 9', async () => {
+    const r = await receiverAnswering(401, '{"error":"missing or wrong X-Webhook-Key"}');
+    await expect(webhookTriggerRun(fakeDeps().deps, { type: 'live.gps', to: r.url, key: 'bad' })).rejects.toMatchObject({
+      message: 'the receiver answered HTTP 401: {"error":"missing or wrong X-Webhook-Key"}', exitCode: 3,
+    });
+    const failing = await receiverAnswering(500);
+    await expect(webhookTriggerRun(fakeDeps().deps, { type: 'live.gps', to: failing.url, key: 'k' })).rejects.toMatchObject({ exitCode: 9 });
+    await expect(webhookTriggerRun(fakeDeps().deps, { type: 'live.gps', to: 'http://127.0.0.1:9/', key: 'k' })).rejects.toMatchObject({
+      message: 'could not deliver to http://127.0.0.1:9/: ECONNREFUSED', exitCode: 9,
+    });
+  });
+});
