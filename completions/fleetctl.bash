@@ -1,7 +1,7 @@
 # bash completion for fleetctl (generated from the command tree)
 _fleetctl_subcommands() {
   case "$1" in
-    "") echo "auth completion config devices drivers events fleets journeys organizations sandbox vehicles webhook-config" ;;
+    "") echo "api auth completion config devices drivers events fleets journeys organizations sandbox vehicles webhook webhook-config" ;;
     "devices") echo "assign events get last-position last-reported list media reboot unassign wake-up" ;;
     "devices list") echo "" ;;
     "devices get") echo "" ;;
@@ -35,7 +35,8 @@ _fleetctl_subcommands() {
     "organizations list") echo "" ;;
     "organizations get") echo "" ;;
     "organizations descendants") echo "" ;;
-    "webhook-config") echo "create delete disable enable get regenerate-key topics" ;;
+    "api") echo "" ;;
+    "webhook-config") echo "apply create delete diff disable enable get regenerate-key topics" ;;
     "webhook-config get") echo "" ;;
     "webhook-config create") echo "" ;;
     "webhook-config enable") echo "" ;;
@@ -44,7 +45,12 @@ _fleetctl_subcommands() {
     "webhook-config topics set") echo "" ;;
     "webhook-config topics remove") echo "" ;;
     "webhook-config regenerate-key") echo "" ;;
+    "webhook-config diff") echo "" ;;
+    "webhook-config apply") echo "" ;;
     "webhook-config delete") echo "" ;;
+    "webhook") echo "listen trigger" ;;
+    "webhook listen") echo "" ;;
+    "webhook trigger") echo "" ;;
     "auth") echo "login logout status token" ;;
     "auth login") echo "" ;;
     "auth status") echo "" ;;
@@ -57,8 +63,9 @@ _fleetctl_subcommands() {
     "config unset") echo "" ;;
     "config profiles") echo "" ;;
     "config use") echo "" ;;
-    "sandbox") echo "reset" ;;
+    "sandbox") echo "emit reset" ;;
     "sandbox reset") echo "" ;;
+    "sandbox emit") echo "" ;;
     "completion") echo "" ;;
   esac
 }
@@ -98,6 +105,7 @@ _fleetctl_options() {
     "organizations list") echo "--all --auth-url --base-url --columns --cursor --debug --help --insecure --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
     "organizations get") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
     "organizations descendants") echo "--all --auth-url --base-url --columns --cursor --debug --help --insecure --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
+    "api") echo "--auth-url --base-url --columns --debug --field --header --help --idempotency-key --input --insecure --json --list --max-retries --max-retry-wait --no-color --no-input --output --paginate --profile --raw-field --refresh --sandbox --timeout --version -F -H -V -f -o" ;;
     "webhook-config") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
     "webhook-config get") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --timeout --version -V -o" ;;
     "webhook-config create") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --timeout --topics --url --version -V -o" ;;
@@ -107,7 +115,12 @@ _fleetctl_options() {
     "webhook-config topics set") echo "--auth-url --base-url --columns --debug --disabled --help --if-match --insecure --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --timeout --url --version -V -o" ;;
     "webhook-config topics remove") echo "--auth-url --base-url --columns --debug --help --if-match --insecure --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --timeout --version -V -o" ;;
     "webhook-config regenerate-key") echo "--auth-url --base-url --columns --debug --help --if-match --insecure --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --timeout --version -V -o" ;;
+    "webhook-config diff") echo "--auth-url --base-url --columns --debug --file --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --timeout --version -V -f -o" ;;
+    "webhook-config apply") echo "--auth-url --base-url --columns --debug --file --help --if-match --insecure --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --timeout --version -V -f -o" ;;
     "webhook-config delete") echo "--auth-url --base-url --columns --debug --help --if-match --insecure --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --timeout --version --yes -V -o -y" ;;
+    "webhook") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
+    "webhook listen") echo "--auth-url --base-url --columns --debug --forward-to --help --host --insecure --json --key --key-env --max-events --max-retries --max-retry-wait --no-color --no-input --output --port --previous-key --profile --sandbox --timeout --version -V -o" ;;
+    "webhook trigger") echo "--auth-url --base-url --columns --debug --hardware-id --help --insecure --json --key --key-env --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --to --version -V -o" ;;
     "auth") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
     "auth login") echo "--auth-url --base-url --client-id --client-secret-stdin --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --scopes --timeout --version -V -o" ;;
     "auth status") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
@@ -120,8 +133,9 @@ _fleetctl_options() {
     "config unset") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
     "config profiles") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
     "config use") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
-    "sandbox") echo "--auth-url --base-url --columns --debug --devices --fault-rate --help --host --insecure --json --latency --max-retries --max-retry-wait --no-color --no-input --output --port --profile --rate-limit --sandbox --seed --state --timeout --token-ttl --version -V -o" ;;
+    "sandbox") echo "--allow-private-webhooks --auth-url --base-url --columns --debug --devices --emit-rate --fault-rate --help --host --insecure --json --latency --max-retries --max-retry-wait --no-color --no-input --output --port --profile --propagation --rate-limit --sandbox --seed --state --timeout --token-ttl --version -V -o" ;;
     "sandbox reset") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --state --timeout --version -V -o" ;;
+    "sandbox emit") echo "--auth-url --base-url --columns --count --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --timeout --version -V -o" ;;
     "completion") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
   esac
 }
