@@ -47,6 +47,8 @@ export interface ApiClientDeps {
   operation: (operationId: string) => OperationInfo;
   /** Told about each 429 and its wait, so bulk work can slow down. */
   onRateLimited?: (waitMs: number) => void;
+  /** Awaited before every attempt (retries included), so bulk work can pace its requests. */
+  throttle?: (signal?: AbortSignal) => Promise<void>;
 }
 
 export class ApiClient {
@@ -54,6 +56,15 @@ export class ApiClient {
 
   get baseUrl(): string {
     return this.deps.baseUrl;
+  }
+
+  get retryPolicy(): RetryPolicy {
+    return this.deps.retry;
+  }
+
+  /** The same client (transport, tokens) with other retries or rate-limit hooks, for bulk work. */
+  derive(overrides: Partial<Pick<ApiClientDeps, 'retry' | 'onRateLimited' | 'throttle'>>): ApiClient {
+    return new ApiClient({ ...this.deps, ...overrides });
   }
 
   /** A token for one scope, for `auth token` and tools outside fleetctl. */
@@ -88,6 +99,7 @@ export class ApiClient {
     let refreshedToken = false;
     for (let attempt = 0; ; ) {
       const token = await this.deps.tokens.accessToken(request.scope);
+      await this.deps.throttle?.(request.signal);
       let response: HttpResponse;
       try {
         response = await this.deps.transport.send({

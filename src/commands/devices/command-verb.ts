@@ -12,7 +12,10 @@ import {
   type DeviceCommand,
 } from '../../api/device-commands.js';
 import { describeVerb } from '../shared/help.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
+import { UsageError } from '../../errors.js';
+import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/run.js';
+import { RUN_ID_PATTERN } from './bulk/keys.js';
 import { rephrase } from '../shared/api-errors.js';
 
 export interface DeviceCommandVerb {
@@ -30,7 +33,7 @@ export const REBOOT: DeviceCommandVerb = {
   name: 'reboot',
   operationId: 'rebootDevice',
   label: 'Reboot',
-  summary: 'Reboot a device (replay-safe: always sent with an Idempotency-Key)',
+  summary: 'Reboot one device, a list, or a whole fleet (replay-safe: always sent with Idempotency-Keys)',
 };
 
 export const WAKE_UP: DeviceCommandVerb = {
@@ -38,7 +41,7 @@ export const WAKE_UP: DeviceCommandVerb = {
   name: 'wake-up',
   operationId: 'wakeUpDevice',
   label: 'Wake up',
-  summary: 'Wake up a device (replay-safe: always sent with an Idempotency-Key)',
+  summary: 'Wake up one device, a list, or a whole fleet (replay-safe: always sent with Idempotency-Keys)',
 };
 
 export interface DeviceCommandOptions {
@@ -50,45 +53,121 @@ export interface DeviceCommandOptions {
 
 export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal'>;
 
+export type DeviceCommandVerbDeps = DeviceCommandDeps & BulkDeps;
+
+/** One device named alone: the key is used as given. Anything else is a bulk run. */
+export type DeviceCommandInvocation = ({ mode: 'single' } & DeviceCommandOptions) | ({ mode: 'bulk' } & BulkCommandOptions);
+
 interface RawFlags {
   idempotencyKey?: string;
   yes?: boolean;
+  fromFile?: string;
+  fleetId?: string;
+  organizationId?: string;
+  dryRun?: boolean;
+  maxDevices?: string;
+  concurrency?: string;
+  journal?: string;
+  resume?: string;
 }
 
 export function newDeviceCommandVerb(
-  deps: DeviceCommandDeps,
+  deps: DeviceCommandVerbDeps,
   verb: DeviceCommandVerb,
-  run: (deps: DeviceCommandDeps, verb: DeviceCommandVerb, opts: DeviceCommandOptions) => Promise<void> = deviceCommandRun,
+  run: (deps: DeviceCommandVerbDeps, verb: DeviceCommandVerb, invocation: DeviceCommandInvocation) => Promise<void> = runDeviceCommandVerb,
 ): Command {
   const command = new Command(verb.name)
     .description(verb.summary)
-    .argument('<hardware-id>', 'hardware id of the device')
-    .option('--idempotency-key <key>', 'replay-safety key, at most 200 characters (default: a generated one, printed)')
-    .option('-y, --yes', 'do not ask for confirmation (required when not interactive)');
+    .argument('[hardware-ids...]', 'hardware ids of the devices')
+    .option('--idempotency-key <key>', 'replay-safety key, at most 200 characters; with several devices, the base of each device key (default: generated and printed)')
+    .option('-y, --yes', 'do not ask for confirmation (required when not interactive, and above --max-devices)')
+    .option('--from-file <file>', 'hardware ids, one a line (- for stdin; blank lines and # comments ignored)')
+    .option('--fleet-id <uuid>', 'every device of this fleet')
+    .option('--organization-id <uuid>', 'every device of this organization')
+    .option('--dry-run', 'list what would be sent, and send nothing')
+    .option('--max-devices <n>', 'above this many devices, --yes is required even on a terminal (default 100)')
+    .option('--concurrency <n>', 'requests in flight at once, 1 to 64 (default 8); slows down by itself on 429')
+    .option('--journal <file>', 'where to record results (default: in the config directory, by run id)')
+    .option('--resume <run-id>', 'finish an interrupted run: skips devices already done, replays the rest with the same keys');
   describeVerb(command, {
-    operationIds: [verb.operationId],
+    operationIds: [verb.operationId, 'listDevices'],
     examples: examplesFor(verb),
-    notes: `Rerunning with the same --idempotency-key replays the first answer instead of sending the ${verb.command} again.`,
+    notes: [
+      `Rerunning with the same --idempotency-key replays the first answers instead of sending the ${verb.command} again.`,
+      'With several devices, each key is BASE:HARDWARE_ID (hashed when over 200 characters); results are journalled as they arrive,',
+      'and an interrupted run is finished with --resume RUN_ID. Exit code: 0 all succeeded, 10 some failed, or the failure\'s own',
+      'code when every device failed for the same reason.',
+    ].join('\n'),
   });
-  command.action(async (hardwareId: string, flags: RawFlags) => {
-    await run(deps, verb, {
-      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
-      idempotencyKey: flags.idempotencyKey === undefined ? undefined : checkIdempotencyKey(flags.idempotencyKey),
-      yes: Boolean(flags.yes),
-    });
-  });
+  command.action(async (hardwareIds: string[], flags: RawFlags) => run(deps, verb, invocationFrom(verb, hardwareIds, flags)));
   return command;
 }
 
+function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: RawFlags): DeviceCommandInvocation {
+  const ids = hardwareIds.map((id) => requireNonEmpty(id, 'hardware id'));
+  const key = flags.idempotencyKey === undefined ? undefined : checkIdempotencyKey(flags.idempotencyKey);
+  const yes = Boolean(flags.yes);
+  const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined;
+  const runOnly = flags.resume !== undefined || flags.journal !== undefined || Boolean(flags.dryRun);
+  if (ids.length === 1 && !bulkOnly && !runOnly) return { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes };
+  if (ids.length === 0 && !bulkOnly && flags.resume === undefined) {
+    throw new UsageError(`name the devices to ${verb.name}: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)`);
+  }
+  if (flags.resume !== undefined && !RUN_ID_PATTERN.test(flags.resume)) throw new UsageError(`--resume must be a run id such as 20240601T120000Z-3f9a1c, got "${flags.resume}"`);
+  return {
+    mode: 'bulk',
+    source: {
+      ids,
+      fromFile: flags.fromFile === undefined ? undefined : requireNonEmpty(flags.fromFile, '--from-file'),
+      fleetId: optionalUuid(flags.fleetId, '--fleet-id'),
+      organizationId: optionalUuid(flags.organizationId, '--organization-id'),
+    },
+    keyBase: key,
+    yes,
+    dryRun: Boolean(flags.dryRun),
+    maxDevices: wholeNumber(flags.maxDevices, '--max-devices', 100, 1, Number.MAX_SAFE_INTEGER),
+    concurrency: wholeNumber(flags.concurrency, '--concurrency', 8, 1, 64),
+    journal: flags.journal === undefined ? undefined : requireNonEmpty(flags.journal, '--journal'),
+    resume: flags.resume,
+  };
+}
+
+function wholeNumber(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
+    throw new UsageError(`${flag} must be a whole number${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}, got "${value}"`);
+  }
+  return n;
+}
+
 function examplesFor(verb: DeviceCommandVerb) {
-  const capable = `$(fleetctl --sandbox devices list --all -o ndjson | grep -m1 '"${verb.command}"' | sed 's/.*"hardware_id":"\\([^"]*\\)".*/\\1/')`;
+  const capable = (n: number) =>
+    `fleetctl --sandbox devices list --all -o ndjson | grep '"${verb.command}"' | head -n ${n} | sed 's/.*"hardware_id":"\\([^"]*\\)".*/\\1/'`;
   return [
-    { comment: `${verb.label.toLowerCase()} a device that can, without a prompt`, command: `fleetctl --sandbox devices ${verb.name} ${capable} --yes` },
+    { comment: `${verb.label.toLowerCase()} a device that can, without a prompt`, command: `fleetctl --sandbox devices ${verb.name} $(${capable(1)}) --yes` },
     {
       comment: 'replay-safe in CI: a rerun with the same key does not send it again',
-      command: `fleetctl --sandbox devices ${verb.name} ${capable} --idempotency-key ci-job-42 --yes`,
+      command: `fleetctl --sandbox devices ${verb.name} $(${capable(1)}) --idempotency-key ci-job-42 --yes`,
+    },
+    {
+      comment: 'several devices from stdin, one key per device derived from the CI job id',
+      command: `${capable(3)} | fleetctl --sandbox devices ${verb.name} --from-file - --idempotency-key ci-job-42 --yes`,
+    },
+    {
+      comment: 'what a whole fleet would get, sending nothing',
+      command: `fleetctl --sandbox devices ${verb.name} --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --dry-run`,
     },
   ];
+}
+
+export async function runDeviceCommandVerb(deps: DeviceCommandVerbDeps, verb: DeviceCommandVerb, invocation: DeviceCommandInvocation): Promise<void> {
+  if (invocation.mode === 'single') {
+    const { mode: _mode, ...opts } = invocation;
+    return deviceCommandRun(deps, verb, opts);
+  }
+  const { mode: _mode, ...opts } = invocation;
+  return bulkCommandRun(deps, verb, opts);
 }
 
 export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceCommandVerb, opts: DeviceCommandOptions): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { newDeviceCommandVerb, REBOOT, deviceCommandRun, type DeviceCommandDeps } from './command-verb.js';
+import { newDeviceCommandVerb, REBOOT, runDeviceCommandVerb, type DeviceCommandVerbDeps } from './command-verb.js';
 
-export function newDevicesRebootCommand(deps: DeviceCommandDeps, run = deviceCommandRun): Command {
+export function newDevicesRebootCommand(deps: DeviceCommandVerbDeps, run = runDeviceCommandVerb): Command {
   return newDeviceCommandVerb(deps, REBOOT, run);
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { newDeviceCommandVerb, WAKE_UP, deviceCommandRun, type DeviceCommandDeps } from './command-verb.js';
+import { newDeviceCommandVerb, WAKE_UP, runDeviceCommandVerb, type DeviceCommandVerbDeps } from './command-verb.js';
 
-export function newDevicesWakeUpCommand(deps: DeviceCommandDeps, run = deviceCommandRun): Command {
+export function newDevicesWakeUpCommand(deps: DeviceCommandVerbDeps, run = runDeviceCommandVerb): Command {
   return newDeviceCommandVerb(deps, WAKE_UP, run);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newDevicesRebootCommand } from '../../../src/commands/devices/reboot.js';
 import { newDevicesWakeUpCommand } from '../../../src/commands/devices/wake-up.js';
-import { deviceCommandRun, REBOOT, WAKE_UP, type DeviceCommandOptions, type DeviceCommandVerb } from '../../../src/commands/devices/command-verb.js';
+import { deviceCommandRun, REBOOT, WAKE_UP, type DeviceCommandInvocation, type DeviceCommandVerb } from '../../../src/commands/devices/command-verb.js';
 import { sendDeviceCommand } from '../../../src/api/device-commands.js';
 import { ApiError } from '../../../src/errors.js';
 import { fakeDeps, parseVerb } from '../fake-deps.js';
@@ -10,15 +10,15 @@ const problem = (status: number, code: string, detail: string, extra = {}) => ({
 const accepted = (key: string, command = 'reboot') => ({ id: 'c1', hardware_id: 'HW-1', command, status: 'accepted', idempotency_key: key, accepted_at: '2024-06-01T12:00:00Z' });
 
 function recordVerb() {
-  const calls: { verb: DeviceCommandVerb; opts: DeviceCommandOptions }[] = [];
-  return { calls, run: async (_d: unknown, verb: DeviceCommandVerb, opts: DeviceCommandOptions) => void calls.push({ verb, opts }) };
+  const calls: { verb: DeviceCommandVerb; opts: DeviceCommandInvocation }[] = [];
+  return { calls, run: async (_d: unknown, verb: DeviceCommandVerb, opts: DeviceCommandInvocation) => void calls.push({ verb, opts }) };
 }
 
 describe('devices reboot / wake-up: parse', () => {
-  const cases: { argv: string[]; want?: DeviceCommandOptions; error?: string }[] = [
-    { argv: ['HW-1'], want: { hardwareId: 'HW-1', idempotencyKey: undefined, yes: false } },
-    { argv: ['HW-1', '--idempotency-key', 'ci-42', '-y'], want: { hardwareId: 'HW-1', idempotencyKey: 'ci-42', yes: true } },
-    { argv: ['HW-1', '--idempotency-key', 'k'.repeat(200)], want: { hardwareId: 'HW-1', idempotencyKey: 'k'.repeat(200), yes: false } },
+  const cases: { argv: string[]; want?: DeviceCommandInvocation; error?: string }[] = [
+    { argv: ['HW-1'], want: { mode: 'single', hardwareId: 'HW-1', idempotencyKey: undefined, yes: false } },
+    { argv: ['HW-1', '--idempotency-key', 'ci-42', '-y'], want: { mode: 'single', hardwareId: 'HW-1', idempotencyKey: 'ci-42', yes: true } },
+    { argv: ['HW-1', '--idempotency-key', 'k'.repeat(200)], want: { mode: 'single', hardwareId: 'HW-1', idempotencyKey: 'k'.repeat(200), yes: false } },
     { argv: ['HW-1', '--idempotency-key', 'k'.repeat(201)], error: '--idempotency-key must be at most 200 characters, got 201' },
     { argv: ['HW-1', '--idempotency-key', ''], error: '--idempotency-key must not be empty' },
   ];

@@ -1,0 +1,78 @@
+// Paces bulk requests to the rate the API accepts, learnt from its 429s: the per-client limit is not published
+// (spec: Limits — "their numeric values: not shown"), so it is measured.
+//
+// Until the first 429 nothing is paced. On a 429 every request waits for its Retry-After (a pause shared by
+// all workers), and the accepted rate is estimated as (requests let through since the last pause) / (time from
+// then until this pause ends). Over a whole burst-then-pause cycle that is the server's sustained rate, even
+// though a token bucket lets an initial burst through faster. Requests are then spaced 1/rate apart.
+import type { Clock } from '../io/clock.js';
+
+export interface RatePacerStats {
+  /** Requests per second being paced to; undefined before the first 429. */
+  rate: number | undefined;
+  rateLimited: number;
+  pauses: number;
+}
+
+export class RatePacer {
+  private rate: number | undefined;
+  private pausedUntil = 0;
+  private nextSlot = 0;
+  private windowStart: number | undefined;
+  private sentInWindow = 0;
+  private limitedInWindow = 0;
+  private limitedTotal = 0;
+  private pauses = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly opts: { minRate?: number } = {},
+  ) {}
+
+  /** Waits for this request's turn. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const now = this.now();
+      this.windowStart ??= now;
+      const slot = Math.max(now, this.pausedUntil, this.nextSlot);
+      this.nextSlot = this.rate === undefined ? slot : slot + 1000 / this.rate;
+      if (slot > now) await this.clock.sleep(slot - now, signal);
+      // a 429 that arrived while we waited moves the pause past our slot: queue again behind it
+      if (this.pausedUntil <= Math.max(slot, this.now())) {
+        this.sentInWindow++;
+        return;
+      }
+    }
+  }
+
+  /** A 429 answer asking to wait waitMs. */
+  onRateLimited(waitMs: number): void {
+    const now = this.now();
+    this.limitedTotal++;
+    if (now < this.pausedUntil) {
+      // an answer to a request sent before the pause began: same episode
+      this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
+      return;
+    }
+    this.limitedInWindow++;
+    const until = now + Math.max(waitMs, 1);
+    const elapsed = until - (this.windowStart ?? now);
+    const passed = Math.max(1, this.sentInWindow - this.limitedInWindow);
+    const measured = (passed * 1000) / elapsed;
+    this.rate = Math.max(this.opts.minRate ?? 0.5, measured);
+    this.pausedUntil = until;
+    this.nextSlot = until;
+    this.windowStart = until;
+    this.sentInWindow = 0;
+    this.limitedInWindow = 0;
+    this.pauses++;
+  }
+
+  stats(): RatePacerStats {
+    return { rate: this.rate, rateLimited: this.limitedTotal, pauses: this.pauses };
+  }
+
+  private now(): number {
+    return this.clock.now().getTime();
+  }
+}

@@ -1,0 +1,84 @@
+// The journal of a bulk run: a header naming the run, then one line per device result, appended as results
+// arrive (synchronously, so a crash loses at most the answers in flight; those are replayed by their keys).
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../../../errors.js';
+import type { DeviceCommand, DeviceCommandResult } from '../../../api/device-commands.js';
+import { isSuccess } from '../../../api/device-commands.js';
+
+export interface JournalHeader {
+  type: 'run';
+  version: 1;
+  run_id: string;
+  command: DeviceCommand;
+  key_base: string;
+  targets: string[];
+  created_at: string;
+}
+
+export interface JournalResult extends DeviceCommandResult {
+  type: 'result';
+  at: string;
+}
+
+/** A device needs nothing more once it was accepted, replayed, or can never succeed (incapable, unknown). */
+export function isDone(result: DeviceCommandResult): boolean {
+  return isSuccess(result.status) || result.status === 'capability_missing' || result.status === 'not_found';
+}
+
+export function defaultJournalPath(configDir: string, runId: string): string {
+  return path.join(configDir, 'runs', `${runId}.ndjson`);
+}
+
+export class Journal {
+  private constructor(
+    readonly file: string,
+    readonly header: JournalHeader,
+    /** The last result of each device recorded so far. */
+    readonly results: Map<string, DeviceCommandResult>,
+  ) {}
+
+  static create(file: string, header: JournalHeader): Journal {
+    if (existsSync(file)) throw new UsageError(`journal ${file} already exists`, `resume that run with --resume ${header.run_id}, or choose another --journal`);
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    appendFileSync(file, `${JSON.stringify(header)}\n`, { mode: 0o600 });
+    return new Journal(file, header, new Map());
+  }
+
+  static open(file: string, runId: string): Journal {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`no journal for run ${runId} at ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'pass --journal FILE if the run used one');
+    }
+    const lines = text.split('\n');
+    let header: JournalHeader | undefined;
+    const results = new Map<string, DeviceCommandResult>();
+    lines.forEach((line, index) => {
+      if (line.trim() === '') return;
+      let record: JournalHeader | JournalResult;
+      try {
+        record = JSON.parse(line) as JournalHeader | JournalResult;
+      } catch {
+        // a line cut short by a crash is the last one: what it said is simply unknown, and will be replayed
+        if (index >= lines.length - 2) return;
+        throw new UsageError(`journal ${file} line ${index + 1} is not JSON`);
+      }
+      if (record.type === 'run') header = record;
+      else if (record.type === 'result') {
+        const { type: _type, at: _at, ...result } = record;
+        results.set(result.hardware_id, result);
+      }
+    });
+    if (!header) throw new UsageError(`journal ${file} has no run header`);
+    if (header.run_id !== runId) throw new UsageError(`journal ${file} is for run ${header.run_id}, not ${runId}`);
+    return new Journal(file, header, results);
+  }
+
+  append(result: DeviceCommandResult, at: Date): void {
+    this.results.set(result.hardware_id, result);
+    const record: JournalResult = { type: 'result', ...result, at: at.toISOString() };
+    appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+  }
+}

@@ -1,0 +1,158 @@
+// A bulk reboot or wake-up: resolve the devices, confirm, journal every result, pace to the API's rate limit,
+// and end with a summary and the right exit code. Safe to rerun (same keys replay) and to resume.
+import { setMaxListeners } from 'node:events';
+import type { Deps } from '../../../factory.js';
+import { UsageError } from '../../../errors.js';
+import { confirmOrRequireYes } from '../../../io/prompter.js';
+import { RatePacer } from '../../../api/rate-pacer.js';
+import type { ApiClient } from '../../../api/client.js';
+import type { DeviceCommandResult } from '../../../api/device-commands.js';
+import { columnsOf } from '../../../output/columns.js';
+import type { DeviceCommandVerb } from '../command-verb.js';
+import { isEmptySource, resolveTargets, type TargetSource } from './targets.js';
+import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
+import { defaultJournalPath, isDone, Journal } from './journal.js';
+import { runBulk } from './runner.js';
+import { bulkProgress } from './progress.js';
+import { bulkFailure, summaryLines } from './summary.js';
+
+export interface BulkCommandOptions {
+  source: TargetSource;
+  /** --idempotency-key BASE: each device's key is derived from it. */
+  keyBase?: string;
+  yes: boolean;
+  dryRun: boolean;
+  maxDevices: number;
+  concurrency: number;
+  journal?: string;
+  resume?: string;
+}
+
+export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'clock' | 'configDir' | 'globals'>;
+
+/** Retries per request in a bulk run unless --max-retries says otherwise: 503s and drops are retried with the same key. */
+export const BULK_MAX_RETRIES = 10;
+
+interface Run {
+  runId: string;
+  keyBase: string;
+  targets: string[];
+  /** Results of an earlier attempt (--resume). */
+  earlier: Map<string, DeviceCommandResult>;
+  journal?: Journal;
+}
+
+export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<void> {
+  const run = opts.resume ? resumeRun(deps, verb, opts) : await newRun(deps, opts);
+  const pending = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!)));
+  if (run.targets.length === 0) {
+    deps.io.info('No devices matched: nothing to send.');
+    return;
+  }
+  if (opts.dryRun) return dryRun(deps, verb, run, pending);
+  await confirm(deps, verb, opts, pending);
+  const journal = run.journal ?? Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
+  const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
+  deps.io.info(
+    `Run ${run.runId}: ${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}${run.earlier.size > 0 ? ` (${run.targets.length - pending.length} already done)` : ''}; ` +
+      `journal ${journal.file} (if interrupted: --resume ${run.runId})`,
+  );
+
+  const output = deps.output();
+  const streaming = output.format === 'ndjson';
+  const pendingSet = new Set(pending);
+  if (streaming) for (const id of run.targets) if (run.earlier.has(id) && !pendingSet.has(id)) await output.object(run.earlier.get(id));
+  const progress = bulkProgress(deps.io, verb.name, pending.length);
+  let done = 0;
+  let failed = 0;
+  const api = pacedClient(await deps.api(), deps);
+  // every request in flight listens to the signal (undici, Retry-After sleeps, the pacer)
+  setMaxListeners(Math.max(64, opts.concurrency * 8), deps.signal);
+  try {
+    await runBulk(
+      api,
+      { command: verb.command, hardwareIds: pending, keyFor: (id) => deviceKey(run.keyBase, id), concurrency: opts.concurrency },
+      {
+        signal: deps.signal,
+        onResult: ({ result }) => {
+          journal.append(result, deps.clock.now());
+          done++;
+          if (!isDone(result)) failed++;
+          progress.update(done, failed);
+          if (streaming) void output.object(result);
+        },
+      },
+    );
+  } catch (error) {
+    progress.finish();
+    if (deps.signal.aborted) deps.io.info(`Interrupted after ${done} of ${pending.length} devices; ${resumeHint}`);
+    throw error;
+  }
+  progress.finish();
+
+  const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
+  if (!streaming) await output.list(results, columnsOf('deviceCommandResult'));
+  for (const line of summaryLines(`${verb.label}, run ${run.runId}`, results)) deps.io.info(line);
+  const retryable = results.some((r) => !isDone(r));
+  const hint = retryable
+    ? `${resumeHint} to retry the failed devices (those done are skipped)`
+    : 'devices without the capability, or unknown to your credentials, cannot succeed: every result is in the journal and with -o json';
+  const failure = bulkFailure(results, verb.name, hint);
+  if (failure) throw failure;
+}
+
+async function newRun(deps: BulkDeps, opts: BulkCommandOptions): Promise<Run> {
+  const targets = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.signal }, opts.source);
+  const runId = newRunId(deps.clock.now());
+  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets, earlier: new Map() };
+}
+
+function resumeRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Run {
+  const runId = opts.resume!;
+  if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file or selection');
+  const journal = Journal.open(opts.journal ?? defaultJournalPath(deps.configDir(), runId), runId);
+  const { header } = journal;
+  if (header.command !== verb.command) throw new UsageError(`run ${runId} was a ${header.command.replace('_', '-')}, not a ${verb.name}`);
+  if (opts.keyBase !== undefined && opts.keyBase !== header.key_base) {
+    throw new UsageError(`run ${runId} used another --idempotency-key`, 'leave --idempotency-key out when resuming: the journal has it');
+  }
+  return { runId, keyBase: header.key_base, targets: header.targets, earlier: new Map(journal.results), journal };
+}
+
+function header(verb: DeviceCommandVerb, run: Run, now: Date) {
+  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString() } as const;
+}
+
+async function dryRun(deps: BulkDeps, verb: DeviceCommandVerb, run: Run, pending: string[]): Promise<void> {
+  const rows = pending.map((id) => ({ hardware_id: id, command: verb.command, idempotency_key: deviceKey(run.keyBase, id) }));
+  await deps.output().list(rows, ['hardware_id', 'command', 'idempotency_key']);
+  deps.io.info(`Dry run: would send ${verb.name} to ${pending.length} device${pending.length === 1 ? '' : 's'}; nothing was sent.`);
+}
+
+async function confirm(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions, pending: string[]): Promise<void> {
+  const count = pending.length;
+  if (count > opts.maxDevices && !opts.yes) {
+    throw new UsageError(
+      `${verb.name} of ${count} devices is more than --max-devices ${opts.maxDevices}`,
+      'check the selection with --dry-run, then pass --yes (or raise --max-devices)',
+    );
+  }
+  const sample = pending.slice(0, 5).join(', ') + (count > 5 ? `, and ${count - 5} more` : '');
+  await confirmOrRequireYes(deps, {
+    yes: opts.yes,
+    question: `${verb.label} ${count} device${count === 1 ? '' : 's'} (${sample})?`,
+    refusal: `${verb.name} of ${count} device${count === 1 ? '' : 's'} not sent`,
+  });
+}
+
+/** The API client for the run: paced to the rate the API accepts, and patient with 503s and dropped connections. */
+function pacedClient(api: ApiClient, deps: BulkDeps): ApiClient {
+  const pacer = new RatePacer(deps.clock);
+  const policy = api.retryPolicy;
+  const maxRetries = deps.globals().maxRetries === undefined ? Math.max(policy.maxRetries, BULK_MAX_RETRIES) : policy.maxRetries;
+  return api.derive({
+    retry: { ...policy, maxRetries },
+    onRateLimited: (waitMs) => pacer.onRateLimited(waitMs),
+    throttle: (signal) => pacer.acquire(signal),
+  });
+}

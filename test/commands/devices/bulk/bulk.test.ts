@@ -1,0 +1,261 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { newDevicesRebootCommand } from '../../../../src/commands/devices/reboot.js';
+import { REBOOT, type DeviceCommandInvocation, type DeviceCommandVerb } from '../../../../src/commands/devices/command-verb.js';
+import { bulkCommandRun, type BulkCommandOptions } from '../../../../src/commands/devices/bulk/run.js';
+import { deviceKey, newRunId } from '../../../../src/commands/devices/bulk/keys.js';
+import { parseIdList } from '../../../../src/commands/devices/bulk/targets.js';
+import { bulkFailure } from '../../../../src/commands/devices/bulk/summary.js';
+import { Journal } from '../../../../src/commands/devices/bulk/journal.js';
+import type { DeviceCommandResult } from '../../../../src/api/device-commands.js';
+import { fakeDeps, parseVerb, type ScriptedAnswer } from '../../fake-deps.js';
+
+const FLEET = '22222222-2222-4222-8222-222222222222';
+const problem = (status: number, code: string, extra = {}) => ({ type: 'about:blank', title: code, status, detail: code, code, ...extra });
+const accepted = (hw: string, key: string) => ({ id: 'c', hardware_id: hw, command: 'reboot', status: 'accepted', idempotency_key: key, accepted_at: 'x' });
+const reboot = (hw: string, status = 202, body?: unknown, headers?: Record<string, string>): ScriptedAnswer => ({
+  method: 'POST',
+  path: `/v1/devices/${hw}/commands/reboot`,
+  status,
+  body: body ?? accepted(hw, 'k'),
+  headers,
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bulk-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const base = (o: Partial<BulkCommandOptions> = {}): BulkCommandOptions => ({
+  source: { ids: [] },
+  yes: true,
+  dryRun: false,
+  maxDevices: 100,
+  concurrency: 1,
+  ...o,
+});
+
+describe('keys', () => {
+  it('BASE:HW, at most 200 characters, hashed when longer, distinct per device', () => {
+    expect(deviceKey('ci-42', 'HW-1')).toBe('ci-42:HW-1');
+    const long = 'b'.repeat(199);
+    const a = deviceKey(long, 'HW-1');
+    const b = deviceKey(long, 'HW-2');
+    expect(a).toHaveLength(200);
+    expect(b).toHaveLength(200);
+    expect(a).not.toBe(b);
+    expect(deviceKey(long, 'HW-1')).toBe(a);
+  });
+  it('run ids sort by time', () => expect(newRunId(new Date('2024-06-01T12:00:00.123Z'))).toMatch(/^20240601T120000Z-[0-9a-f]{6}$/));
+});
+
+describe('id lists', () => {
+  it('ignores blank lines and # comments', () => {
+    expect(parseIdList('HW-1\n\n# all of depot 3\n  HW-2  # the red van\r\nHW#3\n')).toEqual(['HW-1', 'HW-2', 'HW#3']);
+  });
+});
+
+describe('bulk failure and exit code', () => {
+  const r = (status: DeviceCommandResult['status'], http: number | null, code: string | null): DeviceCommandResult => ({
+    hardware_id: 'HW',
+    status,
+    http_status: http,
+    code,
+    idempotency_key: 'k',
+    command: 'reboot',
+  });
+  it('0 when all succeeded (replays count)', () => expect(bulkFailure([r('accepted', 202, null), r('replayed', 202, null)], 'reboot', 'h')).toBeUndefined());
+  it('10 when some failed', () => expect(bulkFailure([r('accepted', 202, null), r('not_found', 404, 'resource.not_found')], 'reboot', 'h')?.exitCode).toBe(10));
+  it('the failure’s own code when all failed alike', () => {
+    expect(bulkFailure([r('capability_missing', 422, 'device.capability_missing'), r('capability_missing', 422, 'device.capability_missing')], 'reboot', 'h')).toMatchObject({
+      exitCode: 7,
+      detail: 'reboot failed for all 2 devices: capability missing (device.capability_missing, HTTP 422)',
+    });
+    expect(bulkFailure([r('failed', 403, 'auth.scope_missing')], 'reboot', 'h')?.exitCode).toBe(4);
+    expect(bulkFailure([r('failed', null, 'network.error')], 'reboot', 'h')?.exitCode).toBe(9);
+  });
+  it('10 when all failed for different reasons', () => {
+    expect(bulkFailure([r('failed', 503, 'service.unavailable'), r('not_found', 404, 'resource.not_found')], 'reboot', 'h')?.exitCode).toBe(10);
+  });
+});
+
+describe('devices reboot, bulk: parse', () => {
+  function record() {
+    const calls: DeviceCommandInvocation[] = [];
+    return { calls, run: async (_d: unknown, _v: DeviceCommandVerb, i: DeviceCommandInvocation) => void calls.push(i) };
+  }
+  const cases: { argv: string[]; want?: Partial<DeviceCommandInvocation>; error?: string }[] = [
+    { argv: ['HW-1', 'HW-2'], want: { mode: 'bulk', source: { ids: ['HW-1', 'HW-2'], fromFile: undefined, fleetId: undefined, organizationId: undefined }, maxDevices: 100, concurrency: 8 } },
+    { argv: ['--fleet-id', FLEET, '--dry-run'], want: { mode: 'bulk', dryRun: true } },
+    { argv: ['HW-1', '--from-file', '-', '--concurrency', '16', '--max-devices', '5000', '--idempotency-key', 'ci'], want: { mode: 'bulk', concurrency: 16, maxDevices: 5000, keyBase: 'ci' } },
+    { argv: ['--resume', '20240601T120000Z-3f9a1c', '--yes'], want: { mode: 'bulk', resume: '20240601T120000Z-3f9a1c', yes: true } },
+    { argv: ['HW-1', '--dry-run'], want: { mode: 'bulk', dryRun: true } },
+    { argv: [], error: 'name the devices to reboot: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)' },
+    { argv: ['--fleet-id', 'x'], error: '--fleet-id must be a UUID' },
+    { argv: ['HW-1', 'HW-2', '--concurrency', '0'], error: '--concurrency must be a whole number from 1 to 64, got "0"' },
+    { argv: ['HW-1', 'HW-2', '--max-devices', 'many'], error: '--max-devices must be a whole number of at least 1, got "many"' },
+    { argv: ['--resume', '../etc/passwd'], error: '--resume must be a run id' },
+    { argv: ['HW-1', 'HW-2', '--idempotency-key', 'k'.repeat(201)], error: '--idempotency-key must be at most 200 characters' },
+  ];
+  for (const c of cases) {
+    it(c.argv.join(' ') || '(nothing)', async () => {
+      const { run, calls } = record();
+      const promise = parseVerb(newDevicesRebootCommand(fakeDeps().deps, run), c.argv);
+      if (c.error) return expect(promise).rejects.toThrow(c.error);
+      await promise;
+      expect(calls[0]).toMatchObject(c.want!);
+    });
+  }
+});
+
+describe('devices reboot, bulk: run', () => {
+  it('ids from a file and a fleet selection, deduplicated; keys derived from BASE; summary and exit 10', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'ids.txt');
+    writeFileSync(file, 'HW-1\n# comment\nHW-2\n');
+    const f = fakeDeps({
+      configDir: dir,
+      answers: [
+        { method: 'GET', path: `/v1/devices?fleet_id=${FLEET}&limit=500`, body: { data: [{ hardware_id: 'HW-2' }, { hardware_id: 'HW-3' }], next_cursor: null, has_more: false } },
+        reboot('HW-1'),
+        reboot('HW-2', 202, undefined, { 'idempotent-replayed': 'true' }),
+        reboot('HW-3', 422, problem(422, 'device.capability_missing', { capability: 'reboot' })),
+      ],
+    });
+    const error = await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1'], fromFile: file, fleetId: FLEET }, keyBase: 'ci-42' })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 10, message: 'reboot failed for 1 of 3 devices' });
+    expect(f.sent.filter((s) => s.method === 'POST').map((s) => s.headers['Idempotency-Key'])).toEqual(['ci-42:HW-1', 'ci-42:HW-2', 'ci-42:HW-3']);
+    expect(f.io.stdout()).toBe(
+      [
+        'hardware_id\tstatus\thttp_status\tcode\tidempotency_key',
+        'HW-1\taccepted\t202\t\tci-42:HW-1',
+        'HW-2\treplayed\t202\t\tci-42:HW-2',
+        'HW-3\tcapability_missing\t422\tdevice.capability_missing\tci-42:HW-3',
+        '',
+      ].join('\n'),
+    );
+    const stderr = f.io.stderr().split('\n');
+    expect(stderr[0]).toMatch(/^Run \d{8}T\d{6}Z-[0-9a-f]{6}: reboot of 3 devices; journal .*\.ndjson \(if interrupted: --resume /);
+    expect(stderr[1]).toMatch(/^Reboot, run \S+: 3 devices: 1 accepted, 1 replayed, 1 capability missing, 0 not found, 0 failed$/);
+    expect(stderr[2]).toBe('  capability missing: HW-3');
+  });
+
+  it('-o ndjson: one result object per device, as they arrive', async () => {
+    const f = fakeDeps({ configDir: tempDir(), format: 'ndjson', answers: [reboot('HW-1'), reboot('HW-2')] });
+    await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, keyBase: 'b' }));
+    expect(f.io.stdout().trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      { hardware_id: 'HW-1', status: 'accepted', http_status: 202, code: null, idempotency_key: 'b:HW-1', command: 'reboot' },
+      { hardware_id: 'HW-2', status: 'accepted', http_status: 202, code: null, idempotency_key: 'b:HW-2', command: 'reboot' },
+    ]);
+  });
+
+  it('all failing alike exits with their own code (7)', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [reboot('HW-1', 422, problem(422, 'device.capability_missing'))] });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-1'] } }))).rejects.toMatchObject({ exitCode: 7 });
+  });
+
+  it('--dry-run lists devices and keys and sends nothing, no journal', async () => {
+    const dir = tempDir();
+    const f = fakeDeps({ configDir: dir, format: 'csv' });
+    await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, keyBase: 'ci', dryRun: true, yes: false }));
+    expect(f.io.stdout()).toBe('hardware_id,command,idempotency_key\nHW-1,reboot,ci:HW-1\nHW-2,reboot,ci:HW-2\n');
+    expect(f.io.stderr()).toBe('Dry run: would send reboot to 2 devices; nothing was sent.\n');
+    expect(f.sent).toEqual([]);
+  });
+
+  it('piped without --yes: refused (exit 2), nothing sent', async () => {
+    const f = fakeDeps({ configDir: tempDir() });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, yes: false }))).rejects.toMatchObject({
+      exitCode: 2,
+      message: 'reboot of 2 devices not sent: confirmation required',
+    });
+    expect(f.sent).toEqual([]);
+  });
+
+  it('on a TTY: asks with the count and a sample', async () => {
+    const ids = ['HW-1', 'HW-2', 'HW-3', 'HW-4', 'HW-5', 'HW-6', 'HW-7'];
+    const f = fakeDeps({ configDir: tempDir(), tty: true, inputs: ['n'] });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids }, yes: false }))).rejects.toThrow('not confirmed');
+    expect(f.prompts).toEqual(['Reboot 7 devices (HW-1, HW-2, HW-3, HW-4, HW-5, and 2 more)?']);
+  });
+
+  it('above --max-devices, --yes is needed even on a TTY', async () => {
+    const f = fakeDeps({ configDir: tempDir(), tty: true, inputs: ['y'] });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2', 'HW-3'] }, yes: false, maxDevices: 2 }))).rejects.toMatchObject({
+      exitCode: 2,
+      message: 'reboot of 3 devices is more than --max-devices 2',
+    });
+    expect(f.prompts).toEqual([]);
+  });
+
+  it('an empty selection sends nothing and succeeds', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [{ method: 'GET', path: `/v1/devices?fleet_id=${FLEET}&limit=500`, body: { data: [], next_cursor: null, has_more: false } }] });
+    await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: [], fleetId: FLEET } }));
+    expect(f.io.stderr()).toBe('No devices matched: nothing to send.\n');
+  });
+
+  it('the journal records each result; --resume skips what is done and retries the rest with the same keys', async () => {
+    const dir = tempDir();
+    const f = fakeDeps({
+      configDir: dir,
+      answers: [reboot('HW-1'), reboot('HW-2', 503, problem(503, 'service.unavailable')), reboot('HW-3', 404, problem(404, 'resource.not_found'))],
+    });
+    // no retries for this test: the 503 stays a failure
+    f.deps.globals = () => ({ maxRetries: '0' });
+    const first = await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2', 'HW-3'] } })).catch((e: unknown) => e as Error);
+    expect(first).toMatchObject({ exitCode: 10 });
+    const runId = /Run (\S+):/.exec(f.io.stderr())![1]!;
+    expect((first as { hint?: string }).hint).toBe(`resume with: fleetctl devices reboot --resume ${runId} --yes to retry the failed devices (those done are skipped)`);
+    const journalFile = path.join(dir, 'runs', `${runId}.ndjson`);
+    const lines = readFileSync(journalFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: 'run', run_id: runId, command: 'reboot', key_base: `fleetctl-run-${runId}`, targets: ['HW-1', 'HW-2', 'HW-3'] });
+    expect(lines.slice(1).map((l) => [l.hardware_id, l.status])).toEqual([
+      ['HW-1', 'accepted'],
+      ['HW-2', 'failed'],
+      ['HW-3', 'not_found'],
+    ]);
+
+    const again = fakeDeps({ configDir: dir, format: 'ndjson', answers: [reboot('HW-2')] });
+    // HW-3 is unknown: still a failure, so still exit 10
+    await expect(bulkCommandRun(again.deps, REBOOT, base({ resume: runId }))).rejects.toMatchObject({ exitCode: 10 });
+    expect(again.sent.map((s) => [s.path, s.headers['Idempotency-Key']])).toEqual([[`/v1/devices/HW-2/commands/reboot`, `fleetctl-run-${runId}:HW-2`]]);
+    expect(again.io.stdout().trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['accepted', 'not_found', 'accepted']);
+    expect(again.io.stderr()).toContain('reboot of 1 device (2 already done)');
+    expect(Journal.open(journalFile, runId).results.get('HW-2')?.status).toBe('accepted');
+  });
+
+  it('--resume refuses a journal of another command, another key, or extra devices', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'j.ndjson');
+    Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'wake_up', key_base: 'b', targets: ['HW-1'], created_at: 'x' });
+    const f = fakeDeps({ configDir: dir });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r1', journal: file }))).rejects.toThrow('run r1 was a wake-up, not a reboot');
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r2', journal: file }))).rejects.toThrow(`journal ${file} is for run r1, not r2`);
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'nope' }))).rejects.toThrow('no journal for run nope at');
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r1', source: { ids: ['HW-9'] } }))).rejects.toThrow('--resume takes its devices from the journal');
+  });
+
+  it('Ctrl-C: stops sending, says how to resume, and ends with the cancellation', async () => {
+    const dir = tempDir();
+    const controller = new AbortController();
+    const f = fakeDeps({ configDir: dir, format: 'ndjson', answers: [reboot('HW-1')] });
+    // Ctrl-C as soon as the first result is out
+    const output = () => {
+      const o = f.deps.output();
+      const write = o.object.bind(o);
+      o.object = (record: unknown) => {
+        const written = write(record);
+        controller.abort(new Error('Interrupted'));
+        return written;
+      };
+      return o;
+    };
+    const deps = { ...f.deps, signal: controller.signal, output };
+    await expect(bulkCommandRun(deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2', 'HW-3'] } }))).rejects.toThrow('Interrupted');
+    expect(f.sent).toHaveLength(1);
+    expect(f.io.stderr()).toMatch(/Interrupted after 1 of 3 devices; resume with: fleetctl devices reboot --resume \S+ --yes/);
+  });
+});
