@@ -77,6 +77,12 @@ describe('webhook-config end to end', { timeout: 60_000 }, () => {
     const r = await raw('PUT', `/v1/organizations/${childOrg}/webhook-config`, { is_enabled: true, topics: [{ type: 'events', delivery: { url: URL } }] });
     expect(r.status).toBe(422);
     expect(r.body.code).toBe('webhook.initial_activation_forbidden');
+
+    // the same through the escape hatch: exit 7
+    const body = JSON.stringify({ is_enabled: true, topics: [{ type: 'events', delivery: { url: URL } }] });
+    const api = await h.cli(['api', 'PUT', `/v1/organizations/${childOrg}/webhook-config`, '--input', '-'], { input: body });
+    expect(api.code, api.stderr).toBe(7);
+    expect(api.stderr).toContain('webhook.initial_activation_forbidden');
   });
 
   it('create: disabled, shown with its ETag; a second create is refused (412, exit 6)', async () => {
