@@ -212,6 +212,7 @@ describe('fleets, vehicles, organizations, journeys end to end', { timeout: 60_0
     expect((json(list) as unknown as { organization_id: string }[]).every((f) => f.organization_id === childOrg)).toBe(true);
     expect(json(await h.cli(['fleets', 'get', rootFleet, '--json']))).toMatchObject({ id: rootFleet, organization_id: rootOrg });
     expectError(await h.cli(['fleets', 'get', UNKNOWN]), 5, '(resource.not_found, HTTP 404)');
+    expectError(await h.cli(['fleets', 'list', '--cursor', 'x']), 2, '(cursor.invalid, HTTP 400)');
     expectError(await h.cli(['fleets', 'list', '--organization-id', rootOrg], { client: 'sandbox-child' }), 4, '(tenant.forbidden, HTTP 403)');
   });
 
@@ -235,6 +236,7 @@ describe('fleets, vehicles, organizations, journeys end to end', { timeout: 60_0
     expectError(await h.cli(['organizations', 'get', rootOrg], { client: 'sandbox-child' }), 4, '(tenant.forbidden, HTTP 403)');
     expectError(await h.cli(['organizations', 'descendants', rootOrg], { client: 'sandbox-child' }), 4, '(tenant.forbidden, HTTP 403)');
     expectError(await h.cli(['organizations', 'get', UNKNOWN]), 5, 'HTTP 404');
+    expectError(await h.cli(['organizations', 'list', '--cursor', 'x']), 2, '(cursor.invalid, HTTP 400)');
   });
 
   it('journeys: list of a device in a window; client and server refuse a missing window', async () => {
