@@ -243,3 +243,20 @@ describe('webhook-config end to end', { timeout: 60_000 }, () => {
     expect((await cli(['enable'])).code).toBe(5);
   });
 });
+
+describe('webhook-config against a sandbox that allows private webhooks', { timeout: 60_000 }, () => {
+  it('--allow-private-url lets a local receiver be registered; without it, exit 2', async () => {
+    const local = await startHarness({ allowPrivateWebhooks: true });
+    try {
+      const url = 'http://127.0.0.1:8099/hooks';
+      const refused = await local.cli(['webhook-config', 'create', '--url', url, '--topics', 'events']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('pass --allow-private-url');
+      const r = await local.cli(['webhook-config', 'create', '--url', url, '--topics', 'events', '--allow-private-url', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as { topics: unknown[] }).topics).toEqual([{ type: 'events', is_enabled: true, delivery: { url } }]);
+    } finally {
+      await local.close();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { addOrganizationOption } from '../shared/organization.js';
 import { PROPAGATION_SECONDS, type Precondition, type Versioned, type WebhookConfigClient } from './config-client.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
 import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.js';
+import { ALLOW_PRIVATE_URL_HELP } from './topic-input.js';
 import { planChanges, type Change } from './plan.js';
 import { changeLines } from './plan-view.js';
 import { showConfig } from './view.js';
@@ -33,7 +34,8 @@ export class StaleEtagError extends FleetctlError {
 export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookApplyRun): Command {
   const command = new Command('apply')
     .description('Make the webhook configuration match a desired-state file, with only the calls needed')
-    .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin');
+    .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin')
+    .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   addOrganizationOption(command);
   addIfMatchOption(command);
   describeVerb(command, {
@@ -48,10 +50,10 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
       'delivery is switched off first or on last. Nothing differs: no call is made. With --if-match, nothing\n' +
       'is changed unless the configuration still has that ETag (as `diff` showed it); exit 6 otherwise.',
   });
-  command.action(async (flags: OrgFlags & { file: string }) => {
+  command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {
     const organizationId = orgFrom(flags);
     const ifMatch = parseIfMatch(flags.ifMatch);
-    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in)), ifMatch });
+    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl)), ifMatch });
   });
   return command;
 }

@@ -5,7 +5,7 @@ import { describeVerb } from '../shared/help.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { collect } from '../shared/validate.js';
 import { orgFrom, webhookClient, type OrgFlags } from './options.js';
-import { requireCallbackUrl, topicTypeList } from './topic-input.js';
+import { ALLOW_PRIVATE_URL_HELP, requireCallbackUrl, topicTypeList } from './topic-input.js';
 import { showConfig } from './view.js';
 import { EXAMPLE_URL } from './examples.js';
 
@@ -21,7 +21,8 @@ export function newWebhookCreateCommand(deps: WebhookCreateDeps, run = webhookCr
   const command = new Command('create')
     .description('Create the webhook configuration of an organization, disabled; enable it afterwards')
     .requiredOption('--url <url>', 'callback URL every topic delivers to (absolute https, at most 2048 characters, public host)')
-    .requiredOption('--topics <types>', 'topic types, comma-separated or repeated: events, alarms, media, live_gps, journeys', collect);
+    .requiredOption('--topics <types>', 'topic types, comma-separated or repeated: events, alarms, media, live_gps, journeys', collect)
+    .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   addOrganizationOption(command);
   describeVerb(command, {
     operationIds: ['replaceWebhookConfig', 'getWebhookConfig'],
@@ -36,10 +37,10 @@ export function newWebhookCreateCommand(deps: WebhookCreateDeps, run = webhookCr
       'disabled: check the receiver, then run `fleetctl webhook-config enable`. Exits with 6 when the\n' +
       'organization already has a configuration (change it with `topics set` or `apply`).',
   });
-  command.action(async (flags: OrgFlags & { url: string; topics: string[] }) =>
+  command.action(async (flags: OrgFlags & { url: string; topics: string[]; allowPrivateUrl?: boolean }) =>
     run(deps, {
       organizationId: orgFrom(flags),
-      url: requireCallbackUrl(flags.url, '--url'),
+      url: requireCallbackUrl(flags.url, '--url', flags.allowPrivateUrl),
       topics: topicTypeList(flags.topics, '--topics'),
     }),
   );

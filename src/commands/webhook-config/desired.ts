@@ -25,19 +25,19 @@ export const DESIRED_FORMAT_HELP = `The desired-state file (JSON; - reads stdin)
 Topics are compared as a set: their order does not matter.`;
 
 /** Reads and checks `-f FILE` (or stdin for -); `source` names it in messages. */
-export async function readDesired(file: string, stdin: NodeJS.ReadableStream): Promise<{ desired: DesiredState; source: string }> {
+export async function readDesired(file: string, stdin: NodeJS.ReadableStream, allowPrivate = false): Promise<{ desired: DesiredState; source: string }> {
   const source = file === '-' ? 'stdin' : file;
-  return { desired: parseDesired(await readJsonInput(file, stdin, '-f'), source), source };
+  return { desired: parseDesired(await readJsonInput(file, stdin, '-f'), source, allowPrivate), source };
 }
 
-export function parseDesired(value: unknown, source: string): DesiredState {
+export function parseDesired(value: unknown, source: string, allowPrivate = false): DesiredState {
   const fail = (what: string) => new UsageError(`${source}: ${what}`, 'see `fleetctl webhook-config apply --help` for the file format');
   const root = objectWithOnly(value, ['is_enabled', 'topics'], 'the document', fail);
   if (root.is_enabled !== undefined && typeof root.is_enabled !== 'boolean') throw fail('is_enabled must be true or false');
   if (!Array.isArray(root.topics)) throw fail('topics must be an array of topics');
   if (root.topics.length === 0) throw fail('topics must list at least one topic (a configuration keeps at least one)');
   if (root.topics.length > MAX_TOPICS) throw fail(`topics lists ${root.topics.length} topics; a configuration holds at most ${MAX_TOPICS}`);
-  const topics = root.topics.map((item: unknown, i: number) => parseTopic(item, `topics[${i}]`, fail));
+  const topics = root.topics.map((item: unknown, i: number) => parseTopic(item, `topics[${i}]`, fail, allowPrivate));
   const seen = new Map<string, number>();
   topics.forEach((topic, i) => {
     const key = `${topic.type} ${topic.delivery.url}`;
@@ -48,14 +48,14 @@ export function parseDesired(value: unknown, source: string): DesiredState {
   return root.is_enabled === undefined ? { topics } : { is_enabled: root.is_enabled as boolean, topics };
 }
 
-function parseTopic(item: unknown, where: string, fail: (what: string) => UsageError): WebhookTopic {
+function parseTopic(item: unknown, where: string, fail: (what: string) => UsageError, allowPrivate: boolean): WebhookTopic {
   const topic = objectWithOnly(item, ['type', 'is_enabled', 'delivery'], where, fail);
   if (typeof topic.type !== 'string') throw fail(`${where}.type must be one of ${TOPIC_TYPES.join(', ')}`);
   const type = wrap(() => requireTopicType(topic.type as string, `${where}.type`), fail);
   if (topic.is_enabled !== undefined && typeof topic.is_enabled !== 'boolean') throw fail(`${where}.is_enabled must be true or false`);
   const delivery = objectWithOnly(topic.delivery, ['url'], `${where}.delivery`, fail);
   if (typeof delivery.url !== 'string') throw fail(`${where}.delivery.url must be a string`);
-  const url = wrap(() => requireCallbackUrl(delivery.url as string, `${where}.delivery.url`), fail);
+  const url = wrap(() => requireCallbackUrl(delivery.url as string, `${where}.delivery.url`, allowPrivate), fail);
   return { type, is_enabled: topic.is_enabled !== false, delivery: { url } };
 }
 

@@ -5,6 +5,7 @@ import { describeVerb } from '../shared/help.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { orgFrom, webhookClient, type OrgFlags } from './options.js';
 import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.js';
+import { ALLOW_PRIVATE_URL_HELP } from './topic-input.js';
 import { planChanges } from './plan.js';
 import { renderChangeLines, signPainter } from './plan-view.js';
 import { DESIRED_EXAMPLE } from './examples.js';
@@ -20,7 +21,8 @@ type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
 export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRun): Command {
   const command = new Command('diff')
     .description('Show what `apply` would change to reach a desired-state file (changes nothing)')
-    .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin');
+    .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin')
+    .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   addOrganizationOption(command);
   describeVerb(command, {
     operationIds: ['getWebhookConfig'],
@@ -30,9 +32,9 @@ export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRu
     ],
     notes: `${DESIRED_FORMAT_HELP}\n\nExits with 0 whether or not there are differences; -o json prints [] when there are none.`,
   });
-  command.action(async (flags: OrgFlags & { file: string }) => {
+  command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {
     const organizationId = orgFrom(flags);
-    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in)) });
+    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl)) });
   });
   return command;
 }

@@ -17,13 +17,21 @@ export function topicTypeList(values: string[] | undefined, flag: string): Topic
   return types;
 }
 
-/** spec: absolute HTTPS, at most 2048 characters, no literal host in a blocked range. */
-export function requireCallbackUrl(url: string, what: string): string {
-  const problem = checkCallbackUrl(url);
+/**
+ * spec: absolute HTTPS, at most 2048 characters, no literal host in a blocked range. allowPrivate mirrors a
+ * sandbox started with --allow-private-webhooks (local development; the real service refuses such URLs).
+ */
+export function requireCallbackUrl(url: string, what: string, allowPrivate = false): string {
+  const problem = checkCallbackUrl(url, { allowPrivate });
   if (!problem) return url;
-  const hint =
-    problem.code === 'webhook.ssrf_blocked'
+  const local = !allowPrivate && checkCallbackUrl(url, { allowPrivate: true }) === null;
+  const hint = local
+    ? 'the service accepts only public https destinations; for a local sandbox started with --allow-private-webhooks, pass --allow-private-url'
+    : problem.code === 'webhook.ssrf_blocked'
       ? 'webhook destinations must be public: loopback, link-local, private, unique-local and IPv4-mapped addresses are refused'
       : 'use an absolute https:// URL of at most 2048 characters, e.g. https://hooks.example.com/fleet';
   throw new UsageError(`${what} is refused (${problem.code}): ${problem.detail}`, hint);
 }
+
+export const ALLOW_PRIVATE_URL_HELP =
+  'LOCAL DEVELOPMENT ONLY: accept loopback and private destinations, and http:// to loopback, as a sandbox started with --allow-private-webhooks does';

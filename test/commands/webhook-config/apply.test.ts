@@ -41,6 +41,12 @@ describe('desired-state file', () => {
       error: 'desired.json: topics lists 26 topics; a configuration holds at most 25',
     },
   ];
+  it('accepts loopback and private destinations only with allowPrivate (a local sandbox)', () => {
+    const doc = { topics: [{ type: 'events', delivery: { url: 'http://localhost:8080/hook' } }] };
+    expect(() => parseDesired(doc, 'd')).toThrow('(webhook.invalid_url)');
+    expect(parseDesired(doc, 'd', true).topics[0]!.delivery.url).toBe('http://localhost:8080/hook');
+  });
+
   for (const c of cases) {
     it(c.name, () => {
       if (c.error) expect(() => parseDesired(c.doc, 'desired.json')).toThrow(c.error);

@@ -36,6 +36,24 @@ const parseCases: { verb: string; make: Factory; argv: string[]; want?: Record<s
     error: '--url is refused (webhook.ssrf_blocked): The callback host 10.1.2.3 is a literal address in a blocked range (private).',
   },
   { verb: 'create', make: newWebhookCreateCommand as unknown as Factory, argv: ['--url', 'https://[::1]/hook', '--topics', 'events'], error: '(webhook.ssrf_blocked)' },
+  {
+    verb: 'create',
+    make: newWebhookCreateCommand as unknown as Factory,
+    argv: ['--url', 'http://127.0.0.1:8080/hook', '--topics', 'events', '--allow-private-url'],
+    want: { url: 'http://127.0.0.1:8080/hook' },
+  },
+  {
+    verb: 'topics set',
+    make: newWebhookTopicSetCommand as unknown as Factory,
+    argv: ['events', '--url', 'https://10.0.0.5/hook', '--allow-private-url'],
+    want: { url: 'https://10.0.0.5/hook' },
+  },
+  {
+    verb: 'topics set',
+    make: newWebhookTopicSetCommand as unknown as Factory,
+    argv: ['events', '--url', 'http://hooks.example.com/hook', '--allow-private-url'],
+    error: 'The callback URL must use https, not http.',
+  },
   { verb: 'create', make: newWebhookCreateCommand as unknown as Factory, argv: ['--url', 'hooks.example.com', '--topics', 'events'], error: 'The callback URL is not an absolute URL.' },
   {
     verb: 'create',

@@ -5,7 +5,7 @@ import { MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../../webhooks/callb
 import { describeVerb } from '../../shared/help.js';
 import { addOrganizationOption } from '../../shared/organization.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from '../options.js';
-import { requireCallbackUrl, requireTopicType } from '../topic-input.js';
+import { ALLOW_PRIVATE_URL_HELP, requireCallbackUrl, requireTopicType } from '../topic-input.js';
 import { showConfig, topicLabel } from '../view.js';
 import { ENSURE_EXAMPLE_CONFIG } from '../examples.js';
 
@@ -24,7 +24,8 @@ export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webho
     .description('Add a topic, or replace the topics of that type with this one')
     .argument('<type>', TOPIC_TYPES.join(' | '))
     .requiredOption('--url <url>', 'callback URL (absolute https, at most 2048 characters, public host)')
-    .option('--disabled', 'keep the topic switched off');
+    .option('--disabled', 'keep the topic switched off')
+    .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   addOrganizationOption(command);
   addIfMatchOption(command);
   describeVerb(command, {
@@ -35,11 +36,11 @@ export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webho
     ],
     notes: `A configuration holds at most ${MAX_TOPICS} topics. Exits with 5 when there is no configuration, 6 when --if-match is stale.`,
   });
-  command.action(async (type: string, flags: OrgFlags & { url: string; disabled?: boolean }) =>
+  command.action(async (type: string, flags: OrgFlags & { url: string; disabled?: boolean; allowPrivateUrl?: boolean }) =>
     run(deps, {
       organizationId: orgFrom(flags),
       type: requireTopicType(type),
-      url: requireCallbackUrl(flags.url, '--url'),
+      url: requireCallbackUrl(flags.url, '--url', flags.allowPrivateUrl),
       enabled: !flags.disabled,
       ifMatch: parseIfMatch(flags.ifMatch),
     }),
