@@ -21,8 +21,13 @@ export function describeVerb(command: Command, opts: { operationIds?: string[]; 
     parts.push(`Examples:\n${opts.examples.map((e) => `  # ${e.comment}${e.runsUntilInterrupted ? ' (runs until Ctrl-C)' : ''}\n  $ ${e.command}`).join('\n\n')}`);
   }
   command.addHelpText('after', `\n${parts.join('\n\n')}\n`);
-  (command as Command & { examples?: Example[] }).examples = opts.examples;
+  Object.assign(command, { examples: opts.examples, operationIds: opts.operationIds ?? [] });
   return command;
+}
+
+/** The API operations a verb calls, as it declared them: a test checks every operation has a verb. */
+export function operationIdsOf(command: Command): string[] {
+  return (command as Command & { operationIds?: string[] }).operationIds ?? [];
 }
 
 /** The examples a verb declared: the test suite runs every one of them against a sandbox. */
