@@ -47,7 +47,7 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
       `${DESIRED_FORMAT_HELP}\n\n` +
       'apply reads the configuration, then makes only the calls that differ, each with the current If-Match:\n' +
       'a missing configuration is created disabled first, topics are set before others are removed, and\n' +
-      'delivery is switched off first or on last. Nothing differs: no call is made. With --if-match, nothing\n' +
+      'delivery is switched off first or on last. When nothing differs, only the read is made. With --if-match, nothing\n' +
       'is changed unless the configuration still has that ETag (as `diff` showed it); exit 6 otherwise.',
   });
   command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {

@@ -5,7 +5,7 @@ import { describeVerb } from '../shared/help.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { collect } from '../shared/validate.js';
 import { orgFrom, webhookClient, type OrgFlags } from './options.js';
-import { ALLOW_PRIVATE_URL_HELP, requireCallbackUrl, topicTypeList } from './topic-input.js';
+import { ALLOW_PRIVATE_URL_HELP, CALLBACK_URL_HELP, requireCallbackUrl, topicTypeList } from './topic-input.js';
 import { showConfig } from './view.js';
 import { EXAMPLE_URL } from './examples.js';
 
@@ -20,7 +20,7 @@ type WebhookCreateDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
 export function newWebhookCreateCommand(deps: WebhookCreateDeps, run = webhookCreateRun): Command {
   const command = new Command('create')
     .description('Create the webhook configuration of an organization, disabled; enable it afterwards')
-    .requiredOption('--url <url>', 'callback URL every topic delivers to (absolute https, at most 2048 characters, public host)')
+    .requiredOption('--url <url>', `callback URL every topic delivers to (${CALLBACK_URL_HELP})`)
     .requiredOption('--topics <types>', 'topic types, comma-separated or repeated: events, alarms, media, live_gps, journeys', collect)
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   addOrganizationOption(command);

@@ -1,7 +1,7 @@
 // The desired-state file of `webhook-config diff` and `apply`, checked as strictly as the service would.
 import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
-import { MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/callback-url.js';
+import { MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/callback-url.js';
 import type { WebhookTopic } from './config-client.js';
 import { requireCallbackUrl, requireTopicType } from './topic-input.js';
 
@@ -21,7 +21,8 @@ export const DESIRED_FORMAT_HELP = `The desired-state file (JSON; - reads stdin)
   }
   is_enabled   optional: the delivery switch; omitted, it is left as it is (a new configuration stays disabled)
   topics       1 to ${MAX_TOPICS} topics; type is one of ${TOPIC_TYPES.join(', ')} (a type may repeat with other URLs);
-               is_enabled defaults to true; delivery.url is an absolute https URL of a public host
+               is_enabled defaults to true; delivery.url is an absolute https URL of a public host,
+               at most ${MAX_CALLBACK_URL_LENGTH} characters
 Topics are compared as a set: their order does not matter.`;
 
 /** Reads and checks `-f FILE` (or stdin for -); `source` names it in messages. */

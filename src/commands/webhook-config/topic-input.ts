@@ -1,7 +1,7 @@
 // Client-side checks of topic types and callback URLs: the same code the sandbox runs at write time
 // (src/webhooks/callback-url.ts), so a request the server would refuse is never sent.
 import { UsageError } from '../../errors.js';
-import { checkCallbackUrl, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
+import { checkCallbackUrl, isTopicType, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
 
 export function requireTopicType(value: string, what = 'topic type'): TopicType {
   if (isTopicType(value)) return value;
@@ -29,9 +29,12 @@ export function requireCallbackUrl(url: string, what: string, allowPrivate = fal
     ? 'the service accepts only public https destinations; for a local sandbox started with --allow-private-webhooks, pass --allow-private-url'
     : problem.code === 'webhook.ssrf_blocked'
       ? 'webhook destinations must be public: loopback, link-local, private, unique-local and IPv4-mapped addresses are refused'
-      : 'use an absolute https:// URL of at most 2048 characters, e.g. https://hooks.example.com/fleet';
+      : `use an absolute https:// URL of at most ${MAX_CALLBACK_URL_LENGTH} characters, e.g. https://hooks.example.com/fleet`;
   throw new UsageError(`${what} is refused (${problem.code}): ${problem.detail}`, hint);
 }
 
 export const ALLOW_PRIVATE_URL_HELP =
   'LOCAL DEVELOPMENT ONLY: accept loopback and private destinations, and http:// to loopback, as a sandbox started with --allow-private-webhooks does';
+
+/** The --url help of the verbs that take one. */
+export const CALLBACK_URL_HELP = `absolute https URL of a public host, at most ${MAX_CALLBACK_URL_LENGTH} characters`;

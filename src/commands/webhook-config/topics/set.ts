@@ -5,7 +5,7 @@ import { MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../../webhooks/callb
 import { describeVerb } from '../../shared/help.js';
 import { addOrganizationOption } from '../../shared/organization.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from '../options.js';
-import { ALLOW_PRIVATE_URL_HELP, requireCallbackUrl, requireTopicType } from '../topic-input.js';
+import { ALLOW_PRIVATE_URL_HELP, CALLBACK_URL_HELP, requireCallbackUrl, requireTopicType } from '../topic-input.js';
 import { showConfig, topicLabel } from '../view.js';
 import { ENSURE_EXAMPLE_CONFIG } from '../examples.js';
 
@@ -23,7 +23,7 @@ export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webho
   const command = new Command('set')
     .description('Add a topic, or replace the topics of that type with this one')
     .argument('<type>', TOPIC_TYPES.join(' | '))
-    .requiredOption('--url <url>', 'callback URL (absolute https, at most 2048 characters, public host)')
+    .requiredOption('--url <url>', `callback URL (${CALLBACK_URL_HELP})`)
     .option('--disabled', 'keep the topic switched off')
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   addOrganizationOption(command);
