@@ -103,7 +103,6 @@ function expectCloudEvent(envelope: unknown): void {
 }
 
 let h: SandboxHarness;
-let org: string;
 
 async function cli(args: string[], input?: string): Promise<string> {
   const res = await h.cli(args, { input });
@@ -128,13 +127,11 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
 
   beforeAll(async () => {
     h = await startHarness({ allowPrivateWebhooks: true, propagationMs: PROPAGATION_MS, webhookRetry: FAST_RETRY });
-    org = h.envFor().FLEETCTL_ORGANIZATION_ID!;
     await app.start();
     port = await freePort();
     // every topic at the listener; created disabled as the spec requires, then the key, then enabled
     const url = `http://127.0.0.1:${port}/hooks`;
-    const body = { is_enabled: false, topics: TOPIC_TYPES.map((type) => ({ type, is_enabled: true, delivery: { url } })) };
-    await cli(['api', 'PUT', `/v1/organizations/${org}/webhook-config`, '--input', '-'], JSON.stringify(body));
+    await cli(['webhook-config', 'create', '--url', url, '--topics', TOPIC_TYPES.join(','), '--allow-private-url']);
     key = (await cli(['webhook-config', 'regenerate-key'])).trim();
     listener = await Listener.start(['--port', String(port), '--key-env', 'WEBHOOK_KEY', '--forward-to', app.url], { WEBHOOK_KEY: key });
     await cli(['webhook-config', 'enable']);
