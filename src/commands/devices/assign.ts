@@ -21,7 +21,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
       {
         comment: 'assign the first device to the first vehicle',
         command:
-          'fleetctl --sandbox devices assign $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1) --vehicle-id $(fleetctl --sandbox devices list --all --columns vehicle_id -o csv | grep -m1 -E \'^[0-9a-f-]{36}$\')',
+          'fleetctl --sandbox devices assign $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1) --vehicle-id $(fleetctl --sandbox devices list --all --columns vehicle_id -o csv | awk \'NR > 1 && $1 != "" && !n++\')',
       },
     ],
   });

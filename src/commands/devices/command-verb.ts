@@ -142,8 +142,9 @@ function wholeNumber(value: string | undefined, flag: string, fallback: number, 
 }
 
 function examplesFor(verb: DeviceCommandVerb) {
+  // awk reads the whole list (no early exit), so the list command never writes into a closed pipe
   const capable = (n: number) =>
-    `fleetctl --sandbox devices list --all -o ndjson | grep '"${verb.command}"' | head -n ${n} | sed 's/.*"hardware_id":"\\([^"]*\\)".*/\\1/'`;
+    `fleetctl --sandbox devices list --all --columns hardware_id,capabilities -o csv | awk -F, '/${verb.command}/ && n++ < ${n} {print $1}'`;
   return [
     { comment: `${verb.label.toLowerCase()} a device that can, without a prompt`, command: `fleetctl --sandbox devices ${verb.name} $(${capable(1)}) --yes` },
     {

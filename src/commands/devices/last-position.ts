@@ -28,7 +28,7 @@ export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run
     examples: [
       {
         comment: 'where a device that has reported is now',
-        command: 'fleetctl --sandbox devices last-position $(fleetctl --sandbox devices list --all -o ndjson | grep -m1 -v \'"last_seen_at":null\' | sed \'s/.*"hardware_id":"\\([^"]*\\)".*/\\1/\')',
+        command: 'fleetctl --sandbox devices last-position $(fleetctl --sandbox devices list --all --columns hardware_id,last_seen_at -o csv | awk -F, \'NR > 1 && $2 != "" && !n++ {print $1}\')',
       },
     ],
     notes: 'With --watch on a terminal the position is redrawn on each change; piped, each change is one NDJSON line.',

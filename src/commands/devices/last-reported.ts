@@ -15,7 +15,7 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
     examples: [
       {
         comment: 'the latest state of a device that has reported',
-        command: 'fleetctl --sandbox devices last-reported $(fleetctl --sandbox devices list --all -o ndjson | grep -m1 -v \'"last_seen_at":null\' | sed \'s/.*"hardware_id":"\\([^"]*\\)".*/\\1/\')',
+        command: 'fleetctl --sandbox devices last-reported $(fleetctl --sandbox devices list --all --columns hardware_id,last_seen_at -o csv | awk -F, \'NR > 1 && $2 != "" && !n++ {print $1}\')',
       },
     ],
   });
