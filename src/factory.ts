@@ -179,6 +179,7 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     clock: deps.clock,
     tracer: deps.tracer(),
     retry: retryPolicy(g),
+    signal: deps.signal,
     operation: (id) => operation(id) as OperationInfo,
   });
 }

@@ -87,15 +87,25 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   };
   // SIGTERM (a CI job cancelled, a service stopped) is handled like Ctrl-C: commands stop cleanly.
   const onTerminate = () => controller.abort(new CancelledError('terminated'));
+  // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash, so stop the
+  // command quietly and still run the cleanups (an embedded sandbox saves its state).
+  let stdoutClosed = false;
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') return;
+    stdoutClosed = true;
+    controller.abort(new CancelledError('stdout closed'));
+  };
   if (!runtime?.signal) {
     process.once('SIGINT', onInterrupt);
     process.once('SIGTERM', onTerminate);
   }
+  if (!runtime?.io) process.stdout.on('error', onStdoutError);
   try {
     program = buildProgram(deps);
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (error) {
+    if (stdoutClosed) return ExitCode.ok;
     return reportError(error, deps, argv, controller.signal.aborted);
   } finally {
     process.removeListener('SIGINT', onInterrupt);

@@ -49,6 +49,8 @@ export interface ApiClientDeps {
   onRateLimited?: (waitMs: number) => void;
   /** Awaited before every attempt (retries included), so bulk work can pace its requests. */
   throttle?: (signal?: AbortSignal) => Promise<void>;
+  /** Aborts every call that passes no signal of its own (Ctrl-C, stdout closed). */
+  signal?: AbortSignal;
 }
 
 export class ApiClient {
@@ -87,7 +89,8 @@ export class ApiClient {
     }, paging);
   }
 
-  async request<T = unknown>(request: RawRequest): Promise<ApiResponse<T>> {
+  async request<T = unknown>(raw: RawRequest): Promise<ApiResponse<T>> {
+    const request = { ...raw, signal: raw.signal ?? this.deps.signal };
     const url = this.deps.baseUrl + request.path + queryString(request.query);
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...request.headers };
     let body: string | undefined;

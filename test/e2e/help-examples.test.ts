@@ -59,7 +59,7 @@ function runExample(example: Found): Promise<Outcome> {
     NO_COLOR: '1',
   };
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', example.command], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['-c', example.command], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     const stop = () => {
