@@ -80,13 +80,13 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     { io, env: runtime?.env ?? process.env, signal: runtime?.signal ?? controller.signal, ...runtime },
     () => program?.opts<GlobalOptions>() ?? {},
   );
-  const onInterrupt = () => {
-    controller.abort(new CancelledError());
-    // A second Ctrl-C, or a command that does not stop, ends the process at once.
-    process.once('SIGINT', () => process.exit(ExitCode.interrupted));
+  // Ctrl-C, and SIGTERM (a CI job cancelled, a service stopped), stop the command cleanly: the cleanups still
+  // run (an embedded sandbox saves its state). A second signal, or a command that does not stop, ends the
+  // process at once. The handlers stay installed until the end, so no library's exit-on-signal hook fires.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+    controller.abort(new CancelledError(signal === 'SIGTERM' ? 'terminated' : undefined));
   };
-  // SIGTERM (a CI job cancelled, a service stopped) is handled like Ctrl-C: commands stop cleanly.
-  const onTerminate = () => controller.abort(new CancelledError('terminated'));
   // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash, so stop the
   // command quietly and still run the cleanups (an embedded sandbox saves its state).
   let stdoutClosed = false;
@@ -96,8 +96,8 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     controller.abort(new CancelledError('stdout closed'));
   };
   if (!runtime?.signal) {
-    process.once('SIGINT', onInterrupt);
-    process.once('SIGTERM', onTerminate);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   }
   if (!runtime?.io) process.stdout.on('error', onStdoutError);
   try {
@@ -108,9 +108,9 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     if (stdoutClosed) return ExitCode.ok;
     return reportError(error, deps, argv, controller.signal.aborted);
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
-    process.removeListener('SIGTERM', onTerminate);
     await deps.cleanup().catch(() => undefined);
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
   }
 }
 

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import os from 'node:os';
 import { ConfigError } from '../errors.js';
+import { loadKeepingSignals } from '../io/signals.js';
 
 export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'scopes', 'organization_id'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -35,7 +36,7 @@ export function configDirectory(env: NodeJS.ProcessEnv): string {
 }
 
 export async function openConfigStore(directory: string): Promise<ConfigStore> {
-  const { default: Conf } = await import('conf');
+  const { default: Conf } = await loadKeepingSignals(() => import('conf'));
   const file = path.join(directory, 'config.json');
   let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
   try {

@@ -1,0 +1,50 @@
+// Ctrl-C and SIGTERM stop a command cleanly (exit 130, "Interrupted.", cleanups run), even once the config
+// store is loaded: conf's atomic writes pull in an exit-on-signal hook that used to kill the process at once.
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, startHarness, type SandboxHarness } from './harness.js';
+
+let h: SandboxHarness;
+
+beforeAll(async () => {
+  // slow answers, so the signal arrives in the middle of paging
+  h = await startHarness({ latencyMs: 150 });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+function interruptAfterFirstItem(signal: NodeJS.Signals): Promise<{ code: number | null; killedBy: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'devices', 'list', '--all', '--limit', '1', '-o', 'ndjson'], {
+      env: { PATH: process.env.PATH ?? '', HOME: h.configDir, CI: 'true', NO_COLOR: '1', ...h.envFor() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('\n') && child.signalCode === null && !child.killed) child.kill(signal);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code, killedBy) => {
+      clearTimeout(timer);
+      resolve({ code, killedBy, stdout, stderr });
+    });
+  });
+}
+
+describe('signals', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} in the middle of --all stops the command cleanly with exit 130`, async () => {
+      const run = await interruptAfterFirstItem(signal);
+      expect(run.killedBy).toBeNull();
+      expect(run.code).toBe(130);
+      expect(run.stderr).toBe('Interrupted.\n');
+      expect(run.stdout.trim().split('\n').length).toBeLessThan(10);
+    });
+  }
+});
