@@ -85,11 +85,28 @@ export class Output {
     this.io.out.write(text);
   }
 
+  /** A write in a stream of items: waits while the reader is behind, so memory stays flat however long the list. */
+  private async writeInStream(text: string): Promise<void> {
+    const out = this.io.out;
+    if (out.write(text) || out.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done);
+        out.off('error', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('error', done);
+      out.on('close', done);
+    });
+  }
+
   /** The header goes out with the first record (or after an empty list), so a failed request leaves stdout empty. */
   private async writeEach(records: Records, line: (record: unknown) => string, header = ''): Promise<number> {
     let count = 0;
     for await (const record of records) {
-      this.write(`${count === 0 ? header : ''}${line(record)}`);
+      await this.writeInStream(`${count === 0 ? header : ''}${line(record)}`);
       count++;
     }
     if (count === 0 && header) this.write(header);
@@ -100,7 +117,7 @@ export class Output {
     let count = 0;
     for await (const record of records) {
       const body = JSON.stringify(record, null, 2).replace(/\n/g, '\n  ');
-      this.write(`${count === 0 ? '[\n  ' : ',\n  '}${body}`);
+      await this.writeInStream(`${count === 0 ? '[\n  ' : ',\n  '}${body}`);
       count++;
     }
     this.write(count === 0 ? '[]\n' : '\n]\n');

@@ -134,3 +134,40 @@ describe('one resource', () => {
 it('an unknown format is a usage error', () => {
   expect(() => parseOutputFormat('yaml')).toThrow(/invalid output format "yaml"/);
 });
+
+describe('a reader slower than the API', () => {
+  it('streams wait for the reader: items are not pulled (nor buffered) ahead of what it has taken', async () => {
+    const { Writable, PassThrough } = await import('node:stream');
+    const pending: (() => void)[] = [];
+    let received = '';
+    const slow = new Writable({
+      highWaterMark: 16,
+      write(chunk: Buffer, _encoding, done) {
+        received += chunk.toString();
+        pending.push(() => done());
+      },
+    });
+    const io = new IOStreams({ out: slow, err: new PassThrough(), in: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, env: {} });
+    let pulled = 0;
+    async function* many(): AsyncIterable<unknown> {
+      for (let i = 0; i < 1000; i++) {
+        pulled++;
+        yield { id: `d${i}`, name: 'x'.repeat(100) };
+      }
+    }
+    for (const format of ['ndjson', 'json', 'csv', 'table'] as const) {
+      pulled = 0;
+      received = '';
+      const listing = new Output(io, { format }).list(many(), ['id', 'name']);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(pulled, format).toBeLessThan(5);
+      while (pending.length > 0 || pulled < 1000) {
+        pending.splice(0).forEach((release) => release());
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(await listing).toBe(1000);
+      pending.splice(0).forEach((release) => release());
+      expect(received).toContain('d999');
+    }
+  });
+});
