@@ -38,6 +38,8 @@ export interface SettingsOverride {
   clientId: string;
   clientSecret: string;
   organizationId?: string;
+  /** Names the issuer in the token cache when its URL changes from run to run (an ephemeral port). */
+  tokenCacheAs?: string;
 }
 
 export interface Runtime {
@@ -169,8 +171,8 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     deps.config(),
   ]);
   const tokens = new CachingTokenSource(
-    { transport, store, clock: deps.clock, tracer: deps.tracer() },
-    { profile: settings.profile.value, authUrl, clientId, clientSecret },
+    { transport, store, clock: deps.clock, tracer: deps.tracer(), retry: retryPolicy(g), signal: deps.signal },
+    { profile: settings.profile.value, authUrl, clientId, clientSecret, cacheAs: deps.override?.tokenCacheAs },
   );
   return new ApiClient({
     baseUrl,

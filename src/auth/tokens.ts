@@ -3,7 +3,8 @@ import { AuthError, NetworkError } from '../errors.js';
 import type { Clock } from '../io/clock.js';
 import type { ConfigStore, CachedToken } from '../config/store.js';
 import type { Tracer } from '../api/trace.js';
-import type { Transport } from '../api/transport.js';
+import { isRetryableNetworkError, type HttpResponse, type Transport } from '../api/transport.js';
+import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../api/retry.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -17,6 +18,16 @@ export interface Credentials {
   authUrl: string;
   clientId: string;
   clientSecret: string;
+  /** Stands for the auth URL in the cache key when that URL changes from run to run (the embedded sandbox). */
+  cacheAs?: string;
+}
+
+/** Retries of the token request: it is safe to repeat, so connection failures, 429 and 503 are retried. */
+export interface TokenRetry {
+  policy: RetryPolicy;
+  clock: Clock;
+  tracer?: Tracer;
+  signal?: AbortSignal;
 }
 
 export interface TokenSource {
@@ -34,6 +45,7 @@ export async function requestToken(
   transport: Transport,
   credentials: Omit<Credentials, 'profile'>,
   scopes: string[] | undefined,
+  retry?: TokenRetry,
 ): Promise<TokenAnswer> {
   const url = tokenEndpoint(credentials.authUrl);
   const form = new URLSearchParams({
@@ -44,18 +56,7 @@ export async function requestToken(
   if (scopes && scopes.length > 0) form.set('scope', scopes.join(' '));
   const scopeText = scopes && scopes.length > 0 ? scopes.join(' ') : '(all granted)';
   const context = `client "${credentials.clientId}", scope ${scopeText}, at ${url}`;
-  let answer;
-  try {
-    answer = await transport.send({
-      method: 'POST',
-      url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form.toString(),
-    });
-  } catch (error) {
-    if (error instanceof NetworkError) throw new AuthError(`token request failed for ${context}: ${error.message}`, 'check the auth URL and your network');
-    throw error;
-  }
+  const answer = await sendWithRetries(transport, url, form.toString(), context, retry);
   let body: Record<string, unknown> | undefined;
   try {
     body = JSON.parse(answer.text) as Record<string, unknown>;
@@ -73,6 +74,38 @@ export async function requestToken(
   throw new AuthError(`token request failed for ${context}: ${error}${description}`, tokenHint(error));
 }
 
+/** The token POST, repeated on connection failures, 429 and 503 like any request that is safe to repeat. */
+async function sendWithRetries(transport: Transport, url: string, body: string, context: string, retry: TokenRetry | undefined): Promise<HttpResponse> {
+  for (let attempt = 0; ; attempt++) {
+    let answer: HttpResponse;
+    try {
+      answer = await transport.send({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body,
+        signal: retry?.signal,
+      });
+    } catch (error) {
+      if (!(error instanceof NetworkError)) throw error;
+      if (retry && attempt < retry.policy.maxRetries && isRetryableNetworkError(error)) {
+        await pause(retry, backoffDelay(attempt, retry.policy), `token request failed: ${error.message}`);
+        continue;
+      }
+      throw new AuthError(`token request failed for ${context}: ${error.message}`, 'check the auth URL and your network');
+    }
+    if (!retry || (answer.status !== 429 && answer.status !== 503) || attempt >= retry.policy.maxRetries) return answer;
+    const wait = parseRetryAfter(answer.headers['retry-after'], retry.clock.now());
+    if (wait !== undefined && wait > retry.policy.maxRetryWaitMs) return answer;
+    await pause(retry, wait ?? backoffDelay(attempt, retry.policy), `token request answered HTTP ${answer.status}`);
+  }
+}
+
+async function pause(retry: TokenRetry, ms: number, reason: string): Promise<void> {
+  retry.tracer?.note(`retrying in ${ms} ms after ${reason}`);
+  await retry.clock.sleep(ms, retry.signal);
+}
+
 function tokenHint(error: string): string {
   if (error === 'invalid_client') return 'check the client id and secret (`fleetctl auth login`, or FLEETCTL_CLIENT_ID / FLEETCTL_CLIENT_SECRET)';
   if (error === 'invalid_scope') return 'this client is not granted that scope: ask an administrator of your organization';
@@ -80,7 +113,7 @@ function tokenHint(error: string): string {
 }
 
 export function tokenCacheKey(credentials: Credentials, scope: string): string {
-  return [credentials.profile, credentials.authUrl, credentials.clientId, scope].join('|');
+  return [credentials.profile, credentials.cacheAs ?? credentials.authUrl, credentials.clientId, scope].join('|');
 }
 
 /** Tokens cached in memory and in the config store, shared by every call of the process. */
@@ -89,7 +122,7 @@ export class CachingTokenSource implements TokenSource {
   private readonly inFlight = new Map<string, Promise<string>>();
 
   constructor(
-    private readonly deps: { transport: Transport; store: ConfigStore; clock: Clock; tracer: Tracer },
+    private readonly deps: { transport: Transport; store: ConfigStore; clock: Clock; tracer: Tracer; retry?: RetryPolicy; signal?: AbortSignal },
     private readonly credentials: Credentials,
   ) {}
 
@@ -117,19 +150,31 @@ export class CachingTokenSource implements TokenSource {
 
   private async fetchAndCache(key: string, scope: string): Promise<string> {
     this.deps.tracer.note(`fetching a token for scope ${scope}`);
-    const answer = await requestToken(this.deps.transport, this.credentials, [scope]);
-    const now = this.deps.clock.now();
-    const entry: CachedToken = { access_token: answer.access_token, scope, obtained_at: now.toISOString() };
+    const { retry: policy, clock, tracer, signal } = this.deps;
+    // expires_in counts from when the issuer answered: from the request on, to be safe however slow the answer.
+    const asked = clock.now();
+    const answer = await requestToken(this.deps.transport, this.credentials, [scope], policy ? { policy, clock, tracer, signal } : undefined);
+    const entry: CachedToken = { access_token: answer.access_token, scope, obtained_at: clock.now().toISOString() };
     if (typeof answer.expires_in === 'number' && answer.expires_in > 0) {
       // Stop using it a little before it expires, so a call never races the expiry.
       const margin = Math.min(60, answer.expires_in * 0.1);
-      entry.expires_at = new Date(now.getTime() + (answer.expires_in - margin) * 1000).toISOString();
+      entry.expires_at = new Date(asked.getTime() + (answer.expires_in - margin) * 1000).toISOString();
     }
     this.memory.set(key, entry);
     this.safeUpdate((data) => {
+      this.dropExpired(data.tokens);
       data.tokens[key] = entry;
     });
     return entry.access_token;
+  }
+
+  /** Expired tokens (of any profile, issuer or client) would otherwise pile up in the store for ever. */
+  private dropExpired(tokens: Record<string, CachedToken>): void {
+    const now = this.deps.clock.now().getTime();
+    for (const [key, token] of Object.entries(tokens)) {
+      const unusable = token === null || typeof token !== 'object' || typeof token.access_token !== 'string';
+      if (unusable || (token.expires_at !== undefined && !(Date.parse(token.expires_at) > now))) delete tokens[key];
+    }
   }
 
   private isFresh(token: CachedToken): boolean {
@@ -139,7 +184,8 @@ export class CachingTokenSource implements TokenSource {
 
   private readStored(key: string): CachedToken | undefined {
     try {
-      return this.deps.store.read().tokens[key];
+      const token = this.deps.store.read().tokens[key];
+      return token && typeof token === 'object' && typeof token.access_token === 'string' ? token : undefined;
     } catch {
       return undefined;
     }

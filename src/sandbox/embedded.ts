@@ -27,5 +27,7 @@ export async function startEmbeddedSandbox(deps: Pick<Deps, 'configDir' | 'onCle
     clientId: admin.client_id,
     clientSecret: admin.client_secret,
     organizationId: admin.organization_id,
+    // Its port changes every run but its state (issued tokens included) persists: cache tokens across runs.
+    tokenCacheAs: 'embedded-sandbox',
   };
 }

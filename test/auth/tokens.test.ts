@@ -172,7 +172,8 @@ describe('token endpoint failures', () => {
       agent
         .get(AUTH_URL)
         .intercept({ path: '/connect/token', method: 'POST' })
-        .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+        .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+        .times(4); // the first try and --max-retries (3)
     } else {
       stubToken(agent, stub);
     }
@@ -187,5 +188,92 @@ describe('token endpoint failures', () => {
     expect(errors[0]).toContain(reason);
     expect(result.stderr).not.toContain(CLIENT_SECRET);
     expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe('token endpoint retries (the token POST is safe to repeat)', () => {
+  it('a 503 and a dropped connection are retried with the API policy, then the call goes on', async () => {
+    const agent = newMockAgent();
+    const clock = new FakeClock();
+    stubToken(agent, { scope: 'devices_read', status: 503, body: { error: 'temporarily_unavailable' }, contentType: 'application/json' });
+    agent
+      .get(AUTH_URL)
+      .intercept({ path: '/connect/token', method: 'POST' })
+      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    const forms = stubToken(agent, { scope: 'devices_read', token: 'tok-after-retries' });
+    const calls = stubApi(agent, { path: '/v1/devices', body: page([]) });
+    const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock });
+    expect(result.code).toBe(0);
+    expect(forms).toHaveLength(1);
+    expect(calls[0].headers.authorization).toBe('Bearer tok-after-retries');
+    expect(clock.sleeps).toHaveLength(2);
+  });
+
+  it('honours Retry-After on a 429, and gives up (exit 3) after --max-retries', async () => {
+    const agent = newMockAgent();
+    const clock = new FakeClock();
+    agent
+      .get(AUTH_URL)
+      .intercept({ path: '/connect/token', method: 'POST' })
+      .reply(429, { error: 'slow_down' }, { headers: { 'content-type': 'application/json', 'retry-after': '2' } })
+      .times(3);
+    const result = await runCli(['devices', 'list', '--max-retries', '2'], { env: ciEnv(tempConfigDir()), agent, clock });
+    expect(result.code).toBe(3);
+    expect(clock.sleeps).toEqual([2000, 2000]);
+    expect(result.stderr).toContain('token request failed');
+  });
+
+  it('does not wait for a Retry-After longer than --max-retry-wait', async () => {
+    const agent = newMockAgent();
+    const clock = new FakeClock();
+    agent
+      .get(AUTH_URL)
+      .intercept({ path: '/connect/token', method: 'POST' })
+      .reply(503, { error: 'temporarily_unavailable' }, { headers: { 'content-type': 'application/json', 'retry-after': '3600' } });
+    const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock });
+    expect(result.code).toBe(3);
+    expect(clock.sleeps).toEqual([]);
+  });
+});
+
+describe('token store hygiene', () => {
+  it('drops expired tokens (of any issuer or client) when it caches a new one', async () => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    const clock = new FakeClock();
+    const { openConfigStore } = await import('../../src/config/store.js');
+    const store = await openConfigStore(dir);
+    const past = new Date(T0.getTime() - 1000).toISOString();
+    const future = new Date(T0.getTime() + 3_600_000).toISOString();
+    store.update((data) => {
+      data.tokens['default|http://127.0.0.1:40001|sandbox-admin|x'] = { access_token: 'old', scope: 'x', obtained_at: past, expires_at: past };
+      data.tokens['default|https://other.test|c|y'] = { access_token: 'live', scope: 'y', obtained_at: past, expires_at: future };
+      data.tokens['default|https://other.test|c|z'] = { access_token: 'no-expiry', scope: 'z', obtained_at: past };
+    });
+    stubToken(agent, { scope: 'devices_read', token: 'tok-new' });
+    stubApi(agent, { path: '/v1/devices', body: page([]) });
+    expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(0);
+    expect(Object.keys(storedTokens(dir)).sort()).toEqual([
+      `default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`,
+      'default|https://other.test|c|y',
+      'default|https://other.test|c|z',
+    ]);
+  });
+
+  it('times the expiry from the request, not from a slow answer', async () => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    const clock = new FakeClock();
+    agent
+      .get(AUTH_URL)
+      .intercept({ path: '/connect/token', method: 'POST' })
+      .reply(() => {
+        clock.advance(30_000); // the issuer took 30 s to answer
+        return { statusCode: 200, data: JSON.stringify({ access_token: 'tok', token_type: 'Bearer', expires_in: 600 }), responseOptions: { headers: { 'content-type': 'application/json' } } };
+      });
+    stubApi(agent, { path: '/v1/devices', body: page([]) });
+    expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(0);
+    const [token] = Object.values(storedTokens(dir));
+    expect(token.expires_at).toBe(new Date(T0.getTime() + (600 - 60) * 1000).toISOString());
   });
 });
