@@ -119,11 +119,14 @@ export class ApiClient {
         }
         throw error;
       }
-      if (response.status === 401 && !refreshedToken) {
-        // spec: an expired or revoked token is a 401; fetch a fresh one once and try again once.
-        refreshedToken = true;
+      if (response.status === 401) {
+        // spec: an expired or revoked token is a 401; fetch a fresh one once and try again once. A refused
+        // token is never kept, so the next command does not start with it either.
         this.deps.tokens.invalidate(request.scope, token);
-        continue;
+        if (!refreshedToken) {
+          refreshedToken = true;
+          continue;
+        }
       }
       if (response.status === 429 || response.status === 503) {
         const retryAfter = parseRetryAfter(response.headers['retry-after'], this.deps.clock.now());

@@ -155,6 +155,22 @@ describe('401 from the API', () => {
     expect(result.stderr).toContain('Error: The token is not valid. (auth.token_invalid, HTTP 401)');
     expect(result.stderr).toContain('Hint: check the credentials');
   });
+
+  it('after a second 401 the refused token is not kept: the next run asks for a new one', async () => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    const clock = new FakeClock();
+    stubToken(agent, { scope: 'devices_read', token: 'tok-1' });
+    stubToken(agent, { scope: 'devices_read', token: 'tok-2' });
+    stubApi(agent, { path: '/v1/devices', status: 401, times: 2, body: problem(401, 'auth.token_invalid', 'The token is not valid.') });
+    expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(3);
+    expect(storedTokens(dir)).toEqual({});
+    const forms = stubToken(agent, { scope: 'devices_read', token: 'tok-3' });
+    const calls = stubApi(agent, { path: '/v1/devices', body: page([]) });
+    expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(0);
+    expect(forms).toHaveLength(1);
+    expect(calls[0].headers.authorization).toBe('Bearer tok-3');
+  });
 });
 
 describe('token endpoint failures', () => {
