@@ -70,8 +70,21 @@ export async function requestToken(
     throw new AuthError(`token request failed for ${context}: HTTP ${answer.status} with a non-JSON answer`, 'check the auth URL: it should be the token issuer');
   }
   const error = typeof body.error === 'string' ? body.error : `HTTP ${answer.status}`;
-  const description = typeof body.error_description === 'string' ? ` (${body.error_description})` : '';
-  throw new AuthError(`token request failed for ${context}: ${error}${description}`, tokenHint(error));
+  const description = typeof body.error_description === 'string' ? body.error_description : undefined;
+  throw new TokenEndpointError(`token request failed for ${context}: ${error}${description ? ` (${description})` : ''}`, tokenHint(error), error, description);
+}
+
+/** The issuer refused the request with an RFC 6749 error (invalid_client, invalid_scope, ...). */
+export class TokenEndpointError extends AuthError {
+  constructor(
+    message: string,
+    hint: string,
+    /** The OAuth error code, or HTTP <status> when the answer had none. */
+    readonly error: string,
+    readonly description: string | undefined,
+  ) {
+    super(message, hint);
+  }
 }
 
 /** The token POST, repeated on connection failures, 429 and 503 like any request that is safe to repeat. */

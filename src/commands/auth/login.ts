@@ -4,8 +4,10 @@ import { UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readAll } from '../../io/read-input.js';
 import { assertSafeForCredentials } from '../../auth/secure-url.js';
-import { requestToken } from '../../auth/tokens.js';
+import { requestToken, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
 import { parseScopeList } from '../../auth/scopes.js';
+import { SCOPES } from '../../openapi/operations.js';
+import { retryPolicy } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
 import { optionalUuid } from '../shared/validate.js';
 
@@ -16,14 +18,14 @@ export interface LoginFlags {
   organizationId?: string;
 }
 
-type LoginDeps = Pick<Deps, 'config' | 'io' | 'env' | 'globals' | 'prompter' | 'transport' | 'output'>;
+type LoginDeps = Pick<Deps, 'config' | 'io' | 'env' | 'globals' | 'prompter' | 'transport' | 'output' | 'clock' | 'signal'>;
 
 export function newAuthLoginCommand(deps: LoginDeps): Command {
   const command = new Command('login')
     .description('Store client credentials in a profile, after checking them against the token endpoint')
     .option('--client-id <id>', 'OAuth client id (env FLEETCTL_CLIENT_ID)')
     .option('--client-secret-stdin', 'read the client secret from stdin (or set FLEETCTL_CLIENT_SECRET)')
-    .option('--scopes <list>', 'scopes granted to the client, space or comma separated (checked at login)')
+    .option('--scopes <list>', 'scopes the client must hold, space or comma separated: checked at login and remembered (default: ask for every scope; a client holding fewer still logs in)')
     .option('--organization-id <uuid>', 'default organization for webhook-config commands');
   describeVerb(command, {
     examples: [
@@ -73,7 +75,7 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
   const scopes = parseScopeList(flags.scopes ?? settings.scopes.value);
   const organizationId = optionalUuid(flags.organizationId, '--organization-id');
 
-  const token = await requestToken(await deps.transport(), { authUrl, clientId, clientSecret: clientSecret! }, scopes);
+  const verified = await verifyCredentials(deps, { authUrl, clientId, clientSecret: clientSecret! }, scopes);
   const profile = settings.profile.value;
   store.update((data) => {
     const next = { ...data.profiles[profile], base_url: baseUrl, auth_url: authUrl, client_id: clientId };
@@ -84,6 +86,28 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
     data.profiles[profile] = next;
     data.current_profile ??= profile;
   });
-  const granted = token.scope ? ` Granted scopes: ${token.scope}.` : '';
-  deps.io.info(`Logged in as client "${clientId}" at ${authUrl} (profile "${profile}").${granted}`);
+  deps.io.info(`Logged in as client "${clientId}" at ${authUrl} (profile "${profile}").${verified.note}`);
+}
+
+/**
+ * spec: the token request carries a scope field. Without --scopes, login asks for every scope of the API:
+ * a client holding only some of them is still a valid login (the issuer authenticates the client before it
+ * judges the scope, so invalid_scope proves the id and secret), and each command later asks for just the
+ * one scope it needs. With --scopes, exactly those are checked and a refusal fails the login.
+ */
+async function verifyCredentials(
+  deps: LoginDeps,
+  credentials: { authUrl: string; clientId: string; clientSecret: string },
+  scopes: string[] | undefined,
+): Promise<{ note: string }> {
+  const retry = { policy: retryPolicy(deps.globals()), clock: deps.clock, signal: deps.signal };
+  let token: TokenAnswer;
+  try {
+    token = await requestToken(await deps.transport(), credentials, scopes ?? [...SCOPES], retry);
+  } catch (error) {
+    if (scopes || !(error instanceof TokenEndpointError) || error.error !== 'invalid_scope') throw error;
+    const why = error.description ? ` (${error.description})` : '';
+    return { note: ` The client does not hold every scope of the API${why}; each command asks for the one scope it needs.` };
+  }
+  return { note: token.scope ? ` Granted scopes: ${token.scope}.` : '' };
 }

@@ -4,6 +4,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { AUTH_URL, BASE_URL, newMockAgent, stubToken } from '../../support/mock-http.js';
+import { SCOPES } from '../../../src/openapi/operations.js';
+
+// spec: the token request carries a scope field; without --scopes, login asks for every scope of the API.
+const ALL_SCOPES = SCOPES.join(' ');
 import { runCli, tempConfigDir } from '../../support/cli.js';
 import { FakeClock } from '../../support/fake-clock.js';
 
@@ -15,13 +19,13 @@ describe('non-interactive', () => {
   it('takes the secret from --client-secret-stdin, verifies by fetching a token and saves the profile', async () => {
     const dir = tempConfigDir();
     const agent = newMockAgent();
-    const forms = stubToken(agent, { scope: null });
+    const forms = stubToken(agent, { scope: ALL_SCOPES });
     const result = await runCli([...flags, '--client-secret-stdin', '--no-input'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: `${SECRET}\n`, agent, clock: new FakeClock() });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`Logged in as client "my-client" at ${AUTH_URL} (profile "default").`);
     expect(result.stderr).not.toContain(SECRET);
-    expect(forms).toEqual([expect.objectContaining({ grant_type: 'client_credentials', client_id: 'my-client', client_secret: SECRET })]);
+    expect(forms).toEqual([expect.objectContaining({ grant_type: 'client_credentials', client_id: 'my-client', client_secret: SECRET, scope: ALL_SCOPES })]);
     expect(storeOf(dir)).toMatchObject({
       current_profile: 'default',
       profiles: { default: { base_url: BASE_URL, auth_url: AUTH_URL, client_id: 'my-client', client_secret: SECRET } },
@@ -38,10 +42,40 @@ describe('non-interactive', () => {
     expect(storeOf(dir).profiles.default.scopes).toBe('thirdparty.api.devices_read thirdparty.api.fleets_read');
   });
 
+  it('without --scopes, a client holding only some scopes still logs in (invalid_scope proves the credentials)', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: ALL_SCOPES, status: 400, body: { error: 'invalid_scope', error_description: 'The client is not allowed the scope(s): thirdparty.api.devices_write.' } });
+    const result = await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent, clock: new FakeClock() });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Logged in as client "my-client"');
+    expect(result.stderr).toContain('does not hold every scope of the API (The client is not allowed the scope(s): thirdparty.api.devices_write.)');
+    expect(storeOf(dir).profiles.default).toEqual({ base_url: BASE_URL, auth_url: AUTH_URL, client_id: 'my-client', client_secret: SECRET });
+  });
+
+  it('with --scopes, a scope the client lacks fails the login (exit 3) and saves nothing', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'thirdparty.api.devices_write', status: 400, body: { error: 'invalid_scope', error_description: 'not allowed' } });
+    const result = await runCli([...flags, '--client-secret-stdin', '--scopes', 'devices_write'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent, clock: new FakeClock() });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('invalid_scope (not allowed)');
+    expect(existsSync(path.join(dir, 'config.json')) ? storeOf(dir).profiles : {}).toEqual({});
+  });
+
+  it('wrong credentials fail the login (exit 3) whatever the scope', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: ALL_SCOPES, status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } });
+    const result = await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent, clock: new FakeClock() });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('invalid_client');
+  });
+
   it('everything from the environment: the secret stays there and is not stored', async () => {
     const dir = tempConfigDir();
     const agent = newMockAgent();
-    stubToken(agent, { scope: null });
+    stubToken(agent, { scope: ALL_SCOPES });
     const env = { FLEETCTL_CONFIG_DIR: dir, FLEETCTL_BASE_URL: BASE_URL, FLEETCTL_AUTH_URL: AUTH_URL, FLEETCTL_CLIENT_ID: 'env-client', FLEETCTL_CLIENT_SECRET: SECRET };
     const result = await runCli(['--profile', 'ci', 'auth', 'login'], { env, agent });
     expect(result.code).toBe(0);
@@ -97,7 +131,7 @@ describe('interactive', () => {
   it('asks for what is missing, the secret as a password', async () => {
     const dir = tempConfigDir();
     const agent = newMockAgent();
-    stubToken(agent, { scope: null, authUrl: BASE_URL });
+    stubToken(agent, { scope: ALL_SCOPES, authUrl: BASE_URL });
     const asked: string[] = [];
     const answers: Record<string, string> = { 'API base URL': BASE_URL, 'Client id': 'typed-client' };
     const prompter: Prompter = {
