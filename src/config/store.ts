@@ -46,6 +46,13 @@ export async function openConfigStore(directory: string): Promise<ConfigStore> {
       configFileMode: 0o600,
       accessPropertiesByDotNotation: false,
       clearInvalidConfig: false,
+      // conf turns any JSON (an array, say) into an object: check the shape of what the file really holds.
+      deserialize: (text: string) => {
+        const value = JSON.parse(text) as unknown;
+        const problem = shapeProblem(value);
+        if (problem) throw new Error(problem);
+        return value as Record<string, unknown>;
+      },
     });
   } catch (error) {
     throw corrupted(file, error);
@@ -90,15 +97,31 @@ export function memoryConfigStore(initial: Partial<ConfigData> = {}): ConfigStor
 }
 
 function normalize(raw: Record<string, unknown>, file: string): ConfigData {
-  const isRecord = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
-  if (raw.profiles !== undefined && !isRecord(raw.profiles)) throw corrupted(file, new Error('"profiles" is not an object'));
-  if (raw.tokens !== undefined && !isRecord(raw.tokens)) throw corrupted(file, new Error('"tokens" is not an object'));
+  const problem = shapeProblem(raw);
+  if (problem) throw corrupted(file, new Error(problem));
   return {
     ...(raw as object),
     current_profile: typeof raw.current_profile === 'string' ? raw.current_profile : undefined,
     profiles: (raw.profiles as Record<string, Profile>) ?? {},
     tokens: (raw.tokens as Record<string, CachedToken>) ?? {},
   };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** What makes the store unusable, or undefined. Token entries are a cache: a bad one is ignored, not fatal. */
+function shapeProblem(raw: unknown): string | undefined {
+  if (!isRecord(raw)) return 'the file does not hold a JSON object';
+  if (raw.current_profile !== undefined && typeof raw.current_profile !== 'string') return '"current_profile" is not a string';
+  if (raw.tokens !== undefined && !isRecord(raw.tokens)) return '"tokens" is not an object';
+  if (raw.profiles === undefined) return undefined;
+  if (!isRecord(raw.profiles)) return '"profiles" is not an object';
+  for (const [name, profile] of Object.entries(raw.profiles)) {
+    if (!isRecord(profile)) return `profile "${name}" is not an object`;
+    const bad = PROFILE_KEYS.find((key) => profile[key] !== undefined && typeof profile[key] !== 'string');
+    if (bad) return `"${bad}" of profile "${name}" is not a string`;
+  }
+  return undefined;
 }
 
 function corrupted(file: string, cause: unknown): ConfigError {

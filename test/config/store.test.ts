@@ -39,6 +39,10 @@ describe('a corrupted store', () => {
   const corruptions = [
     ['invalid JSON', '{"profiles": {"default": {"client_id": "abc"}'],
     ['a wrong shape', '{"profiles": 5}'],
+    ['an array', '[]'],
+    ['a profile that is not an object', '{"profiles": {"default": "str"}}'],
+    ['a setting that is not a string', '{"profiles": {"default": {"base_url": 5}}}'],
+    ['a current profile that is not a string', '{"current_profile": 5, "profiles": {}}'],
   ];
   const commands = [
     ['config', 'list'],
