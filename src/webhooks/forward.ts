@@ -2,6 +2,7 @@
 // and body, and bringing back the app's answer.
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'undici';
+import { readAnswerBody } from './answer-body.js';
 
 export interface RelayedAnswer {
   status: number;
@@ -26,7 +27,10 @@ function relayedHeaders(headers: IncomingHttpHeaders): Record<string, string | s
   return out;
 }
 
-/** POSTs the delivery to `url`; an unreachable app is a 502, one that does not answer in time a 504. */
+/**
+ * POSTs the delivery to `url`; an unreachable app is a 502, one whose status line does not come in time a 504.
+ * Once the status came it is the answer: the app's body is relayed as far as it came by the deadline.
+ */
 export async function forwardDelivery(
   url: string,
   headers: IncomingHttpHeaders,
@@ -40,7 +44,7 @@ export async function forwardDelivery(
       body,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const answer = Buffer.from(await res.body.arrayBuffer());
+    const answer = await readAnswerBody(res.body);
     const kept: Record<string, string> = {};
     for (const name of ANSWER_HEADERS) {
       const v = res.headers[name];

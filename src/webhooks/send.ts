@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
+import { readAnswerBody } from './answer-body.js';
 import { CLOUDEVENTS_CONTENT_TYPE, sampleEvent } from './cloudevents.js';
 import type { EventType, WebhookEvent } from './cloudevents.js';
 
@@ -49,7 +50,11 @@ export type PostOutcome =
   | { status: number; retryAfter?: string; body: string }
   | { error: string; timedOut: boolean };
 
-/** POSTs `body` once; never throws. Redirects are not followed (a 3xx is a failed delivery). */
+/**
+ * POSTs `body` once; never throws. Redirects are not followed (a 3xx is a failed delivery). Without a status
+ * line within `timeoutMs` the attempt timed out; once it came, the status decides: the answer's body is read
+ * until that same deadline, cut off there (or at `maxAnswerBytes`, or at an error) and never makes it fail.
+ */
 export async function postDelivery(
   url: string,
   body: string,
@@ -60,7 +65,7 @@ export async function postDelivery(
     const res = await request(url, {
       method: 'POST', headers, body, dispatcher: opts.dispatcher, signal: AbortSignal.timeout(opts.timeoutMs),
     });
-    const answer = Buffer.from(await res.body.arrayBuffer()).subarray(0, opts.maxAnswerBytes ?? 64 * 1024);
+    const answer = await readAnswerBody(res.body, opts.maxAnswerBytes);
     const retryAfter = res.headers['retry-after'];
     return { status: res.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, body: answer.toString('utf8') };
   } catch (err) {

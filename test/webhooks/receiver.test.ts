@@ -204,6 +204,17 @@ describe('receiver: --forward-to', () => {
     expect(events).toHaveLength(1);
   });
 
+  it("an app's 2xx whose body never ends is still the app's answer (not a 504, which would make the sender retry)", async () => {
+    const a = await app((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('ok'); // and never ends
+    });
+    const { r, events } = await receiver({ forwardTo: a.url, forwardTimeoutMs: 200 });
+    const res = await post(r.url, event());
+    expect([res.status, res.body]).toEqual([200, 'ok']);
+    expect(events).toHaveLength(1);
+  });
+
   it('answers 502 when the app is unreachable and 504 when it does not answer in time', async () => {
     const { r } = await receiver({ forwardTo: `http://127.0.0.1:${await freePort()}/` });
     const unreachable = await post(r.url, event());

@@ -35,6 +35,19 @@ describe('postDelivery', () => {
     cleanups.push(() => silent.close());
     expect(await postDelivery(silent.url, '{}', {}, { timeoutMs: 50 })).toEqual({ error: 'timed out after 50 ms', timedOut: true });
   });
+  it('a 2xx acknowledges even when its body never ends or is huge (spec Delivery rule 1): the status counts, the body is cut', async () => {
+    const endless = await startRecordingServer((_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('ok'); // and never ends
+    });
+    cleanups.push(() => endless.close());
+    const started = Date.now();
+    expect(await postDelivery(endless.url, '{}', {}, { timeoutMs: 300 })).toEqual({ status: 200, retryAfter: undefined, body: 'ok' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    const huge = await startRecordingServer((_r, res) => res.writeHead(202).end('x'.repeat(5 * 1024 * 1024)));
+    cleanups.push(() => huge.close());
+    expect(await postDelivery(huge.url, '{}', {}, { timeoutMs: 2000, maxAnswerBytes: 10 })).toEqual({ status: 202, retryAfter: undefined, body: 'xxxxxxxxxx' });
+  });
 });
 
 describe('triggerSampleEvent (webhook trigger)', () => {
