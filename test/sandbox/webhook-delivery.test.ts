@@ -214,6 +214,17 @@ describe('delivery', () => {
     expect(lines.some((l) => l.includes(`blocked live.gps ${ev.id}`) && l.includes('nothing was sent'))).toBe(true);
   });
 
+  it("a full destination queue refuses new events: the emit answer counts them as refused, the log says why", async () => {
+    const h = await sandbox();
+    const { r } = await listening(h);
+    await r.close(); // the destination is down: its queue fills up behind the retried head
+    const filled = (await emit(h, { type: 'alarm.triggered', count: 1000, organization_id: rootOf(h) })).body.events;
+    expect(filled.every((e: any) => e.destinations === 1 && e.refused === 0)).toBe(true);
+    const [over] = (await emit(h, { type: 'alarm.triggered', organization_id: rootOf(h) })).body.events;
+    expect(over).toMatchObject({ destinations: 0, refused: 1 });
+    expect((await deliveries(h)).find((e) => e.event_id === over.id)).toMatchObject({ outcome: 'dropped_overflow', attempt: 0 });
+  });
+
   it('--emit-rate emits on a timer, round robin over the types', async () => {
     const h = await sandbox({ emitRatePerSecond: 50 });
     const { got } = await listening(h);

@@ -60,10 +60,13 @@ export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOpt
     const { toApiError } = await import('../../api/problem.js');
     throw toApiError(answer, url, undefined);
   }
-  const events = (JSON.parse(answer.text) as { events: { destinations: number }[] }).events;
+  const events = (JSON.parse(answer.text) as { events: { destinations: number; refused?: number }[] }).events;
   await deps.output().list(events, columnsOf('webhookEmitted'));
   if (events.length < opts.count) deps.io.info(`Only ${events.length} of ${opts.count} ${opts.type} events could be made from the seeded fleet.`);
-  if (events.length > 0 && events.every((e) => e.destinations === 0)) {
+  const refused = events.reduce((sum, e) => sum + (e.refused ?? 0), 0);
+  if (refused > 0) {
+    deps.io.info(`${refused} deliveries were refused: a destination's queue is full (it is down or slow); see ${baseUrl.replace(/\/+$/, '')}/_sandbox/deliveries (outcome dropped_overflow).`);
+  } else if (events.length > 0 && events.every((e) => e.destinations === 0)) {
     deps.io.info('No enabled webhook subscription covers these events: nothing will be delivered (see `fleetctl webhook-config get`).');
   }
 }

@@ -30,8 +30,10 @@ export interface EmittedSummary {
   type: EventType;
   hardware_id: string;
   organization_id: string;
-  /** Destinations the event was queued for (0: no enabled subscription covers it). */
+  /** Destinations the event was queued for (0 with refused 0: no enabled subscription covers it). */
   destinations: number;
+  /** Destinations that refused it because their queue is full (logged as dropped_overflow). */
+  refused: number;
 }
 
 export class SandboxWebhookDelivery {
@@ -108,17 +110,20 @@ export class SandboxWebhookDelivery {
 
   private publish(made: SourceEvent): EmittedSummary {
     const event = buildEnvelope(made.type, made.data, { baseUrl: this.app.baseUrl(), time: made.time, now: () => this.app.now() }) as WebhookEvent;
+    const { queued, refused } = this.enqueue(event, made.organizationId);
     return {
       id: event.id,
       type: made.type,
       hardware_id: made.hardwareId,
       organization_id: made.organizationId,
-      destinations: this.enqueue(event, made.organizationId),
+      destinations: queued,
+      refused,
     };
   }
 
-  private enqueue(event: WebhookEvent, organizationId: string): number {
+  private enqueue(event: WebhookEvent, organizationId: string): { queued: number; refused: number } {
     let queued = 0;
+    let refused = 0;
     for (const sub of this.subscriptions.destinationsFor(event.type, organizationId)) {
       const ok = this.engine.enqueue(event, {
         url: sub.url,
@@ -126,8 +131,9 @@ export class SandboxWebhookDelivery {
         isActive: () => this.subscriptions.isActive(event.type, sub),
       });
       if (ok) queued++;
+      else refused++;
     }
-    return queued;
+    return { queued, refused };
   }
 
   /** An event another part of the sandbox announced; its record must be the type's camelCase payload. */

@@ -50,6 +50,12 @@ describe('sandbox emit: running', () => {
     expect(f.io.stderr()).toBe('Only 1 of 3 live.gps events could be made from the seeded fleet.\nNo enabled webhook subscription covers these events: nothing will be delivered (see `fleetctl webhook-config get`).\n');
   });
 
+  it('says how many deliveries a full queue refused, instead of claiming no subscription covers them', async () => {
+    const f = fakeDeps({ format: 'ndjson', answers: [{ method: 'POST', path: '/_sandbox/emit', status: 202, body: { events: events.map((e) => ({ ...e, destinations: 0, refused: 1 })) } }] });
+    await sandboxEmitRun(f.deps, { type: 'live.gps', count: 2 });
+    expect(f.io.stderr()).toBe("2 deliveries were refused: a destination's queue is full (it is down or slow); see https://api.fleet.test/_sandbox/deliveries (outcome dropped_overflow).\n");
+  });
+
   it('a 400 problem is an ApiError (exit 2); a 404 means the base URL is no sandbox', async () => {
     const bad = fakeDeps({ answers: [{ method: 'POST', path: '/_sandbox/emit', status: 400, body: { status: 400, code: 'request.invalid_body', detail: 'Invalid request body: count must be a whole number from 1 to 1000.' } }] });
     await expect(sandboxEmitRun(bad.deps, { type: 'live.gps', count: 1 })).rejects.toMatchObject({ code: 'request.invalid_body', exitCode: 2 });
