@@ -148,8 +148,14 @@ export class DeliveryEngine {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Stops retrying and refuses new events; events still queued stay unsent (and counted by pending()). */
-  async close(): Promise<void> {
+  /**
+   * Stops retrying and refuses new events. Events still queued stay unsent (queues live in memory only);
+   * the answer names each destination that still had some, so the caller can say so instead of losing them
+   * silently.
+   */
+  async close(): Promise<{ url: string; pending: number }[]> {
+    if (this.closed) return [];
+    const undelivered = [...this.queues.values()].filter((q) => q.items.length > 0).map((q) => ({ url: q.url, pending: q.items.length }));
     this.closed = true;
     for (const [handle, wake] of this.sleeping) {
       this.timers.clearTimeout(handle);
@@ -157,6 +163,7 @@ export class DeliveryEngine {
     }
     this.sleeping.clear();
     this.idleWaiters.splice(0).forEach((wake) => wake());
+    return undelivered;
   }
 
   private async drain(queue: DestinationQueue): Promise<void> {

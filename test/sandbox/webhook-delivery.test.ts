@@ -225,6 +225,17 @@ describe('delivery', () => {
     expect((await deliveries(h)).find((e) => e.event_id === over.id)).toMatchObject({ outcome: 'dropped_overflow', attempt: 0 });
   });
 
+  it('stopping the sandbox with deliveries still queued says so in its log (queues are not saved)', async () => {
+    const lines: string[] = [];
+    const h = await sandbox({ log: (line) => lines.push(line) });
+    const { r } = await listening(h);
+    await r.close();
+    await emit(h, { type: 'alarm.triggered', count: 3, organization_id: rootOf(h) });
+    await until('a failed attempt', async () => (await deliveries(h)).some((e) => e.outcome === 'retrying'));
+    await h.close();
+    expect(lines).toContain(`webhooks: stopped with 3 event(s) still queued for ${r.url}/hooks; they will not be delivered`);
+  });
+
   it('--emit-rate emits on a timer, round robin over the types', async () => {
     const h = await sandbox({ emitRatePerSecond: 50 });
     const { got } = await listening(h);

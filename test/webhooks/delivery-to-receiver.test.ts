@@ -28,7 +28,7 @@ describe('delivery engine → receiver', () => {
     const port = await freePort();
     const got: ReceivedDelivery[] = [];
     const engine = new DeliveryEngine({ allowPrivate: true, retry: { initialDelayMs: 10, maxDelayMs: 40 } });
-    cleanups.push(() => engine.close());
+    cleanups.push(async () => void (await engine.close()));
     const url = `http://127.0.0.1:${port}/webhooks`;
     const destination = { url, key: () => 'org-key' };
     let listener = await listen(port, 'org-key', got);
@@ -63,7 +63,7 @@ describe('delivery engine → receiver', () => {
     const listener = await listen(0, 'key-1', got);
     let senderKey = 'key-1';
     const engine = new DeliveryEngine({ allowPrivate: true, retry: { initialDelayMs: 10, maxDelayMs: 40 } });
-    cleanups.push(() => engine.close());
+    cleanups.push(async () => void (await engine.close()));
     const destination = { url: `${listener.url}/hook`, key: () => senderKey };
     const send = async (n: number) => {
       for (let i = 0; i < n; i++) engine.enqueue(sampleEvent('alarm.triggered', { baseUrl: 'http://x.test', newId }), destination);

@@ -24,7 +24,7 @@ async function server(respond?: Parameters<typeof startRecordingServer>[0], port
 }
 function engine(opts: DeliveryEngineOptions = {}): DeliveryEngine {
   const e = new DeliveryEngine({ allowPrivate: true, retry: FAST, ...opts });
-  cleanups.push(() => e.close());
+  cleanups.push(async () => void (await e.close()));
   return e;
 }
 
@@ -290,9 +290,11 @@ describe('DeliveryEngine: close', () => {
     const e = engine({ retry: { initialDelayMs: 60_000 } });
     e.enqueue(event(), dest(s.url));
     await waitFor(() => e.deliveries().length === 1);
-    await e.close();
+    e.enqueue(event(), dest(s.url));
+    expect(await e.close()).toEqual([{ url: s.url, pending: 2 }]);
+    expect(await e.close()).toEqual([]);
     await e.whenIdle();
-    expect(e.pending()).toBe(1);
+    expect(e.pending()).toBe(2);
     expect(e.enqueue(event(), dest(s.url))).toBe(false);
     expect(e.deliveries().at(-1)).toMatchObject({ outcome: 'dropped_overflow', reason: 'the delivery engine is closed' });
   });

@@ -105,7 +105,10 @@ export class SandboxWebhookDelivery {
     if (this.timer) clearInterval(this.timer);
     this.unsubscribe();
     this.subscriptions.close();
-    await this.engine.close();
+    // queues are not part of the saved state: say what is lost rather than dropping it silently
+    for (const { url, pending } of await this.engine.close()) {
+      this.app.log(`webhooks: stopped with ${pending} event(s) still queued for ${url}; they will not be delivered`);
+    }
   }
 
   private publish(made: SourceEvent): EmittedSummary {
