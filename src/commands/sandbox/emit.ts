@@ -17,7 +17,7 @@ export interface SandboxEmitOptions {
   organizationId?: string;
 }
 
-type SandboxEmitDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io'>;
+type SandboxEmitDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io' | 'globals'>;
 
 export function newSandboxEmitCommand(deps: SandboxEmitDeps, run = sandboxEmitRun): Command {
   const command = new Command('emit')
@@ -63,6 +63,10 @@ export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOpt
   const events = (JSON.parse(answer.text) as { events: { destinations: number; refused?: number }[] }).events;
   await deps.output().list(events, columnsOf('webhookEmitted'));
   if (events.length < opts.count) deps.io.info(`Only ${events.length} of ${opts.count} ${opts.type} events could be made from the seeded fleet.`);
+  if (deps.globals().sandbox && events.some((e) => e.destinations > 0)) {
+    // the embedded sandbox, and with it its delivery queues, stops when this command ends
+    deps.io.info('The embedded sandbox (--sandbox) stops when this command ends, so these events are not delivered: run `fleetctl sandbox` in another shell and emit on it to receive them.');
+  }
   const refused = events.reduce((sum, e) => sum + (e.refused ?? 0), 0);
   if (refused > 0) {
     deps.io.info(`${refused} deliveries were refused: a destination's queue is full (it is down or slow); see ${baseUrl.replace(/\/+$/, '')}/_sandbox/deliveries (outcome dropped_overflow).`);

@@ -56,6 +56,12 @@ describe('sandbox emit: running', () => {
     expect(f.io.stderr()).toBe("2 deliveries were refused: a destination's queue is full (it is down or slow); see https://api.fleet.test/_sandbox/deliveries (outcome dropped_overflow).\n");
   });
 
+  it('with --sandbox, says that the embedded sandbox stops before it can deliver', async () => {
+    const f = fakeDeps({ format: 'ndjson', answers: [{ method: 'POST', path: '/_sandbox/emit', status: 202, body: { events } }] });
+    await sandboxEmitRun({ ...f.deps, globals: () => ({ sandbox: true }) }, { type: 'live.gps', count: 2 });
+    expect(f.io.stderr()).toBe('The embedded sandbox (--sandbox) stops when this command ends, so these events are not delivered: run `fleetctl sandbox` in another shell and emit on it to receive them.\n');
+  });
+
   it('a 400 problem is an ApiError (exit 2); a 404 means the base URL is no sandbox', async () => {
     const bad = fakeDeps({ answers: [{ method: 'POST', path: '/_sandbox/emit', status: 400, body: { status: 400, code: 'request.invalid_body', detail: 'Invalid request body: count must be a whole number from 1 to 1000.' } }] });
     await expect(sandboxEmitRun(bad.deps, { type: 'live.gps', count: 1 })).rejects.toMatchObject({ code: 'request.invalid_body', exitCode: 2 });
