@@ -4,6 +4,9 @@ import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { SandboxOptions, RunningSandbox } from '../../sandbox/index.js';
 
+/** spec Limits: "Webhook change propagation: up to 60 seconds"; the sandbox's default is shorter. */
+const DEFAULT_PROPAGATION_MS = 5_000;
+
 export interface SandboxStartFlags {
   host: string;
   port: string;
@@ -35,7 +38,7 @@ export function addSandboxStartOptions(command: Command): Command {
     .option('--token-ttl <seconds>', 'lifetime of issued tokens (expires_in)', '3600')
     .option('--allow-private-webhooks', 'LOCAL DEVELOPMENT ONLY: deliver webhooks to private and loopback addresses, and over http:// to loopback')
     .option('--emit-rate <n>', 'webhook events per second emitted from the seeded fleet, round robin over the five types (default off)')
-    .option('--propagation <ms>', 'delay before webhook configuration changes and key rotations reach deliveries', '5000')
+    .option('--propagation <ms>', 'delay before webhook configuration changes and key rotations reach deliveries (at most 60000)', String(DEFAULT_PROPAGATION_MS))
     .option('--json', 'print one JSON line with the endpoints and credentials when ready');
 }
 
@@ -52,7 +55,7 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
     tokenTtlSeconds: integer(flags.tokenTtl ?? '3600', '--token-ttl', 1, 31_536_000),
     allowPrivateWebhooks: flags.allowPrivateWebhooks === true,
     emitRatePerSecond: flags.emitRate === undefined ? undefined : positive(flags.emitRate, '--emit-rate'),
-    propagationMs: integer(flags.propagation ?? '5000', '--propagation', 0, 60_000),
+    propagationMs: integer(flags.propagation ?? String(DEFAULT_PROPAGATION_MS), '--propagation', 0, 60_000),
   };
 }
 
@@ -64,6 +67,8 @@ export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxOp
   } else {
     deps.output().text(readableFacts(sandbox, options));
   }
+  // said again as the last thing before "ready", where it cannot scroll away unseen (issue: "loudly")
+  if (options.allowPrivateWebhooks) deps.io.info(PRIVATE_WEBHOOKS_WARNING);
   deps.io.info('Sandbox ready. Press Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
     if (deps.signal.aborted) return resolve();
@@ -72,6 +77,12 @@ export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxOp
   await sandbox.close();
   deps.io.info(options.statePath ? `Sandbox stopped; state saved to ${options.statePath}.` : 'Sandbox stopped.');
 }
+
+export const PRIVATE_WEBHOOKS_WARNING = [
+  '!! WARNING: --allow-private-webhooks is on: webhook address checks are OFF.',
+  '!! Deliveries may go to loopback and private addresses, and over plain http:// to loopback.',
+  '!! LOCAL DEVELOPMENT ONLY: never use it where the sandbox can be reached by others.',
+].join('\n');
 
 export function readyFacts(sandbox: RunningSandbox) {
   return {
@@ -97,6 +108,12 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions): string
     '',
     'Organizations:',
     ...facts.organizations.map((o) => `  ${o.id}  ${o.name}${o.parent_id ? `  (child of ${o.parent_id})` : ''}`),
+    '',
+    'Webhooks:',
+    `  Address checks:   ${options.allowPrivateWebhooks ? 'OFF (--allow-private-webhooks): private, loopback and http:// to loopback allowed' : 'on: public https destinations only'}`,
+    `  Propagation:      ${options.propagationMs ?? DEFAULT_PROPAGATION_MS} ms for configuration changes and key rotations`,
+    `  Timed events:     ${options.emitRatePerSecond ? `${options.emitRatePerSecond} per second` : 'off (--emit-rate N)'}; on demand: fleetctl sandbox emit TYPE`,
+    `  Delivery log:     ${facts.base_url}/_sandbox/deliveries`,
     '',
     'Use it from another shell:',
     `  export FLEETCTL_BASE_URL=${facts.base_url}`,
