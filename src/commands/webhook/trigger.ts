@@ -6,6 +6,7 @@ import type { Deps } from '../../factory.js';
 import { ApiError, NetworkError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
 import { describeVerb } from '../shared/help.js';
+import { requireNonEmpty } from '../shared/validate.js';
 import { addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
 
 /** The sample's source and dataschema when no base URL is configured. */
@@ -37,7 +38,7 @@ export function newWebhookTriggerCommand(deps: WebhookTriggerDeps, run = webhook
     ],
   });
   command.action(async (type: EventType, flags: KeyFlags & { to: string; hardwareId: string }) =>
-    run(deps, { type, to: httpUrl(flags.to, '--to'), key: keyFrom(flags, deps.env), hardwareId: flags.hardwareId }),
+    run(deps, { type, to: httpUrl(flags.to, '--to'), key: keyFrom(flags, deps.env), hardwareId: requireNonEmpty(flags.hardwareId, '--hardware-id') }),
   );
   return command;
 }
@@ -60,8 +61,15 @@ export async function webhookTriggerRun(deps: WebhookTriggerDeps, opts: WebhookT
     throw new ApiError({
       status: outcome.status,
       message: `the receiver answered HTTP ${outcome.status}${answer ? `: ${answer}` : ''}`,
-      hint: outcome.status === 401 ? 'check the key: it must be the one the receiver expects (--key / --key-env)' : undefined,
+      hint: hintFor(outcome.status),
     });
   }
   deps.io.info(`Delivered ${event.type} ${event.id}: HTTP ${outcome.status}.`);
+}
+
+function hintFor(status: number): string | undefined {
+  if (status === 401) return 'check the key: it must be the one the receiver expects (--key / --key-env)';
+  // spec Delivery rule 1: only a 2xx acknowledges; a redirect is not followed
+  if (status >= 300 && status < 400) return 'deliveries do not follow redirects: the service counts a 3xx as a failure and retries; use the final URL';
+  return undefined;
 }

@@ -121,6 +121,7 @@ describe('webhook trigger', () => {
     await expect(parse(['nope', '--to', 'http://x', '--key', 'k'])).rejects.toThrow("value 'nope' is invalid for argument 'type'");
     await expect(parse(['live.gps', '--key', 'k'])).rejects.toThrow("required option '--to <url>' not specified");
     await expect(parse(['live.gps', '--to', 'mailto:a@b', '--key', 'k'])).rejects.toThrow('--to must be an http:// or https:// URL');
+    await expect(parse(['live.gps', '--to', 'http://x', '--key', 'k', '--hardware-id', ''])).rejects.toThrow('--hardware-id');
   });
 
   async function receiverAnswering(status: number, body = '') {
@@ -169,6 +170,10 @@ describe('webhook trigger', () => {
     const r = await receiverAnswering(401, '{"error":"missing or wrong X-Webhook-Key"}');
     await expect(webhookTriggerRun(fakeDeps().deps, { type: 'live.gps', to: r.url, key: 'bad' })).rejects.toMatchObject({
       message: 'the receiver answered HTTP 401: {"error":"missing or wrong X-Webhook-Key"}', exitCode: 3,
+    });
+    const redirecting = await receiverAnswering(302);
+    await expect(webhookTriggerRun(fakeDeps().deps, { type: 'live.gps', to: redirecting.url, key: 'k' })).rejects.toMatchObject({
+      message: 'the receiver answered HTTP 302', hint: expect.stringContaining('deliveries do not follow redirects'),
     });
     const failing = await receiverAnswering(500);
     await expect(webhookTriggerRun(fakeDeps().deps, { type: 'live.gps', to: failing.url, key: 'k' })).rejects.toMatchObject({ exitCode: 9 });
