@@ -62,6 +62,16 @@ export class NetworkError extends FleetctlError {
   }
 }
 
+/** The service answered, but not with what the API promises (a list page without its envelope, say). */
+export class InvalidResponseError extends FleetctlError {
+  readonly exitCode = ExitCode.unavailable;
+  constructor(message: string, hint = 'the service or a proxy in front of it answered something unexpected: try again later, or report it') {
+    super(message);
+    this.name = 'InvalidResponseError';
+    this.hint = hint;
+  }
+}
+
 export class CancelledError extends FleetctlError {
   readonly exitCode = ExitCode.interrupted;
   constructor(message = 'Interrupted') {

@@ -1,5 +1,5 @@
 // The one pager: follows next_cursor until has_more is false, item by item so memory stays flat.
-import { UsageError } from '../errors.js';
+import { InvalidResponseError, UsageError } from '../errors.js';
 
 export interface Page<T> {
   data: T[];
@@ -36,16 +36,29 @@ export class Pager<T> implements AsyncIterable<T> {
     let cursor = this.options.cursor;
     const followPages = this.options.all || this.options.maxItems !== undefined;
     while (remaining > 0) {
-      const page = await this.fetchPage(cursor, Math.min(this.options.limit, remaining));
+      const page = checkedPage<T>(await this.fetchPage(cursor, Math.min(this.options.limit, remaining)));
       const items = page.data.slice(0, remaining);
       remaining -= items.length;
       this.hasMore = Boolean(page.has_more && page.next_cursor);
       this.nextCursor = this.hasMore ? (page.next_cursor ?? undefined) : undefined;
       yield* items;
-      if (!this.hasMore || !followPages || items.length === 0) return;
+      if (!this.hasMore || !followPages) return;
+      // An empty page may still have more after it (has_more decides); the same cursor again would loop for ever.
+      if (this.nextCursor === cursor) throw new InvalidResponseError(`the API answered the same next_cursor twice (${cursor}); stopped to avoid a loop`);
       cursor = this.nextCursor;
     }
   }
+}
+
+/** A page must be the collection envelope; anything else (an HTML page with 200, a bare array) is a clear error. */
+function checkedPage<T>(page: unknown): Page<T> {
+  const value = page as Partial<Page<T>> | null | undefined;
+  const ok =
+    value !== null && typeof value === 'object' && Array.isArray(value.data) && typeof value.has_more === 'boolean' &&
+    (value.next_cursor === undefined || value.next_cursor === null || typeof value.next_cursor === 'string');
+  if (ok) return value as Page<T>;
+  const got = typeof page === 'string' ? 'text' : Array.isArray(page) ? 'an array' : page === null || page === undefined ? 'nothing' : typeof page === 'object' ? `an object with ${Object.keys(page).slice(0, 5).join(', ') || 'no members'}` : typeof page;
+  throw new InvalidResponseError(`the API answered a list request with ${got}, not the collection envelope {data, next_cursor, has_more}`);
 }
 
 export function paginate<T>(fetchPage: FetchPage<T>, options: PageOptions): Pager<T> {

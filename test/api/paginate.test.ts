@@ -69,13 +69,11 @@ describe('paginate', () => {
     expect(await collect(pager)).toHaveLength(4);
   });
 
-  it('stops on has_more without a cursor, and on an empty page', async () => {
+  it('stops on has_more without a cursor', async () => {
     let calls = 0;
     const noCursor = paginate(async () => (calls++, { data: items(0, 2), next_cursor: null, has_more: true }), { limit: 2, all: true });
     expect(await collect(noCursor)).toHaveLength(2);
-    const empty = paginate(async () => (calls++, { data: [], next_cursor: 'again', has_more: true }), { limit: 2, all: true });
-    expect(await collect(empty)).toHaveLength(0);
-    expect(calls).toBe(2);
+    expect(calls).toBe(1);
   });
 
   it.each([
@@ -146,5 +144,45 @@ describe('paging through a list command', () => {
     stubApi(agent, { path: '/v1/devices', body: page(items(0, 1)) });
     const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
     expect(result.stderr).toBe('');
+  });
+});
+
+describe('answers that are not a proper page', () => {
+  it('--all goes on past an empty page that says has_more (the server decides, not the page size)', async () => {
+    const answers: Page<{ id: string }>[] = [
+      { data: [{ id: 'a' }], next_cursor: 'c1', has_more: true },
+      { data: [], next_cursor: 'c2', has_more: true },
+      { data: [{ id: 'b' }], next_cursor: null, has_more: false },
+    ];
+    const pager = paginate(async () => answers.shift()!, { limit: 1, all: true });
+    expect((await collect(pager)).map((d) => d.id)).toEqual(['a', 'b']);
+  });
+
+  it('the same next_cursor twice stops with a clear error instead of looping for ever', async () => {
+    const pager = paginate(async () => ({ data: [{ id: 'x' }], next_cursor: 'same', has_more: true }), { limit: 1, all: true });
+    await expect(collect(pager)).rejects.toThrow('the API answered the same next_cursor twice (same); stopped to avoid a loop');
+  });
+
+  it.each([
+    ['text', 'oops'],
+    ['an array', [{ id: 'x' }]],
+    ['an object with items', { items: [] }],
+    ['nothing', undefined],
+  ])('a page that is %s is a clear error (exit 9), not a crash', async (what, body) => {
+    const pager = paginate(async () => body as unknown as Page<unknown>, { limit: 1, all: false });
+    const error = await collect(pager).catch((e: unknown) => e as Error & { exitCode: number });
+    expect(error.message).toBe(`the API answered a list request with ${what}, not the collection envelope {data, next_cursor, has_more}`);
+    expect(error.exitCode).toBe(9);
+  });
+
+  it('end to end: a 200 whose body is not an envelope exits 9 with one clear error line', async () => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'devices_read' });
+    stubApi(agent, { path: '/v1/devices', body: { items: [] } });
+    const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
+    expect(result.code).toBe(9);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe('Error: the API answered a list request with an object with items, not the collection envelope {data, next_cursor, has_more}');
+    expect(result.stderr).not.toContain('unexpected failure');
   });
 });
