@@ -37,7 +37,7 @@ export function addSandboxStartOptions(command: Command): Command {
     .option('--latency <ms>', 'delay added to every answer, in milliseconds')
     .option('--token-ttl <seconds>', 'lifetime of issued tokens (expires_in)', '3600')
     .option('--allow-private-webhooks', 'LOCAL DEVELOPMENT ONLY: deliver webhooks to private and loopback addresses, and over http:// to loopback')
-    .option('--emit-rate <n>', 'webhook events per second emitted from the seeded fleet, round robin over the five types (default off)')
+    .option('--emit-rate <n>', 'webhook events per second emitted from the seeded fleet, round robin over the five types (default 0: off)')
     .option('--propagation <ms>', 'delay before webhook configuration changes and key rotations reach deliveries (at most 60000)', String(DEFAULT_PROPAGATION_MS))
     .option('--json', 'print one JSON line with the endpoints and credentials when ready');
 }
@@ -54,7 +54,7 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
     latencyMs: flags.latency === undefined ? undefined : integer(flags.latency, '--latency', 0, 60_000),
     tokenTtlSeconds: integer(flags.tokenTtl ?? '3600', '--token-ttl', 1, 31_536_000),
     allowPrivateWebhooks: flags.allowPrivateWebhooks === true,
-    emitRatePerSecond: flags.emitRate === undefined ? undefined : positive(flags.emitRate, '--emit-rate'),
+    emitRatePerSecond: flags.emitRate === undefined ? undefined : emitRate(flags.emitRate),
     propagationMs: integer(flags.propagation ?? String(DEFAULT_PROPAGATION_MS), '--propagation', 0, 60_000),
   };
 }
@@ -136,6 +136,13 @@ function integer(value: string, flag: string, min: number, max: number): number 
 function positive(value: string, flag: string): number {
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number, got "${value}"`);
+  return parsed;
+}
+
+/** Events per second; 0 is off, the default (so a script can pass a variable that may be 0). */
+function emitRate(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--emit-rate must be a number of events per second, 0 or more, got "${value}"`);
   return parsed;
 }
 

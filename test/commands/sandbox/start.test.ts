@@ -31,3 +31,18 @@ describe('sandbox: start-up message about webhooks', () => {
     expect(f.io.stdout()).toContain('  Timed events:     2 per second; on demand: fleetctl sandbox emit TYPE\n');
   });
 });
+
+describe('sandbox: webhook flags', () => {
+  it.each([['0', 0], ['0.5', 0.5], ['20', 20]])('--emit-rate %s', (value, rate) => {
+    expect(sandboxOptionsFrom({ ...flags, emitRate: value }).emitRatePerSecond).toBe(rate);
+  });
+  it.each(['-1', 'x', ''])('--emit-rate %j is refused', (value) => {
+    expect(() => sandboxOptionsFrom({ ...flags, emitRate: value })).toThrow(`--emit-rate must be a number of events per second, 0 or more, got "${value}"`);
+  });
+  it.each([['0', 0], ['60000', 60_000]])('--propagation %s', (value, ms) => {
+    expect(sandboxOptionsFrom({ ...flags, propagation: value }).propagationMs).toBe(ms);
+  });
+  it('--propagation above the spec limit of 60 s is refused', () => {
+    expect(() => sandboxOptionsFrom({ ...flags, propagation: '60001' })).toThrow('--propagation must be a whole number from 0 to 60000, got "60001"');
+  });
+});
