@@ -170,7 +170,7 @@ describe('answers that are not a proper page', () => {
     ['nothing', undefined],
   ])('a page that is %s is a clear error (exit 9), not a crash', async (what, body) => {
     const pager = paginate(async () => body as unknown as Page<unknown>, { limit: 1, all: false });
-    const error = await collect(pager).catch((e: unknown) => e as Error & { exitCode: number });
+    const error = (await collect(pager).then(() => undefined, (e: unknown) => e)) as Error & { exitCode: number };
     expect(error.message).toBe(`the API answered a list request with ${what}, not the collection envelope {data, next_cursor, has_more}`);
     expect(error.exitCode).toBe(9);
   });
