@@ -117,13 +117,14 @@ export class ApiError extends FleetctlError {
     hint?: string;
   }) {
     const { status, problem } = init;
-    super(init.message ?? problem?.detail ?? problem?.title ?? `HTTP ${status}`);
+    const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+    super(init.message ?? text(problem?.detail) ?? text(problem?.title) ?? `HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.problem = problem;
     this.code = typeof problem?.code === 'string' ? problem.code : undefined;
-    this.title = typeof problem?.title === 'string' ? problem.title : undefined;
-    this.detail = typeof problem?.detail === 'string' ? problem.detail : undefined;
+    this.title = text(problem?.title);
+    this.detail = text(problem?.detail);
     this.retryAfter = init.retryAfter;
     this.hint = init.hint;
   }

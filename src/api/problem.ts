@@ -10,7 +10,7 @@ export function toApiError(response: HttpResponse, url: string, retryAfterMs: nu
     return new ApiError({ status: response.status, problem, retryAfter, hint: hintFor(response.status, problem, scope) });
   }
   const type = headerValue(response.headers['content-type']) ?? 'no content type';
-  const what = response.text.trim().length === 0 ? 'an empty answer' : `a non-JSON answer (${type.split(';')[0]})`;
+  const what = response.text.trim().length === 0 ? 'an empty answer' : isJson(response.text) ? `a JSON answer that is not a problem document (${type.split(';')[0]})` : `a non-JSON answer (${type.split(';')[0]})`;
   return new ApiError({
     status: response.status,
     message: `HTTP ${response.status} from ${originOf(url)} with ${what}`,
@@ -40,6 +40,15 @@ function hintFor(status: number, problem: ProblemDocument | undefined, requestSc
   if (status === 412) return 'the configuration changed in between: read it again and retry';
   if (status === 429) return 'rate limited: wait and try again';
   return undefined;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function headerValue(value: string | string[] | undefined): string | undefined {

@@ -81,6 +81,18 @@ describe('error answers that are not problem+json', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 
+  it('a problem whose detail and title are not text falls back to the status, never prints "5" or "null"', async () => {
+    const result = await getDevice(404, { detail: null, title: 5, code: 'resource.not_found' });
+    expect(result.code).toBe(5);
+    expect(result.stderr.split('\n')[0]).toBe('Error: HTTP 404');
+  });
+
+  it('JSON that is not a problem document is called that, not "non-JSON"', async () => {
+    const result = await getDevice(400, [1, 2]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`Error: HTTP 400 from ${BASE_URL} with a JSON answer that is not a problem document (application/problem+json)`);
+  });
+
   it('with -o json a non-JSON answer still gives one JSON line on stderr', async () => {
     const result = await getDevice(502, '', { flags: ['-o', 'json'] });
     expect(result.code).toBe(9);
