@@ -10,13 +10,12 @@ export function embeddedStatePath(configDir: string): string {
 }
 
 export async function startEmbeddedSandbox(deps: Pick<Deps, 'configDir' | 'onCleanup' | 'tracer'>): Promise<SettingsOverride> {
-  const { startSandbox } = await import('./index.js');
+  const { startSandbox, CorruptStateError } = await import('./index.js');
   const tracer = deps.tracer();
-  const sandbox = await startSandbox({
-    host: '127.0.0.1',
-    port: 0,
-    statePath: embeddedStatePath(deps.configDir()),
-    log: (line) => tracer.note(`sandbox: ${line}`),
+  const statePath = embeddedStatePath(deps.configDir());
+  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, statePath, log: (line) => tracer.note(`sandbox: ${line}`) }).catch((err: unknown) => {
+    if (err instanceof CorruptStateError) throw new CorruptStateError(err.file, err.reason, 'start afresh with `fleetctl sandbox reset`, or move the file away');
+    throw err;
   });
   deps.onCleanup(() => sandbox.close());
   const admin = sandbox.clients.find((client) => client.client_id === EMBEDDED_ADMIN);

@@ -22,6 +22,7 @@ import { organizationView } from './routes/views.js';
 import type { SandboxApp } from './app.js';
 import { SandboxWebhookDelivery, addSandboxWebhookRoutes } from './webhooks/index.js';
 import type { Resolver, RetryPolicy } from '../webhooks/index.js';
+import { UsageError } from '../errors.js';
 
 export { CorruptStateError } from './store/state-file.js';
 export { SandboxHooks } from './hooks.js';
@@ -182,12 +183,30 @@ function validateOptions(opts: SandboxOptions): void {
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (err: NodeJS.ErrnoException) => reject(listenError(err, host, port));
+    server.once('error', fail);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve(server.address() as AddressInfo);
     });
   });
+}
+
+/** The usual reasons a port cannot be taken are the user's to fix: one line and a hint, exit 2. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return new UsageError(`cannot listen on ${where}: the port is already in use`, 'pick another with --port, or --port 0 for a free one');
+    case 'EACCES':
+      return new UsageError(`cannot listen on ${where}: permission denied`, 'use a port above 1023, or --port 0 for a free one');
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UsageError(`cannot listen on ${where}: no such address on this machine (${err.code})`, 'use --host 127.0.0.1 (the default), or an address of this machine');
+    default:
+      return err;
+  }
 }
 
 function urlHost(address: AddressInfo): string {

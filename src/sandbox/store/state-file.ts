@@ -8,6 +8,7 @@ import type { WorldChanges } from './world-store.js';
 import type { CommandsState } from './commands.js';
 import type { WebhookConfigsState } from './webhook-configs.js';
 import type { TokenRecord } from '../auth/tokens.js';
+import { ConfigError } from '../../errors.js';
 
 export const STATE_FORMAT = 'fleetctl-sandbox-state';
 export const STATE_VERSION = 1;
@@ -25,13 +26,20 @@ export interface SandboxState {
   tokens: Record<string, TokenRecord>;
 }
 
-export class CorruptStateError extends Error {
-  constructor(readonly file: string, reason: string) {
-    super(
-      `The sandbox state file ${file} is corrupt (${reason}). It was left untouched; ` +
-        'move it away or delete it to start with fresh state.',
-    );
+/** A usage error of the CLI (exit 2, one line and a hint), as a corrupt config store is. */
+export class CorruptStateError extends ConfigError {
+  readonly reason: string;
+
+  constructor(
+    readonly file: string,
+    reason: string,
+    hint = `move it away or delete it to start with fresh state (mv ${file} ${file}.bak)`,
+  ) {
+    // JSON.parse messages may span lines: the error stays one line.
+    const oneLine = reason.split('\n')[0]!.trim();
+    super(`the sandbox state file ${file} is corrupt (${oneLine}); it was left untouched`, hint);
     this.name = 'CorruptStateError';
+    this.reason = oneLine;
   }
 }
 
