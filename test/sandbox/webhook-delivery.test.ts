@@ -236,6 +236,17 @@ describe('delivery', () => {
     expect(lines).toContain(`webhooks: stopped with 3 event(s) still queued for ${r.url}/hooks; they will not be delivered`);
   });
 
+  it('POST /_sandbox/reset withdraws the subscriptions: a delivery being retried is abandoned, even with nothing emitted since', async () => {
+    const h = await sandbox();
+    const { r } = await listening(h);
+    await r.close();
+    const [ev] = (await emit(h, { type: 'alarm.triggered', organization_id: rootOf(h) })).body.events;
+    await until('a failed attempt', async () => (await deliveries(h)).some((e) => e.event_id === ev.id && e.outcome === 'retrying'));
+    expect((await fetch(`${h.sb.baseUrl}/_sandbox/reset`, { method: 'POST' })).status).toBeLessThan(300);
+    const last = await until('the delivery abandoned', async () => (await deliveries(h)).find((e) => e.event_id === ev.id && e.outcome === 'failed'));
+    expect(last.reason).toBe('the subscription was disabled or removed before delivery');
+  });
+
   it('--emit-rate emits on a timer, round robin over the types', async () => {
     const h = await sandbox({ emitRatePerSecond: 50 });
     const { got } = await listening(h);

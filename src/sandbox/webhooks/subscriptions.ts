@@ -54,6 +54,7 @@ export class PropagatedSubscriptions {
 
   /** Whether the subscription still stands (checked before each attempt; a withdrawn one is abandoned). */
   isActive(type: EventType, sub: Subscription): boolean {
+    this.noticeReset();
     const config = this.effective.get(sub.organizationId);
     const topic = TOPIC_OF_EVENT_TYPE[type];
     return Boolean(config?.is_enabled && config.topics.some((t) => t.type === topic && t.is_enabled && t.delivery.url === sub.url));
