@@ -117,7 +117,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     webhooks: app.webhooks.toJSON(),
     tokens: app.tokens.toJSON(),
   });
-  if (opts.statePath) saver = new StateSaver(opts.statePath, snapshot, log);
+  if (opts.statePath) saver = new StateSaver(opts.statePath, snapshot, log, saved !== null);
 
   const webhookDelivery = new SandboxWebhookDelivery(app, {
     allowPrivate: app.allowPrivateWebhooks, emitRatePerSecond: opts.emitRatePerSecond, propagationMs: opts.propagationMs,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -55,6 +55,28 @@ describe('state persistence', () => {
       expect(second.sb.clients).toEqual(first.sb.clients);
     } finally {
       await second.close();
+    }
+  });
+
+  it('a restart that changes nothing leaves the state file as it is; a token issued is saved all the same', async () => {
+    const dir = await tempDir();
+    const statePath = path.join(dir, 'state.json');
+    await (await startSandbox({ port: 0, statePath })).close();
+    const written = await stat(statePath);
+
+    const idle = await startSandbox({ port: 0, statePath });
+    await idle.close();
+    const after = await stat(statePath);
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+
+    const issuing = new Harness(await startSandbox({ port: 0, statePath }));
+    const token = await issuing.token();
+    await issuing.close();
+    const next = new Harness(await startSandbox({ port: 0, statePath }));
+    try {
+      expect((await next.call('GET', '/v1/devices?limit=1', { token })).status).toBe(200);
+    } finally {
+      await next.close();
     }
   });
 

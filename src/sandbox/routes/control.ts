@@ -12,7 +12,12 @@ export const publicRoutes: PublicRoute[] = [
   {
     method: 'POST',
     path: '/connect/token',
-    handler: (ctx, app) => handleTokenRequest(ctx, { clients: app.clients, tokens: app.tokens, ttlSeconds: app.tokenTtlSeconds }),
+    handler: async (ctx, app) => {
+      const reply = await handleTokenRequest(ctx, { clients: app.clients, tokens: app.tokens, ttlSeconds: app.tokenTtlSeconds });
+      // issued tokens are state: they outlive a restart (`fleetctl --sandbox` reuses its cached token)
+      if (reply.status === 200) app.changed();
+      return reply;
+    },
   },
   {
     method: 'GET',

@@ -122,6 +122,8 @@ export class StateSaver {
     private readonly file: string,
     private readonly snapshot: () => SandboxState,
     private readonly log: (line: string) => void,
+    /** The file already holds this state (it was loaded from it): a flush without changes writes nothing. */
+    private onDisk = false,
     private readonly delayMs = 250,
   ) {}
 
@@ -135,11 +137,12 @@ export class StateSaver {
     this.timer.unref();
   }
 
-  /** Writes now (pending changes or not) and waits for it. */
+  /** Writes pending changes now (or the whole state, if the file does not hold it yet) and waits for it. */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.dirty = true;
+    // `fleetctl --sandbox` closes its sandbox after every command: most change nothing, so most write nothing.
+    if (!this.onDisk) this.dirty = true;
     await this.save();
   }
 
@@ -149,7 +152,9 @@ export class StateSaver {
       this.dirty = false;
       try {
         await writeStateAtomically(this.file, this.snapshot());
+        this.onDisk = true;
       } catch (err) {
+        this.dirty = true;
         this.log(`sandbox: could not save state to ${this.file}: ${(err as Error).message}`);
       }
     });
