@@ -56,6 +56,13 @@ describe('errors are problem+json with a stable code', () => {
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).code).toBe('request.malformed');
   });
 
+  it('answers oversized headers (a 100 kB query string) with a 431 problem titled as such', async () => {
+    const res = await fetch(`${h.sb.baseUrl}/v1/devices?${'a'.repeat(100_000)}=1`);
+    expect(res.status).toBe(431);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(await res.json()).toMatchObject({ status: 431, title: 'Request Header Fields Too Large', code: 'request.malformed' });
+  });
+
   it('answers bad percent-encoding in a path with 400, not 500', async () => {
     expectProblem(await h.call('GET', '/v1/devices/%E0%A4%A/last-reported'), 400, 'request.invalid_parameter');
   });

@@ -1,5 +1,6 @@
 // RFC 7807 problem documents. Handlers throw a ProblemError; the server turns it into
 // application/problem+json. Every problem carries a stable `code` (contract: Errors table).
+import { STATUS_CODES } from 'node:http';
 
 export interface InvalidParam {
   name: string;
@@ -46,7 +47,7 @@ export class ProblemError extends Error {
     const { headers: _headers, ...members } = this.extras;
     return {
       type: `${PROBLEM_TYPE_BASE}${this.code}`,
-      title: TITLES[this.status] ?? 'Error',
+      title: TITLES[this.status] ?? STATUS_CODES[this.status] ?? 'Error',
       status: this.status,
       detail: this.detail,
       code: this.code,
