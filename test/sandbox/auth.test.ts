@@ -74,6 +74,17 @@ describe('token endpoint POST /connect/token', () => {
     expect(json.status).toBe(400);
     expect((await json.json()).error).toBe('invalid_request');
   });
+
+  it('answers an oversized body with RFC 6749 invalid_request JSON, not problem+json', async () => {
+    const res = await fetch(`${h.sb.authUrl}/connect/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=client_credentials&pad=${'a'.repeat(2_000_000)}`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('exceeds') });
+  });
 });
 
 describe('bearer tokens on API calls', () => {

@@ -2,6 +2,7 @@
 // form fields (client_id, client_secret) or HTTP Basic (RFC 6749 2.3.1). Errors are RFC 6749 5.2 JSON.
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestContext, Reply } from '../http/context.js';
+import { ProblemError } from '../http/problems.js';
 import type { SandboxClient } from './clients.js';
 import type { TokenStore } from './tokens.js';
 
@@ -27,7 +28,15 @@ export async function handleTokenRequest(ctx: RequestContext, deps: TokenEndpoin
   if (type !== 'application/x-www-form-urlencoded') {
     return oauthError('invalid_request', 'The token request must be application/x-www-form-urlencoded form fields.');
   }
-  const form = new URLSearchParams((await ctx.rawBody()).toString('utf8'));
+  let raw: Buffer;
+  try {
+    raw = await ctx.rawBody();
+  } catch (err) {
+    // contract: the token endpoint answers RFC 6749 JSON, never problem+json (an oversized body, say)
+    if (err instanceof ProblemError) return oauthError('invalid_request', err.detail);
+    throw err;
+  }
+  const form = new URLSearchParams(raw.toString('utf8'));
   for (const name of new Set(form.keys())) {
     if (form.getAll(name).length > 1) return oauthError('invalid_request', `The parameter ${name} is repeated.`);
   }
