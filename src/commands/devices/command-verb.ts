@@ -107,6 +107,9 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
   const ids = hardwareIds.map((id) => requireNonEmpty(id, 'hardware id'));
   const key = flags.idempotencyKey === undefined ? undefined : checkIdempotencyKey(flags.idempotencyKey);
   const yes = Boolean(flags.yes);
+  // every flag is checked, even those a single device does not use, before anything is sent
+  const maxDevices = wholeNumber(flags.maxDevices, '--max-devices', 100, 1, Number.MAX_SAFE_INTEGER);
+  const concurrency = wholeNumber(flags.concurrency, '--concurrency', 8, 1, 64);
   const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined;
   const runOnly = flags.resume !== undefined || flags.journal !== undefined || Boolean(flags.dryRun);
   if (ids.length === 1 && !bulkOnly && !runOnly) return { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes };
@@ -125,8 +128,8 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
     keyBase: key,
     yes,
     dryRun: Boolean(flags.dryRun),
-    maxDevices: wholeNumber(flags.maxDevices, '--max-devices', 100, 1, Number.MAX_SAFE_INTEGER),
-    concurrency: wholeNumber(flags.concurrency, '--concurrency', 8, 1, 64),
+    maxDevices,
+    concurrency,
     journal: flags.journal === undefined ? undefined : requireNonEmpty(flags.journal, '--journal'),
     resume: flags.resume,
   };

@@ -39,9 +39,20 @@ export class Journal {
   ) {}
 
   static create(file: string, header: JournalHeader): Journal {
-    if (existsSync(file)) throw new UsageError(`journal ${file} already exists`, `resume that run with --resume ${header.run_id}, or choose another --journal`);
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    appendFileSync(file, `${JSON.stringify(header)}\n`, { mode: 0o600 });
+    if (existsSync(file)) {
+      const owner = runIdOf(file);
+      throw new UsageError(
+        `journal ${file} already exists`,
+        owner ? `it is the journal of run ${owner}: finish that run with --resume ${owner} --journal ${file}, or choose another --journal` : 'choose another --journal',
+      );
+    }
+    try {
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      appendFileSync(file, `${JSON.stringify(header)}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // nothing was sent yet: a journal that cannot be written stops the run before it starts
+      throw new UsageError(`cannot write the journal ${file}: ${(error as Error).message}`, 'choose a writable --journal FILE');
+    }
     return new Journal(file, header, new Map());
   }
 
@@ -80,5 +91,16 @@ export class Journal {
     this.results.set(result.hardware_id, result);
     const record: JournalResult = { type: 'result', ...result, at: at.toISOString() };
     appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+  }
+}
+
+/** The run id in the header of an existing journal, if it has one. */
+function runIdOf(file: string): string | undefined {
+  try {
+    const first = readFileSync(file, 'utf8').split('\n', 1)[0] ?? '';
+    const header = JSON.parse(first) as Partial<JournalHeader>;
+    return header.type === 'run' && typeof header.run_id === 'string' ? header.run_id : undefined;
+  } catch {
+    return undefined;
   }
 }

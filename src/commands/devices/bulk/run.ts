@@ -12,7 +12,7 @@ import type { DeviceCommandVerb } from '../command-verb.js';
 import { isEmptySource, resolveTargets, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { defaultJournalPath, isDone, Journal } from './journal.js';
-import { runBulk } from './runner.js';
+import { isRunFatal, runBulk } from './runner.js';
 import { bulkProgress } from './progress.js';
 import { bulkFailure, summaryLines } from './summary.js';
 
@@ -50,7 +50,8 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
     return;
   }
   if (opts.dryRun) return dryRun(deps, verb, run, pending);
-  await confirm(deps, verb, opts, pending);
+  // a resumed run with nothing left sends nothing: no confirmation, just its results again
+  if (pending.length > 0) await confirm(deps, verb, opts, pending);
   const journal = run.journal ?? Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
   const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
   deps.io.info(
@@ -86,6 +87,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   } catch (error) {
     progress.finish();
     if (deps.signal.aborted) deps.io.info(`Interrupted after ${done} of ${pending.length} devices; ${resumeHint}`);
+    else if (isRunFatal(error)) deps.io.info(`Stopped after ${done} of ${pending.length} devices: nothing more was sent. Once this is fixed, ${resumeHint}`);
     throw error;
   }
   progress.finish();

@@ -10,6 +10,8 @@ import { parseIdList } from '../../../../src/commands/devices/bulk/targets.js';
 import { bulkFailure } from '../../../../src/commands/devices/bulk/summary.js';
 import { Journal } from '../../../../src/commands/devices/bulk/journal.js';
 import type { DeviceCommandResult } from '../../../../src/api/device-commands.js';
+import type { ApiClient } from '../../../../src/api/client.js';
+import { AuthError } from '../../../../src/errors.js';
 import { fakeDeps, parseVerb, type ScriptedAnswer } from '../../fake-deps.js';
 
 const FLEET = '22222222-2222-4222-8222-222222222222';
@@ -99,6 +101,9 @@ describe('devices reboot, bulk: parse', () => {
     { argv: ['HW-1', 'HW-2', '--max-devices', 'many'], error: '--max-devices must be a whole number of at least 1, got "many"' },
     { argv: ['--resume', '../etc/passwd'], error: '--resume must be a run id' },
     { argv: ['HW-1', 'HW-2', '--idempotency-key', 'k'.repeat(201)], error: '--idempotency-key must be at most 200 characters' },
+    // one device still has every flag checked before anything is sent
+    { argv: ['HW-1', '--concurrency', '0', '--yes'], error: '--concurrency must be a whole number from 1 to 64, got "0"' },
+    { argv: ['HW-1', '--max-devices', 'many', '--yes'], error: '--max-devices must be a whole number of at least 1, got "many"' },
   ];
   for (const c of cases) {
     it(c.argv.join(' ') || '(nothing)', async () => {
@@ -257,5 +262,52 @@ describe('devices reboot, bulk: run', () => {
     await expect(bulkCommandRun(deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2', 'HW-3'] } }))).rejects.toThrow('Interrupted');
     expect(f.sent).toHaveLength(1);
     expect(f.io.stderr()).toMatch(/Interrupted after 1 of 3 devices; resume with: fleetctl devices reboot --resume \S+ --yes/);
+  });
+
+  it('a token endpoint failure stops the run with that error (exit 3), records nothing for it, and says how to resume', async () => {
+    const dir = tempDir();
+    const f = fakeDeps({ configDir: dir, format: 'ndjson' });
+    const refused = new AuthError('token request failed for client "c": invalid_client (bad secret)', 'check the client secret');
+    const real = await f.deps.api();
+    // as the API client fails when the token endpoint refuses: before any request reaches the API
+    const api = { retryPolicy: real.retryPolicy, derive: () => ({ call: () => Promise.reject(refused) }) } as unknown as ApiClient;
+    const deps = { ...f.deps, api: async () => api };
+    const error = await bulkCommandRun(deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2', 'HW-3'] }, concurrency: 2 })).catch((e: unknown) => e);
+    expect(error).toBe(refused);
+    expect(f.sent).toEqual([]);
+    expect(f.io.stdout()).toBe('');
+    const runId = /Run (\S+):/.exec(f.io.stderr())![1]!;
+    expect(f.io.stderr()).toContain(`Stopped after 0 of 3 devices: nothing more was sent. Once this is fixed, resume with: fleetctl devices reboot --resume ${runId} --yes`);
+    expect(Journal.open(path.join(dir, 'runs', `${runId}.ndjson`), runId).results.size).toBe(0);
+  });
+
+  it('--resume of a run with nothing left asks nothing and sends nothing', async () => {
+    const dir = tempDir();
+    const first = fakeDeps({ configDir: dir, answers: [reboot('HW-1')] });
+    await bulkCommandRun(first.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-1'] } }));
+    const runId = /Run (\S+):/.exec(first.io.stderr())![1]!;
+    const again = fakeDeps({ configDir: dir, tty: false });
+    await bulkCommandRun(again.deps, REBOOT, base({ resume: runId, yes: false }));
+    expect(again.sent).toEqual([]);
+    expect(again.prompts).toEqual([]);
+    expect(again.io.stdout()).toContain('HW-1\taccepted');
+  });
+
+  it('an existing --journal names the run it belongs to; an unwritable one stops before anything is sent (exit 2)', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'j.ndjson');
+    Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'reboot', key_base: 'b', targets: ['HW-1'], created_at: 'x' });
+    const f = fakeDeps({ configDir: dir });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, journal: file }))).rejects.toMatchObject({
+      exitCode: 2,
+      message: `journal ${file} already exists`,
+      hint: `it is the journal of run r1: finish that run with --resume r1 --journal ${file}, or choose another --journal`,
+    });
+    const blocked = path.join(dir, 'j.ndjson', 'sub', 'j.ndjson');
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, journal: blocked }))).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(new RegExp(`^cannot write the journal ${blocked.replace(/[.]/g, '\\.')}: E`)),
+    });
+    expect(f.sent).toEqual([]);
   });
 });
