@@ -27,11 +27,18 @@ export function parseDateTime(value: string, flag: string, now: Date): string {
   if (ISO_NO_OFFSET.test(text)) {
     throw new UsageError(`${flag} "${value}" has no time zone`, `add Z for UTC or an offset such as +02:00 (${text}Z)`);
   }
-  if (ISO_DATE.test(text) || ISO_DATE_TIME.test(text)) {
+  if ((ISO_DATE.test(text) || ISO_DATE_TIME.test(text)) && isCalendarDate(text)) {
     const ms = Date.parse(ISO_DATE.test(text) ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
     if (!Number.isNaN(ms)) return new Date(ms).toISOString();
   }
   throw new UsageError(`${flag} must be ${DATE_FORMS}; got "${value}"`);
+}
+
+/** The date part names a real day: Date.parse would roll 2024-02-30 over to 2024-03-01. */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 export interface RawDateFlags {
@@ -66,7 +73,10 @@ export function dateWindowFrom(flags: RawDateFlags, now: Date): DateWindow {
     throw new UsageError('--since cannot be combined with --from or --to', 'use either --since 24h, or --from and --to');
   }
   if (flags.since !== undefined) {
-    return { dateFrom: parseDateTime(flags.since, '--since', now), dateTo: now.toISOString() };
+    const dateFrom = parseDateTime(flags.since, '--since', now);
+    // the window ends now, so it must start before now (the API refuses date_from after date_to)
+    if (Date.parse(dateFrom) >= now.getTime()) throw new UsageError(`--since (${dateFrom}) must be in the past`, 'use --from and --to for a window that is not up to now');
+    return { dateFrom, dateTo: now.toISOString() };
   }
   const dateFrom = flags.from === undefined ? undefined : parseDateTime(flags.from, '--from', now);
   const dateTo = flags.to === undefined ? undefined : parseDateTime(flags.to, '--to', now);

@@ -34,7 +34,7 @@ describe('parseDateTime', () => {
     expect(() => parseDateTime('2024-05-01T08:00:00', '--from', NOW)).toThrow('--from "2024-05-01T08:00:00" has no time zone');
   });
 
-  it.each(['yesterday', '2024-13-45', '2024-05-01T25:00:00Z', '05/01/2024'])('rejects %j', (text) => {
+  it.each(['yesterday', '2024-13-45', '2024-05-01T25:00:00Z', '05/01/2024', '2024-02-30', '2023-02-29T08:00:00Z', '2024-04-31T00:00:00+02:00'])('rejects %j', (text) => {
     expect(() => parseDateTime(text, '--to', NOW)).toThrow(/--to must be an ISO 8601 date-time/);
   });
 });
@@ -50,6 +50,11 @@ describe('dateWindowFrom', () => {
     });
   });
   it('no flags, no window', () => expect(dateWindowFrom({}, NOW)).toEqual({ dateFrom: undefined, dateTo: undefined }));
+  it('--since a date-time must be in the past (the window ends now)', () => {
+    expect(dateWindowFrom({ since: '2024-05-01' }, NOW)).toEqual({ dateFrom: '2024-05-01T00:00:00.000Z', dateTo: '2024-05-10T12:00:00.000Z' });
+    expect(() => dateWindowFrom({ since: '2024-06-01' }, NOW)).toThrow('--since (2024-06-01T00:00:00.000Z) must be in the past');
+  });
+  it('leap days exist in leap years', () => expect(parseDateTime('2024-02-29', '--from', NOW)).toBe('2024-02-29T00:00:00.000Z'));
   it('--since excludes --from/--to', () => {
     expect(() => dateWindowFrom({ since: '1h', to: '2024-05-01T00:00:00Z' }, NOW)).toThrow('--since cannot be combined with --from or --to');
   });
