@@ -1,14 +1,14 @@
 // Downloads media files from their signed URLs. The URL's signature is the only credential: no bearer token,
 // no client secret, no header of ours is ever sent to the download host.
 import { Command } from 'commander';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Deps } from '../../factory.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, FleetctlError, NetworkError, UsageError } from '../../errors.js';
 import type { Transport } from '../../api/transport.js';
 import { describeVerb } from '../shared/help.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
@@ -59,16 +59,32 @@ export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, r
       hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
       mediaIds: [...new Set(mediaIds.map((id) => requireNonEmpty(id, 'media id')))],
       all: Boolean(flags.all),
-      dir: flags.dir === undefined ? '.' : requireNonEmpty(flags.dir, '--dir'),
+      dir: flags.dir === undefined ? '.' : directoryFlag(flags.dir),
       window: dateWindowFrom(flags, deps.clock.now()),
     });
   });
   return command;
 }
 
+/** --dir: missing is fine (it is created), but not a file. */
+function directoryFlag(dir: string): string {
+  requireNonEmpty(dir, '--dir');
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(dir, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new UsageError(`--dir ${dir} cannot be used: ${(error as Error).message}`);
+  }
+  if (stat && !stat.isDirectory()) throw new UsageError(`--dir ${dir} is not a directory`);
+  return dir;
+}
+
 export async function devicesMediaDownloadRun(deps: DevicesMediaDownloadDeps, opts: DevicesMediaDownloadOptions): Promise<void> {
+  // the directory first: a place that cannot be written to is found before any request
+  await mkdir(opts.dir, { recursive: true }).catch((error: Error) => {
+    throw new UsageError(`cannot create --dir ${opts.dir}: ${error.message}`, 'choose a directory you can write to');
+  });
   const items = await mediaToDownload(deps, opts);
-  await mkdir(opts.dir, { recursive: true });
   const transport = await deps.transport();
   const names = fileNames(items);
   const written: { media_id: string; path: string; size_bytes: number }[] = [];
@@ -136,11 +152,24 @@ async function downloadTo(deps: DevicesMediaDownloadDeps, transport: Transport, 
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
-    throw error;
+    throw deps.signal.aborted ? error : transferError(error, item, target, bytes);
   } finally {
     progress(bytes, true);
   }
   return bytes;
+}
+
+/** A failure while streaming to disk: the local file system (exit 2) or the connection (exit 9), never "unexpected". */
+function transferError(error: unknown, item: MediaItem, target: string, bytes: number): Error {
+  if (error instanceof FleetctlError) return error;
+  const cause = error as NodeJS.ErrnoException;
+  if (typeof cause.syscall === 'string' && typeof cause.path === 'string') {
+    return new UsageError(`cannot write ${target}: ${cause.message}`, 'choose a directory you can write to, with room for the file');
+  }
+  return new NetworkError(
+    `download of media ${item.id} to ${target} failed after ${formatBytes(bytes)}: ${cause.message ?? String(error)}; nothing was left behind`,
+    'run the download again (the link is signed and time-limited: a new run fetches a fresh one)',
+  );
 }
 
 function downloadError(status: number, text: string, item: MediaItem): ApiError {

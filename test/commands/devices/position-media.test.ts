@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import http from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -106,6 +106,10 @@ describe('devices media download', () => {
       if (req.url?.startsWith('/_sandbox/media/m1')) {
         res.writeHead(200, { 'content-type': 'video/mp4' });
         res.end(Buffer.alloc(70_000, 7));
+      } else if (req.url?.startsWith('/_sandbox/media/cut')) {
+        // the connection drops half way through the file
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': '70000' });
+        res.write(Buffer.alloc(1000, 7), () => res.socket?.destroy());
       } else if (req.url?.startsWith('/_sandbox/media/m2')) {
         res.writeHead(200, { 'content-type': 'image/jpeg' });
         res.end('jpeg-bytes');
@@ -182,5 +186,39 @@ describe('devices media download', () => {
       detail: 'download of media m4 failed with HTTP 403: The download link has expired.',
     });
     expect(readdirSync(dir)).toEqual(['a.mp4']);
+  });
+
+  it('a connection cut mid-file is a network failure (exit 9) and leaves no partial file', async () => {
+    const { origin } = await downloadServer();
+    const dir = tempDir();
+    const f = fakeDeps({ answers: [{ method: 'GET', path: '/v1/devices/HW-1/media?limit=500', body: { data: [item('cut', 'c.mp4', origin)], next_cursor: null, has_more: false } }] });
+    const transport = await createTransport({ timeoutMs: 5000, tracer: silentTracer });
+    await expect(devicesMediaDownloadRun({ ...f.deps, transport: async () => transport }, { hardwareId: 'HW-1', mediaIds: ['cut'], all: false, dir, window: {} })).rejects.toMatchObject({
+      exitCode: 9,
+      message: expect.stringContaining('download of media cut to '),
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a --dir that is a file is refused before any request (exit 2)', async () => {
+    const file = path.join(tempDir(), 'not-a-dir');
+    writeFileSync(file, '');
+    const f = fakeDeps();
+    const { run, calls } = recordRun<DevicesMediaDownloadOptions>();
+    await expect(parseVerb(newDevicesMediaDownloadCommand(f.deps, run), ['HW-1', '--all', '--dir', file])).rejects.toMatchObject({
+      exitCode: 2,
+      message: `--dir ${file} is not a directory`,
+    });
+    await expect(parseVerb(newDevicesMediaDownloadCommand(f.deps, run), ['HW-1', '--all', '--dir', path.join(file, 'sub')])).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^--dir .*not-a-dir\/sub cannot be used: ENOTDIR/),
+    });
+    expect(calls).toEqual([]);
+    // and a directory that cannot be created, found only once the run starts, is exit 2 too, before any download
+    await expect(devicesMediaDownloadRun(f.deps, { hardwareId: 'HW-1', mediaIds: [], all: true, dir: path.join(file, 'sub'), window: {} })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^cannot create --dir .*not-a-dir\/sub: /),
+    });
+    expect(f.sent).toEqual([]);
   });
 });
