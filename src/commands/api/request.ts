@@ -57,8 +57,17 @@ export function apiRequestOptions(method: string | undefined, rawPath: string | 
   let body: Record<string, unknown> | undefined;
   if (sendsBody && flags.input === undefined && fields.length > 0) body = Object.fromEntries(fields);
   else for (const [name, value] of fields) (query[name] ??= []).push(typeof value === 'string' ? value : JSON.stringify(value));
-  if (query.limit) query.limit = query.limit.map((value) => String(parseLimit(value)));
+  if (query.limit) query.limit = query.limit.map(checkedLimit);
   return { method: verb as ApiMethod, path, query, fields: body, input: flags.input, headers, paginate: Boolean(flags.paginate) };
+}
+
+/** The limit query parameter (from -f or the PATH), checked as --limit is, in the words the user typed. */
+function checkedLimit(value: string): string {
+  try {
+    return String(parseLimit(value));
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^--limit /, 'the limit parameter '), 'page sizes are 1 to 500');
+  }
 }
 
 function splitPath(rawPath: string): { path: string; query: Record<string, string[]> } {
