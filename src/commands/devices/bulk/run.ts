@@ -6,7 +6,7 @@ import { UsageError } from '../../../errors.js';
 import { confirmOrRequireYes } from '../../../io/prompter.js';
 import { RatePacer } from '../../../api/rate-pacer.js';
 import type { ApiClient } from '../../../api/client.js';
-import type { DeviceCommandResult } from '../../../api/device-commands.js';
+import { isSuccess, type DeviceCommandResult } from '../../../api/device-commands.js';
 import { columnsOf } from '../../../output/columns.js';
 import type { DeviceCommandVerb } from '../command-verb.js';
 import { isEmptySource, resolveTargets, type TargetSource } from './targets.js';
@@ -78,7 +78,8 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
         onResult: ({ result }) => {
           journal.append(result, deps.clock.now());
           done++;
-          if (!isDone(result)) failed++;
+          // as the summary and the exit code count them: anything not accepted or replayed
+          if (!isSuccess(result.status)) failed++;
           progress.update(done, failed);
           if (streaming) void output.object(result);
         },

@@ -310,4 +310,10 @@ describe('devices reboot, bulk: run', () => {
     });
     expect(f.sent).toEqual([]);
   });
+
+  it('the progress line on a TTY counts as failed what the summary does (a device without the capability too)', async () => {
+    const f = fakeDeps({ configDir: tempDir(), tty: true, answers: [reboot('HW-1'), reboot('HW-2', 422, problem(422, 'device.capability_missing'))] });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] } }))).rejects.toMatchObject({ exitCode: 10 });
+    expect(f.io.stderr()).toMatch(/reboot: 2\/2 done, 1 failed, /);
+  });
 });
