@@ -16,6 +16,7 @@ import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
 import { UsageError } from '../../errors.js';
 import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/run.js';
 import { RUN_ID_PATTERN } from './bulk/keys.js';
+import { isRunFatal } from './bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
 
 export interface DeviceCommandVerb {
@@ -184,7 +185,13 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   const key = opts.idempotencyKey ?? generateIdempotencyKey();
   const api = await deps.api();
   const outcome = await sendDeviceCommand(api, { hardwareId: opts.hardwareId, command: verb.command, idempotencyKey: key, signal: deps.signal });
-  if (!isSuccess(outcome.result.status)) throw explain(outcome.error, verb, opts.hardwareId);
+  if (!isSuccess(outcome.result.status)) {
+    // a 429, 5xx or lost answer may still have reached the device: only the same key retries it safely
+    if (generated && outcome.result.status === 'failed' && !isRunFatal(outcome.error)) {
+      deps.io.info(`Idempotency-Key: ${key} (the ${verb.command} may have been sent: retry with --idempotency-key ${key} so it is not sent twice)`);
+    }
+    throw explain(outcome.error, verb, opts.hardwareId);
+  }
   await deps.output().object(outcome.response);
   const what = outcome.result.status === 'replayed' ? 'replayed (already sent earlier with this key; not sent again)' : 'accepted';
   deps.io.info(`${verb.label} of ${opts.hardwareId} ${what}.`);

@@ -74,6 +74,13 @@ describe('devices reboot / wake-up: run', () => {
     expect(f.io.stderr()).toBe(`Wake up of HW-1 accepted.\nIdempotency-Key: ${key} (to replay this call safely, pass --idempotency-key ${key})\n`);
   });
 
+  it('without a key, a failure that may have reached the device still prints the generated key to retry with', async () => {
+    const f = fakeDeps({ answers: [{ method: 'POST', path: '/v1/devices/HW-1/commands/reboot', status: 503, body: problem(503, 'service.unavailable', 'Try again.') }] });
+    await expect(deviceCommandRun(f.deps, REBOOT, { hardwareId: 'HW-1', yes: true })).rejects.toMatchObject({ exitCode: 9 });
+    const key = f.sent[0]!.headers['Idempotency-Key']!;
+    expect(f.io.stderr()).toBe(`Idempotency-Key: ${key} (the reboot may have been sent: retry with --idempotency-key ${key} so it is not sent twice)\n`);
+  });
+
   it('a replayed answer says it was not sent again', async () => {
     const f = fakeDeps({
       answers: [{ method: 'POST', path: '/v1/devices/HW-1/commands/reboot', status: 202, body: accepted('k'), headers: { 'idempotent-replayed': 'true' } }],
