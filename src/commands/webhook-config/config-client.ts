@@ -132,12 +132,12 @@ export class WebhookConfigClient {
         return what && what !== 'create' ? `the configuration has no ${what} topic: see its topics with \`fleetctl webhook-config get --org ${org}\`` : undefined;
       case 'precondition.required':
         return what === 'create'
-          ? `organization ${org} already has a webhook configuration: review it with \`fleetctl webhook-config get\`, change topics with \`fleetctl webhook-config topics set\`, or manage it with \`fleetctl webhook-config apply\``
+          ? `organization ${org} already has a webhook configuration: review it with \`fleetctl webhook-config get --org ${org}\`, change topics with \`fleetctl webhook-config topics set --org ${org}\`, or manage it with \`fleetctl webhook-config apply --org ${org}\``
           : undefined;
       case 'precondition.failed':
         return pre?.fromUser
           ? `the configuration changed after ETag ${pre.etag} was read: review it with \`fleetctl webhook-config get --org ${org}\` and retry with its new ETag (or without --if-match to act on the current configuration)`
-          : 'the configuration changed between fleetctl reading it and writing it (another client is editing it): review it with `fleetctl webhook-config get` and run the command again';
+          : `the configuration changed between fleetctl reading it and writing it (another client is editing it): review it with \`fleetctl webhook-config get --org ${org}\` and run the command again`;
       case 'webhook.last_topic':
         return 'a configuration keeps at least one topic: set another topic first (`fleetctl webhook-config topics set TYPE --url URL`), or delete the whole configuration (`fleetctl webhook-config delete`)';
       case 'webhook.too_many_topics':

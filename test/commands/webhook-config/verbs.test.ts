@@ -159,7 +159,10 @@ describe('webhook-config create', () => {
     const f = fakeDeps({ answers: [problem('PUT', BASE, 412, 'precondition.required', 'If-Match is required once a webhook configuration exists.')] });
     const error = (await webhookCreateRun(f.deps, { organizationId: ORG, url: URL_A, topics: ['events'] }).catch((e: unknown) => e)) as ApiError;
     expect(error.exitCode).toBe(6);
-    expect(error.hint).toMatch(/already has a webhook configuration/);
+    // the hint's commands name the organization: without --org they would act on the profile's default one
+    expect(error.hint).toBe(
+      `organization ${ORG} already has a webhook configuration: review it with \`fleetctl webhook-config get --org ${ORG}\`, change topics with \`fleetctl webhook-config topics set --org ${ORG}\`, or manage it with \`fleetctl webhook-config apply --org ${ORG}\``,
+    );
     expect(f.io.stdout()).toBe('');
   });
 });
@@ -210,7 +213,9 @@ describe('webhook-config enable / disable', () => {
   it('explains a change by another client between read and write', async () => {
     const f = fakeDeps({ answers: [getAnswer('"e1"'), problem('PATCH', BASE, 412, 'precondition.failed', 'changed')] });
     const error = (await webhookSetEnabledRun(f.deps, { organizationId: ORG, enabled: true }).catch((e: unknown) => e)) as ApiError;
-    expect(error.hint).toMatch(/^the configuration changed between fleetctl reading it and writing it/);
+    expect(error.hint).toBe(
+      `the configuration changed between fleetctl reading it and writing it (another client is editing it): review it with \`fleetctl webhook-config get --org ${ORG}\` and run the command again`,
+    );
   });
 });
 
