@@ -59,7 +59,9 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
 
 export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEventsOptions): Promise<void> {
   const api = await deps.api();
-  const query = { ...dateQuery(opts.window), event_types: opts.types, is_accident: opts.accident, is_important: opts.important };
+  // spec: event_types of this endpoint is a string (an array only for GET /v1/events): one comma-separated value
+  // reads the same under either form, where repeated parameters could keep only the last type
+  const query = { ...dateQuery(opts.window), event_types: opts.types?.join(','), is_accident: opts.accident, is_important: opts.important };
   const pager = api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query }, opts.paging);
   await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('deviceEvent'), opts.paging);
 }

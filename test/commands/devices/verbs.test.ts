@@ -115,7 +115,7 @@ describe('devices events', () => {
       answers: [
         {
           method: 'GET',
-          path: '/v1/devices/HW%201/events?date_from=2024-05-31T12%3A00%3A00.000Z&date_to=2024-06-01T12%3A00%3A00.000Z&event_types=speeding&event_types=idling&is_accident=true&limit=50',
+          path: '/v1/devices/HW%201/events?date_from=2024-05-31T12%3A00%3A00.000Z&date_to=2024-06-01T12%3A00%3A00.000Z&event_types=speeding%2Cidling&is_accident=true&limit=50',
           body: { data: [event], next_cursor: null, has_more: false },
         },
       ],
