@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { parseLimit, parseMaxItems, type PageOptions, type Pager } from '../../api/paginate.js';
 import type { Output } from '../../output/render.js';
 import type { IOStreams } from '../../io/streams.js';
+import { requireNonEmpty } from './validate.js';
 
 export interface RawPagingFlags {
   limit?: string;
@@ -22,7 +23,7 @@ export function addPagingOptions(command: Command): Command {
 export function pagingFrom(flags: RawPagingFlags): PageOptions {
   return {
     limit: parseLimit(flags.limit),
-    cursor: flags.cursor,
+    cursor: flags.cursor === undefined ? undefined : requireNonEmpty(flags.cursor, '--cursor'),
     all: Boolean(flags.all),
     maxItems: parseMaxItems(flags.maxItems),
   };

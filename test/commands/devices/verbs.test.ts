@@ -4,6 +4,7 @@ import { newDevicesUnassignCommand, devicesUnassignRun, type DevicesUnassignOpti
 import { newDevicesEventsCommand, devicesEventsRun, type DevicesEventsOptions } from '../../../src/commands/devices/events.js';
 import { newDevicesLastReportedCommand, devicesLastReportedRun } from '../../../src/commands/devices/last-reported.js';
 import { newDevicesMediaCommand, devicesMediaRun, type DevicesMediaOptions } from '../../../src/commands/devices/media.js';
+import { newDevicesListCommand, type DevicesListOptions } from '../../../src/commands/devices/list.js';
 import { ApiError } from '../../../src/errors.js';
 import { fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
 
@@ -11,6 +12,18 @@ const DEVICE = '44444444-4444-4444-8444-444444444444';
 const VEHICLE = '55555555-5555-4555-8555-555555555555';
 const device = { id: DEVICE, hardware_id: 'HW-000001', name: 'Van 1', vehicle_id: VEHICLE, capabilities: ['reboot'] };
 const problem = (status: number, code: string, detail: string) => ({ type: 'about:blank', title: code, status, detail, code });
+
+describe('devices list', () => {
+  // an empty filter would be sent, and refused by the server only after a request
+  it.each([
+    [['--hardware-id', ''], '--hardware-id must not be empty'],
+    [['--cursor', ''], '--cursor must not be empty'],
+  ])('parse: %j is refused before any request', async (argv, error) => {
+    const { run, calls } = recordRun<DevicesListOptions>();
+    await expect(parseVerb(newDevicesListCommand(fakeDeps().deps, run), argv)).rejects.toThrow(error);
+    expect(calls).toEqual([]);
+  });
+});
 
 describe('devices assign', () => {
   const cases: { argv: string[]; want?: DevicesAssignOptions; error?: string }[] = [

@@ -37,6 +37,7 @@ describe('fleets list: parsing', () => {
     [['--organization-id', 'nope'], '--organization-id must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got "nope"'],
     [['--limit', '0'], '--limit must be from 1 to 500, got 0'],
     [['--max-items', 'x'], '--max-items must be a whole number of at least 1, got "x"'],
+    [['--cursor', ''], '--cursor must not be empty'],
   ])('%j is refused: %s', async (args, message) => {
     await expect(parse(args)).rejects.toThrow(message);
   });
