@@ -50,6 +50,8 @@ export interface DeviceCommandOptions {
   /** Given with --idempotency-key; otherwise generated and printed. */
   idempotencyKey?: string;
   yes: boolean;
+  /** --dry-run: show what would be sent (this very key), send nothing. */
+  dryRun?: boolean;
 }
 
 export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal'>;
@@ -112,8 +114,11 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
   const maxDevices = wholeNumber(flags.maxDevices, '--max-devices', 100, 1, Number.MAX_SAFE_INTEGER);
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 8, 1, 64);
   const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined;
-  const runOnly = flags.resume !== undefined || flags.journal !== undefined || Boolean(flags.dryRun);
-  if (ids.length === 1 && !bulkOnly && !runOnly) return { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes };
+  const runOnly = flags.resume !== undefined || flags.journal !== undefined;
+  if (ids.length === 1 && !bulkOnly && !runOnly) {
+    // --dry-run stays single: it must show the key the same command sends without it (K itself, not K:HW)
+    return flags.dryRun ? { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes, dryRun: true } : { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes };
+  }
   if (ids.length === 0 && !bulkOnly && flags.resume === undefined) {
     throw new UsageError(`name the devices to ${verb.name}: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)`);
   }
@@ -176,6 +181,12 @@ export async function runDeviceCommandVerb(deps: DeviceCommandVerbDeps, verb: De
 }
 
 export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceCommandVerb, opts: DeviceCommandOptions): Promise<void> {
+  if (opts.dryRun) {
+    const row = { hardware_id: opts.hardwareId, command: verb.command, idempotency_key: opts.idempotencyKey ?? '(generated when sent)' };
+    await deps.output().list([row], ['hardware_id', 'command', 'idempotency_key']);
+    deps.io.info(`Dry run: would send ${verb.name} to 1 device; nothing was sent.`);
+    return;
+  }
   await confirmOrRequireYes(deps, {
     yes: opts.yes,
     question: `${verb.label} device ${opts.hardwareId}?`,

@@ -81,6 +81,14 @@ describe('devices reboot / wake-up: run', () => {
     expect(f.io.stderr()).toBe(`Idempotency-Key: ${key} (the reboot may have been sent: retry with --idempotency-key ${key} so it is not sent twice)\n`);
   });
 
+  it('--dry-run of one device shows the key that would be sent (the given one, as is) and sends nothing', async () => {
+    const f = fakeDeps({ format: 'csv' });
+    await deviceCommandRun(f.deps, REBOOT, { hardwareId: 'HW-1', idempotencyKey: 'ci-42', yes: false, dryRun: true });
+    expect(f.io.stdout()).toBe('hardware_id,command,idempotency_key\nHW-1,reboot,ci-42\n');
+    expect(f.io.stderr()).toBe('Dry run: would send reboot to 1 device; nothing was sent.\n');
+    expect(f.sent).toEqual([]);
+  });
+
   it('a replayed answer says it was not sent again', async () => {
     const f = fakeDeps({
       answers: [{ method: 'POST', path: '/v1/devices/HW-1/commands/reboot', status: 202, body: accepted('k'), headers: { 'idempotent-replayed': 'true' } }],

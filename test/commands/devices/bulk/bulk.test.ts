@@ -94,7 +94,9 @@ describe('devices reboot, bulk: parse', () => {
     { argv: ['--fleet-id', FLEET, '--dry-run'], want: { mode: 'bulk', dryRun: true } },
     { argv: ['HW-1', '--from-file', '-', '--concurrency', '16', '--max-devices', '5000', '--idempotency-key', 'ci'], want: { mode: 'bulk', concurrency: 16, maxDevices: 5000, keyBase: 'ci' } },
     { argv: ['--resume', '20240601T120000Z-3f9a1c', '--yes'], want: { mode: 'bulk', resume: '20240601T120000Z-3f9a1c', yes: true } },
-    { argv: ['HW-1', '--dry-run'], want: { mode: 'bulk', dryRun: true } },
+    // one device alone stays single with --dry-run, so it shows the key it would really send
+    { argv: ['HW-1', '--dry-run', '--idempotency-key', 'ci'], want: { mode: 'single', hardwareId: 'HW-1', idempotencyKey: 'ci', dryRun: true } },
+    { argv: ['HW-1', '--journal', 'j.ndjson'], want: { mode: 'bulk', journal: 'j.ndjson' } },
     { argv: [], error: 'name the devices to reboot: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)' },
     { argv: ['--fleet-id', 'x'], error: '--fleet-id must be a UUID' },
     { argv: ['HW-1', 'HW-2', '--concurrency', '0'], error: '--concurrency must be a whole number from 1 to 64, got "0"' },
