@@ -49,7 +49,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
     deps.io.info('No devices matched: nothing to send.');
     return;
   }
-  if (opts.dryRun) return dryRun(deps, verb, run, pending);
+  if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
   // a resumed run with nothing left sends nothing: no confirmation, just its results again
   if (pending.length > 0) await confirm(deps, verb, opts, pending);
   const journal = run.journal ?? Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
@@ -126,10 +126,12 @@ function header(verb: DeviceCommandVerb, run: Run, now: Date) {
   return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString() } as const;
 }
 
-async function dryRun(deps: BulkDeps, verb: DeviceCommandVerb, run: Run, pending: string[]): Promise<void> {
+async function dryRun(deps: BulkDeps, verb: DeviceCommandVerb, run: Run, pending: string[], throwawayKeys: boolean): Promise<void> {
   const rows = pending.map((id) => ({ hardware_id: id, command: verb.command, idempotency_key: deviceKey(run.keyBase, id) }));
   await deps.output().list(rows, ['hardware_id', 'command', 'idempotency_key']);
   deps.io.info(`Dry run: would send ${verb.name} to ${pending.length} device${pending.length === 1 ? '' : 's'}; nothing was sent.`);
+  // without BASE the keys come from a run id of their own, which the real run will not have
+  if (throwawayKeys) deps.io.info('The keys shown belong to this dry run only: a real run gets a new run id; pass --idempotency-key BASE to fix them.');
 }
 
 async function confirm(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions, pending: string[]): Promise<void> {

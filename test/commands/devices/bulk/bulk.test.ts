@@ -173,6 +173,15 @@ describe('devices reboot, bulk: run', () => {
     expect(f.sent).toEqual([]);
   });
 
+  it('--dry-run without BASE says its keys are not the ones a real run will send', async () => {
+    const f = fakeDeps({ configDir: tempDir() });
+    await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, dryRun: true }));
+    expect(f.io.stderr()).toBe(
+      'Dry run: would send reboot to 2 devices; nothing was sent.\nThe keys shown belong to this dry run only: a real run gets a new run id; pass --idempotency-key BASE to fix them.\n',
+    );
+    expect(f.sent).toEqual([]);
+  });
+
   it('piped without --yes: refused (exit 2), nothing sent', async () => {
     const f = fakeDeps({ configDir: tempDir() });
     await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, yes: false }))).rejects.toMatchObject({
