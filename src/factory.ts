@@ -49,8 +49,10 @@ export interface Runtime {
   prompter?: Prompter;
   /** Tests pass undici's MockAgent. */
   dispatcher?: Dispatcher;
-  /** Aborted on Ctrl-C. */
+  /** Aborted on Ctrl-C, SIGTERM, or when the reader of stdout goes away. */
   signal?: AbortSignal;
+  /** Aborted on Ctrl-C and SIGTERM only (defaults to `signal`). */
+  interruptSignal?: AbortSignal;
 }
 
 export interface Deps {
@@ -58,7 +60,13 @@ export interface Deps {
   env: NodeJS.ProcessEnv;
   clock: Clock;
   prompter: Prompter;
+  /** Stop: Ctrl-C, SIGTERM, or stdout closed by its reader (`| head`). Reads and watchers follow this one. */
   signal: AbortSignal;
+  /**
+   * Ctrl-C and SIGTERM only. Work the user confirmed (a bulk reboot) follows this one, so a reader that stops
+   * reading its output does not leave it half done.
+   */
+  interruptSignal: AbortSignal;
   globals(): GlobalOptions;
   output(): Output;
   tracer(): Tracer;
@@ -90,6 +98,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     clock,
     prompter: runtime.prompter ?? createPrompter(runtime.io),
     signal: runtime.signal ?? new AbortController().signal,
+    interruptSignal: runtime.interruptSignal ?? runtime.signal ?? new AbortController().signal,
     globals,
     output() {
       const g = globals();

@@ -75,9 +75,11 @@ function configureTree(command: Command, deps: Deps): void {
 export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<ExitCodeValue> {
   const io = runtime?.io ?? IOStreams.fromProcess(process.env);
   const controller = new AbortController();
+  const stdoutGone = new AbortController();
+  const stop = AbortSignal.any([controller.signal, stdoutGone.signal]);
   let program: Command | undefined;
   const deps = createDeps(
-    { io, env: runtime?.env ?? process.env, signal: runtime?.signal ?? controller.signal, ...runtime },
+    { io, env: runtime?.env ?? process.env, signal: runtime?.signal ?? stop, interruptSignal: runtime?.signal ?? controller.signal, ...runtime },
     () => program?.opts<GlobalOptions>() ?? {},
   );
   // Ctrl-C, and SIGTERM (a CI job cancelled, a service stopped), stop the command cleanly: the cleanups still
@@ -87,13 +89,12 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     if (controller.signal.aborted) process.exit(ExitCode.interrupted);
     controller.abort(new CancelledError(signal === 'SIGTERM' ? 'terminated' : undefined));
   };
-  // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash, so stop the
-  // command quietly and still run the cleanups (an embedded sandbox saves its state).
-  let stdoutClosed = false;
+  // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash. Reads and watchers
+  // stop quietly (deps.signal); confirmed work such as a bulk reboot goes on (deps.interruptSignal), and the
+  // cleanups still run (an embedded sandbox saves its state).
+  const stdoutClosed = new CancelledError('stdout closed');
   const onStdoutError = (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') return;
-    stdoutClosed = true;
-    controller.abort(new CancelledError('stdout closed'));
+    if (error.code === 'EPIPE' && !stdoutGone.signal.aborted) stdoutGone.abort(stdoutClosed);
   };
   if (!runtime?.signal) {
     process.on('SIGINT', onSignal);
@@ -105,7 +106,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (error) {
-    if (stdoutClosed) return ExitCode.ok;
+    if (error === stdoutClosed) return ExitCode.ok;
     return reportError(error, deps, argv, controller.signal.aborted);
   } finally {
     await deps.cleanup().catch(() => undefined);
@@ -119,7 +120,7 @@ function reportError(error: unknown, deps: Deps, argv: string[], interrupted: bo
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
-  if (interrupted) {
+  if (interrupted || error instanceof CancelledError) {
     deps.io.info('Interrupted.');
     return ExitCode.interrupted;
   }

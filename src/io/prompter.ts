@@ -1,5 +1,5 @@
 // Prompts go to stderr so they never mix with data on stdout; @inquirer/prompts loads only when asked.
-import { UsageError } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
 import type { IOStreams } from './streams.js';
 
 export interface Prompter {
@@ -17,19 +17,29 @@ export function createPrompter(io: IOStreams): Prompter {
     async input(message, opts) {
       ensure();
       const { input } = await import('@inquirer/prompts');
-      return input({ message, default: opts?.default, validate: opts?.validate }, context());
+      return asked(input({ message, default: opts?.default, validate: opts?.validate }, context()));
     },
     async password(message) {
       ensure();
       const { password } = await import('@inquirer/prompts');
-      return password({ message, mask: '*' }, context());
+      return asked(password({ message, mask: '*' }, context()));
     },
     async confirm(message, opts) {
       ensure();
       const { confirm } = await import('@inquirer/prompts');
-      return confirm({ message, default: opts?.default ?? false }, context());
+      return asked(confirm({ message, default: opts?.default ?? false }, context()));
     },
   };
+}
+
+/** Ctrl-C at a prompt is an interruption (exit 130), not a failure of the prompt. */
+export async function asked<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError();
+    throw error;
+  }
 }
 
 /**

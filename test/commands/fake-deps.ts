@@ -128,6 +128,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     clock,
     prompter,
     signal: new AbortController().signal,
+    interruptSignal: new AbortController().signal,
     globals: () => ({}),
     output: () => new Output(io, { format: opts.format ?? 'table', columns: opts.columns }),
     tracer: () => silentTracer,

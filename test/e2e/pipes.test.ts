@@ -1,10 +1,10 @@
 // A reader that stops early (`| head`) is a normal end for a CLI: no stack trace, exit 0, state still saved.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN } from './harness.js';
+import { BIN, startHarness } from './harness.js';
 
 let configDir: string | undefined;
 afterEach(() => {
@@ -28,5 +28,32 @@ describe('stdout closed by the reader', () => {
     expect(JSON.parse(run.stdout).hardware_id).toMatch(/^HW-/);
     expect(run.stderr).toContain('status=0');
     expect(run.stderr).not.toMatch(/EPIPE|Error|at /);
+  });
+
+  it('does not cut a confirmed bulk reboot short: every device is still sent, and the exit code is the run\'s', { timeout: 60_000 }, async () => {
+    const harness = await startHarness();
+    try {
+      const env = harness.envFor('sandbox-admin');
+      const ids = Array.from({ length: 40 }, (_, i) => `HW-${String(i + 1).padStart(6, '0')}`).join(' ');
+      const script = `"${process.execPath}" "${BIN}" devices reboot ${ids} --idempotency-key pipe-test --yes -o ndjson | head -n 1 >/dev/null; echo "status=\${PIPESTATUS[0]}" >&2`;
+      // Asynchronously: the sandbox runs in this process and must keep answering.
+      const run = await new Promise<{ stderr: string }>((resolve) => {
+        const child = spawn('bash', ['-c', script], { env: { ...env, PATH: process.env.PATH, HOME: harness.configDir, CI: 'true' } });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        child.on('close', () => resolve({ stderr }));
+      });
+      const status = Number(/status=(\d+)/.exec(run.stderr)?.[1]);
+      expect(run.stderr, run.stderr).not.toMatch(/EPIPE|\n\s+at /);
+      const log = (await (await fetch(`${harness.sandbox.baseUrl}/_sandbox/commands`)).json()) as { idempotency_key: string }[];
+      const sent = log.filter((entry) => entry.idempotency_key.startsWith('pipe-test:'));
+      // Devices outside the tenant or without the capability fail, so the run ends with 10, not 0, and not 130.
+      expect(status).toBe(10);
+      expect(run.stderr).toMatch(/accepted/i);
+      expect(sent.length).toBeGreaterThan(20);
+      expect(new Set(sent.map((entry) => entry.idempotency_key)).size).toBe(sent.length);
+    } finally {
+      await harness.close();
+    }
   });
 });

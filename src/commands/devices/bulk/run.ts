@@ -28,7 +28,7 @@ export interface BulkCommandOptions {
   resume?: string;
 }
 
-export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'clock' | 'configDir' | 'globals'>;
+export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals'>;
 
 /** Retries per request in a bulk run unless --max-retries says otherwise: 503s and drops are retried with the same key. */
 export const BULK_MAX_RETRIES = 10;
@@ -68,13 +68,13 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   let failed = 0;
   const api = pacedClient(await deps.api(), deps);
   // every request in flight listens to the signal (undici, Retry-After sleeps, the pacer)
-  setMaxListeners(Math.max(64, opts.concurrency * 8), deps.signal);
+  setMaxListeners(Math.max(64, opts.concurrency * 8), deps.interruptSignal);
   try {
     await runBulk(
       api,
       { command: verb.command, hardwareIds: pending, keyFor: (id) => deviceKey(run.keyBase, id), concurrency: opts.concurrency },
       {
-        signal: deps.signal,
+        signal: deps.interruptSignal,
         onResult: ({ result }) => {
           journal.append(result, deps.clock.now());
           done++;
@@ -87,7 +87,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
     );
   } catch (error) {
     progress.finish();
-    if (deps.signal.aborted) deps.io.info(`Interrupted after ${done} of ${pending.length} devices; ${resumeHint}`);
+    if (deps.interruptSignal.aborted) deps.io.info(`Interrupted after ${done} of ${pending.length} devices; ${resumeHint}`);
     else if (isRunFatal(error)) deps.io.info(`Stopped after ${done} of ${pending.length} devices: nothing more was sent. Once this is fixed, ${resumeHint}`);
     throw error;
   }
@@ -105,7 +105,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
 }
 
 async function newRun(deps: BulkDeps, opts: BulkCommandOptions): Promise<Run> {
-  const targets = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.signal }, opts.source);
+  const targets = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal }, opts.source);
   const runId = newRunId(deps.clock.now());
   return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets, earlier: new Map() };
 }

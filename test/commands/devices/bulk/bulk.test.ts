@@ -269,7 +269,7 @@ describe('devices reboot, bulk: run', () => {
       };
       return o;
     };
-    const deps = { ...f.deps, signal: controller.signal, output };
+    const deps = { ...f.deps, signal: controller.signal, interruptSignal: controller.signal, output };
     await expect(bulkCommandRun(deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2', 'HW-3'] } }))).rejects.toThrow('Interrupted');
     expect(f.sent).toHaveLength(1);
     expect(f.io.stderr()).toMatch(/Interrupted after 1 of 3 devices; resume with: fleetctl devices reboot --resume \S+ --yes/);
