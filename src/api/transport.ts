@@ -68,6 +68,7 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
   };
 }
 
+const LOST_CONNECTION_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export function toNetworkError(error: unknown, url: string, timeoutMs: number, signal?: AbortSignal): Error {
@@ -80,7 +81,10 @@ export function toNetworkError(error: unknown, url: string, timeoutMs: number, s
     return failure;
   }
   const reason = code ?? (error as Error)?.message ?? 'unknown error';
-  const failure = new NetworkError(`could not reach ${origin} (${reason})`, 'check the base URL and your network connection');
+  // A connection lost after the request went out may or may not have been acted on: say so.
+  const failure = LOST_CONNECTION_CODES.has(code ?? '')
+    ? new NetworkError(`the connection to ${origin} was lost before an answer came (${reason})`, 'the request may or may not have been processed; retry it (idempotent requests are safe to repeat)')
+    : new NetworkError(`could not reach ${origin} (${reason})`, 'check the base URL and your network connection');
   (failure as NetworkError & { code?: string }).code = code;
   return failure;
 }

@@ -13,7 +13,7 @@ export async function readFileOrStdin(file: string, stdin: NodeJS.ReadableStream
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`cannot read ${flag} ${file}: ${describeFileError(error as NodeJS.ErrnoException)}`);
   }
 }
 
@@ -24,5 +24,19 @@ export async function readJsonInput(file: string, stdin: NodeJS.ReadableStream, 
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new UsageError(`${flag} ${file === '-' ? '(stdin)' : file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function describeFileError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    default:
+      return error.code ?? error.message;
   }
 }

@@ -25,7 +25,7 @@ describe('readJsonInput', () => {
     await expect(readJsonInput('-', stdin('nope'), '--body')).rejects.toThrow(/^--body \(stdin\) is not valid JSON/);
     await expect(readFileOrStdin(path.join(dir, 'missing.json'), stdin(''), '--body')).rejects.toMatchObject({
       exitCode: 2,
-      message: expect.stringContaining('ENOENT'),
+      message: expect.stringContaining('missing.json: no such file'),
     });
   });
 });
