@@ -125,19 +125,18 @@ export class Output {
   }
 
   private async writeTtyTable(records: Records, columns: string[]): Promise<number> {
-    const table = await this.newTable(columns.map((c) => this.paint.bold(c.toUpperCase().replace(/[._]/g, ' '))));
-    const width = this.maxCellWidth();
-    let count = 0;
-    for await (const record of records) {
-      table.push(columns.map((c) => truncate(cellText(valueAt(record, c)), width)));
-      count++;
-    }
-    if (count === 0) {
+    const headers = columns.map((c) => c.toUpperCase().replace(/[._]/g, ' '));
+    const rows: string[][] = [];
+    for await (const record of records) rows.push(columns.map((c) => oneLine(cellText(valueAt(record, c)))));
+    if (rows.length === 0) {
       this.io.info('No results.');
       return 0;
     }
+    const widths = fitColumns(headers, rows, this.io.columns ?? 120);
+    const table = await this.newTable(headers.map((h, i) => this.paint.bold(truncate(h, widths[i]!))));
+    for (const row of rows) table.push(row.map((cell, i) => truncate(cell, widths[i]!)));
     this.write(`${table.toString()}\n`);
-    return count;
+    return rows.length;
   }
 
   private maxCellWidth(): number {
@@ -163,9 +162,36 @@ export function parseOutputFormat(value: string): OutputFormat {
   throw new UsageError(`invalid output format "${value}"`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);
 }
 
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}
+
 function truncate(text: string, width: number): string {
-  const oneLine = text.replace(/\s*\n\s*/g, ' ');
-  return oneLine.length > width ? `${oneLine.slice(0, width - 1)}…` : oneLine;
+  const flat = oneLine(text);
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+const IDENTIFIER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Column widths that fit the terminal: the widest columns give way first, down to 8 characters, but a column
+ * of identifiers (uuids) is never cut, since a cut id cannot be copied.
+ */
+export function fitColumns(headers: string[], rows: string[][], terminalWidth: number): number[] {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]!.length)));
+  const keep = headers.map((_, i) => rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!)));
+  const frame = 3 * headers.length + 1;
+  let excess = widths.reduce((sum, width) => sum + width, 0) + frame - terminalWidth;
+  while (excess > 0) {
+    let widest = -1;
+    widths.forEach((width, i) => {
+      if (!keep[i] && width > 8 && (widest < 0 || width > widths[widest]!)) widest = i;
+    });
+    if (widest < 0) break;
+    widths[widest]--;
+    excess--;
+  }
+  return widths;
 }
 
 function tsvField(text: string): string {
