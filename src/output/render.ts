@@ -69,7 +69,12 @@ export class Output {
           return;
         }
         const table = await this.newTable(undefined);
-        for (const [key, value] of rows) table.push([this.paint.dim(key), truncate(cellText(value), this.maxCellWidth())]);
+        const keyWidth = Math.max(...rows.map(([key]) => key.length));
+        const valueWidth = Math.max(40, (this.io.columns || 120) - keyWidth - 7);
+        for (const [key, value] of rows) {
+          const text = cellText(value);
+          table.push([this.paint.dim(key), IDENTIFIER.test(text) ? text : truncate(text, valueWidth)]);
+        }
         this.write(`${table.toString()}\n`);
         return;
       }
@@ -132,15 +137,11 @@ export class Output {
       this.io.info('No results.');
       return 0;
     }
-    const widths = fitColumns(headers, rows, this.io.columns ?? 120);
+    const widths = fitColumns(headers, rows, this.io.columns ?? 120, columns.map(isIdentifierColumn));
     const table = await this.newTable(headers.map((h, i) => this.paint.bold(truncate(h, widths[i]!))));
     for (const row of rows) table.push(row.map((cell, i) => truncate(cell, widths[i]!)));
     this.write(`${table.toString()}\n`);
     return rows.length;
-  }
-
-  private maxCellWidth(): number {
-    return Math.max(20, Math.min(60, Math.floor((this.io.columns ?? 120) / 2)));
   }
 
   private get paint() {
@@ -153,7 +154,9 @@ export class Output {
 
   private async newTable(head: string[] | undefined) {
     const { default: Table } = await import('cli-table3');
-    return new Table({ head: head ?? [], style: { head: [], border: [] } });
+    // Compact: no rule between rows, so a page of results fits on a screen.
+    const compact = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+    return new Table({ head: head ?? [], chars: compact, style: { head: [], border: [] } });
   }
 }
 
@@ -173,19 +176,27 @@ function truncate(text: string, width: number): string {
 
 const IDENTIFIER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** id, hardware_id, event_id...: values a user copies into the next command. */
+function isIdentifierColumn(column: string): boolean {
+  const last = column.split('.').pop()!;
+  return last === 'id' || last.endsWith('_id');
+}
+
 /**
- * Column widths that fit the terminal: the widest columns give way first, down to 8 characters, but a column
- * of identifiers (uuids) is never cut, since a cut id cannot be copied.
+ * Column widths that fit the terminal: the widest columns give way first, down to their header, but a column
+ * of identifiers (uuids, or a column named like one) is never cut, since a cut id cannot be copied.
  */
-export function fitColumns(headers: string[], rows: string[][], terminalWidth: number): number[] {
+export function fitColumns(headers: string[], rows: string[][], terminalWidth: number, identifiers: boolean[] = []): number[] {
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]!.length)));
-  const keep = headers.map((_, i) => rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!)));
+  const keep = headers.map((_, i) => identifiers[i] || rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!)));
+  // A column gives way down to its header (at most 16 characters), and never below 8.
+  const floor = headers.map((header) => Math.max(8, Math.min(16, header.length)));
   const frame = 3 * headers.length + 1;
   let excess = widths.reduce((sum, width) => sum + width, 0) + frame - terminalWidth;
   while (excess > 0) {
     let widest = -1;
     widths.forEach((width, i) => {
-      if (!keep[i] && width > 8 && (widest < 0 || width > widths[widest]!)) widest = i;
+      if (!keep[i] && width > floor[i]! && (widest < 0 || width > widths[widest]!)) widest = i;
     });
     if (widest < 0) break;
     widths[widest]--;

@@ -20,3 +20,13 @@ describe('fitColumns (tables on a terminal)', () => {
     expect(fitColumns(['ID', 'NAME'], [[uuid, 'z'.repeat(40)]], 20)).toEqual([36, 8]);
   });
 });
+
+describe('fitColumns: headers and identifier columns', () => {
+  it('keeps a header readable, and keeps a column named like an identifier whole', () => {
+    const rows = [['HW-000001', 'a'.repeat(60), 'b'.repeat(60)]];
+    const widths = fitColumns(['HARDWARE ID', 'LICENSE PLATE', 'NOTES'], rows, 40, [true, false, false]);
+    expect(widths[0]).toBe(9 + 2);
+    expect(widths[1]).toBe('LICENSE PLATE'.length);
+    expect(widths[2]).toBe(8);
+  });
+});
