@@ -101,6 +101,10 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     process.on('SIGTERM', onSignal);
   }
   if (!runtime?.io) process.stdout.on('error', onStdoutError);
+  // A closed stderr (`2>&1 | head`, a log reader gone) leaves messages nowhere to go: no reason to fail the
+  // command, whose data may still be flowing to stdout.
+  const onStderrError = () => undefined;
+  if (!runtime?.io) process.stderr.on('error', onStderrError);
   try {
     program = buildProgram(deps);
     await program.parseAsync(argv);
