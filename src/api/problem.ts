@@ -7,7 +7,7 @@ export function toApiError(response: HttpResponse, url: string, retryAfterMs: nu
   const problem = parseProblem(response.text);
   const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
   if (problem) {
-    return new ApiError({ status: response.status, problem, retryAfter, hint: hintFor(response.status, problem, scope) });
+    return new ApiError({ status: response.status, problem, retryAfter, hint: routeHint(response.status, problem, url) ?? hintFor(response.status, problem, scope) });
   }
   const type = headerValue(response.headers['content-type']) ?? 'no content type';
   const what = response.text.trim().length === 0 ? 'an empty answer' : isJson(response.text) ? `a JSON answer that is not a problem document (${type.split(';')[0]})` : `a non-JSON answer (${type.split(';')[0]})`;
@@ -15,7 +15,7 @@ export function toApiError(response: HttpResponse, url: string, retryAfterMs: nu
     status: response.status,
     message: `HTTP ${response.status} from ${originOf(url)} with ${what}`,
     retryAfter,
-    hint: response.status >= 500 ? 'the service or a proxy in front of it failed: try again later' : hintFor(response.status, undefined, scope),
+    hint: response.status >= 500 ? 'the service or a proxy in front of it failed: try again later' : (routeHint(response.status, undefined, url) ?? hintFor(response.status, undefined, scope)),
   });
 }
 
@@ -27,6 +27,19 @@ function parseProblem(text: string): ProblemDocument | undefined {
     // not JSON: the caller describes the answer instead
   }
   return undefined;
+}
+
+/** A 404 for the path itself (not for a resource) usually means a wrong base URL, often one ending in /v1. */
+function routeHint(status: number, problem: ProblemDocument | undefined, url: string): string | undefined {
+  if (status !== 404 || (problem && problem.code !== 'route.not_found')) return undefined;
+  let path = '';
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // not a URL: no hint
+  }
+  if (path.includes('/v1/v1/')) return 'the base URL must not end in /v1 (paths start with /v1): drop it from --base-url / FLEETCTL_BASE_URL';
+  return 'check the base URL: it should be the address of the Fleet API, without /v1';
 }
 
 function hintFor(status: number, problem: ProblemDocument | undefined, requestScope: string | undefined): string | undefined {

@@ -63,6 +63,23 @@ describe('problem+json to exit codes', () => {
   });
 });
 
+describe('a wrong base URL', () => {
+  it('a base URL ending in /v1 (route.not_found for /v1/v1/...) gets a hint saying so', async () => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'devices_read' });
+    stubApi(agent, { path: '/v1/v1/devices', status: 404, body: problem(404, 'route.not_found', 'No route matches /v1/v1/devices.') });
+    const env = ciEnv(tempConfigDir(), { FLEETCTL_BASE_URL: `${BASE_URL}/v1` });
+    const result = await runCli(['devices', 'list'], { env, agent, clock: new FakeClock() });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('Hint: the base URL must not end in /v1');
+  });
+
+  it('a 404 page that is not a problem document points at the base URL; a resource 404 does not', async () => {
+    expect((await getDevice(404, '<html>Not Found</html>')).stderr).toContain('Hint: check the base URL');
+    expect((await getDevice(404, problem(404, 'resource.not_found', 'Device x was not found.'))).stderr).not.toContain('Hint:');
+  });
+});
+
 describe('error answers that are not problem+json', () => {
   it('an HTML page from a proxy gives one clear line, exit 9', async () => {
     const result = await getDevice(502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
