@@ -1,9 +1,8 @@
 // Build: generate code from the OpenAPI document, then bundle the CLI (completions: `npm run completions`).
 import { build } from 'esbuild';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
@@ -12,6 +11,9 @@ if (existsSync(path.join(root, 'src/openapi/v1.json'))) {
   const { generateFromOpenApi } = await import('./gen-openapi.mjs');
   await generateFromOpenApi(root);
 }
+
+// Chunk names carry content hashes: start from an empty dist/ so no stale chunk is shipped.
+rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 
 const result = await build({
   entryPoints: [path.join(root, 'src/main.ts')],

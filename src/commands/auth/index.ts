@@ -66,6 +66,7 @@ export function newAuthCommand(deps: Deps): Command {
     const store = await deps.config();
     const profile = resolveSettings(deps.globals(), deps.env, store.read()).profile.value;
     let dropped = 0;
+    let hadSecret = false;
     store.update((data) => {
       for (const key of Object.keys(data.tokens)) {
         if (key.startsWith(`${profile}|`)) {
@@ -73,9 +74,11 @@ export function newAuthCommand(deps: Deps): Command {
           dropped++;
         }
       }
+      hadSecret = data.profiles[profile]?.client_secret !== undefined;
       if (data.profiles[profile]) delete data.profiles[profile].client_secret;
     });
-    deps.io.info(`Logged out of profile "${profile}": ${dropped} cached token(s) and the stored secret removed.`);
+    const secret = hadSecret ? 'the stored client secret removed' : 'no client secret was stored';
+    deps.io.info(`Logged out of profile "${profile}": ${dropped} cached token(s) dropped, ${secret}.`);
   });
 
   return auth.addCommand(newAuthLoginCommand(deps)).addCommand(status).addCommand(token).addCommand(logout);

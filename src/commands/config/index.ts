@@ -97,11 +97,18 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   use.action(async (profile: string) => {
     requireNonEmpty(profile, 'profile name');
     const store = await deps.config();
+    let created = false;
     store.update((data) => {
       data.current_profile = profile;
+      created = data.profiles[profile] === undefined;
       data.profiles[profile] ??= {};
     });
-    deps.io.info(`Now using profile "${profile}".`);
+    // A typo would otherwise switch silently to an empty profile.
+    deps.io.info(
+      created
+        ? `Now using profile "${profile}", a new, empty profile: set it up with \`fleetctl auth login\`.`
+        : `Now using profile "${profile}".`,
+    );
   });
 
   return config.addCommand(list).addCommand(get).addCommand(set).addCommand(unset).addCommand(profiles).addCommand(use);

@@ -91,7 +91,7 @@ describe('auth logout', () => {
 
     const result = await runCli(['auth', 'logout'], { env: { FLEETCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('Logged out of profile "default": 1 cached token(s) and the stored secret removed.\n');
+    expect(result.stderr).toBe('Logged out of profile "default": 1 cached token(s) dropped, the stored client secret removed.\n');
     const after = storeOf(dir);
     expect(Object.keys(after.tokens)).toEqual([`other|${AUTH_URL}|${CLIENT_ID}|thirdparty.api.devices_read`]);
     expect(after.profiles.default).toEqual({ client_id: CLIENT_ID });

@@ -94,6 +94,8 @@ describe('config profiles / use', () => {
     );
     expect((await runCli(['config', 'use', 'staging'], { env })).stderr).toBe('Now using profile "staging".\n');
     expect(storeOf(dir).current_profile).toBe('staging');
+    expect((await runCli(['config', 'use', 'stagnig'], { env })).stderr).toMatch(/"stagnig", a new, empty profile/);
+    expect((await runCli(['config', 'use', 'staging'], { env })).stderr).toBe('Now using profile "staging".\n');
     const profiles = JSON.parse((await runCli(['config', 'profiles', '--json'], { env })).stdout);
     expect(profiles.filter((p: { current: string }) => p.current === '*').map((p: { name: string }) => p.name)).toEqual(['staging']);
     expect((await runCli(['config', 'get', 'client_id'], { env })).stdout).toBe('stage\n');
