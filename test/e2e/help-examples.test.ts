@@ -1,6 +1,7 @@
 // Every example in every --help works as written, tried the way a new user would: in bash, with fleetctl on
 // PATH, a fresh config directory, and a sandbox exported as in the README (for the examples without --sandbox).
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +48,34 @@ interface Outcome {
   stderr: string;
 }
 
-function runExample(example: Found): Promise<Outcome> {
+// A listener example names a fixed port, as a user would type it. On a busy machine that port may be taken, so
+// each run gets one just found free, below the kernel's ephemeral range (which port-0 listeners draw from).
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+async function freeFixedPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await portIsFree(port)) return port;
+  }
+}
+
+async function withFreePorts(command: string): Promise<string> {
+  let rewritten = command;
+  for (const fixed of new Set([...command.matchAll(/--port (\d+)/g)].map((m) => m[1]!).filter((p) => p !== '0'))) {
+    const port = String(await freeFixedPort());
+    rewritten = rewritten.replaceAll(`--port ${fixed}`, `--port ${port}`).replaceAll(`:${fixed}/`, `:${port}/`);
+  }
+  return rewritten;
+}
+
+async function runExample(example: Found): Promise<Outcome> {
+  const command = await withFreePorts(example.command);
   const home = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-example-'));
   mkdirSync(path.join(home, '.config'), { recursive: true });
   const env = {
@@ -59,7 +87,7 @@ function runExample(example: Found): Promise<Outcome> {
     NO_COLOR: '1',
   };
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', example.command], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['-c', command], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     const stop = () => {
@@ -89,6 +117,13 @@ function runExample(example: Found): Promise<Outcome> {
 describe('help examples', () => {
   it('every verb has examples', () => {
     expect(examples.length).toBeGreaterThan(40);
+  });
+
+  it('a fixed listener port in an example is swapped for a free one, everywhere it appears', async () => {
+    const rewritten = await withFreePorts('x --port 4011 & y --to http://127.0.0.1:4011/hooks; z --port 0');
+    const port = /--port (\d+) /.exec(rewritten)![1]!;
+    expect(port).not.toBe('4011');
+    expect(rewritten).toBe(`x --port ${port} & y --to http://127.0.0.1:${port}/hooks; z --port 0`);
   });
 
   for (const example of examples) {

@@ -43,7 +43,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
     examples: [
       {
         comment: 'receive one sample event, print its envelope and exit',
-        command: 'fleetctl webhook listen --port 48787 --key demo-key --max-events 1 & sleep 2; fleetctl webhook trigger live.gps --to http://127.0.0.1:48787/ --key demo-key >/dev/null; wait $!',
+        command: 'fleetctl webhook listen --port 4011 --key demo-key --max-events 1 & sleep 2; fleetctl webhook trigger live.gps --to http://127.0.0.1:4011/ --key demo-key >/dev/null; wait $!',
       },
     ],
   });

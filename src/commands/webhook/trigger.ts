@@ -33,7 +33,7 @@ export function newWebhookTriggerCommand(deps: WebhookTriggerDeps, run = webhook
     examples: [
       {
         comment: 'test a receiver with a sample alarm (here a local `webhook listen` that exits after one event)',
-        command: 'export FLEETCTL_WEBHOOK_KEY=demo-key; fleetctl webhook listen --port 48788 --max-events 1 >/dev/null & sleep 2; fleetctl webhook trigger alarm.triggered --to http://127.0.0.1:48788/hooks; wait $!',
+        command: 'export FLEETCTL_WEBHOOK_KEY=demo-key; fleetctl webhook listen --port 4011 --max-events 1 >/dev/null & sleep 2; fleetctl webhook trigger alarm.triggered --to http://127.0.0.1:4011/hooks; wait $!',
       },
     ],
   });
