@@ -32,6 +32,14 @@ export class Output {
   /** Renders a list; json, ndjson, csv and piped tables stream item by item. Returns the item count. */
   async list(records: Records, defaultColumns: string[]): Promise<number> {
     const columns = this.options.columns ?? defaultColumns;
+    if (!this.options.columns || this.options.format === 'json' || this.options.format === 'ndjson') return this.listAs(records, columns);
+    const absent = new Set(columns);
+    const count = await this.listAs(noticingFields(records, absent), columns);
+    if (count > 0) this.warnAbsent(absent);
+    return count;
+  }
+
+  private async listAs(records: Records, columns: string[]): Promise<number> {
     switch (this.options.format) {
       case 'json':
         return this.writeJsonArray(records);
@@ -50,6 +58,9 @@ export class Output {
   /** Renders one resource: the object itself in JSON, FIELD/VALUE rows in a table. */
   async object(record: unknown, columns?: string[]): Promise<void> {
     const chosen = this.options.columns ?? columns;
+    if (this.options.columns && this.options.format !== 'json' && this.options.format !== 'ndjson') {
+      this.warnAbsent(new Set(this.options.columns.filter((c) => valueAt(record, c) === undefined)));
+    }
     switch (this.options.format) {
       case 'json':
         this.write(`${JSON.stringify(record, null, 2)}\n`);
@@ -79,6 +90,13 @@ export class Output {
         return;
       }
     }
+  }
+
+  /** A mistyped --columns name would otherwise show as a silently empty column. */
+  private warnAbsent(absent: Set<string>): void {
+    if (absent.size === 0) return;
+    const names = [...absent].map((c) => `"${c}"`).join(', ');
+    this.io.info(`Warning: --columns: no record has ${absent.size === 1 ? 'a field' : 'fields'} ${names}; check the spelling (nested fields are dotted, such as delivery.url; -o json shows every field)`);
   }
 
   /** Raw text for stdout, such as a token or a completion script. */
@@ -180,6 +198,14 @@ const IDENTIFIER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 function isIdentifierColumn(column: string): boolean {
   const last = column.split('.').pop()!;
   return last === 'id' || last.endsWith('_id');
+}
+
+/** Passes records through, striking from `absent` each field that some record has. */
+async function* noticingFields(records: Records, absent: Set<string>): AsyncIterable<unknown> {
+  for await (const record of records) {
+    for (const field of absent) if (valueAt(record, field) !== undefined) absent.delete(field);
+    yield record;
+  }
 }
 
 /**

@@ -171,3 +171,31 @@ describe('a reader slower than the API', () => {
     }
   });
 });
+
+describe('--columns naming a field no record has', () => {
+  it('lists: the column stays empty and stderr warns once, naming it', async () => {
+    const { io, out } = output('csv', { tty: false, columns: ['id', 'nmae', 'organization.name'] });
+    expect(await out.list(pages(fleets), COLUMNS)).toBe(2);
+    expect(io.stdout()).toBe('id,nmae,organization.name\nf1,,Acme\nf2,,\n');
+    expect(io.stderr()).toBe('Warning: --columns: no record has a field "nmae"; check the spelling (nested fields are dotted, such as delivery.url; -o json shows every field)\n');
+  });
+
+  it('lists: a field that only some records have, or that is null, is not warned about; nor is an empty list', async () => {
+    const { io, out } = output('table', { tty: false, columns: ['id', 'extra_field'] });
+    await out.list([...fleets, { id: 'f3', extra_field: null }], COLUMNS);
+    await out.list([], COLUMNS);
+    expect(io.stderr()).toBe('');
+  });
+
+  it('one object: warns about each absent field', async () => {
+    const { io, out } = output('table', { tty: false, columns: ['id', 'x', 'y.z'] });
+    await out.object(fleets[0]);
+    expect(io.stderr()).toContain('no record has fields "x", "y.z"');
+  });
+
+  it('json and ndjson ignore --columns, so they never warn', async () => {
+    const { io, out } = output('ndjson', { tty: false, columns: ['nmae'] });
+    await out.list(fleets, COLUMNS);
+    expect(io.stderr()).toBe('');
+  });
+});
