@@ -10,6 +10,7 @@ import { addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
 import type { ReceivedDelivery, RejectedDelivery, RunningReceiver } from '../../webhooks/receiver.js';
 
 export const DEFAULT_LISTEN_PORT = 4011;
+export const PREVIOUS_KEY_ENV = 'FLEETCTL_WEBHOOK_PREVIOUS_KEY';
 
 export interface WebhookListenOptions {
   host: string;
@@ -30,7 +31,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
     .option('--host <host>', 'address to listen on', '127.0.0.1');
   addKeyOptions(command, 'that deliveries must carry');
   command
-    .option('--previous-key <key>', 'also accept the key before a rotation, for 60 s')
+    .option('--previous-key <key>', `also accept the key before a rotation, for 60 s (or ${PREVIOUS_KEY_ENV})`)
     .option('--forward-to <url>', "relay each delivery to your app (same headers) and answer with your app's status")
     .option('--max-events <n>', 'exit after this many events were accepted');
   describeVerb(command, {
@@ -52,7 +53,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
       host: flags.host,
       port: portFrom(flags.port),
       key: keyFrom(flags, deps.env),
-      previousKey: flags.previousKey || undefined,
+      previousKey: flags.previousKey || deps.env[PREVIOUS_KEY_ENV] || undefined,
       forwardTo: flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to'),
       maxEvents: flags.maxEvents === undefined ? undefined : maxEventsFrom(flags.maxEvents),
     });

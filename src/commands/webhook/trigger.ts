@@ -2,7 +2,7 @@
 // headers the service sends (X-Webhook-Key, X-Delivery-Attempt, Idempotency-Key, traceparent), to any
 // receiver, to test it. Exit 0 on a 2xx answer; otherwise the exit code of the receiver's HTTP status.
 import { Argument, Command } from 'commander';
-import type { Deps } from '../../factory.js';
+import { timeoutMs, type Deps } from '../../factory.js';
 import { ApiError, NetworkError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
 import { describeVerb } from '../shared/help.js';
@@ -19,7 +19,7 @@ export interface WebhookTriggerOptions {
   hardwareId?: string;
 }
 
-type WebhookTriggerDeps = Pick<Deps, 'io' | 'output' | 'env' | 'globals'>;
+type WebhookTriggerDeps = Pick<Deps, 'io' | 'output' | 'env' | 'globals' | 'settings'>;
 
 export function newWebhookTriggerCommand(deps: WebhookTriggerDeps, run = webhookTriggerRun): Command {
   const command = new Command('trigger')
@@ -44,9 +44,12 @@ export function newWebhookTriggerCommand(deps: WebhookTriggerDeps, run = webhook
 }
 
 export async function webhookTriggerRun(deps: WebhookTriggerDeps, opts: WebhookTriggerOptions): Promise<void> {
-  const baseUrl = deps.globals().baseUrl ?? deps.env.FLEETCTL_BASE_URL ?? SAMPLE_BASE_URL;
+  // The sample's links point at the API the profile uses, as a real delivery's would.
+  const baseUrl = (await deps.settings()).base_url.value ?? SAMPLE_BASE_URL;
   const { triggerSampleEvent } = await import('../../webhooks/send.js');
-  const { event, headers, outcome } = await triggerSampleEvent(opts.type, { to: opts.to, key: opts.key, baseUrl, hardwareId: opts.hardwareId });
+  const { event, headers, outcome } = await triggerSampleEvent(opts.type, {
+    to: opts.to, key: opts.key, baseUrl, hardwareId: opts.hardwareId, timeoutMs: timeoutMs(deps.globals()),
+  });
   if ('error' in outcome) {
     throw new NetworkError(`could not deliver to ${opts.to}: ${outcome.error}`, 'is the receiver running? (`fleetctl webhook listen` starts one)');
   }

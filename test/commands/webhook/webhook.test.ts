@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { newWebhookListenCommand, webhookListenRun, type WebhookListenOptions } from '../../../src/commands/webhook/listen.js';
 import { newWebhookTriggerCommand, webhookTriggerRun, type WebhookTriggerOptions } from '../../../src/commands/webhook/trigger.js';
 import { triggerSampleEvent, validateEnvelope } from '../../../src/webhooks/index.js';
-import { fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
+import { BASE_URL, fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
 import type { Deps } from '../../../src/factory.js';
 
 describe('webhook listen: parsing', () => {
@@ -20,6 +20,8 @@ describe('webhook listen: parsing', () => {
     [['--key', 'k1'], {}, { host: '127.0.0.1', port: 4011, key: 'k1', previousKey: undefined, forwardTo: undefined, maxEvents: undefined }],
     [['--key-env', 'MY_KEY', '--port', '0', '--host', '0.0.0.0'], { MY_KEY: 'k2' }, { host: '0.0.0.0', port: 0, key: 'k2' }],
     [[], { FLEETCTL_WEBHOOK_KEY: 'k3' }, { key: 'k3' }],
+    [[], { FLEETCTL_WEBHOOK_KEY: 'k3', FLEETCTL_WEBHOOK_PREVIOUS_KEY: 'k0' }, { key: 'k3', previousKey: 'k0' }],
+    [['--previous-key', 'k1'], { FLEETCTL_WEBHOOK_KEY: 'k3', FLEETCTL_WEBHOOK_PREVIOUS_KEY: 'k0' }, { key: 'k3', previousKey: 'k1' }],
     [['--key', 'new', '--previous-key', 'old', '--forward-to', 'http://127.0.0.1:3000/hooks', '--max-events', '2'], {}, { key: 'new', previousKey: 'old', forwardTo: 'http://127.0.0.1:3000/hooks', maxEvents: 2 }],
   ])('%j', async (args, env, expected) => {
     expect(await parse(args, env)).toMatchObject(expected);
@@ -148,13 +150,25 @@ describe('webhook trigger', () => {
       'x-webhook-key': 'k1', 'x-delivery-attempt': '1', 'content-type': 'application/cloudevents+json',
     });
     expect(validateEnvelope(sent).ok).toBe(true);
-    expect(sent.source).toBe('https://api.fleet.example/v1/devices/HW-000001');
+    expect(sent.source).toBe(`${BASE_URL}/v1/devices/HW-000001`);
     if (!tty) {
       expect(f.io.stdout()).toBe(`id\t${sent.id}\ntype\tjourney.closed\nto\t${r.url}\nstatus\t204\nidempotency_key\t${r.seen[0]!.headers['idempotency-key']}\n`);
     } else {
       expect(f.io.stdout()).toContain(sent.id);
     }
     expect(f.io.stderr()).toBe(`Delivered journey.closed ${sent.id}: HTTP 204.\n`);
+  });
+
+  it('--timeout bounds the wait for a receiver that never answers', async () => {
+    const server = createServer(() => undefined);
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    onTestFinished(() => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const f = fakeDeps();
+    const deps = { ...f.deps, globals: () => ({ timeout: '0.2' }) };
+    await expect(webhookTriggerRun(deps, { type: 'live.gps', to: url, key: 'k' })).rejects.toMatchObject({
+      message: `could not deliver to ${url}: timed out after 200 ms`, exitCode: 9,
+    });
   });
 
   it('-o json adds the envelope and the answer', async () => {
