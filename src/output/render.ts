@@ -32,8 +32,9 @@ export class Output {
   /** Renders a list; json, ndjson, csv and piped tables stream item by item. Returns the item count. */
   async list(records: Records, defaultColumns: string[]): Promise<number> {
     const columns = this.options.columns ?? defaultColumns;
-    if (!this.options.columns || this.options.format === 'json' || this.options.format === 'ndjson') return this.listAs(records, columns);
-    const absent = new Set(columns);
+    const chosen = this.chosenColumns;
+    if (!chosen) return this.listAs(records, columns);
+    const absent = new Set(chosen);
     const count = await this.listAs(noticingFields(records, absent), columns);
     if (count > 0) this.warnAbsent(absent);
     return count;
@@ -58,9 +59,7 @@ export class Output {
   /** Renders one resource: the object itself in JSON, FIELD/VALUE rows in a table. */
   async object(record: unknown, columns?: string[]): Promise<void> {
     const chosen = this.options.columns ?? columns;
-    if (this.options.columns && this.options.format !== 'json' && this.options.format !== 'ndjson') {
-      this.warnAbsent(new Set(this.options.columns.filter((c) => valueAt(record, c) === undefined)));
-    }
+    this.warnAbsent(new Set(this.chosenColumns?.filter((c) => valueAt(record, c) === undefined)));
     switch (this.options.format) {
       case 'json':
         this.write(`${JSON.stringify(record, null, 2)}\n`);
@@ -90,6 +89,11 @@ export class Output {
         return;
       }
     }
+  }
+
+  /** The --columns the user gave, when the format shows columns (json and ndjson always carry whole items). */
+  private get chosenColumns(): string[] | undefined {
+    return this.options.format === 'csv' || this.options.format === 'table' ? this.options.columns : undefined;
   }
 
   /** A mistyped --columns name would otherwise show as a silently empty column. */

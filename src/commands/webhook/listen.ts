@@ -6,11 +6,10 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
-import { addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
+import { PREVIOUS_KEY_ENV, addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
 import type { ReceivedDelivery, RejectedDelivery, RunningReceiver } from '../../webhooks/receiver.js';
 
 export const DEFAULT_LISTEN_PORT = 4011;
-export const PREVIOUS_KEY_ENV = 'FLEETCTL_WEBHOOK_PREVIOUS_KEY';
 
 export interface WebhookListenOptions {
   host: string;

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 
 export const WEBHOOK_KEY_ENV = 'FLEETCTL_WEBHOOK_KEY';
+/** `webhook listen --previous-key`: the key before a rotation, still accepted for 60 s. */
+export const PREVIOUS_KEY_ENV = 'FLEETCTL_WEBHOOK_PREVIOUS_KEY';
 
 export interface KeyFlags {
   key?: string;
