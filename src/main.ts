@@ -67,7 +67,7 @@ function configureTree(command: Command, deps: Deps): void {
   command.configureOutput({
     writeOut: (text) => deps.io.out.write(text),
     writeErr: (text) => deps.io.err.write(text),
-    outputError: (text, write) => write(text.replace(/^error: /, 'Error: ')),
+    outputError: (text, write) => write(text.replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
   });
   for (const sub of command.commands) configureTree(sub, deps);
 }
@@ -137,21 +137,21 @@ function reportError(error: unknown, deps: Deps, argv: string[], interrupted: bo
     } else {
       const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
       const text = error.detail ?? error.title ?? error.message;
-      deps.io.info(`Error: ${text.includes(`HTTP ${error.status}`) ? text : `${text} (${tag})`}`);
-      if (error.hint) deps.io.info(`Hint: ${error.hint}`);
+      deps.io.error(text.includes(`HTTP ${error.status}`) ? text : `${text} (${tag})`);
+      if (error.hint) deps.io.hint(error.hint);
     }
     return error.exitCode;
   }
   if (error instanceof FleetctlError) {
-    deps.io.info(`Error: ${error.message}`);
-    if (error.hint) deps.io.info(`Hint: ${error.hint}`);
+    deps.io.error(error.message);
+    if (error.hint) deps.io.hint(error.hint);
     if (debug && error.stack) deps.io.info(error.stack);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  deps.io.info(`Error: unexpected failure: ${message}`);
+  deps.io.error(`unexpected failure: ${message}`);
   if (debug && error instanceof Error && error.stack) deps.io.info(error.stack);
-  else deps.io.info('Hint: run again with --debug for details, and report it if it persists');
+  else deps.io.hint('run again with --debug for details, and report it if it persists');
   return ExitCode.internal;
 }
 

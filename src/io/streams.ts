@@ -1,5 +1,7 @@
 // IOStreams owns every terminal decision: TTY per stream, colour, whether we may prompt, spinners.
 import { PassThrough, Writable, type Readable } from 'node:stream';
+import { createTheme, detectedLevel, type ColorLevel, type Theme } from './theme.js';
+import { safeText } from '../output/terminal-text.js';
 
 export interface TerminalEnv {
   NO_COLOR?: string;
@@ -22,6 +24,8 @@ export interface IOStreamsInit {
   noInput?: boolean;
   /** Terminal width for tables, when known. */
   columns?: number;
+  /** Colour depth once colour is on (256 colours, true colour); basic colour when not given. */
+  colorLevel?: { out: ColorLevel; err: ColorLevel };
 }
 
 export class IOStreams {
@@ -33,6 +37,7 @@ export class IOStreams {
   readonly stdinIsTTY: boolean;
   readonly columns: number | undefined;
   private readonly env: TerminalEnv;
+  private readonly colorLevel: { out: ColorLevel; err: ColorLevel };
   noColor: boolean;
   noInput: boolean;
 
@@ -47,6 +52,7 @@ export class IOStreams {
     this.noColor = init.noColor ?? false;
     this.noInput = init.noInput ?? false;
     this.columns = init.columns;
+    this.colorLevel = init.colorLevel ?? { out: 1, err: 1 };
   }
 
   static fromProcess(env: TerminalEnv): IOStreams {
@@ -59,6 +65,7 @@ export class IOStreams {
       stdinIsTTY: Boolean(process.stdin.isTTY),
       env,
       columns: process.stdout.columns,
+      colorLevel: { out: detectedLevel('out'), err: detectedLevel('err') },
     });
   }
 
@@ -114,13 +121,47 @@ export class IOStreams {
     return this.stdinIsTTY && this.stdoutIsTTY && this.stderrIsTTY && !this.noInput && !this.isCI();
   }
 
-  /** Spinners and progress bars: stderr on a terminal, not CI. */
+  /** Spinners and progress bars: stderr on a terminal, not CI, and not where colour was turned off. */
   progressEnabled(): boolean {
-    return this.stderrIsTTY && !this.isCI() && this.env.TERM !== 'dumb';
+    return this.stderrIsTTY && !this.isCI() && this.colorAllowed();
   }
 
-  /** A message for the person (never data): goes to stderr. */
+  /** The palette for what goes to stdout (tables, diffs): plain text when colour is off there. */
+  outTheme(): Theme {
+    return createTheme(this.colorEnabled() ? this.colorLevel.out : 0);
+  }
+
+  /** The palette for messages on stderr. */
+  errTheme(): Theme {
+    return createTheme(this.colorEnabledErr() ? this.colorLevel.err : 0);
+  }
+
+  /**
+   * A message for the person (never data): goes to stderr. Control characters in it are made visible, since
+   * messages quote records, files and the user's own input.
+   */
   info(line: string): void {
+    this.paintedInfo(safeText(line, { newlines: true, tabs: true }));
+  }
+
+  /** `Warning: ...` on stderr, the label in the palette's colour. */
+  warn(message: string): void {
+    this.paintedInfo(`${this.errTheme().warning('Warning:')} ${safeText(message, { newlines: true, tabs: true })}`);
+  }
+
+  /** `Hint: ...` on stderr, dimmed: what to do next. */
+  hint(message: string): void {
+    const theme = this.errTheme();
+    this.paintedInfo(theme.hint(`Hint: ${safeText(message, { newlines: true, tabs: true })}`));
+  }
+
+  /** `Error: ...` on stderr. */
+  error(message: string): void {
+    this.paintedInfo(`${this.errTheme().error('Error:')} ${safeText(message, { newlines: true, tabs: true })}`);
+  }
+
+  /** A message already painted by errTheme(), whose outside text the caller made safe with safeText(). */
+  paintedInfo(line: string): void {
     this.err.write(line.endsWith('\n') ? line : `${line}\n`);
   }
 }

@@ -51,7 +51,7 @@ export async function apiListRun(deps: ApiRunDeps, opts: { refresh: boolean }): 
 
 async function catalogFor(deps: ApiRunDeps, baseUrl: string, refresh: boolean): Promise<OperationCatalog> {
   const catalog = await loadOperationCatalog({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl, { refresh });
-  if (catalog.warning) deps.io.info(`Warning: ${catalog.warning}`);
+  if (catalog.warning) deps.io.warn(catalog.warning);
   return catalog;
 }
 

@@ -53,7 +53,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
       if (key !== 'client_secret') throw new UsageError(`missing the value for ${key}`, `fleetctl config set ${key} VALUE`);
       value = (await readAll(deps.io.in)).trim();
     } else if (key === 'client_secret') {
-      deps.io.info('Warning: a secret on the command line stays in your shell history; pipe it on stdin instead.');
+      deps.io.warn('a secret on the command line stays in your shell history; pipe it on stdin instead.');
     }
     value = validateSetting(key, requireNonEmpty(value, key));
     const store = await deps.config();

@@ -54,5 +54,5 @@ export async function webhookDiffRun(deps: WebhookDiffDeps, opts: WebhookDiffOpt
     return;
   }
   const header = current ? `Webhook configuration of organization ${org} (ETag ${current.etag}):` : `Webhook configuration of organization ${org} (none yet):`;
-  output.text(`${header}\n${renderChangeLines(changes, signPainter(deps.io.colorEnabled()))}`);
+  output.text(`${header}\n${renderChangeLines(changes, signPainter(deps.io.outTheme()))}`);
 }

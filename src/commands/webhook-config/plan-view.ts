@@ -2,6 +2,8 @@
 import { topicKey, type Change } from './plan.js';
 import type { WebhookTopic } from './config-client.js';
 import { topicLabel } from './view.js';
+import type { Theme } from '../../io/theme.js';
+import { safeText } from '../../output/terminal-text.js';
 
 export interface ChangeLine {
   sign: '+' | '-' | '~';
@@ -50,8 +52,8 @@ export function renderChangeLines(changes: Change[], paint: (sign: ChangeLine['s
     .join('\n');
 }
 
-/** ANSI colours for the signs, when the stream takes colour. */
-export function signPainter(color: boolean): (sign: ChangeLine['sign'], text: string) => string {
-  const codes = { '+': 32, '-': 31, '~': 33 } as const;
-  return (sign, text) => (color ? `\u001b[${codes[sign]}m${text}\u001b[39m` : text);
+/** The palette's colours for the signs; the text (URLs from a file or the service) made terminal-safe first. */
+export function signPainter(theme: Theme): (sign: ChangeLine['sign'], text: string) => string {
+  const paint = { '+': theme.added, '-': theme.removed, '~': theme.changed } as const;
+  return (sign, text) => paint[sign](safeText(text));
 }
