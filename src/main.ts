@@ -5,6 +5,7 @@ import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type GlobalOptions, type Runtime } from './factory.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
+import { recordsShownBy } from './commands/shared/help.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
@@ -44,10 +45,12 @@ export function buildProgram(deps: Deps): Command {
     .showSuggestionAfterError()
     .addHelpText('after', `\nExamples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
 
-  program.hook('preAction', () => {
+  program.hook('preAction', (_program, verb) => {
     const g = program.opts<GlobalOptions>();
     deps.io.noColor = g.color === false;
     deps.io.noInput = g.input === false;
+    const shows = recordsShownBy(verb);
+    if (shows) deps.output().checkColumnsAgainst(shows);
     if (g.sandbox) {
       deps.startOverride = async () => {
         const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');

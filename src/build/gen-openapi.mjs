@@ -2,6 +2,9 @@
 //   src/openapi/types.gen.ts       types of every schema, path and operation (openapi-typescript)
 //   src/openapi/operations.gen.ts  OPERATIONS: method, path template, operationId, scope and tag of every
 //                                  operation; tiny and dependency-free because commands import it at start-up.
+//   src/openapi/fields.gen.ts      SCHEMA_FIELDS: the fields of every record schema as dotted paths with their
+//                                  kind, and RESPONSE_RECORDS: the record schema each operation answers with,
+//                                  so --columns is checked against the document before any request.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -70,6 +73,68 @@ export function renderOperationsModule(doc) {
   ].join('\n');
 }
 
+/** The schema a $ref points at, or the schema itself. */
+function resolved(doc, schema) {
+  const ref = schema?.$ref;
+  return ref ? doc.components.schemas[ref.replace('#/components/schemas/', '')] : schema;
+}
+
+function fieldKind(doc, schema) {
+  const target = resolved(doc, schema) ?? {};
+  if (target.format) return target.format;
+  const types = [target.type ?? (target.properties ? 'object' : 'string')].flat().filter((t) => t !== 'null');
+  return types[0] ?? 'string';
+}
+
+/** Every field of an object schema as a dotted path (nested objects give their own path and their members'). */
+export function schemaFields(doc, schema, prefix = '', fields = {}) {
+  for (const [name, member] of Object.entries(resolved(doc, schema)?.properties ?? {})) {
+    const path = `${prefix}${name}`;
+    fields[path] = fieldKind(doc, member);
+    if (fields[path] === 'object') schemaFields(doc, member, `${path}.`, fields);
+  }
+  return fields;
+}
+
+/** The record schema an operation answers with: the item of a collection envelope, or the body itself. */
+export function responseRecords(doc) {
+  const records = {};
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      const success = Object.entries(op?.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
+      const ref = Object.values(success?.content ?? {})[0]?.schema?.$ref;
+      if (!op || !ref) continue;
+      const name = ref.replace('#/components/schemas/', '');
+      const itemRef = doc.components.schemas[name]?.properties?.data?.items?.$ref;
+      records[op.operationId] = itemRef ? itemRef.replace('#/components/schemas/', '') : name;
+    }
+  }
+  return records;
+}
+
+export function renderFieldsModule(doc) {
+  const records = responseRecords(doc);
+  const names = [...new Set(Object.values(records))].sort();
+  const schemas = names.map((name) => `  ${name}: ${JSON.stringify(schemaFields(doc, { $ref: `#/components/schemas/${name}` }))},`);
+  const operations = Object.entries(records).map(([id, name]) => `  ${id}: '${name}',`);
+  return [
+    BANNER,
+    '/** The fields of each record schema an operation answers with: dotted path to kind (format or JSON type). */',
+    'export const SCHEMA_FIELDS = {',
+    ...schemas,
+    '} as const satisfies Record<string, Record<string, string>>;',
+    '',
+    'export type RecordSchema = keyof typeof SCHEMA_FIELDS;',
+    '',
+    '/** The record schema each operation answers with (the item schema for a collection). */',
+    'export const RESPONSE_RECORDS = {',
+    ...operations,
+    '} as const satisfies Record<string, RecordSchema>;',
+    '',
+  ].join('\n');
+}
+
 export async function renderTypesModule(doc) {
   // openapi-typescript pulls in the TypeScript compiler: load it only when generating.
   const { default: openapiTS, astToString } = await import('openapi-typescript');
@@ -85,4 +150,5 @@ export async function generateFromOpenApi(root, { outDir = path.join(root, 'src/
   await mkdir(outDir, { recursive: true });
   await writeFile(path.join(outDir, 'operations.gen.ts'), operations);
   await writeFile(path.join(outDir, 'types.gen.ts'), types);
+  await writeFile(path.join(outDir, 'fields.gen.ts'), renderFieldsModule(doc));
 }

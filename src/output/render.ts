@@ -2,8 +2,10 @@
 import type { IOStreams } from '../io/streams.js';
 import { UsageError } from '../errors.js';
 import { cellText, flattenRecord, valueAt } from './values.js';
+import { checkColumns, fieldKind, wideColumns, type ResourceView } from './columns.js';
+import { safeText } from './terminal-text.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface OutputOptions {
@@ -13,6 +15,9 @@ export interface OutputOptions {
 }
 
 type Records = AsyncIterable<unknown> | Iterable<unknown>;
+
+/** What a verb shows: a declared resource view, or the plain columns of rows it made itself. */
+export type Shape = ResourceView | readonly string[];
 
 export class Output {
   constructor(
@@ -26,21 +31,23 @@ export class Output {
 
   /** True when the output is for programs (json, ndjson, csv): messages must stay out of stdout. */
   get isMachineReadable(): boolean {
-    return this.options.format !== 'table';
+    return this.options.format !== 'table' && this.options.format !== 'wide';
   }
 
   /** Renders a list; json, ndjson, csv and piped tables stream item by item. Returns the item count. */
-  async list(records: Records, defaultColumns: string[]): Promise<number> {
-    const columns = this.options.columns ?? defaultColumns;
+  async list(records: Records, shape: Shape): Promise<number> {
+    const view = viewFrom(shape);
+    const columns = this.columnsFor(view);
     const chosen = this.chosenColumns;
-    if (!chosen) return this.listAs(records, columns);
+    if (!chosen || view.schema) return this.listAs(records, columns, view);
+    // Rows of no known schema (`api --paginate`): a mistyped name can only be noticed from the records.
     const absent = new Set(chosen);
-    const count = await this.listAs(noticingFields(records, absent), columns);
+    const count = await this.listAs(noticingFields(records, absent), columns, view);
     if (count > 0) this.warnAbsent(absent);
     return count;
   }
 
-  private async listAs(records: Records, columns: string[]): Promise<number> {
+  private async listAs(records: Records, columns: string[], view: ResourceView): Promise<number> {
     switch (this.options.format) {
       case 'json':
         return this.writeJsonArray(records);
@@ -49,17 +56,20 @@ export class Output {
       case 'csv':
         return this.writeEach(records, (record) => `${columns.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`, `${columns.map(csvField).join(',')}\n`);
       case 'table':
+      case 'wide':
         if (!this.io.stdoutIsTTY) {
           return this.writeEach(records, (record) => `${columns.map((c) => tsvField(cellText(valueAt(record, c)))).join('\t')}\n`, `${columns.join('\t')}\n`);
         }
-        return this.writeTtyTable(records, columns);
+        return this.writeTtyTable(records, columns, view);
     }
   }
 
   /** Renders one resource: the object itself in JSON, FIELD/VALUE rows in a table. */
-  async object(record: unknown, columns?: string[]): Promise<void> {
-    const chosen = this.options.columns ?? columns;
-    this.warnAbsent(new Set(this.chosenColumns?.filter((c) => valueAt(record, c) === undefined)));
+  async object(record: unknown, shape?: Shape): Promise<void> {
+    if (shape !== undefined && isView(shape) && shape.schema) checkChosen(this.chosenColumns, shape);
+    else this.warnAbsent(new Set(this.chosenColumns?.filter((c) => valueAt(record, c) === undefined)));
+    // A view lists a resource's columns; one resource shows every field unless plain columns are given.
+    const chosen = this.chosenColumns ?? (shape !== undefined && !isView(shape) ? [...shape] : undefined);
     switch (this.options.format) {
       case 'json':
         this.write(`${JSON.stringify(record, null, 2)}\n`);
@@ -72,35 +82,46 @@ export class Output {
         this.write(`${cols.map(csvField).join(',')}\n${cols.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`);
         return;
       }
-      case 'table': {
+      case 'table':
+      case 'wide': {
         const rows: [string, unknown][] = chosen ? chosen.map((c) => [c, valueAt(record, c)]) : flattenRecord(record);
         if (!this.io.stdoutIsTTY) {
-          this.write(rows.map(([key, value]) => `${key}\t${tsvField(cellText(value))}\n`).join(''));
+          this.write(rows.map(([key, value]) => `${tsvField(key)}\t${tsvField(cellText(value))}\n`).join(''));
           return;
         }
-        const table = await this.newTable(undefined);
-        const keyWidth = Math.max(...rows.map(([key]) => key.length));
-        const valueWidth = Math.max(40, (this.io.columns || 120) - keyWidth - 7);
-        for (const [key, value] of rows) {
-          const text = cellText(value);
-          table.push([this.paint.dim(key), IDENTIFIER.test(text) ? text : truncate(text, valueWidth)]);
-        }
-        this.write(`${table.toString()}\n`);
+        await this.writeTtyRecord(rows);
         return;
       }
     }
   }
 
+  /** Checks --columns against what a verb will show, so a misspelt name is refused before any request. */
+  checkColumnsAgainst(view: ResourceView): void {
+    checkChosen(this.chosenColumns, view);
+  }
+
+  /** The columns a list shows: --columns when given, else every field (-o wide), a person's or a script's. */
+  private columnsFor(view: ResourceView): string[] {
+    const chosen = this.chosenColumns;
+    if (chosen) {
+      checkChosen(chosen, view);
+      return chosen;
+    }
+    if (this.options.format === 'wide') return wideColumns(view);
+    const forPerson = this.options.format === 'table' && this.io.stdoutIsTTY;
+    return [...(forPerson ? view.person : view.script)];
+  }
+
   /** The --columns the user gave, when the format shows columns (json and ndjson always carry whole items). */
   private get chosenColumns(): string[] | undefined {
-    return this.options.format === 'csv' || this.options.format === 'table' ? this.options.columns : undefined;
+    return this.options.format === 'json' || this.options.format === 'ndjson' ? undefined : this.options.columns;
   }
 
   /** A mistyped --columns name would otherwise show as a silently empty column. */
   private warnAbsent(absent: Set<string>): void {
     if (absent.size === 0) return;
     const names = [...absent].map((c) => `"${c}"`).join(', ');
-    this.io.info(`Warning: --columns: no record has ${absent.size === 1 ? 'a field' : 'fields'} ${names}; check the spelling (nested fields are dotted, such as delivery.url; -o json shows every field)`);
+    this.io.warn(`--columns: no record has ${absent.size === 1 ? 'a field' : 'fields'} ${names}; check the spelling (nested fields are dotted, such as delivery.url; -o json shows every field)`);
   }
 
   /** Raw text for stdout, such as a token or a completion script. */
@@ -151,34 +172,49 @@ export class Output {
     return count;
   }
 
-  private async writeTtyTable(records: Records, columns: string[]): Promise<number> {
-    const headers = columns.map((c) => c.toUpperCase().replace(/[._]/g, ' '));
+  private async writeTtyTable(records: Records, columns: string[], view: ResourceView): Promise<number> {
     const rows: string[][] = [];
-    for await (const record of records) rows.push(columns.map((c) => oneLine(cellText(valueAt(record, c)))));
+    for await (const record of records) rows.push(columns.map((c) => personCell(valueAt(record, c), fieldKind(view, c))));
     if (rows.length === 0) {
       this.io.info('No results.');
       return 0;
     }
-    const widths = fitColumns(headers, rows, this.io.columns ?? 120, columns.map(isIdentifierColumn));
-    const table = await this.newTable(headers.map((h, i) => this.paint.bold(truncate(h, widths[i]!))));
-    for (const row of rows) table.push(row.map((cell, i) => truncate(cell, widths[i]!)));
+    const { cutToWidth, fitColumns, Stiffness } = await import('./table-layout.js');
+    const headers = columns.map((c) => safeText(c.toUpperCase().replace(/[._]/g, ' ')));
+    const stiffness = columns.map((c, i) => {
+      if (isRigidColumn(c, fieldKind(view, c)) || rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!))) return Stiffness.rigid;
+      return fieldKind(view, c) === 'array' ? Stiffness.list : Stiffness.text;
+    });
+    const widths = fitColumns(headers, rows, this.terminalWidth, stiffness);
+    const theme = this.io.outTheme();
+    const table = await this.newTable(headers.map((h, i) => theme.bold(cutToWidth(h, widths[i]!))));
+    for (const row of rows) table.push(row.map((cell, i) => cutToWidth(cell, widths[i]!)));
     this.write(`${table.toString()}\n`);
     return rows.length;
   }
 
-  private get paint() {
-    const on = this.io.colorEnabled();
-    return {
-      bold: (text: string) => (on ? `\u001b[1m${text}\u001b[22m` : text),
-      dim: (text: string) => (on ? `\u001b[2m${text}\u001b[22m` : text),
-    };
+  /** One resource as FIELD / VALUE rows that fit the terminal; ids stay whole where the width allows. */
+  private async writeTtyRecord(rows: [string, unknown][]): Promise<void> {
+    const { cutToWidth, displayWidth, frameWidth } = await import('./table-layout.js');
+    const keys = rows.map(([key]) => safeText(key));
+    const keyWidth = Math.min(Math.max(...keys.map(displayWidth)), Math.floor(this.terminalWidth / 3));
+    const valueWidth = Math.max(1, this.terminalWidth - frameWidth(2) - keyWidth);
+    const theme = this.io.outTheme();
+    const table = await this.newTable(undefined);
+    rows.forEach(([, value], i) => table.push([theme.dim(cutToWidth(keys[i]!, keyWidth)), cutToWidth(safeText(oneLine(cellText(value))), valueWidth)]));
+    this.write(`${table.toString()}\n`);
+  }
+
+  /** The terminal's width; 80 when it does not say (a terminal that cannot tell is most likely that wide). */
+  private get terminalWidth(): number {
+    return this.io.columns && this.io.columns > 0 ? this.io.columns : 80;
   }
 
   private async newTable(head: string[] | undefined) {
     const { default: Table } = await import('cli-table3');
     // Compact: no rule between rows, so a page of results fits on a screen.
     const compact = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
-    return new Table({ head: head ?? [], chars: compact, style: { head: [], border: [] } });
+    return new Table({ head: head ?? [], chars: compact, style: { head: [], border: [] }, wordWrap: false });
   }
 }
 
@@ -191,17 +227,40 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ');
 }
 
-function truncate(text: string, width: number): string {
-  const flat = oneLine(text);
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+/**
+ * A cell as a person reads it: on one line, control characters visible, and times to the minute in UTC
+ * ("2026-11-21 03:36"), which is what a glance at a list needs; -o json keeps the exact value.
+ */
+function personCell(value: unknown, kind: string | undefined): string {
+  if (kind === 'date-time' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
+    const time = new Date(value);
+    if (!Number.isNaN(time.getTime())) return time.toISOString().slice(0, 16).replace('T', ' ');
+  }
+  return safeText(oneLine(cellText(value)));
 }
 
 const IDENTIFIER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** id, hardware_id, event_id...: values a user copies into the next command. */
-function isIdentifierColumn(column: string): boolean {
+/** Columns worth nothing once cut: ids (a user copies them into the next command), times, numbers, flags. */
+function isRigidColumn(column: string, kind: string | undefined): boolean {
   const last = column.split('.').pop()!;
-  return last === 'id' || last.endsWith('_id');
+  if (last === 'id' || last.endsWith('_id')) return true;
+  return kind !== undefined && RIGID_KINDS.has(kind);
+}
+
+const RIGID_KINDS = new Set(['uuid', 'date-time', 'boolean', 'number', 'integer', 'int32', 'int64']);
+
+function isView(shape: Shape): shape is ResourceView {
+  return !Array.isArray(shape);
+}
+
+function viewFrom(shape: Shape): ResourceView {
+  return isView(shape) ? shape : { script: shape, person: shape };
+}
+
+/** --columns against a declared view: only views with a schema know every name a record may have. */
+function checkChosen(chosen: readonly string[] | undefined, view: ResourceView): void {
+  if (chosen && view.schema) checkColumns(chosen, view);
 }
 
 /** Passes records through, striking from `absent` each field that some record has. */
@@ -212,33 +271,13 @@ async function* noticingFields(records: Records, absent: Set<string>): AsyncIter
   }
 }
 
-/**
- * Column widths that fit the terminal: the widest columns give way first, down to their header, but a column
- * of identifiers (uuids, or a column named like one) is never cut, since a cut id cannot be copied.
- */
-export function fitColumns(headers: string[], rows: string[][], terminalWidth: number, identifiers: boolean[] = []): number[] {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]!.length)));
-  const keep = headers.map((_, i) => identifiers[i] || rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!)));
-  // A column gives way down to its header (at most 16 characters), and never below 8.
-  const floor = headers.map((header) => Math.max(8, Math.min(16, header.length)));
-  const frame = 3 * headers.length + 1;
-  let excess = widths.reduce((sum, width) => sum + width, 0) + frame - terminalWidth;
-  while (excess > 0) {
-    let widest = -1;
-    widths.forEach((width, i) => {
-      if (!keep[i] && width > floor[i]! && (widest < 0 || width > widths[widest]!)) widest = i;
-    });
-    if (widest < 0) break;
-    widths[widest]--;
-    excess--;
-  }
-  return widths;
-}
-
+/** A TSV cell: tabs and line breaks would split the row, so they become spaces; other controls are shown. */
 function tsvField(text: string): string {
-  return text.replace(/[\t\r\n]+/g, ' ');
+  return safeText(text.replace(/[\t\r\n]+/g, ' '));
 }
 
+/** A CSV cell: quoted where needed; tabs and line feeds are allowed inside quotes, other controls are shown. */
 function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const safe = safeText(text.replace(/\r\n/g, '\n'), { newlines: true, tabs: true });
+  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -118,3 +118,20 @@ describe('error answers that are not problem+json', () => {
     expect(JSON.parse(lines[0])).toMatchObject({ status: 502 });
   });
 });
+
+describe('problem text is made harmless', () => {
+  it('control characters in detail and title are shown, never sent to the terminal', async () => {
+    const hostile = problem(404, 'resource.not_found', 'Device \u001b]0;pwned\u0007 \u001b[2Jgone\u009b', { title: 'x\u001b[31m' });
+    const result = await getDevice(404, hostile, { flags: [] });
+    expect(result.code).toBe(5);
+    expect(result.stderr).not.toMatch(/[\u001b\u0007\u009b]/);
+    expect(result.stderr).toContain('Device \\x1b]0;pwned\\x07 \\x1b[2Jgone\\x9b');
+  });
+
+  it('with -o json the problem stays exact JSON, escapes as JSON escapes', async () => {
+    const hostile = problem(404, 'resource.not_found', 'bad \u001b[2J');
+    const result = await getDevice(404, hostile, { flags: ['-o', 'json'] });
+    expect(result.stderr).not.toContain('\u001b');
+    expect(JSON.parse(result.stderr).detail).toBe('bad \u001b[2J');
+  });
+});

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { requireUuid } from '../shared/validate.js';
 
@@ -17,6 +18,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     .requiredOption('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant)');
   describeVerb(command, {
     operationIds: ['assignDevice'],
+    shows: schemaView('Device'),
     examples: [
       {
         comment: 'assign the first device to the first vehicle',
@@ -34,6 +36,6 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
 export async function devicesAssignRun(deps: DevicesAssignDeps, opts: DevicesAssignOptions): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('assignDevice', { pathParams: { id: opts.id }, body: { vehicle_id: opts.vehicleId } });
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('Device'));
   deps.io.info(`Device ${opts.id} assigned to vehicle ${opts.vehicleId}.`);
 }

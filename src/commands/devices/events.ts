@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
@@ -32,6 +32,7 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listDeviceEvents'],
+    shows: viewOf('deviceEvent'),
     examples: [
       {
         comment: 'events of the first device in the last 7 days',
@@ -63,5 +64,5 @@ export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEve
   // reads the same under either form, where repeated parameters could keep only the last type
   const query = { ...dateQuery(opts.window), event_types: opts.types?.join(','), is_accident: opts.accident, is_important: opts.important };
   const pager = api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('deviceEvent'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceEvent'), opts.paging);
 }

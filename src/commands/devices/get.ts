@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { requireUuid } from '../shared/validate.js';
 
@@ -9,6 +10,7 @@ export function newDevicesGetCommand(deps: DevicesGetDeps, run = devicesGetRun):
   const command = new Command('get').description('Show one device by its id').argument('<id>', 'device id (uuid)');
   describeVerb(command, {
     operationIds: ['getDevice'],
+    shows: schemaView('Device'),
     examples: [
       {
         comment: 'the first device, in full',
@@ -23,5 +25,5 @@ export function newDevicesGetCommand(deps: DevicesGetDeps, run = devicesGetRun):
 export async function devicesGetRun(deps: DevicesGetDeps, opts: { id: string }): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('getDevice', { pathParams: { id: opts.id } });
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('Device'));
 }

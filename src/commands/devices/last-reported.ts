@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
@@ -12,6 +13,7 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
     .argument('<hardware-id>', 'hardware id of the device');
   describeVerb(command, {
     operationIds: ['getDeviceLastReported'],
+    shows: schemaView('DeviceLastReported'),
     examples: [
       {
         comment: 'the latest state of a device that has reported',
@@ -28,5 +30,5 @@ export async function devicesLastReportedRun(deps: DevicesLastReportedDeps, opts
   const answer = await rephrasing(() => api.call('getDeviceLastReported', { pathParams: { hardwareId: opts.hardwareId } }), [
     { status: 404, code: 'device.never_reported', detail: `device ${opts.hardwareId} has never reported` },
   ]);
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('DeviceLastReported'));
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
@@ -24,6 +24,7 @@ export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRu
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listDevices'],
+    shows: viewOf('device'),
     examples: [
       { comment: 'the first page of devices', command: 'fleetctl --sandbox devices list' },
       { comment: 'every device as NDJSON, streamed page by page', command: 'fleetctl --sandbox devices list --all -o ndjson' },
@@ -45,5 +46,5 @@ export async function devicesListRun(deps: DevicesListDeps, opts: DevicesListOpt
   const api = await deps.api();
   const query = { organization_id: opts.organizationId, fleet_id: opts.fleetId, hardware_id: opts.hardwareId };
   const pager = api.list('listDevices', { query }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('device'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('device'), opts.paging);
 }

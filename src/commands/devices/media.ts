@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
@@ -26,6 +26,7 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listDeviceMedia'],
+    shows: viewOf('deviceMedia'),
     examples: [
       { comment: "the first device's media items", command: `fleetctl --sandbox devices media $(${FIRST_WITH_MEDIA})` },
       {
@@ -49,5 +50,5 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
 export async function devicesMediaRun(deps: DevicesMediaDeps, opts: DevicesMediaOptions): Promise<void> {
   const api = await deps.api();
   const pager = api.list('listDeviceMedia', { pathParams: { hardwareId: opts.hardwareId }, query: dateQuery(opts.window) }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('deviceMedia'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceMedia'), opts.paging);
 }

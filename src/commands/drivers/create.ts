@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { headerValue } from '../../api/problem.js';
 import { describeVerb } from '../shared/help.js';
@@ -25,6 +26,7 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
   addDriverFieldOptions(command, CREATE_FIELDS, false);
   describeVerb(command, {
     operationIds: ['createDriver'],
+    shows: schemaView('Driver'),
     notes: 'Required: --fleet-id, --first-name, --last-name and the organization (--organization-id, or the profile\'s).\nOn a terminal, fleetctl asks for the ones missing; otherwise it names them and exits with 2.',
     examples: [
       { comment: 'a driver in the first fleet of your organization', command: `fleetctl --sandbox drivers create --fleet-id ${FIRST_FLEET} --first-name Ada --last-name Lovelace` },
@@ -73,7 +75,7 @@ async function completeRequired(deps: Pick<Deps, 'io' | 'prompter'>, body: Drive
 export async function driversCreateRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: DriversCreateOptions): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('createDriver', { body: opts.body });
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('Driver'));
   const location = headerValue(answer.headers.location);
   if (location) deps.io.info(`Location: ${location}`);
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { requireUuid } from '../shared/validate.js';
 
@@ -9,6 +10,7 @@ export function newDriversGetCommand(deps: DriversGetDeps, run = driversGetRun):
   const command = new Command('get').description('Show one driver by its id').argument('<id>', 'driver id (uuid)');
   describeVerb(command, {
     operationIds: ['getDriver'],
+    shows: schemaView('Driver'),
     examples: [
       {
         comment: 'the first driver, in full',
@@ -23,5 +25,5 @@ export function newDriversGetCommand(deps: DriversGetDeps, run = driversGetRun):
 export async function driversGetRun(deps: DriversGetDeps, opts: { id: string }): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('getDriver', { pathParams: { id: opts.id } });
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('Driver'));
 }

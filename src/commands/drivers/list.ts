@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { optionalUuid } from '../shared/validate.js';
@@ -20,6 +20,7 @@ export function newDriversListCommand(deps: DriversListDeps, run = driversListRu
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listDrivers'],
+    shows: viewOf('driver'),
     examples: [
       { comment: 'the first page of drivers', command: 'fleetctl --sandbox drivers list' },
       {
@@ -42,5 +43,5 @@ export function newDriversListCommand(deps: DriversListDeps, run = driversListRu
 export async function driversListRun(deps: DriversListDeps, opts: DriversListOptions): Promise<void> {
   const api = await deps.api();
   const pager = api.list('listDrivers', { query: { organization_id: opts.organizationId, fleet_id: opts.fleetId } }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('driver'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('driver'), opts.paging);
 }

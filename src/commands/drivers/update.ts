@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { requireUuid } from '../shared/validate.js';
@@ -20,6 +21,7 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
   addDriverFieldOptions(command, UPDATE_FIELDS, true);
   describeVerb(command, {
     operationIds: ['updateDriver'],
+    shows: schemaView('Driver'),
     notes: 'Give at least one field. Fields not given stay as they are.',
     examples: [
       { comment: 'mark the first driver inactive', command: `fleetctl --sandbox drivers update ${FIRST_DRIVER} --status inactive` },
@@ -41,5 +43,5 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
 export async function driversUpdateRun(deps: DriversUpdateDeps, opts: DriversUpdateOptions): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('updateDriver', { pathParams: { id: opts.id }, body: opts.body });
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('Driver'));
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { requireNonEmpty } from '../shared/validate.js';
 
@@ -13,6 +14,7 @@ export function newEventsGetCommand(deps: EventsGetDeps, run = eventsGetRun): Co
     .argument('<event-id>', 'event id, as search prints it (an opaque composite, passed on unchanged)');
   describeVerb(command, {
     operationIds: ['getEvent'],
+    shows: schemaView('Event'),
     examples: [{ comment: 'the latest event of a device, in full', command: `fleetctl --sandbox events get ${FIRST_EVENT}` }],
   });
   command.action(async (eventId: string) => run(deps, { eventId: requireNonEmpty(eventId, 'event id') }));
@@ -23,5 +25,5 @@ export async function eventsGetRun(deps: EventsGetDeps, opts: { eventId: string 
   const api = await deps.api();
   // The id is opaque: sent as given, only URL-encoded into the path.
   const answer = await api.call('getEvent', { pathParams: { eventId: opts.eventId } });
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('Event'));
 }

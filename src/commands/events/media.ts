@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { requireNonEmpty } from '../shared/validate.js';
@@ -21,6 +21,7 @@ export function newEventsMediaCommand(deps: EventsMediaDeps, run = eventsMediaRu
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listEventMedia'],
+    shows: viewOf('deviceMedia'),
     examples: [
       { comment: 'the media of the latest event of a device', command: `fleetctl --sandbox events media ${FIRST_EVENT}` },
       { comment: 'their download URLs only', command: `fleetctl --sandbox events media ${FIRST_EVENT} --columns file_name,download_url` },
@@ -35,5 +36,5 @@ export function newEventsMediaCommand(deps: EventsMediaDeps, run = eventsMediaRu
 export async function eventsMediaRun(deps: EventsMediaDeps, opts: EventsMediaOptions): Promise<void> {
   const api = await deps.api();
   const pager = api.list('listEventMedia', { pathParams: { eventId: opts.eventId } }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('deviceMedia'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceMedia'), opts.paging);
 }

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
@@ -37,6 +37,7 @@ export function newEventsSearchCommand(deps: EventsSearchDeps, run = eventsSearc
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['searchEvents'],
+    shows: viewOf('event'),
     notes: `The API needs a narrowing filter (${FILTER_FLAGS}) and a date window (${WINDOW_FLAGS}).\nDates are ISO 8601 (2024-05-01T08:00:00Z) or relative (30m, 24h, 7d), sent as UTC.`,
     examples: [
       { comment: 'the last 30 days of one device', command: 'fleetctl --sandbox events search --hardware-id HW-000001 --since 30d' },
@@ -79,5 +80,5 @@ export async function eventsSearchRun(deps: Pick<Deps, 'api' | 'output' | 'io'>,
     event_types: opts.types,
   };
   const pager = api.list('searchEvents', { query }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('event'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('event'), opts.paging);
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { requireUuid } from '../shared/validate.js';
 
@@ -9,6 +10,7 @@ export function newFleetsGetCommand(deps: FleetsGetDeps, run = fleetsGetRun): Co
   const command = new Command('get').description('Show one fleet').argument('<id>', 'fleet id (uuid)');
   describeVerb(command, {
     operationIds: ['getFleet'],
+    shows: schemaView('Fleet'),
     examples: [{ comment: 'the first fleet, in full', command: 'fleetctl --sandbox fleets get $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' }],
   });
   command.action(async (id: string) => run(deps, { id: requireUuid(id, 'fleet id') }));
@@ -18,5 +20,5 @@ export function newFleetsGetCommand(deps: FleetsGetDeps, run = fleetsGetRun): Co
 export async function fleetsGetRun(deps: FleetsGetDeps, opts: { id: string }): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('getFleet', { pathParams: { id: opts.id } });
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('Fleet'));
 }

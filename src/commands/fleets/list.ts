@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { optionalUuid } from '../shared/validate.js';
@@ -19,6 +19,7 @@ export function newFleetsListCommand(deps: FleetsListDeps, run = fleetsListRun):
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listFleets'],
+    shows: viewOf('fleet'),
     examples: [
       { comment: 'every fleet, as JSON', command: 'fleetctl --sandbox fleets list --all --json' },
       { comment: 'the first five fleets', command: 'fleetctl --sandbox fleets list --limit 5' },
@@ -36,5 +37,5 @@ export function newFleetsListCommand(deps: FleetsListDeps, run = fleetsListRun):
 export async function fleetsListRun(deps: FleetsListDeps, opts: FleetsListOptions): Promise<void> {
   const api = await deps.api();
   const pager = api.list('listFleets', { query: { organization_id: opts.organizationId } }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('fleet'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('fleet'), opts.paging);
 }

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
@@ -32,6 +32,7 @@ export function newJourneysListCommand(deps: JourneysListDeps, run = journeysLis
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listJourneys'],
+    shows: viewOf('journey'),
     notes: `Give exactly one of ${SUBJECT_FLAGS}, and a date window (--since, or --from and --to).`,
     examples: [
       { comment: 'the journeys of one device in the last week', command: 'fleetctl --sandbox journeys list --hardware-id HW-000001 --since 7d' },
@@ -74,5 +75,5 @@ export async function journeysListRun(deps: Pick<Deps, 'api' | 'output' | 'io'>,
     date_to: opts.window.dateTo,
   };
   const pager = api.list('listJourneys', { query }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('journey'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('journey'), opts.paging);
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { requireUuid } from '../shared/validate.js';
@@ -21,6 +21,7 @@ export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendant
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listOrganizationDescendants'],
+    shows: viewOf('organization'),
     examples: [{ comment: 'everything below your own organization', command: `fleetctl --sandbox organizations descendants ${FIRST_ORGANIZATION} --all` }],
   });
   command.action(async (id: string, flags: RawPagingFlags) => {
@@ -32,5 +33,5 @@ export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendant
 export async function organizationsDescendantsRun(deps: OrganizationsDescendantsDeps, opts: OrganizationsDescendantsOptions): Promise<void> {
   const api = await deps.api();
   const pager = api.list('listOrganizationDescendants', { pathParams: { organizationId: opts.id } }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('organization'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('organization'), opts.paging);
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { requireUuid } from '../shared/validate.js';
 
@@ -11,6 +12,7 @@ export function newOrganizationsGetCommand(deps: OrganizationsGetDeps, run = org
   const command = new Command('get').description('Show one organization').argument('<id>', 'organization id (uuid)');
   describeVerb(command, {
     operationIds: ['getOrganization'],
+    shows: schemaView('Organization'),
     examples: [{ comment: 'your own organization', command: `fleetctl --sandbox organizations get ${FIRST_ORGANIZATION}` }],
   });
   command.action(async (id: string) => run(deps, { id: requireUuid(id, 'organization id') }));
@@ -20,5 +22,5 @@ export function newOrganizationsGetCommand(deps: OrganizationsGetDeps, run = org
 export async function organizationsGetRun(deps: OrganizationsGetDeps, opts: { id: string }): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('getOrganization', { pathParams: { organizationId: opts.id } });
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('Organization'));
 }

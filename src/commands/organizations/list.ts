@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 
@@ -16,6 +16,7 @@ export function newOrganizationsListCommand(deps: OrganizationsListDeps, run = o
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listOrganizations'],
+    shows: viewOf('organization'),
     examples: [
       { comment: 'every organization you can reach', command: 'fleetctl --sandbox organizations list --all' },
       { comment: 'ids and names as CSV', command: 'fleetctl --sandbox organizations list --columns id,name -o csv' },
@@ -28,5 +29,5 @@ export function newOrganizationsListCommand(deps: OrganizationsListDeps, run = o
 export async function organizationsListRun(deps: OrganizationsListDeps, opts: OrganizationsListOptions): Promise<void> {
   const api = await deps.api();
   const pager = api.list('listOrganizations', {}, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('organization'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('organization'), opts.paging);
 }

@@ -4,7 +4,7 @@ import { Argument, Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { optionalUuid } from '../shared/validate.js';
 
@@ -61,7 +61,7 @@ export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOpt
     throw toApiError(answer, url, undefined);
   }
   const events = (JSON.parse(answer.text) as { events: { destinations: number; refused?: number }[] }).events;
-  await deps.output().list(events, columnsOf('webhookEmitted'));
+  await deps.output().list(events, viewOf('webhookEmitted'));
   if (events.length < opts.count) deps.io.info(`Only ${events.length} of ${opts.count} ${opts.type} events could be made from the seeded fleet.`);
   if (deps.globals().sandbox && events.some((e) => e.destinations > 0)) {
     // the embedded sandbox, and with it its delivery queues, stops when this command ends

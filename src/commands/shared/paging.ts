@@ -1,7 +1,7 @@
 // The paging flags every list command shares, and the hint when more pages are left.
 import { Option, type Command } from 'commander';
 import { parseLimit, parseMaxItems, type PageOptions, type Pager } from '../../api/paginate.js';
-import type { Output } from '../../output/render.js';
+import type { Output, Shape } from '../../output/render.js';
 import type { IOStreams } from '../../io/streams.js';
 import { requireNonEmpty } from './validate.js';
 
@@ -30,8 +30,8 @@ export function pagingFrom(flags: RawPagingFlags): PageOptions {
 }
 
 /** Renders every item the pager yields, then says on stderr how to get the rest. */
-export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pager: Pager<T>, columns: string[], paging: PageOptions): Promise<number> {
-  const count = await deps.output.list(pager, columns);
+export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pager: Pager<T>, shape: Shape, paging: PageOptions): Promise<number> {
+  const count = await deps.output.list(pager, shape);
   if (pager.hasMore && !paging.all && pager.nextCursor) {
     deps.io.info(`More results: add --cursor ${pager.nextCursor} for the next page, or --all for every page.`);
   }

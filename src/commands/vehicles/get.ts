@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { requireUuid } from '../shared/validate.js';
 
@@ -9,6 +10,7 @@ export function newVehiclesGetCommand(deps: VehiclesGetDeps, run = vehiclesGetRu
   const command = new Command('get').description('Show one vehicle').argument('<id>', 'vehicle id (uuid)');
   describeVerb(command, {
     operationIds: ['getVehicle'],
+    shows: schemaView('Vehicle'),
     examples: [
       { comment: 'the first vehicle, in full', command: 'fleetctl --sandbox vehicles get $(fleetctl --sandbox vehicles list --limit 1 --columns id -o csv | tail -n 1)' },
     ],
@@ -20,5 +22,5 @@ export function newVehiclesGetCommand(deps: VehiclesGetDeps, run = vehiclesGetRu
 export async function vehiclesGetRun(deps: VehiclesGetDeps, opts: { id: string }): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('getVehicle', { pathParams: { id: opts.id } });
-  await deps.output().object(answer.body);
+  await deps.output().object(answer.body, schemaView('Vehicle'));
 }

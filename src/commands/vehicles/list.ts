@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { optionalUuid } from '../shared/validate.js';
@@ -20,6 +20,7 @@ export function newVehiclesListCommand(deps: VehiclesListDeps, run = vehiclesLis
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listVehicles'],
+    shows: viewOf('vehicle'),
     examples: [
       { comment: 'the first page of vehicles', command: 'fleetctl --sandbox vehicles list' },
       {
@@ -41,5 +42,5 @@ export function newVehiclesListCommand(deps: VehiclesListDeps, run = vehiclesLis
 export async function vehiclesListRun(deps: VehiclesListDeps, opts: VehiclesListOptions): Promise<void> {
   const api = await deps.api();
   const pager = api.list('listVehicles', { query: { organization_id: opts.organizationId, fleet_id: opts.fleetId } }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, columnsOf('vehicle'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('vehicle'), opts.paging);
 }

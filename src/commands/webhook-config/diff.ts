@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { orgFrom, webhookClient, type OrgFlags } from './options.js';
@@ -45,7 +45,7 @@ export async function webhookDiffRun(deps: WebhookDiffDeps, opts: WebhookDiffOpt
   const changes = planChanges(current?.config, opts.desired);
   const output = deps.output();
   if (output.isMachineReadable) {
-    await output.list(changes, columnsOf('webhookChange'));
+    await output.list(changes, viewOf('webhookChange'));
     return;
   }
   const org = client.organizationId;

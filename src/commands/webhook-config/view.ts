@@ -1,6 +1,6 @@
 // How a configuration is shown: the record with its ETag; in tables one row per topic, in JSON as the API has it.
 import type { Output } from '../../output/render.js';
-import { columnsOf } from '../../output/columns.js';
+import { viewOf } from '../../output/columns.js';
 import type { Versioned, WebhookTopic } from './config-client.js';
 
 /** The configuration with its ETag, as JSON output has it (the key only ever as auth_key_hint). */
@@ -19,7 +19,7 @@ export async function showConfig(output: Output, v: Versioned): Promise<void> {
   }
   const topics = v.config.topics ?? [];
   const record = { ...configRecord(v), topics: topics.map(topicLabel) };
-  const columns = columnsOf('webhookConfig').flatMap((column) =>
+  const columns = viewOf('webhookConfig').script.flatMap((column) =>
     column === 'topics' && topics.length > 0 ? topics.map((_, i) => `topics.${i}`) : [column],
   );
   await output.object(record, columns);

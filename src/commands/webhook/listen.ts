@@ -4,6 +4,7 @@
 // (readiness, rejections, duplicates) goes to stderr. Runs until Ctrl-C, or until --max-events.
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { safeText } from '../../output/terminal-text.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { PREVIOUS_KEY_ENV, addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
@@ -104,7 +105,9 @@ function summary(d: ReceivedDelivery): string {
     d.keyUsed === 'previous' ? 'previous key' : null,
     d.forwardStatus !== undefined ? `relayed: HTTP ${d.forwardStatus}` : null,
   ].filter(Boolean);
-  return `${e.time ?? '-'}  ${e.type.padEnd(15)}  ${(e.subject ?? '-').padEnd(10)}  ${e.id}${notes.length ? `  (${notes.join(', ')})` : ''}`;
+  // Every part but the notes comes from the sender's body: shown, never sent raw to the terminal.
+  const line = `${e.time ?? '-'}  ${e.type.padEnd(15)}  ${(e.subject ?? '-').padEnd(10)}  ${e.id}`;
+  return `${safeText(line)}${notes.length ? `  (${notes.join(', ')})` : ''}`;
 }
 
 function rejection(r: RejectedDelivery): string {

@@ -85,7 +85,7 @@ describe('events search: run', () => {
     f.assertAllAnswered();
     expect(f.sent.map((s) => s.scope)).toEqual(['thirdparty.api.events_read', 'thirdparty.api.events_read']);
     if (tty) {
-      expect(f.io.stdout()).toMatch(/EVENT ID.*HARDWARE ID.*TRIGGERED AT.*EVENT TYPES/);
+      expect(f.io.stdout()).toMatch(/TRIGGERED AT.*HARDWARE ID.*EVENT TYPES[^]*2024-05-31 10:00.*HW-000001.*harsh_braking,speeding/);
     } else {
       expect(f.io.stdout()).toBe(
         'event_id\thardware_id\ttriggered_at\tevent_types\tis_accident\tis_important\tvehicle_id\n' +

@@ -94,9 +94,19 @@ describe('fleets list: running', () => {
     expect(stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(fleets);
   });
 
-  it.each([true, false])('csv (tty %s) with --columns, a dotted path and a missing field', async (tty) => {
-    const { stdout } = await list(['-o', 'csv', '--columns', 'name,region.code,missing'], tty);
-    expect(stdout).toBe('name,region.code,missing\nNorth,N,\nSouth,,\n');
+  it.each([true, false])('csv (tty %s) with --columns, a field a record lacks stays empty', async (tty) => {
+    const { stdout } = await list(['-o', 'csv', '--columns', 'name,vehicle_count,created_at'], tty);
+    expect(stdout).toBe('name,vehicle_count,created_at\nNorth,12,2025-01-02T03:04:05Z\nSouth,0,2025-02-03T04:05:06Z\n');
+  });
+
+  it('--columns naming a field the document does not have: exit 2 before any request, with the closest names', async () => {
+    const result = await runCli(['fleets', 'list', '--columns', 'name,region.code,vehicle_cnt'], { env: ciEnv(tempConfigDir()), agent: newMockAgent() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'Error: --columns: unknown columns "region.code", "vehicle_cnt" (did you mean vehicle_count?)\n' +
+        'Hint: valid columns: id, organization_id, name, vehicle_count, created_at\n',
+    );
   });
 
   it('an unknown -o is a usage error', async () => {

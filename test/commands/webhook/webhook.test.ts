@@ -91,6 +91,20 @@ describe('webhook listen: running', () => {
     expect(JSON.parse(n.f.io.stdout())).toEqual(second.event);
   });
 
+  it('on a terminal: control characters in the body are shown in the summary, never sent raw', async () => {
+    const l = await listening({ maxEvents: 2 }, true);
+    const sent = await triggerSampleEvent('live.gps', { to: l.url, key: 'secret', baseUrl: 'https://api.example.com' });
+    const hostile = { ...sent.event, id: 'evt-\u001b]0;pwned\u0007', subject: 'HW-\u001b[2J\u009b' };
+    const headers = { ...sent.headers, 'Idempotency-Key': 'hostile-delivery' };
+    const answer = await fetch(l.url, { method: 'POST', headers, body: JSON.stringify(hostile) });
+    expect(answer.status).toBe(200);
+    await l.done;
+    const screen = l.f.io.stdout() + l.f.io.stderr();
+    expect(screen).not.toMatch(/[\u001b\u0007\u009b]/);
+    expect(l.f.io.stdout()).toContain('HW-\\x1b[2J\\x9b');
+    expect(l.f.io.stdout()).toContain('evt-\\x1b]0;pwned\\x07');
+  });
+
   it('the previous key is accepted, and marked as such', async () => {
     const l = await listening({ previousKey: 'old', maxEvents: 1 }, true);
     await triggerSampleEvent('live.gps', { to: l.url, key: 'old', baseUrl: 'https://api.example.com' });

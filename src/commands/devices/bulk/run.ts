@@ -7,7 +7,7 @@ import { confirmOrRequireYes } from '../../../io/prompter.js';
 import { RatePacer } from '../../../api/rate-pacer.js';
 import type { ApiClient } from '../../../api/client.js';
 import { isSuccess, type DeviceCommandResult } from '../../../api/device-commands.js';
-import { columnsOf } from '../../../output/columns.js';
+import { viewOf } from '../../../output/columns.js';
 import type { DeviceCommandVerb } from '../command-verb.js';
 import { isEmptySource, resolveTargets, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
@@ -94,7 +94,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   progress.finish();
 
   const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
-  if (!streaming) await output.list(results, columnsOf('deviceCommandResult'));
+  if (!streaming) await output.list(results, viewOf('deviceCommandResult'));
   for (const line of summaryLines(`${verb.label}, run ${run.runId}`, results)) deps.io.info(line);
   const retryable = results.some((r) => !isDone(r));
   const hint = retryable
