@@ -34,7 +34,7 @@ export function buildProgram(deps: Deps): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
     .option('--json', 'short for --output json')
     .option('--columns <list>', 'table/CSV columns, comma-separated (dotted paths for nested fields)')
-    .option('--no-color', 'disable colour (also NO_COLOR, TERM=dumb)')
+    .option('--no-color', 'disable colour (also NO_COLOR, TERM=dumb, CI=true)')
     .option('--no-input', 'never prompt; fail when input is missing (also CI=true)')
     .option('--debug', 'trace HTTP requests on stderr, secrets redacted (env FLEETCTL_DEBUG=1)')
     .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')

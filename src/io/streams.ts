@@ -99,16 +99,21 @@ export class IOStreams {
     return true;
   }
 
-  /** Colour on stdout: only on a TTY (or FORCE_COLOR), never with NO_COLOR, --no-color or TERM=dumb. */
+  /** Colour on stdout: only on a TTY outside CI (or FORCE_COLOR), never with NO_COLOR, --no-color or TERM=dumb. */
   colorEnabled(): boolean {
-    if (!this.colorAllowed()) return false;
-    return this.stdoutIsTTY || isForced(this.env.FORCE_COLOR);
+    return this.colorOn(this.stdoutIsTTY);
   }
 
   /** Colour on stderr, judged by stderr's own TTY. */
   colorEnabledErr(): boolean {
+    return this.colorOn(this.stderrIsTTY);
+  }
+
+  private colorOn(streamIsTTY: boolean): boolean {
     if (!this.colorAllowed()) return false;
-    return this.stderrIsTTY || isForced(this.env.FORCE_COLOR);
+    if (isForced(this.env.FORCE_COLOR)) return true;
+    // a CI log viewer may emulate a terminal, but its logs are read as text
+    return streamIsTTY && !this.isCI();
   }
 
   isCI(): boolean {

@@ -12,6 +12,9 @@ describe('colour', () => {
     [true, { TERM: 'dumb' }, false, false],
     [true, {}, true, false],
     [true, { NO_COLOR: '' }, false, true],
+    [true, { CI: 'true' }, false, false],
+    [true, { CI: 'true', FORCE_COLOR: '1' }, false, true],
+    [true, { CI: 'false' }, false, true],
   ])('tty %s, env %j, --no-color %s → colour %s', (tty, env, noColor, expected) => {
     const io = IOStreams.forTest({ tty, env });
     io.noColor = noColor;

@@ -1,0 +1,64 @@
+// Tables fit the terminal: at 80 and 160 columns no line of `devices list` is wider than the screen, and no
+// row is wrapped onto a second line (each device's row holds its hardware id between the two side borders).
+import { stripVTControlCharacters } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import stringWidth from 'string-width';
+import { startHarness, type SandboxHarness } from '../harness.js';
+import { startPty, type RenderedLine } from '../../support/pty.js';
+
+let h: SandboxHarness;
+let hardwareIds: string[];
+
+beforeAll(async () => {
+  h = await startHarness({ devices: 30 });
+  const listed = await h.cli(['devices', 'list', '--limit', '10', '-o', 'json']);
+  expect(listed.code).toBe(0);
+  hardwareIds = (JSON.parse(listed.stdout) as { hardware_id: string }[]).map((d) => d.hardware_id);
+  expect(hardwareIds).toHaveLength(10);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** The rendered rows from the top border to the bottom one, with the rows the terminal wrapped them onto. */
+function tableRows(lines: RenderedLine[]): RenderedLine[] {
+  const top = lines.findIndex((line) => line.text.startsWith('┌'));
+  const bottom = lines.findIndex((line, i) => i > top && line.text.startsWith('└'));
+  expect(top, 'a table top border').toBeGreaterThanOrEqual(0);
+  expect(bottom, 'a table bottom border').toBeGreaterThan(top);
+  let end = bottom + 1;
+  while (lines[end]?.wrapped) end++;
+  return lines.slice(top, end);
+}
+
+/** The table's lines as the CLI wrote them (before the terminal wrapped anything), colour removed. */
+function writtenTableLines(raw: string): string[] {
+  const lines = stripVTControlCharacters(raw).split(/\r?\n/);
+  const top = lines.findIndex((line) => line.startsWith('┌'));
+  const bottom = lines.findIndex((line, i) => i > top && line.startsWith('└'));
+  return lines.slice(top, bottom + 1);
+}
+
+describe('devices list fits the terminal', { timeout: 60_000 }, () => {
+  for (const [cols, rows] of [
+    [80, 24],
+    [160, 40],
+  ] as const) {
+    it(`at ${cols}x${rows}: no table line wider than ${cols}, no row wrapped`, async () => {
+      const session = startPty(['devices', 'list', '--limit', '10'], { sandbox: h, cols, rows });
+      expect((await session.waitForExit()).code).toBe(0);
+
+      const written = writtenTableLines(session.raw());
+      const tooWide = written.filter((line) => stringWidth(line) > cols);
+      expect.soft(tooWide.map((line) => `${stringWidth(line)}: ${line}`), `table lines wider than ${cols} columns`).toEqual([]);
+
+      const table = tableRows(session.lines());
+      expect.soft(table.filter((line) => line.wrapped).map((line) => line.text), 'rows the terminal wrapped').toEqual([]);
+      for (const id of hardwareIds) {
+        const row = table.find((line) => line.text.includes(id));
+        expect.soft(row?.text, `the row of ${id}`).toMatch(/^│.*│$/);
+      }
+    });
+  }
+});
