@@ -82,6 +82,11 @@ export interface Deps {
   override?: SettingsOverride;
   /** Registered by `--sandbox`: starts the embedded sandbox on first use. */
   startOverride?: () => Promise<SettingsOverride>;
+  /**
+   * Fresh dependencies that also stop on `signal`, read `env` instead, and see extra global flags: completion
+   * looks ids up as the line being completed would (its --profile), within a time budget.
+   */
+  derive(runtime: Partial<Pick<Runtime, 'env' | 'signal'>>, extraGlobals?: GlobalOptions): Deps;
 }
 
 export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps {
@@ -148,6 +153,13 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     },
     async cleanup() {
       while (cleanups.length > 0) await cleanups.pop()!();
+    },
+    derive({ env, signal }, extraGlobals = {}) {
+      const alsoOn = (own: AbortSignal) => (signal ? AbortSignal.any([own, signal]) : own);
+      return createDeps(
+        { ...runtime, clock, env: env ?? runtime.env, signal: alsoOn(deps.signal), interruptSignal: alsoOn(deps.interruptSignal) },
+        () => ({ ...globals(), ...extraGlobals }),
+      );
     },
   };
   return deps;

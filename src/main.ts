@@ -6,6 +6,7 @@ import { createDeps, type Deps, type GlobalOptions, type Runtime } from './facto
 import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
 import { recordsShownBy } from './commands/shared/help.js';
+import { completeValues } from './completion/values.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
@@ -44,6 +45,7 @@ export function buildProgram(deps: Deps): Command {
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
     .showSuggestionAfterError()
     .addHelpText('after', `\nExamples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
+  completeValues(program, { '--profile': 'profile' });
 
   program.hook('preAction', (_program, verb) => {
     const g = program.opts<GlobalOptions>();

@@ -1,10 +1,11 @@
 // The operations of the OpenAPI document a server serves at {base_url}/openapi/v1.json, for `fleetctl api`:
 // fetched without a token, cached in the config folder per base URL, and the bundled document as the fallback.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { OPERATIONS } from '../openapi/operations.js';
 import type { Clock } from '../io/clock.js';
+import { writeFileAtomically } from '../io/atomic-file.js';
 import type { Transport } from './transport.js';
 
 export interface ServedOperation {
@@ -113,8 +114,5 @@ async function readCache(file: string, baseUrl: string): Promise<CacheFile | und
 }
 
 async function writeCache(file: string, data: CacheFile): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(data)}\n`, { mode: 0o600 });
-  await rename(temporary, file);
+  await writeFileAtomically(file, `${JSON.stringify(data)}\n`);
 }

@@ -15,6 +15,7 @@ import { newWebhookConfigCommand } from './webhook-config/index.js';
 import { newWebhookCommand } from './webhook/index.js';
 import { newSandboxCommand } from './sandbox/index.js';
 import { newCompletionCommand } from './completion/index.js';
+import { newCompleteCommand } from './completion/complete.js';
 
 export function addCommandGroups(program: Command, deps: Deps): void {
   program
@@ -31,5 +32,6 @@ export function addCommandGroups(program: Command, deps: Deps): void {
     .addCommand(newAuthCommand(deps))
     .addCommand(newConfigCommand(deps))
     .addCommand(newSandboxCommand(deps))
-    .addCommand(newCompletionCommand(deps, () => program));
+    .addCommand(newCompletionCommand(deps, () => program))
+    .addCommand(newCompleteCommand(deps), { hidden: true });
 }

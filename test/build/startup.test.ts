@@ -70,6 +70,13 @@ describe('start-up of the built CLI', () => {
     expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
   });
 
+  it('the hidden completion command loads no HTTP stack for profiles, nor for ids with --sandbox on the line', () => {
+    for (const args of [['__complete', 'profile', '--', '--profile', ''], ['__complete', 'hardware-id', '--', '--sandbox', 'devices', 'get', '']]) {
+      const { packages } = loadedBy(args);
+      expect(['undici', '@inquirer/prompts', 'ora', 'cli-table3'].filter((name) => packages.has(name)), args.join(' ')).toEqual([]);
+    }
+  });
+
   it('the recording sees the heavy chunks when a command needs them (config list loads conf)', () => {
     const { packages } = loadedBy(['config', 'list']);
     expect(packages.has('conf')).toBe(true);

@@ -139,6 +139,8 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     api: async () => api,
     onCleanup: () => undefined,
     cleanup: async () => undefined,
+    // The fake's settings are fixed: a derived view differs only in the signal its requests follow.
+    derive: ({ signal }) => ({ ...deps, signal: signal ? AbortSignal.any([deps.signal, signal]) : deps.signal }),
   };
   return {
     deps,

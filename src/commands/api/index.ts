@@ -4,7 +4,8 @@ import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { collect } from '../shared/validate.js';
-import { apiRequestOptions, type RawApiFlags } from './request.js';
+import { API_METHODS, apiRequestOptions, type RawApiFlags } from './request.js';
+import { completeValues } from '../../completion/values.js';
 import { apiListRun, apiRun } from './run.js';
 
 type ApiDeps = Pick<Deps, 'api' | 'output' | 'io' | 'transport' | 'clock' | 'configDir' | 'settings' | 'globals' | 'signal'>;
@@ -24,6 +25,7 @@ export function newApiCommand(deps: ApiDeps, run = apiRun, listRun = apiListRun)
     .option('--idempotency-key <key>', 'send Idempotency-Key (at most 200 characters) so a retried POST is replayed, not repeated')
     .option('--list', 'list the operations of the API document with the scope each needs')
     .option('--refresh', 'fetch the API document again instead of using the cached copy');
+  completeValues(command, { method: { words: API_METHODS }, '--input': 'file' });
   describeVerb(command, {
     notes: [
       'The scope comes from the OpenAPI document the server serves at {base_url}/openapi/v1.json, cached for an',

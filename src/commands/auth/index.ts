@@ -4,9 +4,10 @@ import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/settings.js';
 import { PROFILE_KEYS } from '../../config/store.js';
-import { fullScope } from '../../auth/scopes.js';
+import { fullScope, shortScope } from '../../auth/scopes.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { newAuthLoginCommand } from './login.js';
 
 export function newAuthCommand(deps: Deps): Command {
@@ -50,12 +51,13 @@ export function newAuthCommand(deps: Deps): Command {
   });
 
   const token = new Command('token').description('Print an access token for one scope, for use with curl').requiredOption('--scope <scope>', 'the scope, e.g. devices_read');
+  completeValues(token, { '--scope': { words: SCOPES.map(shortScope) } });
   describeVerb(token, {
     examples: [{ comment: 'call the API with curl', command: 'curl -H "Authorization: Bearer $(fleetctl auth token --scope devices_read)" "$FLEETCTL_BASE_URL/v1/devices"' }],
   });
   token.action(async (flags: { scope: string }) => {
     const scope = fullScope(flags.scope);
-    if (!(SCOPES as readonly string[]).includes(scope)) throw new UsageError(`unknown scope "${flags.scope}"`, `scopes are: ${SCOPES.map((s) => s.replace('thirdparty.api.', '')).join(', ')}`);
+    if (!(SCOPES as readonly string[]).includes(scope)) throw new UsageError(`unknown scope "${flags.scope}"`, `scopes are: ${SCOPES.map(shortScope).join(', ')}`);
     const api = await deps.api();
     deps.output().text(await api.accessToken(scope));
   });

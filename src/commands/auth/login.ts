@@ -5,10 +5,11 @@ import { resolveSettings } from '../../config/settings.js';
 import { readAll } from '../../io/read-input.js';
 import { assertSafeForCredentials } from '../../auth/secure-url.js';
 import { requestToken, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
-import { parseScopeList } from '../../auth/scopes.js';
+import { parseScopeList, shortScope } from '../../auth/scopes.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { retryPolicy } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { optionalUuid } from '../shared/validate.js';
 
 export interface LoginFlags {
@@ -27,6 +28,7 @@ export function newAuthLoginCommand(deps: LoginDeps): Command {
     .option('--client-secret-stdin', 'read the client secret from stdin (or set FLEETCTL_CLIENT_SECRET)')
     .option('--scopes <list>', 'scopes the client must hold, space or comma separated: checked at login and remembered (default: ask for every scope; a client holding fewer still logs in)')
     .option('--organization-id <uuid>', 'default organization for webhook-config commands');
+  completeValues(command, { '--scopes': { words: SCOPES.map(shortScope), commaList: true }, '--organization-id': 'organization-id' });
   describeVerb(command, {
     examples: [
       { comment: 'interactive: prompts for what is missing (here, everything comes from the FLEETCTL_* variables)', command: 'fleetctl auth login' },

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { PROFILE_KEYS } from '../../config/store.js';
 import { resolveSettings, selectedProfile } from '../../config/settings.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { requireNonEmpty, requireUuid } from '../shared/validate.js';
 import { displayValue, requireProfileKey } from './keys.js';
 import { readAll } from '../../io/read-input.js';
@@ -29,6 +30,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   });
 
   const get = new Command('get').description('Print one setting of the profile').argument('<key>', PROFILE_KEYS.join(' | '));
+  completeValues(get, { key: { words: PROFILE_KEYS } });
   describeVerb(get, { examples: [{ comment: 'the base URL in use', command: 'fleetctl config get base_url' }] });
   get.action(async (rawKey: string) => {
     const key = requireProfileKey(rawKey);
@@ -40,6 +42,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   });
 
   const set = new Command('set').description('Store a setting in the profile').argument('<key>', PROFILE_KEYS.join(' | ')).argument('[value]', 'the value; for client_secret, omit it to read it from stdin');
+  completeValues(set, { key: { words: PROFILE_KEYS } });
   describeVerb(set, {
     examples: [
       { comment: 'point the profile at a local sandbox', command: 'fleetctl config set base_url http://127.0.0.1:4010' },
@@ -65,6 +68,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   });
 
   const unset = new Command('unset').description('Remove a setting from the profile').argument('<key>', PROFILE_KEYS.join(' | '));
+  completeValues(unset, { key: { words: PROFILE_KEYS } });
   describeVerb(unset, { examples: [{ comment: 'forget the default organization', command: 'fleetctl config unset organization_id' }] });
   unset.action(async (rawKey: string) => {
     const key = requireProfileKey(rawKey);
@@ -93,6 +97,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   });
 
   const use = new Command('use').description('Make a profile the current one').argument('<profile>', 'profile name');
+  completeValues(use, { profile: 'profile' });
   describeVerb(use, { examples: [{ comment: 'switch to the staging profile', command: 'fleetctl config use staging' }] });
   use.action(async (profile: string) => {
     requireNonEmpty(profile, 'profile name');

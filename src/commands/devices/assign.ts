@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { requireUuid } from '../shared/validate.js';
 
 export interface DevicesAssignOptions {
@@ -16,6 +17,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     .description('Assign a device to a vehicle and show the updated device')
     .argument('<id>', 'device id (uuid)')
     .requiredOption('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant)');
+  completeValues(command, { id: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['assignDevice'],
     shows: schemaView('Device'),

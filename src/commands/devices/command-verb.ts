@@ -12,6 +12,7 @@ import {
   type DeviceCommand,
 } from '../../api/device-commands.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
 import { UsageError } from '../../errors.js';
 import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/run.js';
@@ -92,6 +93,13 @@ export function newDeviceCommandVerb(
     .option('--concurrency <n>', 'requests in flight at once, 1 to 64 (default 8); slows down by itself on 429')
     .option('--journal <file>', 'where to record results (default: in the config directory, by run id)')
     .option('--resume <run-id>', 'finish an interrupted run: skips devices already done, replays the rest with the same keys');
+  completeValues(command, {
+    'hardware-ids': 'hardware-id',
+    '--from-file': 'file',
+    '--fleet-id': 'fleet-id',
+    '--organization-id': 'organization-id',
+    '--journal': 'file',
+  });
   describeVerb(command, {
     operationIds: [verb.operationId, 'listDevices'],
     examples: examplesFor(verb),

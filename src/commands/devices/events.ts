@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNonEmpty } from '../shared/validate.js';
@@ -30,6 +31,7 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
     .option('--accident', 'only accidents')
     .option('--important', 'only important events');
   addPagingOptions(command);
+  completeValues(command, { 'hardware-id': 'hardware-id' });
   describeVerb(command, {
     operationIds: ['listDeviceEvents'],
     shows: viewOf('deviceEvent'),

@@ -2,12 +2,14 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { requireUuid } from '../shared/validate.js';
 
 type DevicesGetDeps = Pick<Deps, 'api' | 'output'>;
 
 export function newDevicesGetCommand(deps: DevicesGetDeps, run = devicesGetRun): Command {
   const command = new Command('get').description('Show one device by its id').argument('<id>', 'device id (uuid)');
+  completeValues(command, { id: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['getDevice'],
     shows: schemaView('Device'),

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 import { parseDuration } from '../shared/dates.js';
@@ -23,6 +24,7 @@ export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run
     .argument('<hardware-id>', 'hardware id of the device')
     .option('-w, --watch', 'poll and show each change until Ctrl-C (piped: one NDJSON line per change)')
     .option('--interval <duration>', 'time between polls with --watch, e.g. 5s, 1m (default 5s)');
+  completeValues(command, { 'hardware-id': 'hardware-id' });
   describeVerb(command, {
     operationIds: ['getDeviceLastPosition'],
     examples: [

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 
@@ -11,6 +12,7 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
   const command = new Command('last-reported')
     .description('Show the latest telemetry a device reported')
     .argument('<hardware-id>', 'hardware id of the device');
+  completeValues(command, { 'hardware-id': 'hardware-id' });
   describeVerb(command, {
     operationIds: ['getDeviceLastReported'],
     shows: schemaView('DeviceLastReported'),

@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
 
@@ -22,6 +23,7 @@ export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRu
     .option('--fleet-id <uuid>', 'only devices of this fleet')
     .option('--hardware-id <id>', 'only the device with this hardware id');
   addPagingOptions(command);
+  completeValues(command, { '--organization-id': 'organization-id', '--fleet-id': 'fleet-id', '--hardware-id': 'hardware-id' });
   describeVerb(command, {
     operationIds: ['listDevices'],
     shows: viewOf('device'),

@@ -11,6 +11,7 @@ import type { Deps } from '../../factory.js';
 import { ApiError, FleetctlError, NetworkError, UsageError } from '../../errors.js';
 import type { Transport } from '../../api/transport.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireNonEmpty } from '../shared/validate.js';
 
@@ -40,6 +41,7 @@ export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, r
     .option('--all', 'download every media item of the device (within --from/--to when given)')
     .option('--dir <dir>', 'directory to write the files to (default: the current directory)');
   addDateWindowOptions(command, { since: false });
+  completeValues(command, { 'hardware-id': 'hardware-id', '--dir': 'directory' });
   describeVerb(command, {
     operationIds: ['listDeviceMedia'],
     examples: [

@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireNonEmpty } from '../shared/validate.js';
@@ -24,6 +25,7 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
     .argument('<hardware-id>', 'hardware id of the device');
   addDateWindowOptions(command, { since: false });
   addPagingOptions(command);
+  completeValues(command, { 'hardware-id': 'hardware-id' });
   describeVerb(command, {
     operationIds: ['listDeviceMedia'],
     shows: viewOf('deviceMedia'),

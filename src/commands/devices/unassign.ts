@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { requireUuid } from '../shared/validate.js';
 
 export interface DevicesUnassignOptions {
@@ -16,6 +17,7 @@ export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devic
     .description('Remove a device from its vehicle (succeeds whether or not it was assigned)')
     .argument('<id>', 'device id (uuid)')
     .option('-y, --yes', 'do not ask for confirmation (required when not interactive)');
+  completeValues(command, { id: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['unassignDevice'],
     examples: [

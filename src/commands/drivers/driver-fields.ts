@@ -3,6 +3,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
+import { completeValues, type ValueCompletion } from '../../completion/values.js';
 
 export const DRIVER_STATUSES = ['active', 'inactive'] as const;
 export type DriverStatus = (typeof DRIVER_STATUSES)[number];
@@ -17,11 +18,12 @@ interface DriverField {
   key: string;
   kind: FieldKind;
   help: string;
+  completion?: ValueCompletion;
 }
 
 const FIELDS: readonly DriverField[] = [
-  { name: 'organization_id', flag: '--organization-id', key: 'organizationId', kind: 'uuid', help: 'organization of the driver (default: the profile\'s organization)' },
-  { name: 'fleet_id', flag: '--fleet-id', key: 'fleetId', kind: 'uuid', help: 'fleet of the driver, a fleet of that organization' },
+  { name: 'organization_id', flag: '--organization-id', key: 'organizationId', kind: 'uuid', help: 'organization of the driver (default: the profile\'s organization)', completion: 'organization-id' },
+  { name: 'fleet_id', flag: '--fleet-id', key: 'fleetId', kind: 'uuid', help: 'fleet of the driver, a fleet of that organization', completion: 'fleet-id' },
   { name: 'first_name', flag: '--first-name', key: 'firstName', kind: 'name', help: 'first name, 1 to 100 characters' },
   { name: 'last_name', flag: '--last-name', key: 'lastName', kind: 'name', help: 'last name, 1 to 100 characters' },
   { name: 'email', flag: '--email', key: 'email', kind: 'email', help: 'email address' },
@@ -59,8 +61,10 @@ export function addDriverFieldOptions(command: Command, members: readonly string
     const clear = clearable && NULLABLE.has(f.kind) ? '; "" clears it' : '';
     if (f.kind === 'status') command.addOption(new Option(`${f.flag} <status>`, f.help).choices(DRIVER_STATUSES));
     else command.option(`${f.flag} <${f.kind === 'uuid' ? 'uuid' : 'text'}>`, `${f.help}${clear}`);
+    if (f.completion) completeValues(command, { [f.flag]: f.completion });
   }
-  return command.option('--from-file <file>', 'read the fields from a JSON file (- for stdin); flags override its members');
+  command.option('--from-file <file>', 'read the fields from a JSON file (- for stdin); flags override its members');
+  return completeValues(command, { '--from-file': 'file' });
 }
 
 /**

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNonEmpty, uuidList } from '../shared/validate.js';
@@ -35,6 +36,7 @@ export function newEventsSearchCommand(deps: EventsSearchDeps, run = eventsSearc
     .option('--type <type>', 'only events of this type, e.g. harsh_braking (repeat, or separate with commas)', collect);
   addDateWindowOptions(command);
   addPagingOptions(command);
+  completeValues(command, { '--hardware-id': 'hardware-id', '--fleet-id': 'fleet-id' });
   describeVerb(command, {
     operationIds: ['searchEvents'],
     shows: viewOf('event'),

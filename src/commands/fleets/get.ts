@@ -2,12 +2,14 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { requireUuid } from '../shared/validate.js';
 
 type FleetsGetDeps = Pick<Deps, 'api' | 'output'>;
 
 export function newFleetsGetCommand(deps: FleetsGetDeps, run = fleetsGetRun): Command {
   const command = new Command('get').description('Show one fleet').argument('<id>', 'fleet id (uuid)');
+  completeValues(command, { id: 'fleet-id' });
   describeVerb(command, {
     operationIds: ['getFleet'],
     shows: schemaView('Fleet'),

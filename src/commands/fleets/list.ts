@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { optionalUuid } from '../shared/validate.js';
 
@@ -17,6 +18,7 @@ export function newFleetsListCommand(deps: FleetsListDeps, run = fleetsListRun):
   const command = new Command('list').description('List the fleets of your tenant');
   command.option('--organization-id <uuid>', 'only fleets of this organization');
   addPagingOptions(command);
+  completeValues(command, { '--organization-id': 'organization-id' });
   describeVerb(command, {
     operationIds: ['listFleets'],
     shows: viewOf('fleet'),

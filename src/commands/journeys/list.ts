@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
@@ -30,6 +31,7 @@ export function newJourneysListCommand(deps: JourneysListDeps, run = journeysLis
     .option('--fleet-id <uuid>', 'journeys of this fleet');
   addDateWindowOptions(command);
   addPagingOptions(command);
+  completeValues(command, { '--hardware-id': 'hardware-id', '--fleet-id': 'fleet-id' });
   describeVerb(command, {
     operationIds: ['listJourneys'],
     shows: viewOf('journey'),

@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { requireUuid } from '../shared/validate.js';
 import { FIRST_ORGANIZATION } from './get.js';
@@ -19,6 +20,7 @@ export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendant
     .description('List the descendants of an organization (children, their children, ...)')
     .argument('<id>', 'organization id (uuid)');
   addPagingOptions(command);
+  completeValues(command, { id: 'organization-id' });
   describeVerb(command, {
     operationIds: ['listOrganizationDescendants'],
     shows: viewOf('organization'),

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { requireUuid } from '../shared/validate.js';
 
 type OrganizationsGetDeps = Pick<Deps, 'api' | 'output'>;
@@ -10,6 +11,7 @@ export const FIRST_ORGANIZATION = '$(fleetctl --sandbox organizations list --lim
 
 export function newOrganizationsGetCommand(deps: OrganizationsGetDeps, run = organizationsGetRun): Command {
   const command = new Command('get').description('Show one organization').argument('<id>', 'organization id (uuid)');
+  completeValues(command, { id: 'organization-id' });
   describeVerb(command, {
     operationIds: ['getOrganization'],
     shows: schemaView('Organization'),

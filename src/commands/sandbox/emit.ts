@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { optionalUuid } from '../shared/validate.js';
 
 export const MAX_EMIT_COUNT = 1000;
@@ -25,6 +26,7 @@ export function newSandboxEmitCommand(deps: SandboxEmitDeps, run = sandboxEmitRu
     .addArgument(new Argument('<type>', 'event type').choices(EVENT_TYPES))
     .option('--count <n>', `how many events, 1 to ${MAX_EMIT_COUNT}`, '1')
     .option('--organization-id <id>', 'emit from the devices of this organization and its descendants (default: the configured organization)');
+  completeValues(command, { '--organization-id': 'organization-id' });
   describeVerb(command, {
     notes: 'Calls POST /_sandbox/emit (no token) on the sandbox that --base-url or FLEETCTL_BASE_URL names.',
     examples: [

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { rm } from 'node:fs/promises';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { embeddedStatePath } from '../../sandbox/embedded.js';
 import { addSandboxStartOptions, sandboxOptionsFrom, sandboxStartRun, type SandboxStartFlags } from './start.js';
 import { newSandboxEmitCommand } from './emit.js';
@@ -20,6 +21,7 @@ export function newSandboxCommand(deps: Deps): Command {
   sandbox.action(async (flags: SandboxStartFlags) => sandboxStartRun(deps, sandboxOptionsFrom(flags), Boolean(flags.json || deps.globals().json)));
 
   const reset = new Command('reset').description('Start the state of `fleetctl --sandbox` afresh (or of --state FILE)').option('--state <file>', 'a state file of `fleetctl sandbox --state FILE` instead');
+  completeValues(reset, { '--state': 'file' });
   describeVerb(reset, { examples: [{ comment: 'forget every change made with --sandbox', command: 'fleetctl sandbox reset' }] });
   reset.action(async (flags: { state?: string }) => {
     const file = flags.state ?? embeddedStatePath(deps.configDir());

@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
+import { shortScope } from '../../auth/scopes.js';
+import { completeValues } from '../../completion/values.js';
 import type { SandboxOptions, RunningSandbox } from '../../sandbox/index.js';
 
 /** spec Limits: "Webhook change propagation: up to 60 seconds"; the sandbox's default is shorter. */
@@ -26,7 +28,7 @@ export interface SandboxStartFlags {
 type SandboxStartDeps = Pick<Deps, 'io' | 'output' | 'signal' | 'globals'>;
 
 export function addSandboxStartOptions(command: Command): Command {
-  return command
+  command
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '4010')
     .option('--state <file>', 'load state from this file and save it there (atomically) after changes and at exit')
@@ -40,6 +42,7 @@ export function addSandboxStartOptions(command: Command): Command {
     .option('--emit-rate <n>', 'webhook events per second emitted from the seeded fleet, round robin over the five types (default 0: off)')
     .option('--propagation <ms>', 'delay before webhook configuration changes and key rotations reach deliveries (at most 60000)', String(DEFAULT_PROPAGATION_MS))
     .option('--json', 'print one JSON line with the endpoints and credentials when ready');
+  return completeValues(command, { '--state': 'file' });
 }
 
 export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
@@ -104,7 +107,7 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions): string
     `  State:            ${options.statePath ?? 'in memory only (use --state FILE to keep it)'}`,
     '',
     'Clients:',
-    ...facts.clients.map((c) => `  ${c.client_id.padEnd(20)} secret ${c.client_secret}  org ${c.organization_id}  scopes: ${c.scopes.map((s) => s.replace('thirdparty.api.', '')).join(' ')}`),
+    ...facts.clients.map((c) => `  ${c.client_id.padEnd(20)} secret ${c.client_secret}  org ${c.organization_id}  scopes: ${c.scopes.map(shortScope).join(' ')}`),
     '',
     'Organizations:',
     ...facts.organizations.map((o) => `  ${o.id}  ${o.name}${o.parent_id ? `  (child of ${o.parent_id})` : ''}`),

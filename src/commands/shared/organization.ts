@@ -4,9 +4,11 @@ import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { environmentVariableFor } from '../../config/settings.js';
 import { requireUuid } from './validate.js';
+import { completeValues } from '../../completion/values.js';
 
 export function addOrganizationOption(command: Command): Command {
-  return command.option('--org <uuid>', `organization id (default: the profile's organization_id, env ${environmentVariableFor('organization_id')})`);
+  command.option('--org <uuid>', `organization id (default: the profile's organization_id, env ${environmentVariableFor('organization_id')})`);
+  return completeValues(command, { '--org': 'organization-id' });
 }
 
 /** The organization id to use: the validated --org value, or the configured default (flags > env > profile). */

@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { optionalUuid } from '../shared/validate.js';
 
@@ -18,6 +19,7 @@ export function newVehiclesListCommand(deps: VehiclesListDeps, run = vehiclesLis
   const command = new Command('list').description('List vehicles, optionally of one organization or fleet');
   command.option('--organization-id <uuid>', 'only vehicles of this organization').option('--fleet-id <uuid>', 'only vehicles of this fleet');
   addPagingOptions(command);
+  completeValues(command, { '--organization-id': 'organization-id', '--fleet-id': 'fleet-id' });
   describeVerb(command, {
     operationIds: ['listVehicles'],
     shows: viewOf('vehicle'),

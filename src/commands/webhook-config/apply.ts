@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { ExitCode, FleetctlError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { PROPAGATION_SECONDS, type Precondition, type Versioned, type WebhookConfigClient } from './config-client.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
@@ -36,6 +37,7 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
     .description('Make the webhook configuration match a desired-state file, with only the calls needed')
     .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin')
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
+  completeValues(command, { '--file': 'file' });
   addOrganizationOption(command);
   addIfMatchOption(command);
   describeVerb(command, {

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import type { TopicType } from '../../webhooks/callback-url.js';
+import { TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { collect } from '../shared/validate.js';
 import { orgFrom, webhookClient, type OrgFlags } from './options.js';
@@ -23,6 +24,7 @@ export function newWebhookCreateCommand(deps: WebhookCreateDeps, run = webhookCr
     .requiredOption('--url <url>', `callback URL every topic delivers to (${CALLBACK_URL_HELP})`)
     .requiredOption('--topics <types>', 'topic types, comma-separated or repeated: events, alarms, media, live_gps, journeys', collect)
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
+  completeValues(command, { '--topics': { words: TOPIC_TYPES, commaList: true } });
   addOrganizationOption(command);
   describeVerb(command, {
     operationIds: ['replaceWebhookConfig', 'getWebhookConfig'],

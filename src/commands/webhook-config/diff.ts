@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { orgFrom, webhookClient, type OrgFlags } from './options.js';
 import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.js';
@@ -23,6 +24,7 @@ export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRu
     .description('Show what `apply` would change to reach a desired-state file (changes nothing)')
     .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin')
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
+  completeValues(command, { '--file': 'file' });
   addOrganizationOption(command);
   describeVerb(command, {
     operationIds: ['getWebhookConfig'],

@@ -6,6 +6,7 @@ import { timeoutMs, type Deps } from '../../factory.js';
 import { ApiError, NetworkError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
 
@@ -28,6 +29,7 @@ export function newWebhookTriggerCommand(deps: WebhookTriggerDeps, run = webhook
     .requiredOption('--to <url>', "the receiver's URL (http:// or https://)");
   addKeyOptions(command, 'to send in X-Webhook-Key');
   command.option('--hardware-id <id>', 'hardware id of the sample device', 'HW-000001');
+  completeValues(command, { '--hardware-id': 'hardware-id' });
   describeVerb(command, {
     notes: 'Prints the sent event id, the receiver\'s status and the Idempotency-Key; -o json adds the whole envelope.',
     examples: [

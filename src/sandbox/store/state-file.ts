@@ -1,9 +1,8 @@
 // The state file: seed parameters plus everything the API changed. Written atomically (temporary file in
 // the same directory, then rename) a moment after each change and at close; read at start. A file that
 // cannot be read as sandbox state makes start-up fail and is never overwritten.
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomically } from '../../io/atomic-file.js';
 import type { WorldChanges } from './world-store.js';
 import type { CommandsState } from './commands.js';
 import type { WebhookConfigsState } from './webhook-configs.js';
@@ -101,15 +100,8 @@ function recordProblem(world: Json, commands: Json, webhooks: Json, tokens: Json
 }
 
 export async function writeStateAtomically(file: string, state: SandboxState): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, JSON.stringify(state), { mode: 0o600 });
-    await rename(temp, file);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
+  // The folder is the operator's choice: created with the usual permissions, not the config folder's 0700.
+  await writeFileAtomically(file, JSON.stringify(state), { directoryMode: 0o777 });
 }
 
 /** Saves a moment after changes (coalescing bursts such as a bulk reboot) and on flush; never two writes at once. */

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../../factory.js';
 import { TOPIC_TYPES, type TopicType } from '../../../webhooks/callback-url.js';
 import { describeVerb } from '../../shared/help.js';
+import { completeValues } from '../../../completion/values.js';
 import { addOrganizationOption } from '../../shared/organization.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from '../options.js';
 import { requireTopicType } from '../topic-input.js';
@@ -18,6 +19,7 @@ type WebhookTopicRemoveDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
 
 export function newWebhookTopicRemoveCommand(deps: WebhookTopicRemoveDeps, run = webhookTopicRemoveRun): Command {
   const command = new Command('remove').description('Remove the topics of one type').argument('<type>', TOPIC_TYPES.join(' | '));
+  completeValues(command, { type: { words: TOPIC_TYPES } });
   addOrganizationOption(command);
   addIfMatchOption(command);
   describeVerb(command, {

@@ -3,6 +3,7 @@ import { UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../../webhooks/callback-url.js';
 import { describeVerb } from '../../shared/help.js';
+import { completeValues } from '../../../completion/values.js';
 import { addOrganizationOption } from '../../shared/organization.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from '../options.js';
 import { ALLOW_PRIVATE_URL_HELP, CALLBACK_URL_HELP, requireCallbackUrl, requireTopicType } from '../topic-input.js';
@@ -26,6 +27,7 @@ export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webho
     .requiredOption('--url <url>', `callback URL (${CALLBACK_URL_HELP})`)
     .option('--disabled', 'keep the topic switched off')
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
+  completeValues(command, { type: { words: TOPIC_TYPES } });
   addOrganizationOption(command);
   addIfMatchOption(command);
   describeVerb(command, {

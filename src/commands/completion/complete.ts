@@ -1,0 +1,73 @@
+// `fleetctl __complete KIND -- WORDS...`: the values the completion scripts cannot know in advance. Hidden from
+// help and from completion. It never prompts and never writes to stderr: on any failure, or when its time budget
+// runs out, it prints nothing and succeeds, so the operator's command line is left as it was.
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { candidateLines, type Candidate } from '../../completion/candidates.js';
+import { readCompletionLine, type CompletionLine } from '../../completion/line.js';
+import { COMPLETE_COMMAND } from '../../completion/tree.js';
+import { isLookedUp, type LookedUpValue } from '../../completion/values.js';
+
+/** About the longest a person waits on Tab before giving up on it. */
+export const LOOKUP_BUDGET_MS = 1000;
+
+export interface CompleteOptions {
+  kind: string;
+  /** The words after the program name; the last is the start of the word being completed. */
+  words: string[];
+  budgetMs: number;
+}
+
+type CompleteDeps = Pick<Deps, 'config' | 'output' | 'derive' | 'env'>;
+
+export function newCompleteCommand(deps: CompleteDeps, run = completeRun): Command {
+  const command = new Command(COMPLETE_COMMAND)
+    .description('Print completion candidates for the shell scripts')
+    .argument('<kind>', 'profile, hardware-id, fleet-id or organization-id')
+    .argument('[words...]', 'the words of the line after the program name, the one being completed last')
+    // The words are the operator's line: its --help or unknown flags are data here, not options of this command.
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments();
+  command.action(async (kind: string, words: string[]) => run(deps, { kind, words, budgetMs: LOOKUP_BUDGET_MS }));
+  return command;
+}
+
+export async function completeRun(deps: CompleteDeps, opts: CompleteOptions): Promise<void> {
+  const line = readCompletionLine(opts.words);
+  let candidates: Candidate[] = [];
+  try {
+    if (isLookedUp(opts.kind)) candidates = await candidatesFor(deps, opts.kind, line, opts.budgetMs);
+  } catch {
+    // Silence is the answer: an error text would land in the middle of the operator's command line.
+  }
+  const lines = candidateLines(candidates, line.prefix);
+  if (lines.length > 0) deps.output().text(lines.join('\n'));
+}
+
+async function candidatesFor(deps: CompleteDeps, kind: LookedUpValue, line: CompletionLine, budgetMs: number): Promise<Candidate[]> {
+  if (kind === 'profile') return profiles(deps);
+  // An embedded sandbox takes seconds to start: far too long for a Tab.
+  if (line.sandbox) return [];
+  const budget = AbortSignal.timeout(budgetMs);
+  // --debug traces would go to stderr, under the operator's prompt.
+  const live = deps.derive({ signal: budget, env: { ...deps.env, FLEETCTL_DEBUG: undefined } }, line.globals);
+  const { lookUp } = await import('../../completion/lookups.js');
+  return withinBudget(lookUp(live, kind, line.prefix, budget), budgetMs);
+}
+
+async function profiles(deps: Pick<Deps, 'config'>): Promise<Candidate[]> {
+  const data = (await deps.config()).read();
+  const names = new Set([...Object.keys(data.profiles), ...(data.current_profile ? [data.current_profile] : [])]);
+  return [...names].sort().map((value) => ({ value, description: value === data.current_profile ? 'current profile' : undefined }));
+}
+
+/** Requests follow the budget's signal; should anything not, the answer still comes a moment after it. */
+function withinBudget(work: Promise<Candidate[]>, budgetMs: number): Promise<Candidate[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Candidate[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), budgetMs + 250);
+    timer.unref();
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

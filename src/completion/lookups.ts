@@ -1,0 +1,71 @@
+// Ids for completion, from the API: the first pages of a list (cached a minute), narrowed by what was typed.
+// Loaded only when a live value is asked for, so the rest of completion never pays for the HTTP stack.
+import type { Deps } from '../factory.js';
+import type { ApiClient } from '../api/client.js';
+import { MAX_LIMIT } from '../api/paginate.js';
+import type { Candidate } from './candidates.js';
+import { CompletionCache, type CachedListing } from './cache.js';
+import type { LookedUpValue } from './values.js';
+
+export type ApiValue = Exclude<LookedUpValue, 'profile'>;
+export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
+
+/** Enough for most tenants in a few requests; beyond it, a hardware id is checked with the API's own filter. */
+export const MAX_LISTED = 4 * MAX_LIMIT;
+
+interface Listing {
+  operationId: string;
+  toCandidate(item: Record<string, unknown>): Candidate | undefined;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const candidate = (value: unknown, description: unknown): Candidate | undefined =>
+  typeof value === 'string' ? { value, description: text(description) } : undefined;
+
+const LISTINGS: Record<ApiValue, Listing> = {
+  'hardware-id': { operationId: 'listDevices', toCandidate: (d) => candidate(d.hardware_id, d.name) },
+  'fleet-id': { operationId: 'listFleets', toCandidate: (f) => candidate(f.id, f.name) },
+  'organization-id': { operationId: 'listOrganizations', toCandidate: (o) => candidate(o.id, o.name) },
+};
+
+/**
+ * The values of a kind that start with the prefix. Every request follows `signal` (the completion's budget): when
+ * it runs out, what was read so far is the answer, and it is not cached.
+ */
+export async function lookUp(deps: LookupDeps, kind: ApiValue, prefix: string, signal: AbortSignal): Promise<Candidate[]> {
+  const settings = await deps.settings();
+  const key = [settings.base_url.value, settings.client_id.value, settings.organization_id.value, kind];
+  const cache = CompletionCache.in(deps.configDir(), deps.clock);
+  // A cached answer needs no token and no HTTP stack: the client is built only when a request is due.
+  let listing = await cache.get(key);
+  if (!listing) {
+    const read = await firstPages(await deps.api(), LISTINGS[kind], signal);
+    if (read.finished) await cache.put(key, { candidates: read.candidates, complete: read.complete }).catch(() => undefined);
+    listing = read;
+  }
+  const matches = listing.candidates.filter((c) => c.value.startsWith(prefix));
+  if (matches.length > 0 || listing.complete || kind !== 'hardware-id' || prefix === '') return matches;
+  return exactHardwareId(await deps.api(), prefix, signal);
+}
+
+async function firstPages(api: ApiClient, listing: Listing, signal: AbortSignal): Promise<CachedListing & { finished: boolean }> {
+  const candidates: Candidate[] = [];
+  const pager = api.list<Record<string, unknown>>(listing.operationId, { signal }, { limit: MAX_LIMIT, all: true, maxItems: MAX_LISTED });
+  try {
+    for await (const item of pager) {
+      const found = item && typeof item === 'object' ? listing.toCandidate(item) : undefined;
+      if (found) candidates.push(found);
+    }
+  } catch {
+    // Out of time or refused: the pages read so far still help.
+    return { candidates, complete: false, finished: false };
+  }
+  return { candidates, complete: !pager.hasMore, finished: true };
+}
+
+/** Beyond the first pages: the API's hardware_id filter is exact, so it confirms one typed in full. */
+async function exactHardwareId(api: ApiClient, prefix: string, signal: AbortSignal): Promise<Candidate[]> {
+  const answer = await api.call<{ data?: Record<string, unknown>[] }>('listDevices', { query: { hardware_id: prefix, limit: 1 }, signal });
+  const found = (answer.body?.data ?? []).map(LISTINGS['hardware-id'].toCandidate);
+  return found.filter((c): c is Candidate => c !== undefined && c.value.startsWith(prefix));
+}
