@@ -222,7 +222,7 @@ _fleetctl_value() {
     "sandbox emit|--organization-id") echo "lookup organization-id" ;;
     *"|--profile") echo "lookup profile" ;;
     *"|--base-url" | *"|--auth-url" | *"|--columns" | *"|--timeout" | *"|--max-retries" | *"|--max-retry-wait") echo "any" ;;
-    *"|-o" | *"|--output") echo "words table json ndjson csv" ;;
+    *"|-o" | *"|--output") echo "words table wide json ndjson csv" ;;
   esac
 }
 # How positional argument $2 (from 0) of command $1 completes.

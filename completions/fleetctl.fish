@@ -435,7 +435,7 @@ function __fleetctl_value
     case '*|--base-url' '*|--auth-url' '*|--columns' '*|--timeout' '*|--max-retries' '*|--max-retry-wait'
       echo 'any'
     case '*|-o' '*|--output'
-      echo 'words table json ndjson csv'
+      echo 'words table wide json ndjson csv'
   end
 end
 # How positional argument $argv[2] (from 0) of command $argv[1] completes.
