@@ -1,15 +1,15 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { rephrasing } from '../shared/api-errors.js';
 
-type DevicesLastReportedDeps = Pick<Deps, 'api' | 'output'>;
+type DevicesLastReportedDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
 export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run = devicesLastReportedRun): Command {
   const command = new Command('last-reported')
     .description('Show the latest telemetry a device reported')
-    .argument('<hardware-id>', 'hardware id of the device');
+    .argument('[hardware-id]', HARDWARE_ID_ARGUMENT);
   describeVerb(command, {
     operationIds: ['getDeviceLastReported'],
     examples: [
@@ -19,7 +19,7 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
       },
     ],
   });
-  command.action(async (hardwareId: string) => run(deps, { hardwareId: requireNonEmpty(hardwareId, 'hardware id') }));
+  command.action(async (hardwareId: string | undefined) => run(deps, { hardwareId: await hardwareIdArgument(deps, hardwareId) }));
   return command;
 }
 

@@ -4,7 +4,8 @@ import type { PageOptions } from '../../api/paginate.js';
 import { columnsOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
-import { requireUuid } from '../shared/validate.js';
+import { pickable } from '../shared/pick-list.js';
+import { pickOrganization, uuidArgument } from '../shared/pickers.js';
 import { FIRST_ORGANIZATION } from './get.js';
 
 export interface OrganizationsDescendantsOptions {
@@ -12,19 +13,20 @@ export interface OrganizationsDescendantsOptions {
   paging: PageOptions;
 }
 
-type OrganizationsDescendantsDeps = Pick<Deps, 'api' | 'output' | 'io'>;
+type OrganizationsDescendantsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
 export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendantsDeps, run = organizationsDescendantsRun): Command {
   const command = new Command('descendants')
     .description('List the descendants of an organization (children, their children, ...)')
-    .argument('<id>', 'organization id (uuid)');
+    .argument('[id]', pickable('organization id (uuid)'));
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listOrganizationDescendants'],
     examples: [{ comment: 'everything below your own organization', command: `fleetctl --sandbox organizations descendants ${FIRST_ORGANIZATION} --all` }],
   });
-  command.action(async (id: string, flags: RawPagingFlags) => {
-    await run(deps, { id: requireUuid(id, 'organization id'), paging: pagingFrom(flags) });
+  command.action(async (id: string | undefined, flags: RawPagingFlags) => {
+    const paging = pagingFrom(flags);
+    await run(deps, { id: await uuidArgument(deps, id, 'id', 'organization id', pickOrganization), paging });
   });
   return command;
 }
