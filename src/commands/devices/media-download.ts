@@ -38,7 +38,7 @@ export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, r
   const command = new Command('download')
     .description('Download media files of a device from their signed URLs')
     .argument('[hardware-id]', HARDWARE_ID_ARGUMENT)
-    .argument('[media-ids...]', pickable('ids of the media items to download (or --all)'))
+    .argument('[media-ids...]', pickable('ids of the media items to download, or --all'))
     .option('--all', 'download every media item of the device (within --from/--to when given)')
     .option('--dir <dir>', 'directory to write the files to (default: the current directory)');
   addDateWindowOptions(command, { since: false });
