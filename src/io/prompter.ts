@@ -1,12 +1,36 @@
 // Prompts go to stderr so they never mix with data on stdout; @inquirer/prompts loads only when asked.
 import { CancelledError, UsageError } from '../errors.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { IOStreams } from './streams.js';
+
+export interface PromptChoice<T> {
+  value: T;
+  /** The line shown in the list (already made terminal-safe and cut to the width by the caller). */
+  name: string;
+  /** Shown after the question once answered; the name when not given. */
+  short?: string;
+  /** Shown but not selectable; a string says why. */
+  disabled?: boolean | string;
+}
+
+/** A search result: a choice, or a line of text between choices. */
+export type SearchItem<T> = PromptChoice<T> | { separator: string };
+
+/** Answers a search term ('' when the operator has typed nothing) with the items to show. */
+export type SearchSource<T> = (term: string, signal: AbortSignal) => Promise<SearchItem<T>[]>;
 
 export interface Prompter {
   input(message: string, opts?: { default?: string; validate?: (value: string) => true | string }): Promise<string>;
   password(message: string): Promise<string>;
   confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
+  /** One item from a list that follows what the operator types. A source that fails ends the prompt with its error. */
+  search<T>(message: string, opts: { source: SearchSource<T>; pageSize?: number }): Promise<T>;
+  /** Any number of items (at least one) from a fixed list. */
+  checkbox<T>(message: string, opts: { choices: PromptChoice<T>[]; pageSize?: number }): Promise<T[]>;
 }
+
+// Keystrokes closer together than this are one search: a term is looked up once the operator pauses.
+const SEARCH_PAUSE_MS = 120;
 
 export function createPrompter(io: IOStreams): Prompter {
   const context = () => ({ input: io.in, output: io.err });
@@ -28,6 +52,37 @@ export function createPrompter(io: IOStreams): Prompter {
       ensure();
       const { confirm } = await import('@inquirer/prompts');
       return asked(confirm({ message, default: opts?.default ?? false }, context()));
+    },
+    async search(message, opts) {
+      ensure();
+      const { search, Separator } = await import('@inquirer/prompts');
+      // a failed look-up (403, network) ends the prompt: the error then reaches main.ts with its exit code,
+      // where the prompt alone would only show its message and wait
+      const failed = new AbortController();
+      let failure: unknown;
+      const source = async (term: string | undefined, { signal }: { signal: AbortSignal }) => {
+        if (term) await delay(SEARCH_PAUSE_MS, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return [];
+        try {
+          const items = await opts.source(term ?? '', signal);
+          return items.map((item) => ('separator' in item ? new Separator(item.separator) : item));
+        } catch (error) {
+          if (signal.aborted) return [];
+          failure = error;
+          failed.abort();
+          return [];
+        }
+      };
+      try {
+        return await asked(search({ message, source, pageSize: opts.pageSize }, { ...context(), signal: failed.signal }));
+      } catch (error) {
+        throw failure ?? error;
+      }
+    },
+    async checkbox(message, opts) {
+      ensure();
+      const { checkbox } = await import('@inquirer/prompts');
+      return asked(checkbox({ message, choices: opts.choices, pageSize: opts.pageSize, required: true, loop: false }, context()));
     },
   };
 }

@@ -179,7 +179,7 @@ export class Output {
       this.io.info('No results.');
       return 0;
     }
-    const { cutToWidth, fitColumns, Stiffness } = await import('./table-layout.js');
+    const [{ fitColumns, Stiffness }, { cutToWidth }] = await Promise.all([import('./table-layout.js'), import('./text-width.js')]);
     const headers = columns.map((c) => safeText(c.toUpperCase().replace(/[._]/g, ' ')));
     const stiffness = columns.map((c, i) => {
       if (isRigidColumn(c, fieldKind(view, c)) || rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!))) return Stiffness.rigid;
@@ -195,7 +195,7 @@ export class Output {
 
   /** One resource as FIELD / VALUE rows that fit the terminal; ids stay whole where the width allows. */
   private async writeTtyRecord(rows: [string, unknown][]): Promise<void> {
-    const { cutToWidth, displayWidth, frameWidth } = await import('./table-layout.js');
+    const [{ frameWidth }, { cutToWidth, displayWidth }] = await Promise.all([import('./table-layout.js'), import('./text-width.js')]);
     const keys = rows.map(([key]) => safeText(key));
     const keyWidth = Math.min(Math.max(...keys.map(displayWidth)), Math.floor(this.terminalWidth / 3));
     const valueWidth = Math.max(1, this.terminalWidth - frameWidth(2) - keyWidth);

@@ -1,27 +1,6 @@
-// Column widths for a terminal: measured as the terminal draws them (CJK and emoji take two cells), and cut
-// between whole characters with an ellipsis. Loaded only when a table is drawn.
+// Column widths for a terminal: measured as the terminal draws them (CJK and emoji take two cells), so a table
+// fits its width. Loaded only when a table is drawn.
 import stringWidth from 'string-width';
-
-export function displayWidth(text: string): number {
-  return stringWidth(text);
-}
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** The text cut to `width` terminal cells, ending in an ellipsis when cut; never splits a character. */
-export function cutToWidth(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  if (width <= 0) return '';
-  let used = 0;
-  let kept = '';
-  for (const { segment } of graphemes.segment(text)) {
-    const cells = stringWidth(segment);
-    if (used + cells > width - 1) break;
-    kept += segment;
-    used += cells;
-  }
-  return `${kept}…`;
-}
 
 /** Frame of a compact table: a bar before each column and one at the end, and a space each side of a cell. */
 export function frameWidth(columnCount: number): number {

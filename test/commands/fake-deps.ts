@@ -1,6 +1,6 @@
 // Deps for unit tests of verbs: test streams, a real ApiClient over a scripted transport (every scripted
 // answer must be used), a scripted prompter, and settings without a config file.
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { Command } from 'commander';
 import { IOStreams, type TestIOStreams } from '../../src/io/streams.js';
 import { Output, type OutputFormat } from '../../src/output/render.js';
@@ -9,7 +9,7 @@ import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transpo
 import { silentTracer } from '../../src/api/trace.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/retry.js';
 import { operation } from '../../src/openapi/operations.js';
-import type { Prompter } from '../../src/io/prompter.js';
+import type { PromptChoice, Prompter } from '../../src/io/prompter.js';
 import type { Clock } from '../../src/io/clock.js';
 import type { Settings } from '../../src/config/settings.js';
 import type { Deps } from '../../src/factory.js';
@@ -33,14 +33,31 @@ export interface SentRequest extends HttpRequest {
   scope?: string;
 }
 
+export interface ScriptedSearch {
+  term?: string;
+  choose: string;
+}
+
+/** What a search or checkbox prompt showed. */
+export interface ShownList {
+  message: string;
+  term?: string;
+  /** The lines of the choices, disabled ones followed by their reason, and separators as they read. */
+  lines: string[];
+}
+
 export interface FakeDepsOptions {
   tty?: boolean;
   stdin?: string;
   format?: OutputFormat;
   columns?: string[];
   answers?: ScriptedAnswer[];
-  /** Answers for prompter.input, in order. */
+  /** Answers for prompter.input and prompter.confirm ('y' is yes), in order. */
   inputs?: string[];
+  /** Answers for prompter.search, in order: the term typed, then the choice whose line contains `choose`. */
+  searches?: ScriptedSearch[];
+  /** Answers for prompter.checkbox, in order: the choices whose lines contain these texts are ticked. */
+  checks?: string[][];
   organizationId?: string;
   now?: string;
   env?: NodeJS.ProcessEnv;
@@ -52,6 +69,8 @@ export interface FakeDeps {
   io: TestIOStreams;
   sent: SentRequest[];
   prompts: string[];
+  /** The lists search and checkbox prompts showed, in order. */
+  shown: ShownList[];
   /** Fails when a scripted answer was never asked for. */
   assertAllAnswered(): void;
 }
@@ -62,6 +81,13 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
   const sent: SentRequest[] = [];
   const prompts: string[] = [];
   const inputs = [...(opts.inputs ?? [])];
+  const searches = [...(opts.searches ?? [])];
+  const checks = [...(opts.checks ?? [])];
+  const shown: ShownList[] = [];
+  // a scripted answer nobody asked for fails the test, without the test having to check
+  onTestFinished(() => {
+    expect({ inputs, searches, checks }, 'scripted prompt answers left unused').toEqual({ inputs: [], searches: [], checks: [] });
+  });
   const scopes: string[] = [];
   const transport: Transport = {
     async send(request) {
@@ -108,7 +134,24 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     },
     async confirm(message) {
       prompts.push(message);
-      return inputs.shift() === 'y';
+      const answer = inputs.shift();
+      if (answer === undefined) throw new Error(`unexpected confirmation ${message}`);
+      return answer === 'y';
+    },
+    async search(message, o) {
+      prompts.push(message);
+      const answer = searches.shift();
+      if (!answer) throw new Error(`unexpected search prompt ${message}`);
+      const items = await o.source(answer.term ?? '', new AbortController().signal);
+      shown.push({ message, term: answer.term, lines: items.map((item) => ('separator' in item ? item.separator : lineOf(item))) });
+      return chosen(items.filter((item) => !('separator' in item)) as PromptChoice<never>[], answer.choose, message);
+    },
+    async checkbox(message, o) {
+      prompts.push(message);
+      const answer = checks.shift();
+      if (!answer) throw new Error(`unexpected checkbox prompt ${message}`);
+      shown.push({ message, lines: o.choices.map(lineOf) });
+      return answer.map((text) => chosen(o.choices, text, message));
     },
   };
   const none = { value: undefined, source: undefined };
@@ -147,8 +190,21 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     io,
     sent,
     prompts,
+    shown,
     assertAllAnswered: () => expect(answers.map((a) => `${a.method} ${a.path}`)).toEqual([]),
   };
+}
+
+function lineOf(choice: PromptChoice<unknown>): string {
+  return typeof choice.disabled === 'string' ? `${choice.name} ${choice.disabled}` : choice.name;
+}
+
+/** The value of the one selectable choice whose line holds the text: none, or several, fails the test. */
+function chosen<T>(choices: PromptChoice<T>[], text: string, message: string): T {
+  const found = choices.filter((choice) => choice.name.includes(text));
+  if (found.length !== 1) throw new Error(`prompt ${message}: ${found.length} choices hold "${text}" in ${JSON.stringify(choices.map((c) => c.name))}`);
+  if (found[0]!.disabled) throw new Error(`prompt ${message}: "${text}" cannot be chosen (${String(found[0]!.disabled)})`);
+  return found[0]!.value;
 }
 
 /** Parses argv with one verb, as main.ts would (errors thrown, never printed or exiting). */

@@ -43,7 +43,7 @@ afterAll(async () => {
 const commands = async () => (await (await fetch(`${h.sandbox.baseUrl}/_sandbox/commands`)).json()) as { hardware_id: string; command: string; idempotency_key: string }[];
 
 describe('devices end to end', { timeout: 60_000 }, () => {
-  it('assign: prints the updated device; 400 for a vehicle outside the tenant, 404 unknown device, refused scope, 2 bad uuid', async () => {
+  it('assign: prints the updated device; 400 for a vehicle outside the tenant, 404 unknown device, refused scope, 5 unknown hardware id', async () => {
     const ok = await h.cli(['devices', 'assign', reported.id, '--vehicle-id', vehicleId, '-o', 'json']);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ id: reported.id, vehicle_id: vehicleId });
@@ -54,8 +54,42 @@ describe('devices end to end', { timeout: 60_000 }, () => {
     // a client without the scope is refused its token (invalid_scope, exit 3) before any API call can be a 403
     const reader = await h.cli(['devices', 'assign', reported.id, '--vehicle-id', vehicleId], { client: 'sandbox-reader' });
     expect([reader.code, reader.stderr]).toEqual([3, expect.stringContaining('invalid_scope (The client is not allowed the scope(s): thirdparty.api.devices_write.)')]);
+    // not a uuid: a hardware id, and no device has this one
     const usage = await h.cli(['devices', 'assign', 'not-a-uuid', '--vehicle-id', vehicleId]);
-    expect([usage.code, usage.stderr]).toEqual([2, 'Error: device id must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got "not-a-uuid"\n']);
+    expect([usage.code, usage.stderr.split('\n')[0]]).toEqual([5, 'Error: no device with hardware id "not-a-uuid" (resource.not_found, HTTP 404)']);
+  });
+
+  it('get, assign and unassign take a hardware id too: looked up through the list filter; 5 when none', async () => {
+    const got = await h.cli(['devices', 'get', reported.hardware_id, '-o', 'json']);
+    expect([got.code, got.stderr]).toEqual([0, '']);
+    expect(JSON.parse(got.stdout)).toMatchObject({ id: reported.id, hardware_id: reported.hardware_id });
+    const unknown = await h.cli(['devices', 'get', 'HW-999999']);
+    expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([
+      5,
+      '',
+      'Error: no device with hardware id "HW-999999" (resource.not_found, HTTP 404)\nHint: list hardware ids with: fleetctl devices list --columns hardware_id,name\n',
+    ]);
+    const assigned = await h.cli(['devices', 'assign', reported.hardware_id, '--vehicle-id', vehicleId, '-o', 'json']);
+    expect([assigned.code, assigned.stderr]).toEqual([0, `Device ${reported.hardware_id} (${reported.id}) assigned to vehicle ${vehicleId}.\n`]);
+    expect(JSON.parse(assigned.stdout)).toMatchObject({ id: reported.id, vehicle_id: vehicleId });
+    const unassigned = await h.cli(['devices', 'unassign', reported.hardware_id, '--yes']);
+    expect([unassigned.code, unassigned.stderr]).toEqual([0, `Device ${reported.hardware_id} (${reported.id}) is not assigned to any vehicle.\n`]);
+    expect(JSON.parse((await h.cli(['devices', 'get', reported.id, '-o', 'json'])).stdout).vehicle_id).toBeNull();
+  });
+
+  it('an argument left out where nothing may be asked: exit 2 with a one-line usage error, nothing sent', async () => {
+    const before = (await commands()).length;
+    for (const [args, message] of [
+      [['devices', 'get'], "missing required argument 'device'"],
+      [['devices', 'events', '--since', '1d'], "missing required argument 'hardware-id'"],
+      [['drivers', 'get'], "missing required argument 'id'"],
+      [['events', 'get'], "missing required argument 'event-id'"],
+      [['devices', 'reboot', '--yes'], 'name the devices to reboot: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)'],
+    ] as const) {
+      const result = await h.cli([...args]);
+      expect([result.code, result.stdout, result.stderr]).toEqual([2, '', `Error: ${message}\n`]);
+    }
+    expect((await commands()).length).toBe(before);
   });
 
   it('unassign: needs --yes when it may not prompt; 204 twice (idempotent); 404 unknown', async () => {

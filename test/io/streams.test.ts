@@ -55,6 +55,12 @@ describe('confirmOrRequireYes', () => {
       input: async () => '',
       password: async () => '',
       confirm: async (question) => (asked.push(question), answer),
+      search: async () => {
+        throw new Error('must not search');
+      },
+      checkbox: async () => {
+        throw new Error('must not show a checkbox');
+      },
     };
   };
   const opts = { question: 'Reboot 3 devices?', refusal: 'not rebooting' };

@@ -1,6 +1,7 @@
 // Column widths on a terminal: measured in cells, the least stiff columns give way first, nothing wraps.
 import { describe, expect, it } from 'vitest';
-import { cutToWidth, displayWidth, fitColumns, frameWidth, Stiffness } from '../../src/output/table-layout.js';
+import { fitColumns, frameWidth, Stiffness } from '../../src/output/table-layout.js';
+import { cutToWidth, displayWidth } from '../../src/output/text-width.js';
 
 const uuid = '2e7f6c1f-1dae-45ed-a366-adae182c1269';
 const total = (widths: number[]) => widths.reduce((a, b) => a + b, 0) + frameWidth(widths.length);

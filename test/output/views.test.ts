@@ -5,7 +5,7 @@ import { Output, type OutputFormat } from '../../src/output/render.js';
 import { IOStreams } from '../../src/io/streams.js';
 import { checkColumns, closestNames, viewOf, wideColumns } from '../../src/output/columns.js';
 import { UsageError } from '../../src/errors.js';
-import { displayWidth } from '../../src/output/table-layout.js';
+import { displayWidth } from '../../src/output/text-width.js';
 
 const device = {
   id: '2e7f6c1f-1dae-45ed-a366-adae182c1269',

@@ -4,40 +4,47 @@ import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { requireUuid } from '../shared/validate.js';
+import { givenOrPicked, pickable } from '../shared/pick-list.js';
+import { pickDevice } from '../shared/pickers.js';
+import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
 
 export interface DevicesAssignOptions {
-  id: string;
+  /** A device id (uuid) or a hardware id. */
+  device: string;
   vehicleId: string;
 }
 
-type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io'>;
+type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
 export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAssignRun): Command {
   const command = new Command('assign')
     .description('Assign a device to a vehicle and show the updated device')
-    .argument('<id>', 'device id (uuid)')
+    .argument('[device]', pickable(DEVICE_ARGUMENT))
     .requiredOption('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant)');
-  completeValues(command, { id: 'hardware-id' });
+  completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
-    operationIds: ['assignDevice'],
+    operationIds: ['assignDevice', 'listDevices'],
     shows: schemaView('Device'),
     examples: [
       {
-        comment: 'assign the first device to the first vehicle',
+        comment: 'assign a device, named by its hardware id, to the first vehicle',
         command:
-          'fleetctl --sandbox devices assign $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1) --vehicle-id $(fleetctl --sandbox devices list --all --columns vehicle_id -o csv | awk \'NR > 1 && $1 != "" && !n++\')',
+          'fleetctl --sandbox devices assign HW-000001 --vehicle-id $(fleetctl --sandbox devices list --all --columns vehicle_id -o csv | awk \'NR > 1 && $1 != "" && !n++\')',
       },
     ],
   });
-  command.action(async (id: string, flags: { vehicleId: string }) =>
-    run(deps, { id: requireUuid(id, 'device id'), vehicleId: requireUuid(flags.vehicleId, '--vehicle-id') }),
-  );
+  command.action(async (device: string | undefined, flags: { vehicleId: string }) => {
+    const vehicleId = requireUuid(flags.vehicleId, '--vehicle-id');
+    const picked = await givenOrPicked(deps.io, device, 'device', async () => (await pickDevice(deps)).id);
+    await run(deps, { device: parseDeviceRef(picked), vehicleId });
+  });
   return command;
 }
 
 export async function devicesAssignRun(deps: DevicesAssignDeps, opts: DevicesAssignOptions): Promise<void> {
   const api = await deps.api();
-  const answer = await api.call('assignDevice', { pathParams: { id: opts.id }, body: { vehicle_id: opts.vehicleId } });
+  const device = await resolveDevice(api, opts.device);
+  const answer = await api.call('assignDevice', { pathParams: { id: device.id }, body: { vehicle_id: opts.vehicleId } });
   await deps.output().object(answer.body, schemaView('Device'));
-  deps.io.info(`Device ${opts.id} assigned to vehicle ${opts.vehicleId}.`);
+  deps.io.info(`Device ${device.label} assigned to vehicle ${opts.vehicleId}.`);
 }

@@ -19,6 +19,7 @@ import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/r
 import { RUN_ID_PATTERN } from './bulk/keys.js';
 import { isRunFatal } from './bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
+import { pickDevicesFor } from '../shared/pickers.js';
 
 export interface DeviceCommandVerb {
   command: DeviceCommand;
@@ -110,11 +111,16 @@ export function newDeviceCommandVerb(
       'code when every device failed for the same reason.',
     ].join('\n'),
   });
-  command.action(async (hardwareIds: string[], flags: RawFlags) => run(deps, verb, invocationFrom(verb, hardwareIds, flags)));
+  command.action(async (hardwareIds: string[], flags: RawFlags) => {
+    const invocation = invocationFrom(verb, hardwareIds, flags, deps.io.canPrompt());
+    if (invocation.mode !== 'pick') return run(deps, verb, invocation);
+    return run(deps, verb, invocationFrom(verb, await pickDevicesFor(deps, verb.command, verb.name), flags, false) as DeviceCommandInvocation);
+  });
   return command;
 }
 
-function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: RawFlags): DeviceCommandInvocation {
+/** With nothing named, a terminal picks the devices (once every flag is checked). */
+function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: RawFlags, canPick: boolean): DeviceCommandInvocation | { mode: 'pick' } {
   const ids = hardwareIds.map((id) => requireNonEmpty(id, 'hardware id'));
   const key = flags.idempotencyKey === undefined ? undefined : checkIdempotencyKey(flags.idempotencyKey);
   const yes = Boolean(flags.yes);
@@ -128,6 +134,7 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
     return flags.dryRun ? { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes, dryRun: true } : { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes };
   }
   if (ids.length === 0 && !bulkOnly && flags.resume === undefined) {
+    if (canPick) return { mode: 'pick' };
     throw new UsageError(`name the devices to ${verb.name}: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)`);
   }
   if (flags.resume !== undefined && !RUN_ID_PATTERN.test(flags.resume)) throw new UsageError(`--resume must be a run id such as 20240601T120000Z-3f9a1c, got "${flags.resume}"`);

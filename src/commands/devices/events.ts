@@ -4,6 +4,7 @@ import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
+import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNonEmpty } from '../shared/validate.js';
@@ -17,14 +18,14 @@ export interface DevicesEventsOptions {
   paging: PageOptions;
 }
 
-type DevicesEventsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock'>;
+type DevicesEventsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'prompter'>;
 
 type RawFlags = RawPagingFlags & RawDateFlags & { type?: string[]; accident?: boolean; important?: boolean };
 
 export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEventsRun): Command {
   const command = new Command('events')
     .description("List a device's telematics events")
-    .argument('<hardware-id>', 'hardware id of the device');
+    .argument('[hardware-id]', HARDWARE_ID_ARGUMENT);
   addDateWindowOptions(command);
   command
     .option('--type <type>', 'only events of this type (repeatable, or comma-separated)', collect)
@@ -46,15 +47,17 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
       },
     ],
   });
-  command.action(async (hardwareId: string, flags: RawFlags) => {
+  command.action(async (hardwareId: string | undefined, flags: RawFlags) => {
     const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));
+    const window = dateWindowFrom(flags, deps.clock.now());
+    const paging = pagingFrom(flags);
     await run(deps, {
-      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
-      window: dateWindowFrom(flags, deps.clock.now()),
+      hardwareId: await hardwareIdArgument(deps, hardwareId),
+      window,
       types,
       accident: flags.accident ? true : undefined,
       important: flags.important ? true : undefined,
-      paging: pagingFrom(flags),
+      paging,
     });
   });
   return command;

@@ -3,29 +3,43 @@ import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { requireUuid } from '../shared/validate.js';
+import { givenOrPicked, pickable } from '../shared/pick-list.js';
+import { pickDevice } from '../shared/pickers.js';
+import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
 
-type DevicesGetDeps = Pick<Deps, 'api' | 'output'>;
+type DevicesGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
+
+export interface DevicesGetOptions {
+  /** A device id (uuid) or a hardware id. */
+  device: string;
+}
 
 export function newDevicesGetCommand(deps: DevicesGetDeps, run = devicesGetRun): Command {
-  const command = new Command('get').description('Show one device by its id').argument('<id>', 'device id (uuid)');
-  completeValues(command, { id: 'hardware-id' });
+  const command = new Command('get')
+    .description('Show one device by its id or hardware id')
+    .argument('[device]', pickable(DEVICE_ARGUMENT));
+  completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
-    operationIds: ['getDevice'],
+    operationIds: ['getDevice', 'listDevices'],
     shows: schemaView('Device'),
     examples: [
+      { comment: 'a device by its hardware id, in full', command: 'fleetctl --sandbox devices get HW-000001' },
       {
-        comment: 'the first device, in full',
+        comment: 'the first device by its id',
         command: 'fleetctl --sandbox devices get $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1)',
       },
     ],
   });
-  command.action(async (id: string) => run(deps, { id: requireUuid(id, 'device id') }));
+  command.action(async (device: string | undefined) => {
+    const picked = await givenOrPicked(deps.io, device, 'device', async () => (await pickDevice(deps)).id);
+    await run(deps, { device: parseDeviceRef(picked) });
+  });
   return command;
 }
 
-export async function devicesGetRun(deps: DevicesGetDeps, opts: { id: string }): Promise<void> {
+export async function devicesGetRun(deps: DevicesGetDeps, opts: DevicesGetOptions): Promise<void> {
   const api = await deps.api();
-  const answer = await api.call('getDevice', { pathParams: { id: opts.id } });
+  const { id } = await resolveDevice(api, opts.device);
+  const answer = await api.call('getDevice', { pathParams: { id } });
   await deps.output().object(answer.body, schemaView('Device'));
 }

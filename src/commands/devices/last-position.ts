@@ -3,7 +3,7 @@ import type { Deps } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { rephrasing } from '../shared/api-errors.js';
 import { parseDuration } from '../shared/dates.js';
 
@@ -14,14 +14,14 @@ export interface DevicesLastPositionOptions {
   intervalMs: number;
 }
 
-type DevicesLastPositionDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal'>;
+type DevicesLastPositionDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'prompter'>;
 
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
 export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run = devicesLastPositionRun): Command {
   const command = new Command('last-position')
     .description('Show the last live position of a device, once or continuously with --watch')
-    .argument('<hardware-id>', 'hardware id of the device')
+    .argument('[hardware-id]', HARDWARE_ID_ARGUMENT)
     .option('-w, --watch', 'poll and show each change until Ctrl-C (piped: one NDJSON line per change)')
     .option('--interval <duration>', 'time between polls with --watch, e.g. 5s, 1m (default 5s)');
   completeValues(command, { 'hardware-id': 'hardware-id' });
@@ -35,13 +35,10 @@ export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run
     ],
     notes: 'With --watch on a terminal the position is redrawn on each change; piped, each change is one NDJSON line.',
   });
-  command.action(async (hardwareId: string, flags: { watch?: boolean; interval?: string }) => {
+  command.action(async (hardwareId: string | undefined, flags: { watch?: boolean; interval?: string }) => {
     if (flags.interval !== undefined && !flags.watch) throw new UsageError('--interval only applies with --watch');
-    await run(deps, {
-      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
-      watch: Boolean(flags.watch),
-      intervalMs: flags.interval === undefined ? 5_000 : parseDuration(flags.interval, '--interval'),
-    });
+    const intervalMs = flags.interval === undefined ? 5_000 : parseDuration(flags.interval, '--interval');
+    await run(deps, { hardwareId: await hardwareIdArgument(deps, hardwareId), watch: Boolean(flags.watch), intervalMs });
   });
   return command;
 }

@@ -3,15 +3,15 @@ import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { rephrasing } from '../shared/api-errors.js';
 
-type DevicesLastReportedDeps = Pick<Deps, 'api' | 'output'>;
+type DevicesLastReportedDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
 export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run = devicesLastReportedRun): Command {
   const command = new Command('last-reported')
     .description('Show the latest telemetry a device reported')
-    .argument('<hardware-id>', 'hardware id of the device');
+    .argument('[hardware-id]', HARDWARE_ID_ARGUMENT);
   completeValues(command, { 'hardware-id': 'hardware-id' });
   describeVerb(command, {
     operationIds: ['getDeviceLastReported'],
@@ -23,7 +23,7 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
       },
     ],
   });
-  command.action(async (hardwareId: string) => run(deps, { hardwareId: requireNonEmpty(hardwareId, 'hardware id') }));
+  command.action(async (hardwareId: string | undefined) => run(deps, { hardwareId: await hardwareIdArgument(deps, hardwareId) }));
   return command;
 }
 

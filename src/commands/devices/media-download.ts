@@ -14,6 +14,8 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireNonEmpty } from '../shared/validate.js';
+import { pickable } from '../shared/pick-list.js';
+import { hardwareIdArgument, HARDWARE_ID_ARGUMENT, pickMedia } from '../shared/pickers.js';
 
 export interface DevicesMediaDownloadOptions {
   hardwareId: string;
@@ -31,13 +33,13 @@ export interface MediaItem {
   download_url: string;
 }
 
-type DevicesMediaDownloadDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'transport'>;
+type DevicesMediaDownloadDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'transport' | 'prompter'>;
 
 export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, run = devicesMediaDownloadRun): Command {
   const command = new Command('download')
     .description('Download media files of a device from their signed URLs')
-    .argument('<hardware-id>', 'hardware id of the device')
-    .argument('[media-ids...]', 'ids of the media items to download (or --all)')
+    .argument('[hardware-id]', HARDWARE_ID_ARGUMENT)
+    .argument('[media-ids...]', pickable('ids of the media items to download, or --all'))
     .option('--all', 'download every media item of the device (within --from/--to when given)')
     .option('--dir <dir>', 'directory to write the files to (default: the current directory)');
   addDateWindowOptions(command, { since: false });
@@ -52,18 +54,17 @@ export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, r
     ],
     notes: 'Each file is written to a temporary name, then renamed; no credential is sent to the download host.',
   });
-  command.action(async (hardwareId: string, mediaIds: string[], _flags: unknown, self: Command) => {
+  command.action(async (hardwareId: string | undefined, mediaIds: string[], _flags: unknown, self: Command) => {
     // `devices media` has --all, --from and --to too, and commander gives them to it: read both levels.
     const flags = self.optsWithGlobals<RawDateFlags & { all?: boolean; dir?: string }>();
     if (flags.all && mediaIds.length > 0) throw new UsageError('give media ids or --all, not both');
-    if (!flags.all && mediaIds.length === 0) throw new UsageError('name the media ids to download, or pass --all', 'list them with: fleetctl devices media HARDWARE_ID');
-    await run(deps, {
-      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
-      mediaIds: [...new Set(mediaIds.map((id) => requireNonEmpty(id, 'media id')))],
-      all: Boolean(flags.all),
-      dir: flags.dir === undefined ? '.' : directoryFlag(flags.dir),
-      window: dateWindowFrom(flags, deps.clock.now()),
-    });
+    const dir = flags.dir === undefined ? '.' : directoryFlag(flags.dir);
+    const window = dateWindowFrom(flags, deps.clock.now());
+    const device = await hardwareIdArgument(deps, hardwareId);
+    const pickMediaId = !flags.all && mediaIds.length === 0;
+    if (pickMediaId && !deps.io.canPrompt()) throw new UsageError('name the media ids to download, or pass --all', 'list them with: fleetctl devices media HARDWARE_ID');
+    const ids = pickMediaId ? [await pickMedia(deps, device, window)] : mediaIds.map((id) => requireNonEmpty(id, 'media id'));
+    await run(deps, { hardwareId: device, mediaIds: [...new Set(ids)], all: Boolean(flags.all), dir, window });
   });
   return command;
 }

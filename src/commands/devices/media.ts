@@ -4,9 +4,9 @@ import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
+import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireNonEmpty } from '../shared/validate.js';
 import { newDevicesMediaDownloadCommand } from './media-download.js';
 
 export interface DevicesMediaOptions {
@@ -15,14 +15,14 @@ export interface DevicesMediaOptions {
   paging: PageOptions;
 }
 
-type DevicesMediaDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'transport'>;
+type DevicesMediaDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'transport' | 'prompter'>;
 
 const FIRST_WITH_MEDIA = 'fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1';
 
 export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMediaRun): Command {
   const command = new Command('media')
     .description("List a device's media items (photos, videos) with their signed download URLs; `media download` fetches them")
-    .argument('<hardware-id>', 'hardware id of the device');
+    .argument('[hardware-id]', HARDWARE_ID_ARGUMENT);
   addDateWindowOptions(command, { since: false });
   addPagingOptions(command);
   completeValues(command, { 'hardware-id': 'hardware-id' });
@@ -38,12 +38,10 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
     ],
     notes: 'Download URLs are signed and expire (see download_url_expires_at); `devices media download` fetches files without sending any credential.',
   });
-  command.action(async (hardwareId: string, flags: RawPagingFlags & RawDateFlags) => {
-    await run(deps, {
-      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
-      window: dateWindowFrom(flags, deps.clock.now()),
-      paging: pagingFrom(flags),
-    });
+  command.action(async (hardwareId: string | undefined, flags: RawPagingFlags & RawDateFlags) => {
+    const window = dateWindowFrom(flags, deps.clock.now());
+    const paging = pagingFrom(flags);
+    await run(deps, { hardwareId: await hardwareIdArgument(deps, hardwareId), window, paging });
   });
   command.addCommand(newDevicesMediaDownloadCommand(deps));
   return command;

@@ -1,12 +1,16 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
+import { safeText } from '../../output/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { requireUuid } from '../shared/validate.js';
+import { givenOrPicked, pickable } from '../shared/pick-list.js';
+import { pickDevice } from '../shared/pickers.js';
+import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
 
 export interface DevicesUnassignOptions {
-  id: string;
+  /** A device id (uuid) or a hardware id. */
+  device: string;
   yes: boolean;
 }
 
@@ -15,30 +19,36 @@ type DevicesUnassignDeps = Pick<Deps, 'api' | 'io' | 'prompter'>;
 export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devicesUnassignRun): Command {
   const command = new Command('unassign')
     .description('Remove a device from its vehicle (succeeds whether or not it was assigned)')
-    .argument('<id>', 'device id (uuid)')
+    .argument('[device]', pickable(DEVICE_ARGUMENT))
     .option('-y, --yes', 'do not ask for confirmation (required when not interactive)');
-  completeValues(command, { id: 'hardware-id' });
+  completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
-    operationIds: ['unassignDevice'],
+    operationIds: ['unassignDevice', 'listDevices'],
     examples: [
+      { comment: 'unassign a device named by its hardware id, without a prompt', command: 'fleetctl --sandbox devices unassign HW-000001 --yes' },
       {
-        comment: 'unassign the first device, without a prompt',
+        comment: 'the first device by its id',
         command: 'fleetctl --sandbox devices unassign $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1) --yes',
       },
     ],
   });
-  command.action(async (id: string, flags: { yes?: boolean }) => run(deps, { id: requireUuid(id, 'device id'), yes: Boolean(flags.yes) }));
+  command.action(async (device: string | undefined, flags: { yes?: boolean }) => {
+    const picked = await givenOrPicked(deps.io, device, 'device', async () => (await pickDevice(deps)).id);
+    await run(deps, { device: parseDeviceRef(picked), yes: Boolean(flags.yes) });
+  });
   return command;
 }
 
 export async function devicesUnassignRun(deps: DevicesUnassignDeps, opts: DevicesUnassignOptions): Promise<void> {
+  // asked (or refused without --yes) before any request, as the device was named
   await confirmOrRequireYes(deps, {
     yes: opts.yes,
-    question: `Unassign device ${opts.id} from its vehicle?`,
-    refusal: `device ${opts.id} not unassigned`,
+    question: `Unassign device ${safeText(opts.device)} from its vehicle?`,
+    refusal: `device ${opts.device} not unassigned`,
   });
   const api = await deps.api();
+  const device = await resolveDevice(api, opts.device);
   // spec: 204 whether or not it was assigned
-  await api.call('unassignDevice', { pathParams: { id: opts.id } });
-  deps.io.info(`Device ${opts.id} is not assigned to any vehicle.`);
+  await api.call('unassignDevice', { pathParams: { id: device.id } });
+  deps.io.info(`Device ${device.label} is not assigned to any vehicle.`);
 }

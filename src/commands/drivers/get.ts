@@ -2,12 +2,13 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
-import { requireUuid } from '../shared/validate.js';
+import { pickable } from '../shared/pick-list.js';
+import { pickDriver, uuidArgument } from '../shared/pickers.js';
 
-type DriversGetDeps = Pick<Deps, 'api' | 'output'>;
+type DriversGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
 export function newDriversGetCommand(deps: DriversGetDeps, run = driversGetRun): Command {
-  const command = new Command('get').description('Show one driver by its id').argument('<id>', 'driver id (uuid)');
+  const command = new Command('get').description('Show one driver by its id').argument('[id]', pickable('driver id (uuid)'));
   describeVerb(command, {
     operationIds: ['getDriver'],
     shows: schemaView('Driver'),
@@ -18,7 +19,7 @@ export function newDriversGetCommand(deps: DriversGetDeps, run = driversGetRun):
       },
     ],
   });
-  command.action(async (id: string) => run(deps, { id: requireUuid(id, 'driver id') }));
+  command.action(async (id: string | undefined) => run(deps, { id: await uuidArgument(deps, id, 'id', 'driver id', pickDriver) }));
   return command;
 }
 

@@ -4,6 +4,8 @@ import { schemaView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { requireUuid } from '../shared/validate.js';
+import { pickable } from '../shared/pick-list.js';
+import { pickDriver, uuidArgument } from '../shared/pickers.js';
 import { addDriverFieldOptions, driverBodyFrom, flagOf, UPDATE_FIELDS, type DriverBody, type RawDriverFlags } from './driver-fields.js';
 
 export interface DriversUpdateOptions {
@@ -12,12 +14,12 @@ export interface DriversUpdateOptions {
   body: DriverBody;
 }
 
-type DriversUpdateDeps = Pick<Deps, 'api' | 'output' | 'io'>;
+type DriversUpdateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
 const FIRST_DRIVER = '$(fleetctl --sandbox drivers list --limit 1 --columns id -o csv | tail -n 1)';
 
 export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUpdateRun): Command {
-  const command = new Command('update').description('Change attributes of a driver; prints the updated driver').argument('<id>', 'driver id (uuid)');
+  const command = new Command('update').description('Change attributes of a driver; prints the updated driver').argument('[id]', pickable('driver id (uuid)'));
   addDriverFieldOptions(command, UPDATE_FIELDS, true);
   describeVerb(command, {
     operationIds: ['updateDriver'],
@@ -29,13 +31,13 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
       { comment: 'the changes from JSON on stdin', command: `echo '{"employee_id":"E-42"}' | fleetctl --sandbox drivers update ${FIRST_DRIVER} --from-file -` },
     ],
   });
-  command.action(async (id: string, flags: RawDriverFlags) => {
-    const driverId = requireUuid(id, 'driver id');
+  command.action(async (id: string | undefined, flags: RawDriverFlags) => {
+    if (id !== undefined) requireUuid(id, 'driver id');
     const body = await driverBodyFrom(flags, UPDATE_FIELDS, deps.io.in);
     if (Object.keys(body).length === 0) {
       throw new UsageError('nothing to update: give at least one field', `fields: ${UPDATE_FIELDS.map(flagOf).join(', ')}, or --from-file`);
     }
-    await run(deps, { id: driverId, body });
+    await run(deps, { id: await uuidArgument(deps, id, 'id', 'driver id', pickDriver), body });
   });
   return command;
 }

@@ -2,22 +2,23 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { pickable } from '../shared/pick-list.js';
+import { eventIdArgument } from '../shared/pickers.js';
 
-type EventsGetDeps = Pick<Deps, 'api' | 'output'>;
+type EventsGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'clock'>;
 
 export const FIRST_EVENT = '$(fleetctl --sandbox events search --hardware-id HW-000001 --since 30d --limit 1 --columns event_id -o csv | tail -n 1)';
 
 export function newEventsGetCommand(deps: EventsGetDeps, run = eventsGetRun): Command {
   const command = new Command('get')
     .description('Show one event in full: locations, address, speed and media ids')
-    .argument('<event-id>', 'event id, as search prints it (an opaque composite, passed on unchanged)');
+    .argument('[event-id]', pickable('event id, as search prints it (an opaque composite, passed on unchanged)'));
   describeVerb(command, {
     operationIds: ['getEvent'],
     shows: schemaView('Event'),
     examples: [{ comment: 'the latest event of a device, in full', command: `fleetctl --sandbox events get ${FIRST_EVENT}` }],
   });
-  command.action(async (eventId: string) => run(deps, { eventId: requireNonEmpty(eventId, 'event id') }));
+  command.action(async (eventId: string | undefined) => run(deps, { eventId: await eventIdArgument(deps, eventId) }));
   return command;
 }
 

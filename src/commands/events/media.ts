@@ -4,7 +4,8 @@ import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { pickable } from '../shared/pick-list.js';
+import { eventIdArgument } from '../shared/pickers.js';
 import { FIRST_EVENT } from './get.js';
 
 export interface EventsMediaOptions {
@@ -12,12 +13,12 @@ export interface EventsMediaOptions {
   paging: PageOptions;
 }
 
-type EventsMediaDeps = Pick<Deps, 'api' | 'output' | 'io'>;
+type EventsMediaDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'clock'>;
 
 export function newEventsMediaCommand(deps: EventsMediaDeps, run = eventsMediaRun): Command {
   const command = new Command('media')
     .description('List the media items of an event, with their signed download URLs')
-    .argument('<event-id>', 'event id, as search prints it');
+    .argument('[event-id]', pickable('event id, as search prints it'));
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listEventMedia'],
@@ -27,8 +28,9 @@ export function newEventsMediaCommand(deps: EventsMediaDeps, run = eventsMediaRu
       { comment: 'their download URLs only', command: `fleetctl --sandbox events media ${FIRST_EVENT} --columns file_name,download_url` },
     ],
   });
-  command.action(async (eventId: string, flags: RawPagingFlags) => {
-    await run(deps, { eventId: requireNonEmpty(eventId, 'event id'), paging: pagingFrom(flags) });
+  command.action(async (eventId: string | undefined, flags: RawPagingFlags) => {
+    const paging = pagingFrom(flags);
+    await run(deps, { eventId: await eventIdArgument(deps, eventId), paging });
   });
   return command;
 }

@@ -3,19 +3,20 @@ import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { requireUuid } from '../shared/validate.js';
+import { pickable } from '../shared/pick-list.js';
+import { pickFleet, uuidArgument } from '../shared/pickers.js';
 
-type FleetsGetDeps = Pick<Deps, 'api' | 'output'>;
+type FleetsGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
 export function newFleetsGetCommand(deps: FleetsGetDeps, run = fleetsGetRun): Command {
-  const command = new Command('get').description('Show one fleet').argument('<id>', 'fleet id (uuid)');
+  const command = new Command('get').description('Show one fleet').argument('[id]', pickable('fleet id (uuid)'));
   completeValues(command, { id: 'fleet-id' });
   describeVerb(command, {
     operationIds: ['getFleet'],
     shows: schemaView('Fleet'),
     examples: [{ comment: 'the first fleet, in full', command: 'fleetctl --sandbox fleets get $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' }],
   });
-  command.action(async (id: string) => run(deps, { id: requireUuid(id, 'fleet id') }));
+  command.action(async (id: string | undefined) => run(deps, { id: await uuidArgument(deps, id, 'id', 'fleet id', pickFleet) }));
   return command;
 }
 

@@ -5,7 +5,8 @@ import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
-import { requireUuid } from '../shared/validate.js';
+import { pickable } from '../shared/pick-list.js';
+import { pickOrganization, uuidArgument } from '../shared/pickers.js';
 import { FIRST_ORGANIZATION } from './get.js';
 
 export interface OrganizationsDescendantsOptions {
@@ -13,12 +14,12 @@ export interface OrganizationsDescendantsOptions {
   paging: PageOptions;
 }
 
-type OrganizationsDescendantsDeps = Pick<Deps, 'api' | 'output' | 'io'>;
+type OrganizationsDescendantsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
 export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendantsDeps, run = organizationsDescendantsRun): Command {
   const command = new Command('descendants')
     .description('List the descendants of an organization (children, their children, ...)')
-    .argument('<id>', 'organization id (uuid)');
+    .argument('[id]', pickable('organization id (uuid)'));
   addPagingOptions(command);
   completeValues(command, { id: 'organization-id' });
   describeVerb(command, {
@@ -26,8 +27,9 @@ export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendant
     shows: viewOf('organization'),
     examples: [{ comment: 'everything below your own organization', command: `fleetctl --sandbox organizations descendants ${FIRST_ORGANIZATION} --all` }],
   });
-  command.action(async (id: string, flags: RawPagingFlags) => {
-    await run(deps, { id: requireUuid(id, 'organization id'), paging: pagingFrom(flags) });
+  command.action(async (id: string | undefined, flags: RawPagingFlags) => {
+    const paging = pagingFrom(flags);
+    await run(deps, { id: await uuidArgument(deps, id, 'id', 'organization id', pickOrganization), paging });
   });
   return command;
 }

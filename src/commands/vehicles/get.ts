@@ -2,12 +2,13 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
-import { requireUuid } from '../shared/validate.js';
+import { pickable } from '../shared/pick-list.js';
+import { pickVehicle, uuidArgument } from '../shared/pickers.js';
 
-type VehiclesGetDeps = Pick<Deps, 'api' | 'output'>;
+type VehiclesGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
 export function newVehiclesGetCommand(deps: VehiclesGetDeps, run = vehiclesGetRun): Command {
-  const command = new Command('get').description('Show one vehicle').argument('<id>', 'vehicle id (uuid)');
+  const command = new Command('get').description('Show one vehicle').argument('[id]', pickable('vehicle id (uuid)'));
   describeVerb(command, {
     operationIds: ['getVehicle'],
     shows: schemaView('Vehicle'),
@@ -15,7 +16,7 @@ export function newVehiclesGetCommand(deps: VehiclesGetDeps, run = vehiclesGetRu
       { comment: 'the first vehicle, in full', command: 'fleetctl --sandbox vehicles get $(fleetctl --sandbox vehicles list --limit 1 --columns id -o csv | tail -n 1)' },
     ],
   });
-  command.action(async (id: string) => run(deps, { id: requireUuid(id, 'vehicle id') }));
+  command.action(async (id: string | undefined) => run(deps, { id: await uuidArgument(deps, id, 'id', 'vehicle id', pickVehicle) }));
   return command;
 }
 

@@ -20,7 +20,7 @@ export interface WebhookApplyOptions {
   ifMatch?: string;
 }
 
-type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
 
 /** --if-match no longer names the configuration: nothing was changed (exit 6, like a 412). */
 export class StaleEtagError extends FleetctlError {

@@ -16,7 +16,7 @@ export interface WebhookCreateOptions {
   topics: TopicType[];
 }
 
-type WebhookCreateDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+type WebhookCreateDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
 
 export function newWebhookCreateCommand(deps: WebhookCreateDeps, run = webhookCreateRun): Command {
   const command = new Command('create')

@@ -17,7 +17,7 @@ export interface WebhookDiffOptions {
   source: string;
 }
 
-type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
 
 export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRun): Command {
   const command = new Command('diff')

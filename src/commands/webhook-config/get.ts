@@ -10,7 +10,7 @@ export interface WebhookGetOptions {
   organizationId?: string;
 }
 
-type WebhookGetDeps = Pick<Deps, 'api' | 'settings' | 'output'>;
+type WebhookGetDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
 
 export function newWebhookGetCommand(deps: WebhookGetDeps, run = webhookGetRun): Command {
   const command = new Command('get').description('Show the webhook configuration of an organization, with its ETag (the key only as its hint)');

@@ -31,7 +31,7 @@ export function parseIfMatch(value: string | undefined): string | undefined {
   return `"${etag}"`;
 }
 
-export async function webhookClient(deps: Pick<Deps, 'api' | 'settings'>, org: string | undefined): Promise<WebhookConfigClient> {
+export async function webhookClient(deps: Pick<Deps, 'api' | 'settings' | 'io' | 'prompter'>, org: string | undefined): Promise<WebhookConfigClient> {
   const organizationId = await resolveOrganization(deps, org);
   const api: ApiClient = await deps.api();
   return new WebhookConfigClient(api, organizationId);

@@ -11,7 +11,7 @@ export interface WebhookRegenerateKeyOptions {
   ifMatch?: string;
 }
 
-type WebhookRegenerateKeyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+type WebhookRegenerateKeyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
 
 export function newWebhookRegenerateKeyCommand(deps: WebhookRegenerateKeyDeps, run = webhookRegenerateKeyRun): Command {
   const command = new Command('regenerate-key').description('Rotate the shared key sent in X-Webhook-Key, and print the new key once');

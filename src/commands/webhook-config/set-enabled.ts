@@ -14,7 +14,7 @@ export interface WebhookSetEnabledOptions {
   ifMatch?: string;
 }
 
-type WebhookSetEnabledDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+type WebhookSetEnabledDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
 
 export function newWebhookEnableCommand(deps: WebhookSetEnabledDeps, run = webhookSetEnabledRun): Command {
   return newSetEnabledCommand(deps, run, true);

@@ -124,7 +124,7 @@ function refusingPrompter(): Prompter {
   const fail = async (): Promise<never> => {
     throw new Error('must not prompt');
   };
-  return { input: fail, password: fail, confirm: fail };
+  return { input: fail, password: fail, confirm: fail, search: fail, checkbox: fail };
 }
 
 describe('interactive', () => {
@@ -138,6 +138,12 @@ describe('interactive', () => {
       input: async (message, opts) => (asked.push(message), answers[message] ?? opts?.default ?? ''),
       password: async (message) => (asked.push(`password:${message}`), SECRET),
       confirm: async () => true,
+      search: async () => {
+        throw new Error('must not search');
+      },
+      checkbox: async () => {
+        throw new Error('must not show a checkbox');
+      },
     };
     const result = await runCli(['auth', 'login'], { env: { FLEETCTL_CONFIG_DIR: dir }, tty: true, prompter, agent });
     expect(result.code).toBe(0);

@@ -27,10 +27,12 @@ describe('devices list', () => {
 
 describe('devices assign', () => {
   const cases: { argv: string[]; want?: DevicesAssignOptions; error?: string }[] = [
-    { argv: [DEVICE, '--vehicle-id', VEHICLE.toUpperCase()], want: { id: DEVICE, vehicleId: VEHICLE } },
-    { argv: ['nope', '--vehicle-id', VEHICLE], error: 'device id must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got "nope"' },
+    { argv: [DEVICE.toUpperCase(), '--vehicle-id', VEHICLE.toUpperCase()], want: { device: DEVICE, vehicleId: VEHICLE } },
+    { argv: ['HW-000001', '--vehicle-id', VEHICLE], want: { device: 'HW-000001', vehicleId: VEHICLE } },
+    { argv: [' ', '--vehicle-id', VEHICLE], error: 'device must not be empty' },
     { argv: [DEVICE, '--vehicle-id', 'x'], error: '--vehicle-id must be a UUID' },
     { argv: [DEVICE], error: "required option '--vehicle-id <uuid>' not specified" },
+    { argv: ['--vehicle-id', VEHICLE], error: "missing required argument 'device'" },
   ];
   for (const c of cases) {
     it(`parse: ${c.argv.join(' ')}`, async () => {
@@ -44,7 +46,7 @@ describe('devices assign', () => {
 
   it.each([true, false])('PUTs {vehicle_id} and prints the updated device (tty %s)', async (tty) => {
     const f = fakeDeps({ tty, format: 'json', answers: [{ method: 'PUT', path: `/v1/devices/${DEVICE}/assignment`, body: device }] });
-    await devicesAssignRun(f.deps, { id: DEVICE, vehicleId: VEHICLE });
+    await devicesAssignRun(f.deps, { device: DEVICE, vehicleId: VEHICLE });
     expect(f.sent[0]!.json).toEqual({ vehicle_id: VEHICLE });
     expect(f.sent[0]!.scope).toBe('thirdparty.api.devices_write');
     expect(JSON.parse(f.io.stdout())).toEqual(device);
@@ -53,7 +55,7 @@ describe('devices assign', () => {
 
   it('a 404 stays an ApiError (exit 5)', async () => {
     const f = fakeDeps({ answers: [{ method: 'PUT', path: `/v1/devices/${DEVICE}/assignment`, status: 404, body: problem(404, 'resource.not_found', 'no') }] });
-    await expect(devicesAssignRun(f.deps, { id: DEVICE, vehicleId: VEHICLE })).rejects.toMatchObject({ status: 404, exitCode: 5 });
+    await expect(devicesAssignRun(f.deps, { device: DEVICE, vehicleId: VEHICLE })).rejects.toMatchObject({ status: 404, exitCode: 5 });
   });
 });
 
@@ -61,12 +63,17 @@ describe('devices unassign', () => {
   it('parse', async () => {
     const { run, calls } = recordRun<DevicesUnassignOptions>();
     await parseVerb(newDevicesUnassignCommand(fakeDeps().deps, run), [DEVICE, '--yes']);
-    expect(calls).toEqual([{ id: DEVICE, yes: true }]);
+    await parseVerb(newDevicesUnassignCommand(fakeDeps().deps, run), ['HW-000001']);
+    expect(calls).toEqual([
+      { device: DEVICE, yes: true },
+      { device: 'HW-000001', yes: false },
+    ]);
+    await expect(parseVerb(newDevicesUnassignCommand(fakeDeps().deps, run), ['--yes'])).rejects.toThrow("missing required argument 'device'");
   });
 
   it('piped without --yes: refuses before any request (exit 2)', async () => {
     const f = fakeDeps({ tty: false });
-    await expect(devicesUnassignRun(f.deps, { id: DEVICE, yes: false })).rejects.toMatchObject({
+    await expect(devicesUnassignRun(f.deps, { device: DEVICE, yes: false })).rejects.toMatchObject({
       exitCode: 2,
       message: `device ${DEVICE} not unassigned: confirmation required`,
     });
@@ -75,7 +82,7 @@ describe('devices unassign', () => {
 
   it('on a TTY asks, and a "no" sends nothing', async () => {
     const f = fakeDeps({ tty: true, inputs: ['n'] });
-    await expect(devicesUnassignRun(f.deps, { id: DEVICE, yes: false })).rejects.toThrow('not confirmed');
+    await expect(devicesUnassignRun(f.deps, { device: DEVICE, yes: false })).rejects.toThrow('not confirmed');
     expect(f.prompts).toEqual([`Unassign device ${DEVICE} from its vehicle?`]);
     expect(f.sent).toEqual([]);
   });
@@ -85,7 +92,7 @@ describe('devices unassign', () => {
     [false, [], true],
   ])('tty %s: DELETE, 204, a message on stderr and nothing on stdout', async (tty, inputs, yes) => {
     const f = fakeDeps({ tty, inputs, answers: [{ method: 'DELETE', path: `/v1/devices/${DEVICE}/assignment`, status: 204 }] });
-    await devicesUnassignRun(f.deps, { id: DEVICE, yes });
+    await devicesUnassignRun(f.deps, { device: DEVICE, yes });
     expect(f.io.stdout()).toBe('');
     expect(f.io.stderr()).toBe(`Device ${DEVICE} is not assigned to any vehicle.\n`);
     f.assertAllAnswered();

@@ -119,7 +119,7 @@ describe('fleets list: running', () => {
 describe('fleets get', () => {
   it('refuses a bad id before any request', async () => {
     await expect(
-      newFleetsGetCommand({} as Pick<Deps, 'api' | 'output'>, async () => undefined).exitOverride().parseAsync(['42'], { from: 'user' }),
+      newFleetsGetCommand({} as Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>, async () => undefined).exitOverride().parseAsync(['42'], { from: 'user' }),
     ).rejects.toThrow('fleet id must be a UUID');
   });
 

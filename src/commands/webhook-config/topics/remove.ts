@@ -15,7 +15,7 @@ export interface WebhookTopicRemoveOptions {
   ifMatch?: string;
 }
 
-type WebhookTopicRemoveDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+type WebhookTopicRemoveDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
 
 export function newWebhookTopicRemoveCommand(deps: WebhookTopicRemoveDeps, run = webhookTopicRemoveRun): Command {
   const command = new Command('remove').description('Remove the topics of one type').argument('<type>', TOPIC_TYPES.join(' | '));

@@ -18,7 +18,7 @@ export interface WebhookTopicSetOptions {
   ifMatch?: string;
 }
 
-type WebhookTopicSetDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+type WebhookTopicSetDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
 
 export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webhookTopicSetRun): Command {
   const command = new Command('set')

@@ -199,7 +199,7 @@ describe('devices reboot, bulk: run', () => {
   });
 
   it('above --max-devices, --yes is needed even on a TTY', async () => {
-    const f = fakeDeps({ configDir: tempDir(), tty: true, inputs: ['y'] });
+    const f = fakeDeps({ configDir: tempDir(), tty: true });
     await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2', 'HW-3'] }, yes: false, maxDevices: 2 }))).rejects.toMatchObject({
       exitCode: 2,
       message: 'reboot of 3 devices is more than --max-devices 2',

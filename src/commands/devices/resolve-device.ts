@@ -1,0 +1,50 @@
+// One name for a device: the verbs whose endpoint takes a device id (uuid) also take its hardware id, looked up
+// through the devices list filter (spec: GET /v1/devices?hardware_id=...).
+import type { ApiClient } from '../../api/client.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { quoteInput } from '../../output/terminal-text.js';
+import { requireNonEmpty } from '../shared/validate.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const DEVICE_ARGUMENT = 'device id (uuid) or hardware id';
+
+export interface ResolvedDevice {
+  /** The device id (uuid) the endpoint takes. */
+  id: string;
+  /** How messages name the device: as the operator named it, with its id when that was a hardware id. */
+  label: string;
+}
+
+/** A device as typed: a uuid is taken as the device id; anything else is a hardware id. */
+export function parseDeviceRef(value: string): string {
+  const ref = requireNonEmpty(value, 'device');
+  return UUID.test(ref) ? ref.toLowerCase() : ref;
+}
+
+export function isDeviceId(ref: string): boolean {
+  return UUID.test(ref);
+}
+
+/** The device id for a uuid (no request) or a hardware id (one request): exit 5 when none, 2 when ambiguous. */
+export async function resolveDevice(api: ApiClient, ref: string, signal?: AbortSignal): Promise<ResolvedDevice> {
+  if (isDeviceId(ref)) return { id: ref, label: ref };
+  // two are enough to know whether the hardware id names more than one device
+  const pager = api.list<{ id: string }>('listDevices', { query: { hardware_id: ref }, signal }, { limit: 2, all: false });
+  const found: string[] = [];
+  for await (const device of pager) found.push(device.id);
+  if (found.length === 0) {
+    throw new ApiError({
+      status: 404,
+      problem: { status: 404, code: 'resource.not_found', detail: `no device with hardware id ${quoteInput(ref)}` },
+      hint: 'list hardware ids with: fleetctl devices list --columns hardware_id,name',
+    });
+  }
+  if (found.length > 1) {
+    throw new UsageError(
+      `hardware id ${quoteInput(ref)} names more than one device: ${found.join(', ')}${pager.hasMore ? ' and more' : ''}`,
+      'give the device id (uuid) of the one you mean',
+    );
+  }
+  return { id: found[0]!, label: `${ref} (${found[0]})` };
+}

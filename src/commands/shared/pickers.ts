@@ -1,0 +1,189 @@
+// What each resource looks like in a picker, and which of the API's filters narrow it.
+import type { Deps } from '../../factory.js';
+import { safeText } from '../../output/terminal-text.js';
+import { dateQuery, type DateWindow } from './dates.js';
+import { checkFromList, givenOrPicked, pickable, pickFromList, type PickerDeps } from './pick-list.js';
+import { requireNonEmpty, requireUuid } from './validate.js';
+
+export interface PickedDevice {
+  id: string;
+  hardware_id: string;
+  name?: string | null;
+  model?: string | null;
+  capabilities?: string[];
+}
+
+interface Named {
+  id: string;
+  name?: string | null;
+}
+
+interface Fleet extends Named {
+  vehicle_count?: number;
+}
+
+interface Vehicle extends Named {
+  license_plate?: string | null;
+  make?: string | null;
+  model?: string | null;
+  year?: number | null;
+}
+
+interface Driver {
+  id: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  employee_id?: string | null;
+  status?: string | null;
+  email?: string | null;
+}
+
+interface EventItem {
+  event_id: string;
+  triggered_at?: string;
+  event_types?: string[];
+  is_accident?: boolean;
+  is_important?: boolean;
+}
+
+interface MediaItem {
+  id: string;
+  file_name?: string;
+  mime_type?: string;
+  recorded_at?: string;
+  size_bytes?: number;
+}
+
+// Hardware ids are free-form; one typed whole is a single word with a digit in it (HW-000123, 359881234567890).
+const HARDWARE_ID_LIKE = /^\S*\d\S*$/;
+// spec: GET /v1/events needs a narrowing filter and a date window: the picked device and this many days.
+const EVENT_DAYS = 30;
+
+export const HARDWARE_ID_ARGUMENT = pickable('hardware id of the device');
+
+const deviceCells = (d: PickedDevice) => [d.hardware_id, d.name, d.model, (d.capabilities ?? []).join(' ')];
+
+export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<PickedDevice> {
+  return pickFromList<PickedDevice>(deps, {
+    message: `${message} (type a hardware id or name)`,
+    noun: 'device',
+    operationId: 'listDevices',
+    filter: (term) => (HARDWARE_ID_LIKE.test(term) ? { hardware_id: term } : undefined),
+    cells: deviceCells,
+    key: (d) => d.id,
+  });
+}
+
+/** Devices for a command: those without its capability are shown, and cannot be ticked. */
+export async function pickDevicesFor(deps: PickerDeps, capability: string, verb: string): Promise<string[]> {
+  const devices = await checkFromList<PickedDevice>(deps, {
+    message: `Devices to ${verb} (space ticks, enter goes on)`,
+    noun: 'device',
+    operationId: 'listDevices',
+    cells: deviceCells,
+    key: (d) => d.id,
+    unavailable: (d) => ((d.capabilities ?? []).includes(capability) ? undefined : `(no ${capability})`),
+  });
+  return devices.map((d) => d.hardware_id);
+}
+
+export async function pickDriver(deps: PickerDeps): Promise<string> {
+  const driver = await pickFromList<Driver>(deps, {
+    message: 'Driver (type a name)',
+    noun: 'driver',
+    operationId: 'listDrivers',
+    cells: (d) => [[d.first_name, d.last_name].filter(Boolean).join(' '), d.employee_id, d.status, d.email],
+    key: (d) => d.id,
+  });
+  return driver.id;
+}
+
+export async function pickFleet(deps: PickerDeps): Promise<string> {
+  const fleet = await pickFromList<Fleet>(deps, {
+    message: 'Fleet (type a name)',
+    noun: 'fleet',
+    operationId: 'listFleets',
+    cells: (f) => [f.name, f.vehicle_count === undefined ? undefined : `${f.vehicle_count} vehicles`],
+    key: (f) => f.id,
+  });
+  return fleet.id;
+}
+
+export async function pickOrganization(deps: PickerDeps): Promise<string> {
+  const organization = await pickFromList<Named>(deps, {
+    message: 'Organization (type a name)',
+    noun: 'organization',
+    operationId: 'listOrganizations',
+    // names can repeat across a tenant: the id tells them apart
+    cells: (o) => [o.name, o.id],
+    key: (o) => o.id,
+  });
+  return organization.id;
+}
+
+export async function pickVehicle(deps: PickerDeps): Promise<string> {
+  const vehicle = await pickFromList<Vehicle>(deps, {
+    message: 'Vehicle (type a name or plate)',
+    noun: 'vehicle',
+    operationId: 'listVehicles',
+    cells: (v) => [v.name, v.license_plate, [v.make, v.model].filter(Boolean).join(' '), v.year],
+    key: (v) => v.id,
+  });
+  return vehicle.id;
+}
+
+/** An event of a device picked first: the events search needs a device (or fleet) and a date window. */
+export async function pickEvent(deps: PickerDeps & Pick<Deps, 'clock'>): Promise<string> {
+  const device = await pickDevice(deps, 'Device of the event');
+  const now = deps.clock.now();
+  const window = { dateFrom: new Date(now.getTime() - EVENT_DAYS * 86_400_000).toISOString(), dateTo: now.toISOString() };
+  const hardwareId = safeText(device.hardware_id);
+  const event = await pickFromList<EventItem>(deps, {
+    message: `Event of ${hardwareId}, last ${EVENT_DAYS} days (type a type or date)`,
+    noun: 'event',
+    operationId: 'searchEvents',
+    query: { hardware_id: device.hardware_id, ...dateQuery(window) },
+    none: {
+      message: `device ${hardwareId} has no events in the last ${EVENT_DAYS} days`,
+      hint: `give the event id; older ones: fleetctl events search --hardware-id ${hardwareId} --since 90d`,
+    },
+    cells: (e) => [e.triggered_at, (e.event_types ?? []).join(','), e.is_accident ? 'accident' : '', e.is_important ? 'important' : ''],
+    key: (e) => e.event_id,
+  });
+  return event.event_id;
+}
+
+/** A media item of a device, within the command's own --from/--to. */
+export async function pickMedia(deps: PickerDeps, hardwareId: string, window: DateWindow): Promise<string> {
+  const shown = safeText(hardwareId);
+  const item = await pickFromList<MediaItem>(deps, {
+    message: `Media of ${shown} (type a file name or date)`,
+    noun: 'media item',
+    operationId: 'listDeviceMedia',
+    pathParams: { hardwareId },
+    query: dateQuery(window),
+    none: {
+      message: `device ${shown} has no media${window.dateFrom || window.dateTo ? ' in that window' : ''}`,
+      hint: 'widen --from/--to, or leave them out',
+    },
+    cells: (m) => [m.file_name, m.recorded_at, m.mime_type, m.size_bytes === undefined ? undefined : `${m.size_bytes} bytes`],
+    key: (m) => m.id,
+  });
+  return item.id;
+}
+
+/** A hardware id argument: as given, or the device picked on a terminal. */
+export async function hardwareIdArgument(deps: PickerDeps, value: string | undefined): Promise<string> {
+  const given = await givenOrPicked(deps.io, value, 'hardware-id', async () => (await pickDevice(deps)).hardware_id);
+  return requireNonEmpty(given, 'hardware id');
+}
+
+/** A uuid argument: as given (and checked), or picked on a terminal. */
+export async function uuidArgument(deps: PickerDeps, value: string | undefined, name: string, what: string, pick: (deps: PickerDeps) => Promise<string>): Promise<string> {
+  return requireUuid(await givenOrPicked(deps.io, value, name, () => pick(deps)), what);
+}
+
+/** An event id argument: as given, or the event picked on a terminal (a device first, then one of its events). */
+export async function eventIdArgument(deps: PickerDeps & Pick<Deps, 'clock'>, value: string | undefined): Promise<string> {
+  return requireNonEmpty(await givenOrPicked(deps.io, value, 'event-id', () => pickEvent(deps)), 'event id');
+}
