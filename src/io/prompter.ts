@@ -10,25 +10,20 @@ export interface Prompter {
 
 export function createPrompter(io: IOStreams): Prompter {
   const context = () => ({ input: io.in, output: io.err });
-  const ensure = () => {
+  // A prompt owns the terminal while it is open: no spinner may draw under it, even if a request is under way.
+  const prompt = async <T>(ask: (prompts: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> => {
     if (!io.canPrompt()) throw new UsageError('cannot prompt: input is not interactive');
+    const release = io.activity.hold();
+    try {
+      return await asked(ask(await import('@inquirer/prompts')));
+    } finally {
+      release();
+    }
   };
   return {
-    async input(message, opts) {
-      ensure();
-      const { input } = await import('@inquirer/prompts');
-      return asked(input({ message, default: opts?.default, validate: opts?.validate }, context()));
-    },
-    async password(message) {
-      ensure();
-      const { password } = await import('@inquirer/prompts');
-      return asked(password({ message, mask: '*' }, context()));
-    },
-    async confirm(message, opts) {
-      ensure();
-      const { confirm } = await import('@inquirer/prompts');
-      return asked(confirm({ message, default: opts?.default ?? false }, context()));
-    },
+    input: (message, opts) => prompt(({ input }) => input({ message, default: opts?.default, validate: opts?.validate }, context())),
+    password: (message) => prompt(({ password }) => password({ message, mask: '*' }, context())),
+    confirm: (message, opts) => prompt(({ confirm }) => confirm({ message, default: opts?.default ?? false }, context())),
   };
 }
 
