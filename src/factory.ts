@@ -140,7 +140,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     },
     transport() {
       transport ??= import('./api/transport.js').then(({ createTransport }) =>
-        createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher }),
+        createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher, activity: runtime.io.activity }),
       );
       return transport;
     },
@@ -204,6 +204,7 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     retry: retryPolicy(g),
     signal: deps.signal,
     operation: (id) => operation(id) as OperationInfo,
+    activity: deps.io.activity,
   });
 }
 

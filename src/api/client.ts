@@ -5,6 +5,7 @@ import type { TokenSource } from '../auth/tokens.js';
 import { toApiError, headerValue } from './problem.js';
 import { backoffDelay, isSafeToRepeat, parseRetryAfter, type RetryPolicy } from './retry.js';
 import type { Tracer } from './trace.js';
+import { noActivity, type Activity, type ActivityTask } from '../io/spinner.js';
 import { isRetryableNetworkError, type HttpResponse, type Transport } from './transport.js';
 import { paginate, type Page, type PageOptions, type Pager } from './paginate.js';
 
@@ -51,6 +52,8 @@ export interface ApiClientDeps {
   throttle?: (signal?: AbortSignal) => Promise<void>;
   /** Aborts every call that passes no signal of its own (Ctrl-C, stdout closed). */
   signal?: AbortSignal;
+  /** A call is one wait for a person, from its token to its last retry: one spinner for all of it. */
+  activity?: Activity;
 }
 
 export class ApiClient {
@@ -89,8 +92,13 @@ export class ApiClient {
     }, paging);
   }
 
-  async request<T = unknown>(raw: RawRequest): Promise<ApiResponse<T>> {
+  request<T = unknown>(raw: RawRequest): Promise<ApiResponse<T>> {
     const request = { ...raw, signal: raw.signal ?? this.deps.signal };
+    const label = `${request.method} ${request.path}`;
+    return (this.deps.activity ?? noActivity).during(label, (task) => this.send<T>(request, label, task), request.signal);
+  }
+
+  private async send<T>(request: RawRequest, label: string, task: ActivityTask): Promise<ApiResponse<T>> {
     const url = this.deps.baseUrl + request.path + queryString(request.query);
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...request.headers };
     let body: string | undefined;
@@ -114,7 +122,7 @@ export class ApiClient {
         });
       } catch (error) {
         if (repeatable && attempt < this.deps.retry.maxRetries && isRetryableNetworkError(error)) {
-          await this.wait(backoffDelay(attempt++, this.deps.retry), request.signal, `connection failed: ${(error as Error).message}`);
+          await this.wait(backoffDelay(attempt++, this.deps.retry), request.signal, `connection failed: ${(error as Error).message}`, task, label);
           continue;
         }
         throw error;
@@ -135,7 +143,7 @@ export class ApiClient {
           throw this.tooLongToWait(response, url, retryAfter, request.scope);
         }
         if (repeatable && attempt < this.deps.retry.maxRetries) {
-          await this.wait(retryAfter ?? backoffDelay(attempt, this.deps.retry), request.signal, `HTTP ${response.status}`);
+          await this.wait(retryAfter ?? backoffDelay(attempt, this.deps.retry), request.signal, `HTTP ${response.status}`, task, label);
           attempt++;
           continue;
         }
@@ -146,9 +154,14 @@ export class ApiClient {
     }
   }
 
-  private async wait(ms: number, signal: AbortSignal | undefined, reason: string): Promise<void> {
+  private async wait(ms: number, signal: AbortSignal | undefined, reason: string, task: ActivityTask, label: string): Promise<void> {
     this.deps.tracer.note(`retrying in ${ms} ms after ${reason}`);
-    await this.deps.clock.sleep(ms, signal);
+    task.update(`${label}: retrying in ${Math.ceil(ms / 1000)} s after ${reason.startsWith('HTTP') ? reason : 'a connection failure'}`);
+    try {
+      await this.deps.clock.sleep(ms, signal);
+    } finally {
+      task.update(label);
+    }
   }
 
   private tooLongToWait(response: HttpResponse, url: string, retryAfterMs: number, scope: string): ApiError {

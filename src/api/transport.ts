@@ -2,6 +2,7 @@
 import type { Dispatcher } from 'undici';
 import { NetworkError } from '../errors.js';
 import type { Tracer } from './trace.js';
+import { noActivity, type Activity } from '../io/spinner.js';
 
 export interface HttpRequest {
   method: string;
@@ -9,6 +10,8 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** What the spinner says while waiting for the answer (default: the method and path). */
+  label?: string;
 }
 
 export interface HttpResponse {
@@ -20,7 +23,7 @@ export interface HttpResponse {
 export interface Transport {
   send(request: HttpRequest): Promise<HttpResponse>;
   /** Opens a streamed GET (downloads); the caller consumes or discards the body. */
-  stream(url: string, opts: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<Dispatcher.ResponseData>;
+  stream(url: string, opts: { headers?: Record<string, string>; signal?: AbortSignal; label?: string }): Promise<Dispatcher.ResponseData>;
 }
 
 export interface TransportOptions {
@@ -28,6 +31,8 @@ export interface TransportOptions {
   tracer: Tracer;
   /** Tests pass undici's MockAgent. */
   dispatcher?: Dispatcher;
+  /** Every request under way is a wait a person may see (a token fetch, a download's first bytes). */
+  activity?: Activity;
 }
 
 export async function createTransport(opts: TransportOptions): Promise<Transport> {
@@ -36,36 +41,50 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
   const undici = loaded.default ?? loaded;
   const dispatcher = opts.dispatcher ?? new undici.Agent({ keepAliveTimeout: 10_000, connections: 64 });
   const timeouts = { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
+  const activity = opts.activity ?? noActivity;
   return {
-    async send(request) {
-      const started = Date.now();
-      const contentType = request.headers['content-type'];
-      opts.tracer.request(request.method, request.url, request.headers, request.body, contentType);
-      try {
-        const answer = await undici.request(request.url, {
-          method: request.method as Dispatcher.HttpMethod,
-          headers: request.headers,
-          body: request.body,
-          dispatcher,
-          signal: request.signal,
-          ...timeouts,
-        });
-        const text = await answer.body.text();
-        opts.tracer.response(request.method, request.url, answer.statusCode, Date.now() - started, answer.headers);
-        return { status: answer.statusCode, headers: answer.headers, text };
-      } catch (error) {
-        opts.tracer.failure(request.method, request.url, Date.now() - started, error as Error);
-        throw toNetworkError(error, request.url, opts.timeoutMs, request.signal);
-      }
-    },
-    async stream(url, streamOpts) {
-      try {
-        return await undici.request(url, { method: 'GET', headers: streamOpts.headers, signal: streamOpts.signal, dispatcher, ...timeouts });
-      } catch (error) {
-        throw toNetworkError(error, url, opts.timeoutMs, streamOpts.signal);
-      }
-    },
+    send: (request) => activity.during(request.label ?? requestLabel(request.method, request.url), () => send(request), request.signal),
+    stream: (url, streamOpts) => activity.during(streamOpts.label ?? requestLabel('GET', url), () => stream(url, streamOpts), streamOpts.signal),
   };
+
+  async function send(request: HttpRequest): Promise<HttpResponse> {
+    const started = Date.now();
+    const contentType = request.headers['content-type'];
+    opts.tracer.request(request.method, request.url, request.headers, request.body, contentType);
+    try {
+      const answer = await undici.request(request.url, {
+        method: request.method as Dispatcher.HttpMethod,
+        headers: request.headers,
+        body: request.body,
+        dispatcher,
+        signal: request.signal,
+        ...timeouts,
+      });
+      const text = await answer.body.text();
+      opts.tracer.response(request.method, request.url, answer.statusCode, Date.now() - started, answer.headers);
+      return { status: answer.statusCode, headers: answer.headers, text };
+    } catch (error) {
+      opts.tracer.failure(request.method, request.url, Date.now() - started, error as Error);
+      throw toNetworkError(error, request.url, opts.timeoutMs, request.signal);
+    }
+  }
+
+  async function stream(url: string, streamOpts: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<Dispatcher.ResponseData> {
+    try {
+      return await undici.request(url, { method: 'GET', headers: streamOpts.headers, signal: streamOpts.signal, dispatcher, ...timeouts });
+    } catch (error) {
+      throw toNetworkError(error, url, opts.timeoutMs, streamOpts.signal);
+    }
+  }
+}
+
+/** `GET /v1/devices`: what --debug would show, without the query (it can be long) or the host. */
+export function requestLabel(method: string, url: string): string {
+  try {
+    return `${method} ${new URL(url).pathname}`;
+  } catch {
+    return method;
+  }
 }
 
 const LOST_CONNECTION_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);

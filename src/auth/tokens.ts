@@ -98,6 +98,7 @@ async function sendWithRetries(transport: Transport, url: string, body: string, 
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body,
         signal: retry?.signal,
+        label: 'Requesting an access token',
       });
     } catch (error) {
       if (!(error instanceof NetworkError)) throw error;

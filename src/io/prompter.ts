@@ -34,56 +34,48 @@ const SEARCH_PAUSE_MS = 120;
 
 export function createPrompter(io: IOStreams): Prompter {
   const context = () => ({ input: io.in, output: io.err });
-  const ensure = () => {
+  // A prompt owns the terminal while it is open: no spinner may draw under it, even if a request is under way.
+  const prompt = async <T>(ask: (prompts: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> => {
     if (!io.canPrompt()) throw new UsageError('cannot prompt: input is not interactive');
+    const release = io.activity.hold();
+    try {
+      return await asked(ask(await import('@inquirer/prompts')));
+    } finally {
+      release();
+    }
   };
   return {
-    async input(message, opts) {
-      ensure();
-      const { input } = await import('@inquirer/prompts');
-      return asked(input({ message, default: opts?.default, validate: opts?.validate }, context()));
-    },
-    async password(message) {
-      ensure();
-      const { password } = await import('@inquirer/prompts');
-      return asked(password({ message, mask: '*' }, context()));
-    },
-    async confirm(message, opts) {
-      ensure();
-      const { confirm } = await import('@inquirer/prompts');
-      return asked(confirm({ message, default: opts?.default ?? false }, context()));
-    },
+    input: (message, opts) => prompt(({ input }) => input({ message, default: opts?.default, validate: opts?.validate }, context())),
+    password: (message) => prompt(({ password }) => password({ message, mask: '*' }, context())),
+    confirm: (message, opts) => prompt(({ confirm }) => confirm({ message, default: opts?.default ?? false }, context())),
     async search(message, opts) {
-      ensure();
-      const { search, Separator } = await import('@inquirer/prompts');
       // a failed look-up (403, network) ends the prompt: the error then reaches main.ts with its exit code,
       // where the prompt alone would only show its message and wait
       const failed = new AbortController();
       let failure: unknown;
-      const source = async (term: string | undefined, { signal }: { signal: AbortSignal }) => {
-        if (term) await delay(SEARCH_PAUSE_MS, undefined, { signal }).catch(() => undefined);
-        if (signal.aborted) return [];
-        try {
-          const items = await opts.source(term ?? '', signal);
-          return items.map((item) => ('separator' in item ? new Separator(item.separator) : item));
-        } catch (error) {
-          if (signal.aborted) return [];
-          failure = error;
-          failed.abort();
-          return [];
-        }
-      };
       try {
-        return await asked(search({ message, source, pageSize: opts.pageSize }, { ...context(), signal: failed.signal }));
+        return await prompt(({ search, Separator }) => {
+          const source = async (term: string | undefined, { signal }: { signal: AbortSignal }) => {
+            if (term) await delay(SEARCH_PAUSE_MS, undefined, { signal }).catch(() => undefined);
+            if (signal.aborted) return [];
+            try {
+              const items = await opts.source(term ?? '', signal);
+              return items.map((item) => ('separator' in item ? new Separator(item.separator) : item));
+            } catch (error) {
+              if (signal.aborted) return [];
+              failure = error;
+              failed.abort();
+              return [];
+            }
+          };
+          return search({ message, source, pageSize: opts.pageSize }, { ...context(), signal: failed.signal });
+        });
       } catch (error) {
         throw failure ?? error;
       }
     },
-    async checkbox(message, opts) {
-      ensure();
-      const { checkbox } = await import('@inquirer/prompts');
-      return asked(checkbox({ message, choices: opts.choices, pageSize: opts.pageSize, required: true, loop: false }, context()));
-    },
+    checkbox: (message, opts) =>
+      prompt(({ checkbox }) => checkbox({ message, choices: opts.choices, pageSize: opts.pageSize, required: true, loop: false }, context())),
   };
 }
 

@@ -2,6 +2,7 @@
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { createTheme, detectedLevel, type ColorLevel, type Theme } from './theme.js';
 import { safeText } from '../output/terminal-text.js';
+import { oraSpinner, SpinnerActivity, type Activity, type ShowSpinner } from './spinner.js';
 
 export interface TerminalEnv {
   NO_COLOR?: string;
@@ -26,6 +27,8 @@ export interface IOStreamsInit {
   columns?: number;
   /** Colour depth once colour is on (256 colours, true colour); basic colour when not given. */
   colorLevel?: { out: ColorLevel; err: ColorLevel };
+  /** Draws the spinner of `activity` (ora on stderr unless given). */
+  showSpinner?: ShowSpinner;
 }
 
 export class IOStreams {
@@ -36,6 +39,8 @@ export class IOStreams {
   readonly stderrIsTTY: boolean;
   readonly stdinIsTTY: boolean;
   readonly columns: number | undefined;
+  /** Every wait longer than a moment shows a spinner through this (see spinner.ts). */
+  readonly activity: Activity;
   private readonly env: TerminalEnv;
   private readonly colorLevel: { out: ColorLevel; err: ColorLevel };
   noColor: boolean;
@@ -53,6 +58,10 @@ export class IOStreams {
     this.noInput = init.noInput ?? false;
     this.columns = init.columns;
     this.colorLevel = init.colorLevel ?? { out: 1, err: 1 };
+    this.activity = new SpinnerActivity({
+      enabled: () => this.spinnerEnabled(),
+      show: init.showSpinner ?? oraSpinner(() => this.err, () => this.errTheme()),
+    });
   }
 
   static fromProcess(env: TerminalEnv): IOStreams {
@@ -69,8 +78,13 @@ export class IOStreams {
     });
   }
 
-  /** Buffers instead of a terminal, for tests. */
-  static forTest(opts: { tty?: boolean; stdin?: string; env?: TerminalEnv; noInput?: boolean } = {}): TestIOStreams {
+  /**
+   * Buffers instead of a terminal, for tests. The spinner draws nothing unless a test gives `showSpinner`: a slow
+   * machine must not change what a test reads.
+   */
+  static forTest(
+    opts: { tty?: boolean; stdin?: string; env?: TerminalEnv; noInput?: boolean; columns?: number; showSpinner?: ShowSpinner } = {},
+  ): TestIOStreams {
     const out = new StringSink();
     const err = new StringSink();
     const input = new PassThrough();
@@ -85,7 +99,8 @@ export class IOStreams {
       stdinIsTTY: tty,
       env: opts.env ?? {},
       noInput: opts.noInput,
-      columns: 120,
+      columns: opts.columns ?? 120,
+      showSpinner: opts.showSpinner ?? silentSpinner,
     }) as TestIOStreams;
     io.stdout = () => out.text;
     io.stderr = () => err.text;
@@ -129,6 +144,35 @@ export class IOStreams {
   /** Spinners and progress bars: stderr on a terminal, not CI, and not where colour was turned off. */
   progressEnabled(): boolean {
     return this.stderrIsTTY && !this.isCI() && this.colorAllowed();
+  }
+
+  /**
+   * The spinner needs stdout on the terminal too: when stdout feeds another program (a pager, `head`), that
+   * program writes to the same screen and a spinner line would be left among its output.
+   */
+  spinnerEnabled(): boolean {
+    return this.progressEnabled() && this.stdoutIsTTY;
+  }
+
+  /** Width of the terminal stderr is on (progress lines fit it), read at each call since a window can be resized. */
+  stderrColumns(): number {
+    const live = (this.err as Partial<NodeJS.WriteStream>).columns;
+    return live && live > 0 ? live : (this.columns ?? 80);
+  }
+
+  /** Replaces the current line of stderr with `line` (a progress line): nothing of the longer line before remains. */
+  rewriteErrLine(line: string): void {
+    const { clearLine, cursorTo } = readline();
+    cursorTo(this.err, 0);
+    clearLine(this.err, 0);
+    this.err.write(line);
+  }
+
+  /** Clears the terminal stdout is on and puts the cursor top left, for a view redrawn in place (--watch). */
+  clearScreen(): void {
+    const { clearScreenDown, cursorTo } = readline();
+    cursorTo(this.out, 0, 0);
+    clearScreenDown(this.out);
   }
 
   /** The palette for what goes to stdout (tables, diffs): plain text when colour is off there. */
@@ -175,6 +219,13 @@ export interface TestIOStreams extends IOStreams {
   stdout(): string;
   stderr(): string;
 }
+
+/** Loaded at first use: `--version` has no terminal to move a cursor on. */
+function readline(): typeof import('node:readline') {
+  return process.getBuiltinModule('node:readline');
+}
+
+const silentSpinner: ShowSpinner = async () => ({ setText() {}, stop() {} });
 
 function isForced(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';

@@ -9,13 +9,15 @@ export function embeddedStatePath(configDir: string): string {
   return path.join(configDir, 'sandbox', 'state.json');
 }
 
-export async function startEmbeddedSandbox(deps: Pick<Deps, 'configDir' | 'onCleanup' | 'tracer'>): Promise<SettingsOverride> {
-  const { startSandbox, CorruptStateError } = await import('./index.js');
+export async function startEmbeddedSandbox(deps: Pick<Deps, 'configDir' | 'onCleanup' | 'tracer' | 'io'>): Promise<SettingsOverride> {
   const tracer = deps.tracer();
   const statePath = embeddedStatePath(deps.configDir());
-  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, statePath, log: (line) => tracer.note(`sandbox: ${line}`) }).catch((err: unknown) => {
-    if (err instanceof CorruptStateError) throw new CorruptStateError(err.file, err.reason, 'start afresh with `fleetctl sandbox reset`, or move the file away');
-    throw err;
+  const sandbox = await deps.io.activity.during('Starting the embedded sandbox', async () => {
+    const { startSandbox, CorruptStateError } = await import('./index.js');
+    return startSandbox({ host: '127.0.0.1', port: 0, statePath, log: (line) => tracer.note(`sandbox: ${line}`) }).catch((err: unknown) => {
+      if (err instanceof CorruptStateError) throw new CorruptStateError(err.file, err.reason, 'start afresh with `fleetctl sandbox reset`, or move the file away');
+      throw err;
+    });
   });
   deps.onCleanup(() => sandbox.close());
   const admin = sandbox.clients.find((client) => client.client_id === EMBEDDED_ADMIN);

@@ -16,8 +16,6 @@ export interface DevicesLastPositionOptions {
 
 type DevicesLastPositionDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'prompter'>;
 
-const CLEAR_SCREEN = '\u001b[2J\u001b[H';
-
 export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run = devicesLastPositionRun): Command {
   const command = new Command('last-position')
     .description('Show the last live position of a device, once or continuously with --watch')
@@ -56,8 +54,20 @@ export async function devicesLastPositionRun(deps: DevicesLastPositionDeps, opts
   await watchPosition(deps, opts, fetchPosition);
 }
 
+type FetchPosition = () => Promise<{ body: unknown }>;
+
+/** The watch owns the screen: a spinner at every poll would only flicker under the redrawn position. */
+async function watchPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPositionOptions, fetchPosition: FetchPosition): Promise<void> {
+  const release = deps.io.activity.hold();
+  try {
+    await pollPosition(deps, opts, fetchPosition);
+  } finally {
+    release();
+  }
+}
+
 /** Polls until Ctrl-C; shows the position only when it changed. Ctrl-C ends the watch normally. */
-async function watchPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPositionOptions, fetchPosition: () => Promise<{ body: unknown }>): Promise<void> {
+async function pollPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPositionOptions, fetchPosition: FetchPosition): Promise<void> {
   const output = deps.output();
   const redraw = deps.io.stdoutIsTTY && !output.isMachineReadable;
   let last: string | undefined;
@@ -70,7 +80,7 @@ async function watchPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPos
       if (text !== last) {
         last = text;
         if (redraw) {
-          output.text(CLEAR_SCREEN);
+          deps.io.clearScreen();
           await output.object(position);
           deps.io.info(`Updated ${deps.clock.now().toISOString()}; Ctrl-C to stop.`);
         } else {

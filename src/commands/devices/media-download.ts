@@ -16,6 +16,7 @@ import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type 
 import { requireNonEmpty } from '../shared/validate.js';
 import { pickable } from '../shared/pick-list.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT, pickMedia } from '../shared/pickers.js';
+import { formatBytes, startProgress } from '../../io/progress.js';
 
 export interface DevicesMediaDownloadOptions {
   hardwareId: string;
@@ -134,19 +135,19 @@ function fileNames(items: MediaItem[]): Map<string, string> {
 /** Streams one file to a temporary name beside the target, then renames it; returns the byte count. */
 async function downloadTo(deps: DevicesMediaDownloadDeps, transport: Transport, item: MediaItem, target: string): Promise<number> {
   // No headers of ours: the signed URL is the credential, and the download host must never see a token.
-  const answer = await transport.stream(item.download_url, { headers: {}, signal: deps.signal });
+  const answer = await transport.stream(item.download_url, { headers: {}, signal: deps.signal, label: `Downloading ${path.basename(target)}` });
   if (answer.statusCode !== 200) {
     const text = await answer.body.text().catch(() => '');
     throw downloadError(answer.statusCode, text, item);
   }
   const total = Number(answer.headers['content-length'] ?? item.size_bytes ?? 0);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.part`);
-  const progress = progressReporter(deps, path.basename(target), total);
+  const progress = await startProgress(deps.io, { label: path.basename(target), total: total > 0 ? total : undefined, unit: 'bytes' });
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;
-      progress(bytes);
+      progress.update(bytes);
       done(null, chunk);
     },
   });
@@ -157,7 +158,7 @@ async function downloadTo(deps: DevicesMediaDownloadDeps, transport: Transport, 
     await rm(temp, { force: true });
     throw deps.signal.aborted ? error : transferError(error, item, target, bytes);
   } finally {
-    progress(bytes, true);
+    progress.finish();
   }
   return bytes;
 }
@@ -188,23 +189,4 @@ function downloadError(status: number, text: string, item: MediaItem): ApiError 
     problem: { ...problem, status, detail },
     hint: status === 403 || status === 410 ? 'the signed URL may have expired: run the download again for a fresh one' : undefined,
   });
-}
-
-/** Progress on stderr, only on a terminal, at most every 100 ms. */
-function progressReporter(deps: Pick<Deps, 'io'>, name: string, total: number): (bytes: number, done?: boolean) => void {
-  if (!deps.io.progressEnabled()) return () => undefined;
-  let shown = 0;
-  return (bytes, done = false) => {
-    const now = Date.now();
-    if (!done && now - shown < 100) return;
-    shown = now;
-    const pct = total > 0 ? ` ${Math.min(100, Math.floor((bytes / total) * 100))}%` : '';
-    deps.io.err.write(`\r\u001b[2K${name}${pct} (${formatBytes(bytes)}${total > 0 ? ` of ${formatBytes(total)}` : ''})${done ? '\n' : ''}`);
-  };
-}
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -64,7 +64,7 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
 
 export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxOptions, json: boolean): Promise<void> {
   const { startSandbox } = await import('../../sandbox/index.js');
-  const sandbox = await startSandbox({ ...options, log: (line) => deps.io.info(line) });
+  const sandbox = await deps.io.activity.during('Starting the sandbox', () => startSandbox({ ...options, log: (line) => deps.io.info(line) }));
   if (json) {
     deps.output().text(JSON.stringify(readyFacts(sandbox)));
   } else {

@@ -11,6 +11,7 @@ import { createTransport } from '../../../src/api/transport.js';
 import { silentTracer } from '../../../src/api/trace.js';
 import type { Clock } from '../../../src/io/clock.js';
 import { fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
+import { renderScreen } from '../../support/pty-screen.js';
 
 const problem = (status: number, code: string, detail: string) => ({ type: 'about:blank', title: code, status, detail, code });
 const pos = (lat: number) => ({ hardware_id: 'HW-1', latitude: lat, longitude: 2, heading: 0, speed_kph: 0, recorded_at: '2024-06-01T12:00:00Z', is_valid_gps: true });
@@ -77,7 +78,8 @@ describe('devices last-position: run', () => {
     const { f, deps } = watchDeps(true, [{ body: pos(1) }, { body: pos(2) }]);
     await devicesLastPositionRun(deps, { hardwareId: 'HW-1', watch: true, intervalMs: 5000 });
     const out = f.io.stdout();
-    expect(out.split('\u001b[2J\u001b[H').length).toBe(3);
+    // top left, then everything below cleared (readline's cursorTo and clearScreenDown)
+    expect(out.split('\u001b[1;1H\u001b[0J').length).toBe(3);
     expect(out).toContain('latitude');
     expect(f.io.stderr()).toContain('Watching HW-1 every 5 s; Ctrl-C to stop.');
   });
@@ -165,7 +167,11 @@ describe('devices media download', () => {
       expect(f.io.stdout()).toBe(`media_id\tpath\tsize_bytes\nm1\t${path.join(dir, 'evil.mp4')}\t70000\nm2\t${path.join(dir, 'b.jpg')}\t10\n`);
       expect(f.io.stderr()).toBe(`Downloaded 2 files to ${dir}.\n`);
     } else {
-      expect(f.io.stderr()).toContain('evil.mp4 100% (68.4 KiB of 68.4 KiB)');
+      // one finished line per file, as a terminal shows them
+      const finished = await renderScreen(f.io.stderr(), { cols: 120, rows: 10 });
+      expect(finished[0]).toMatch(/^evil\.mp4 {2}█{30} {2}100% {2}68\.4 KiB\/68\.4 KiB {2}[\d.]+ [KM]?i?B\/s {2}in \ds$/);
+      expect(finished[1]).toMatch(/^b\.jpg {2}[█░]{30} {2}\d+% {2}10 B\/68\.4 KiB /); // the record's size_bytes: no Content-Length
+      expect(finished[2]).toBe(`Downloaded 2 files to ${dir}.`);
     }
   });
 

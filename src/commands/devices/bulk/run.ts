@@ -4,6 +4,7 @@ import { setMaxListeners } from 'node:events';
 import type { Deps } from '../../../factory.js';
 import { UsageError } from '../../../errors.js';
 import { confirmOrRequireYes } from '../../../io/prompter.js';
+import { startProgress } from '../../../io/progress.js';
 import { RatePacer } from '../../../api/rate-pacer.js';
 import type { ApiClient } from '../../../api/client.js';
 import { isSuccess, type DeviceCommandResult } from '../../../api/device-commands.js';
@@ -13,7 +14,6 @@ import { isEmptySource, resolveTargets, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { defaultJournalPath, isDone, Journal } from './journal.js';
 import { isRunFatal, runBulk } from './runner.js';
-import { bulkProgress } from './progress.js';
 import { bulkFailure, summaryLines } from './summary.js';
 
 export interface BulkCommandOptions {
@@ -63,7 +63,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   const streaming = output.format === 'ndjson';
   const pendingSet = new Set(pending);
   if (streaming) for (const id of run.targets) if (run.earlier.has(id) && !pendingSet.has(id)) await output.object(run.earlier.get(id));
-  const progress = bulkProgress(deps.io, verb.name, pending.length);
+  const progress = await startProgress(deps.io, { label: verb.name, total: pending.length });
   let done = 0;
   let failed = 0;
   const api = pacedClient(await deps.api(), deps);
@@ -81,7 +81,8 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
           // as the summary and the exit code count them: anything not accepted or replayed
           if (!isSuccess(result.status)) failed++;
           progress.update(done, failed);
-          if (streaming) void output.object(result);
+          // ndjson writes its line synchronously, so it is out before the progress line comes back
+          if (streaming) progress.above(() => void output.object(result));
         },
       },
     );
