@@ -22,13 +22,13 @@ const colours = (cells: CellStyle[]) => [...new Set(cells.map((cell) => cell.fg)
 describe('colour in a terminal', { timeout: 60_000 }, () => {
   for (const cols of [80, 160]) {
     it(`a usage error shows "Error:" in red and its message in the terminal's own colour (${cols} columns)`, async () => {
-      const session = startPty(['devices', 'get', 'not-a-uuid'], { cols });
+      const session = startPty(['fleets', 'get', 'not-a-uuid'], { cols });
       expect(await session.waitForExit()).toEqual({ code: 2, signal: undefined });
-      expect(session.screen()[0]).toMatch(/^Error: device id must be a UUID/);
+      expect(session.screen()[0]).toMatch(/^Error: fleet id must be a UUID/);
       const label = session.styleOf('Error:');
       expect(colours(label)).toEqual([RED]);
       expect(label.every((cell) => cell.bold)).toBe(true);
-      expect(colours(session.styleOf('device id must be a UUID'))).toEqual(['default']);
+      expect(colours(session.styleOf('fleet id must be a UUID'))).toEqual(['default']);
     });
   }
 
@@ -47,9 +47,9 @@ describe('colour in a terminal', { timeout: 60_000 }, () => {
   ];
   for (const [name, flags, env] of off) {
     it(`with ${name} not one escape sequence reaches the terminal, for a usage error or an API error`, async () => {
-      const usage = startPty([...flags, 'devices', 'get', 'not-a-uuid'], { env });
+      const usage = startPty([...flags, 'fleets', 'get', 'not-a-uuid'], { env });
       expect((await usage.waitForExit()).code).toBe(2);
-      expect(usage.screen()[0]).toMatch(/^Error: device id must be a UUID/);
+      expect(usage.screen()[0]).toMatch(/^Error: fleet id must be a UUID/);
       expect(colours(usage.styleOf('Error:'))).toEqual(['default']);
       expect(usage.raw()).not.toContain('\x1b');
 
@@ -61,14 +61,14 @@ describe('colour in a terminal', { timeout: 60_000 }, () => {
   }
 
   it('without FORCE_COLOR a piped stderr has no colour; FORCE_COLOR=1 paints it, even in CI', async () => {
-    const plain = await runCli(['devices', 'get', 'not-a-uuid'], { env: { NO_COLOR: undefined } });
+    const plain = await runCli(['fleets', 'get', 'not-a-uuid'], { env: { NO_COLOR: undefined } });
     expect(plain.code).toBe(2);
     expect(plain.stderr).not.toContain('\x1b');
 
-    const forced = await runCli(['devices', 'get', 'not-a-uuid'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    const forced = await runCli(['fleets', 'get', 'not-a-uuid'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(forced.code).toBe(2);
     expect(forced.stdout).toBe('');
     expect(forced.stderr).toMatch(/^\x1b\[31m(\x1b\[1m)?Error:/);
-    expect(stripVTControlCharacters(forced.stderr)).toMatch(/^Error: device id must be a UUID .*"not-a-uuid"\n$/);
+    expect(stripVTControlCharacters(forced.stderr)).toMatch(/^Error: fleet id must be a UUID .*"not-a-uuid"\n$/);
   });
 });
