@@ -105,9 +105,10 @@ describe('a prompt owns the terminal', () => {
     await wait(SPINNER_DELAY_MS + 50);
     expect(visible).toBe(1);
     const answer = createPrompter(io).confirm('Reboot 3 devices?');
-    await wait(SPINNER_DELAY_MS + 100);
-    expect(visible).toBe(0);
+    // the prompt library loads on first use, which takes a while on a busy machine: wait for the question
+    for (let waited = 0; !io.stderr().includes('Reboot 3 devices?') && waited < 10_000; waited += 20) await wait(20);
     expect(io.stderr()).toContain('Reboot 3 devices?');
+    expect(visible).toBe(0);
     (io.in as PassThrough).write('y\n');
     await expect(answer).resolves.toBe(true);
     await wait(SPINNER_DELAY_MS + 50);
