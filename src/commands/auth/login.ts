@@ -28,6 +28,10 @@ export function newAuthLoginCommand(deps: LoginDeps): Command {
     .option('--scopes <list>', 'scopes the client must hold, space or comma separated: checked at login and remembered (default: ask for every scope; a client holding fewer still logs in)')
     .option('--organization-id <uuid>', 'default organization for webhook-config commands');
   describeVerb(command, {
+    output: 'nothing',
+    // the token endpoint only: no embedded sandbox
+    uses: ['profile', 'endpoints', 'timeout', 'retries', 'debug', 'insecure'],
+    prompts: true,
     examples: [
       { comment: 'interactive: prompts for what is missing (here, everything comes from the FLEETCTL_* variables)', command: 'fleetctl auth login' },
       {

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 
 export interface DevicesAssignOptions {
@@ -17,7 +18,9 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     .requiredOption('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant)');
   describeVerb(command, {
     operationIds: ['assignDevice'],
+    output: 'records',
     examples: [
+      { comment: 'assign a device to a vehicle', command: `fleetctl devices assign ${SANDBOX_IDS.deviceId} --vehicle-id ${SANDBOX_IDS.vehicleId}` },
       {
         comment: 'assign the first device to the first vehicle',
         command:

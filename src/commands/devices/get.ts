@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 
 type DevicesGetDeps = Pick<Deps, 'api' | 'output'>;
@@ -9,7 +10,9 @@ export function newDevicesGetCommand(deps: DevicesGetDeps, run = devicesGetRun):
   const command = new Command('get').description('Show one device by its id').argument('<id>', 'device id (uuid)');
   describeVerb(command, {
     operationIds: ['getDevice'],
+    output: 'records',
     examples: [
+      { comment: 'one device, in full', command: `fleetctl devices get ${SANDBOX_IDS.deviceId}` },
       {
         comment: 'the first device, in full',
         command: 'fleetctl --sandbox devices get $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1)',

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 import { parseDuration } from '../shared/dates.js';
@@ -25,7 +26,9 @@ export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run
     .option('--interval <duration>', 'time between polls with --watch, e.g. 5s, 1m (default 5s)');
   describeVerb(command, {
     operationIds: ['getDeviceLastPosition'],
+    output: 'records',
     examples: [
+      { comment: 'where a device is now', command: `fleetctl devices last-position ${SANDBOX_IDS.hardwareId}` },
       {
         comment: 'where a device that has reported is now',
         command: 'fleetctl --sandbox devices last-position $(fleetctl --sandbox devices list --all --columns hardware_id,last_seen_at -o csv | awk -F, \'NR > 1 && $2 != "" && !n++ {print $1}\')',

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 
@@ -12,7 +13,9 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
     .argument('<hardware-id>', 'hardware id of the device');
   describeVerb(command, {
     operationIds: ['getDeviceLastReported'],
+    output: 'records',
     examples: [
+      { comment: 'the latest state a device reported', command: `fleetctl devices last-reported ${SANDBOX_IDS.hardwareId}` },
       {
         comment: 'the latest state of a device that has reported',
         command: 'fleetctl --sandbox devices last-reported $(fleetctl --sandbox devices list --all --columns hardware_id,last_seen_at -o csv | awk -F, \'NR > 1 && $2 != "" && !n++ {print $1}\')',

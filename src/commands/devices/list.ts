@@ -24,8 +24,9 @@ export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRu
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listDevices'],
+    output: 'records',
     examples: [
-      { comment: 'the first page of devices', command: 'fleetctl --sandbox devices list' },
+      { comment: 'the first page of devices', command: 'fleetctl devices list' },
       { comment: 'every device as NDJSON, streamed page by page', command: 'fleetctl --sandbox devices list --all -o ndjson' },
       { comment: 'hardware ids and names only', command: 'fleetctl --sandbox devices list --columns hardware_id,name --limit 10' },
     ],

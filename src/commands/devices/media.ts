@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { columnsOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireNonEmpty } from '../shared/validate.js';
@@ -26,8 +27,9 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listDeviceMedia'],
+    output: 'records',
     examples: [
-      { comment: "the first device's media items", command: `fleetctl --sandbox devices media $(${FIRST_WITH_MEDIA})` },
+      { comment: "a device's media items", command: `fleetctl devices media ${SANDBOX_IDS.hardwareId}` },
       {
         comment: 'media of May 2024 as NDJSON',
         command: `fleetctl --sandbox devices media $(${FIRST_WITH_MEDIA}) --from 2024-05-01T00:00:00Z --to 2024-06-01T00:00:00Z -o ndjson`,

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 
 export interface DevicesUnassignOptions {
@@ -18,7 +19,10 @@ export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devic
     .option('-y, --yes', 'do not ask for confirmation (required when not interactive)');
   describeVerb(command, {
     operationIds: ['unassignDevice'],
+    output: 'nothing',
+    prompts: true,
     examples: [
+      { comment: 'take a device off its vehicle (asks first)', command: `fleetctl devices unassign ${SANDBOX_IDS.deviceId}`, asks: true },
       {
         comment: 'unassign the first device, without a prompt',
         command: 'fleetctl --sandbox devices unassign $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1) --yes',

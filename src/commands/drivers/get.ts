@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 
 type DriversGetDeps = Pick<Deps, 'api' | 'output'>;
@@ -9,7 +10,9 @@ export function newDriversGetCommand(deps: DriversGetDeps, run = driversGetRun):
   const command = new Command('get').description('Show one driver by its id').argument('<id>', 'driver id (uuid)');
   describeVerb(command, {
     operationIds: ['getDriver'],
+    output: 'records',
     examples: [
+      { comment: 'one driver, in full', command: `fleetctl drivers get ${SANDBOX_IDS.driverId}` },
       {
         comment: 'the first driver, in full',
         command: 'fleetctl --sandbox drivers get $(fleetctl --sandbox drivers list --limit 1 --columns id -o csv | tail -n 1)',

@@ -20,8 +20,9 @@ export function newDriversListCommand(deps: DriversListDeps, run = driversListRu
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listDrivers'],
+    output: 'records',
     examples: [
-      { comment: 'the first page of drivers', command: 'fleetctl --sandbox drivers list' },
+      { comment: 'the first page of drivers', command: 'fleetctl drivers list' },
       {
         comment: 'the drivers of the first fleet, as JSON',
         command: 'fleetctl --sandbox drivers list --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --json',

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 import { addDriverFieldOptions, driverBodyFrom, flagOf, UPDATE_FIELDS, type DriverBody, type RawDriverFlags } from './driver-fields.js';
 
@@ -20,9 +21,10 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
   addDriverFieldOptions(command, UPDATE_FIELDS, true);
   describeVerb(command, {
     operationIds: ['updateDriver'],
+    output: 'records',
     notes: 'Give at least one field. Fields not given stay as they are.',
     examples: [
-      { comment: 'mark the first driver inactive', command: `fleetctl --sandbox drivers update ${FIRST_DRIVER} --status inactive` },
+      { comment: 'mark a driver inactive', command: `fleetctl drivers update ${SANDBOX_IDS.driverId} --status inactive` },
       { comment: 'change the phone number and clear the email', command: `fleetctl --sandbox drivers update ${FIRST_DRIVER} --phone '+1 555 0100' --email ''` },
       { comment: 'the changes from JSON on stdin', command: `echo '{"employee_id":"E-42"}' | fleetctl --sandbox drivers update ${FIRST_DRIVER} --from-file -` },
     ],

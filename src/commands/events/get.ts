@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireNonEmpty } from '../shared/validate.js';
 
 type EventsGetDeps = Pick<Deps, 'api' | 'output'>;
@@ -13,7 +14,11 @@ export function newEventsGetCommand(deps: EventsGetDeps, run = eventsGetRun): Co
     .argument('<event-id>', 'event id, as search prints it (an opaque composite, passed on unchanged)');
   describeVerb(command, {
     operationIds: ['getEvent'],
-    examples: [{ comment: 'the latest event of a device, in full', command: `fleetctl --sandbox events get ${FIRST_EVENT}` }],
+    output: 'records',
+    examples: [
+      { comment: 'one event, in full', command: `fleetctl events get ${SANDBOX_IDS.eventId}` },
+      { comment: 'the latest event of a device, in full', command: `fleetctl --sandbox events get ${FIRST_EVENT}` },
+    ],
   });
   command.action(async (eventId: string) => run(deps, { eventId: requireNonEmpty(eventId, 'event id') }));
   return command;

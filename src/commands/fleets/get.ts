@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 
 type FleetsGetDeps = Pick<Deps, 'api' | 'output'>;
@@ -9,7 +10,11 @@ export function newFleetsGetCommand(deps: FleetsGetDeps, run = fleetsGetRun): Co
   const command = new Command('get').description('Show one fleet').argument('<id>', 'fleet id (uuid)');
   describeVerb(command, {
     operationIds: ['getFleet'],
-    examples: [{ comment: 'the first fleet, in full', command: 'fleetctl --sandbox fleets get $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' }],
+    output: 'records',
+    examples: [
+      { comment: 'one fleet, in full', command: `fleetctl fleets get ${SANDBOX_IDS.fleetId}` },
+      { comment: 'the first fleet, in full', command: 'fleetctl --sandbox fleets get $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' },
+    ],
   });
   command.action(async (id: string) => run(deps, { id: requireUuid(id, 'fleet id') }));
   return command;

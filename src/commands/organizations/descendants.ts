@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { columnsOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { requireUuid } from '../shared/validate.js';
 import { FIRST_ORGANIZATION } from './get.js';
@@ -21,7 +22,11 @@ export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendant
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listOrganizationDescendants'],
-    examples: [{ comment: 'everything below your own organization', command: `fleetctl --sandbox organizations descendants ${FIRST_ORGANIZATION} --all` }],
+    output: 'records',
+    examples: [
+      { comment: 'the organizations below one', command: `fleetctl organizations descendants ${SANDBOX_IDS.organizationId}` },
+      { comment: 'everything below your own organization', command: `fleetctl --sandbox organizations descendants ${FIRST_ORGANIZATION} --all` },
+    ],
   });
   command.action(async (id: string, flags: RawPagingFlags) => {
     await run(deps, { id: requireUuid(id, 'organization id'), paging: pagingFrom(flags) });

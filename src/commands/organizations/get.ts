@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 
 type OrganizationsGetDeps = Pick<Deps, 'api' | 'output'>;
@@ -11,7 +12,11 @@ export function newOrganizationsGetCommand(deps: OrganizationsGetDeps, run = org
   const command = new Command('get').description('Show one organization').argument('<id>', 'organization id (uuid)');
   describeVerb(command, {
     operationIds: ['getOrganization'],
-    examples: [{ comment: 'your own organization', command: `fleetctl --sandbox organizations get ${FIRST_ORGANIZATION}` }],
+    output: 'records',
+    examples: [
+      { comment: 'one organization', command: `fleetctl organizations get ${SANDBOX_IDS.organizationId}` },
+      { comment: 'your own organization', command: `fleetctl --sandbox organizations get ${FIRST_ORGANIZATION}` },
+    ],
   });
   command.action(async (id: string) => run(deps, { id: requireUuid(id, 'organization id') }));
   return command;

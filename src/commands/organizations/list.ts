@@ -16,7 +16,9 @@ export function newOrganizationsListCommand(deps: OrganizationsListDeps, run = o
   addPagingOptions(command);
   describeVerb(command, {
     operationIds: ['listOrganizations'],
+    output: 'records',
     examples: [
+      { comment: 'the first page of organizations', command: 'fleetctl organizations list' },
       { comment: 'every organization you can reach', command: 'fleetctl --sandbox organizations list --all' },
       { comment: 'ids and names as CSV', command: 'fleetctl --sandbox organizations list --columns id,name -o csv' },
     ],

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 
 type VehiclesGetDeps = Pick<Deps, 'api' | 'output'>;
@@ -9,7 +10,9 @@ export function newVehiclesGetCommand(deps: VehiclesGetDeps, run = vehiclesGetRu
   const command = new Command('get').description('Show one vehicle').argument('<id>', 'vehicle id (uuid)');
   describeVerb(command, {
     operationIds: ['getVehicle'],
+    output: 'records',
     examples: [
+      { comment: 'one vehicle, in full', command: `fleetctl vehicles get ${SANDBOX_IDS.vehicleId}` },
       { comment: 'the first vehicle, in full', command: 'fleetctl --sandbox vehicles get $(fleetctl --sandbox vehicles list --limit 1 --columns id -o csv | tail -n 1)' },
     ],
   });
