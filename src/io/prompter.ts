@@ -98,9 +98,16 @@ export async function confirmOrRequireYes(
   opts: { yes: boolean | undefined; question: string; refusal: string },
 ): Promise<void> {
   if (opts.yes) return;
-  if (!deps.io.canPrompt()) {
-    throw new UsageError(`${opts.refusal}: confirmation required`, 'pass --yes to confirm when not running interactively');
-  }
+  requireYesUnlessInteractive(deps.io, opts);
   const confirmed = await deps.prompter.confirm(opts.question, { default: false });
   if (!confirmed) throw new UsageError(`${opts.refusal}: not confirmed`);
+}
+
+/**
+ * The part of confirmOrRequireYes that needs no question: a verb that reads before it can ask refuses a script
+ * without --yes before making any request.
+ */
+export function requireYesUnlessInteractive(io: IOStreams, opts: { yes: boolean | undefined; refusal: string }): void {
+  if (opts.yes || io.canPrompt()) return;
+  throw new UsageError(`${opts.refusal}: confirmation required`, 'pass --yes to confirm when not running interactively');
 }

@@ -10,6 +10,7 @@ interface Device {
   id: string;
   hardware_id: string;
   vehicle_id: string | null;
+  fleet_id: string;
   capabilities: string[];
   last_seen_at: string | null;
 }
@@ -123,6 +124,27 @@ describe('devices end to end', { timeout: 60_000 }, () => {
     expect((await h.cli(['devices', 'reboot', reported.hardware_id, '--yes'], { client: 'sandbox-reader' })).code).toBe(3);
     const tooLong = await h.cli(['devices', 'reboot', reported.hardware_id, '--yes', '--idempotency-key', 'k'.repeat(201)]);
     expect([tooLong.code, tooLong.stderr]).toEqual([2, 'Error: --idempotency-key must be at most 200 characters, got 201\n']);
+  });
+
+  it('reboot of a fleet: devices whose record lacks the capability are announced, skipped, and not failures', async () => {
+    const fleet = devices.filter((d) => d.fleet_id === noReboot.fleet_id);
+    const capable = fleet.filter((d) => d.capabilities.includes('reboot')).map((d) => d.hardware_id);
+    const lacking = fleet.filter((d) => !d.capabilities.includes('reboot')).map((d) => d.hardware_id);
+    expect(capable.length).toBeGreaterThan(0);
+    const counted = `${lacking.length} of the ${fleet.length} devices lack${lacking.length === 1 ? 's' : ''} the reboot capability by their records`;
+
+    const dry = await h.cli(['devices', 'reboot', '--fleet-id', noReboot.fleet_id, '--idempotency-key', 'e2e-fleet', '--dry-run', '-o', 'csv']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[0])).toEqual(capable);
+    expect(dry.stderr).toContain(`Dry run: would send reboot to ${capable.length} device${capable.length === 1 ? '' : 's'}; nothing was sent.\n${counted}: would be skipped, not sent (${noReboot.hardware_id}`);
+
+    const before = await commands();
+    const run = await h.cli(['devices', 'reboot', '--fleet-id', noReboot.fleet_id, '--idempotency-key', 'e2e-fleet', '--yes', '-o', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as { hardware_id: string; status: string }[]).map((r) => r.hardware_id)).toEqual(capable);
+    expect(run.stderr.split('\n')[0]).toBe(`${counted}: skipped, not sent (${lacking.slice(0, 5).join(', ')}${lacking.length > 5 ? `, and ${lacking.length - 5} more` : ''}).`);
+    const sent = (await commands()).slice(before.length).filter((c) => c.idempotency_key.startsWith('e2e-fleet:')).map((c) => c.hardware_id);
+    expect(sent.sort()).toEqual([...capable].sort());
   });
 
   it('wake-up: 202; 422 names wake_up; refused for a client allowed to reboot only', async () => {

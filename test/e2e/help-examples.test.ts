@@ -1,5 +1,7 @@
 // Every example in every --help works as written, tried the way a new user would: in bash, with fleetctl on
 // PATH, a fresh config directory, and a sandbox exported as in the README (for the examples without --sandbox).
+// An example that presumes a state (`given`) has it prepared first, in the same shell; one that asks for
+// confirmation on a terminal (`asks`) runs in a pseudo-terminal, where the test answers yes.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,10 +77,10 @@ async function withFreePorts(command: string): Promise<string> {
 }
 
 async function runExample(example: Found): Promise<Outcome> {
-  const command = await withFreePorts(example.command);
+  const command = await withFreePorts(example.given ? `${example.given}\n${example.command}` : example.command);
   const home = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-example-'));
   mkdirSync(path.join(home, '.config'), { recursive: true });
-  const env = {
+  const env: Record<string, string> = {
     ...harness.envFor('sandbox-admin'),
     FLEETCTL_CONFIG_DIR: path.join(home, '.config', 'fleetctl'),
     HOME: home,
@@ -86,22 +88,31 @@ async function runExample(example: Found): Promise<Outcome> {
     CI: 'true',
     NO_COLOR: '1',
   };
+  if (example.asks) return runAnsweringYes(command, home, env);
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', command], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
+    let stopped = false;
+    // one Ctrl-C: a second one ends a process at once, before its cleanups
     const stop = () => {
+      if (stopped) return;
+      stopped = true;
       try {
         process.kill(-child.pid!, 'SIGINT');
       } catch {
         // already gone
       }
     };
+    // a server has started once it has said anything (its address, on stdout or stderr)
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
       if (example.runsUntilInterrupted) stop();
     });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (example.runsUntilInterrupted) stop();
+    });
     const timer = setTimeout(() => {
       stderr += '\n[killed after 60 s]';
       process.kill(-child.pid!, 'SIGKILL');
@@ -112,6 +123,28 @@ async function runExample(example: Found): Promise<Outcome> {
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Runs on a terminal (not CI) and answers yes to the confirmation: the output is the screen's, both streams. */
+async function runAnsweringYes(command: string, home: string, env: Record<string, string>): Promise<Outcome> {
+  const { spawn: spawnPty } = await import('@lydell/node-pty');
+  const { CI: _ci, ...terminalEnv } = env;
+  const terminal = spawnPty('bash', ['-c', command], { cols: 160, rows: 50, cwd: home, env: { ...terminalEnv, TERM: 'xterm-256color' } });
+  let screen = '';
+  let answered = false;
+  terminal.onData((data) => {
+    screen += data;
+    if (!answered && /\(y\/N\)/.test(screen)) {
+      answered = true;
+      terminal.write('y\r');
+    }
+  });
+  const timer = setTimeout(() => terminal.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number>((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
+  clearTimeout(timer);
+  rmSync(home, { recursive: true, force: true });
+  const plain = screen.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+  return { code, stdout: plain, stderr: answered ? plain : `${plain}\n[never asked for confirmation]\nError: the example was expected to ask` };
 }
 
 describe('help examples', () => {

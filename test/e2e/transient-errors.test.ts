@@ -34,7 +34,7 @@ const COMMANDS: string[][] = [
   ['webhook-config', 'get'],
   ['webhook-config', 'create', '--url', 'https://hooks.example.com/fleet', '--topics', 'events'],
   ['webhook-config', 'enable'],
-  ['webhook-config', 'regenerate-key'],
+  ['webhook-config', 'regenerate-key', '--yes'],
   ['webhook-config', 'topics', 'set', 'alarms', '--url', 'https://hooks.example.com/alarms'],
   ['webhook-config', 'delete', '--yes'],
   ['api', 'GET', '/v1/fleets'],

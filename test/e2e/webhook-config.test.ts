@@ -144,17 +144,23 @@ describe('webhook-config end to end', { timeout: 60_000 }, () => {
     const set = await cli(['topics', 'set', 'media', '--url', 'https://hooks.example.com/media', '--disabled', '-o', 'json']);
     expect(set.code, set.stderr).toBe(0);
     expect((JSON.parse(set.stdout) as { topics: unknown[] }).topics).toContainEqual({ type: 'media', is_enabled: false, delivery: { url: 'https://hooks.example.com/media' } });
-    for (const type of ['media', 'alarms']) expect((await cli(['topics', 'remove', type])).code).toBe(0);
-    const absent = await cli(['topics', 'remove', 'media']);
+    const unconfirmed = await cli(['topics', 'remove', 'media', '--debug']);
+    expect([unconfirmed.code, apiCalls(unconfirmed.stderr)]).toEqual([2, []]);
+    expect(unconfirmed.stderr.split('\n').slice(0, 2)).toEqual(['Error: media topic not removed: confirmation required', 'Hint: pass --yes to confirm when not running interactively']);
+    for (const type of ['media', 'alarms']) expect((await cli(['topics', 'remove', type, '--yes'])).code).toBe(0);
+    const absent = await cli(['topics', 'remove', 'media', '--yes']);
     expect(absent.code).toBe(5);
-    const last = await cli(['topics', 'remove', 'events']);
+    const last = await cli(['topics', 'remove', 'events', '--yes']);
     expect(last.code).toBe(6);
     expect(last.stderr).toContain('(webhook.last_topic, HTTP 409)');
     expect(last.stderr).toContain('Hint: a configuration keeps at least one topic');
   });
 
-  it('regenerate-key: the key once on stdout, never in a --debug trace', async () => {
-    const r = await cli(['regenerate-key', '--debug']);
+  it('regenerate-key: the key once on stdout, never in a --debug trace; --yes when not interactive', async () => {
+    const unconfirmed = await cli(['regenerate-key', '--debug']);
+    expect([unconfirmed.code, unconfirmed.stdout, apiCalls(unconfirmed.stderr)]).toEqual([2, '', []]);
+    expect(unconfirmed.stderr.split('\n').slice(0, 2)).toEqual(['Error: webhook key not regenerated: confirmation required', 'Hint: pass --yes to confirm when not running interactively']);
+    const r = await cli(['regenerate-key', '--yes', '--debug']);
     expect(r.code, r.stderr).toBe(0);
     const key = r.stdout.trim();
     expect(key.length).toBeGreaterThan(16);
@@ -165,7 +171,7 @@ describe('webhook-config end to end', { timeout: 60_000 }, () => {
     expect(r.stderr).toContain(`Key hint …${key.slice(-4)}`);
     expect(apiCalls(r.stderr)).toEqual([`GET /v1/organizations/${rootOrg}/webhook-config`, `POST /v1/organizations/${rootOrg}/webhook-config/regenerate-auth-key`, `GET /v1/organizations/${rootOrg}/webhook-config`]);
 
-    const json = await cli(['regenerate-key', '--json']);
+    const json = await cli(['regenerate-key', '--yes', '--json']);
     expect(Object.keys(JSON.parse(json.stdout) as object)).toEqual(['auth_key']);
     const shown = await cli(['get', '-o', 'json']);
     expect(shown.stdout).not.toContain((JSON.parse(json.stdout) as { auth_key: string }).auth_key);

@@ -132,7 +132,7 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
     // every topic at the listener; created disabled as the spec requires, then the key, then enabled
     const url = `http://127.0.0.1:${port}/hooks`;
     await cli(['webhook-config', 'create', '--url', url, '--topics', TOPIC_TYPES.join(','), '--allow-private-url']);
-    key = (await cli(['webhook-config', 'regenerate-key'])).trim();
+    key = (await cli(['webhook-config', 'regenerate-key', '--yes'])).trim();
     listener = await Listener.start(['--port', String(port), '--key-env', 'WEBHOOK_KEY', '--forward-to', app.url], { WEBHOOK_KEY: key });
     await cli(['webhook-config', 'enable']);
     const config = JSON.parse(await cli(['webhook-config', 'get', '-o', 'json']));
@@ -200,7 +200,7 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
 
   it('across a key rotation every delivery is accepted: the previous key within the window, then the new one', async () => {
     const previous = key;
-    key = (await cli(['webhook-config', 'regenerate-key'])).trim();
+    key = (await cli(['webhook-config', 'regenerate-key', '--yes'])).trim();
     expect(key).not.toBe(previous);
     await listener.stop();
     listener = await Listener.start(

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { describeVerb } from '../shared/help.js';
+import { API_USES, describeVerb } from '../shared/help.js';
 import { collect } from '../shared/validate.js';
 import { API_METHODS, apiRequestOptions, type RawApiFlags } from './request.js';
 import { completeValues } from '../../completion/values.js';
@@ -27,6 +27,8 @@ export function newApiCommand(deps: ApiDeps, run = apiRun, listRun = apiListRun)
     .option('--refresh', 'fetch the API document again instead of using the cached copy');
   completeValues(command, { method: { words: API_METHODS }, '--input': 'file' });
   describeVerb(command, {
+    output: 'records',
+    uses: API_USES,
     notes: [
       'The scope comes from the OpenAPI document the server serves at {base_url}/openapi/v1.json, cached for an',
       'hour in the config folder per base URL (loopback servers such as a sandbox are asked every time). When it',
@@ -35,6 +37,7 @@ export function newApiCommand(deps: ApiDeps, run = apiRun, listRun = apiListRun)
       'The answer is printed as JSON unless -o says otherwise; errors exit with the usual codes.',
     ].join('\n'),
     examples: [
+      { comment: 'a GET, printed as JSON', command: 'fleetctl api GET /v1/fleets' },
       { comment: 'every operation and its scope', command: 'fleetctl --sandbox api --list' },
       { comment: 'two vehicles (fields are the query of a GET)', command: 'fleetctl --sandbox api GET /v1/vehicles -f limit=2' },
       { comment: 'every organization of the tenant, one JSON line each', command: 'fleetctl --sandbox api GET /v1/organizations --paginate -o ndjson' },

@@ -6,15 +6,15 @@ import { resolveSettings } from '../../config/settings.js';
 import { PROFILE_KEYS } from '../../config/store.js';
 import { fullScope, shortScope } from '../../auth/scopes.js';
 import { SCOPES } from '../../openapi/operations.js';
-import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
+import { API_USES, describeVerb } from '../shared/help.js';
 import { newAuthLoginCommand } from './login.js';
 
 export function newAuthCommand(deps: Deps): Command {
   const auth = new Command('auth').description('Client-credentials login, status and tokens');
 
   const status = new Command('status').description('Show the profile, endpoints, client and cached tokens (never a secret or token)');
-  describeVerb(status, { examples: [{ comment: 'where each setting comes from', command: 'fleetctl auth status' }] });
+  describeVerb(status, { output: 'records', uses: ['profile', 'endpoints', 'sandbox'], examples: [{ comment: 'where each setting comes from', command: 'fleetctl auth status' }] });
   status.action(async () => {
     const settings = await deps.settings();
     const store = await deps.config();
@@ -53,7 +53,12 @@ export function newAuthCommand(deps: Deps): Command {
   const token = new Command('token').description('Print an access token for one scope, for use with curl').requiredOption('--scope <scope>', 'the scope, e.g. devices_read');
   completeValues(token, { '--scope': { words: SCOPES.map(shortScope) } });
   describeVerb(token, {
-    examples: [{ comment: 'call the API with curl', command: 'curl -H "Authorization: Bearer $(fleetctl auth token --scope devices_read)" "$FLEETCTL_BASE_URL/v1/devices"' }],
+    output: 'text',
+    uses: API_USES,
+    examples: [
+      { comment: 'an access token for reading devices', command: 'fleetctl auth token --scope devices_read' },
+      { comment: 'call the API with curl', command: 'curl -H "Authorization: Bearer $(fleetctl auth token --scope devices_read)" "$FLEETCTL_BASE_URL/v1/devices"' },
+    ],
   });
   token.action(async (flags: { scope: string }) => {
     const scope = fullScope(flags.scope);
@@ -63,7 +68,7 @@ export function newAuthCommand(deps: Deps): Command {
   });
 
   const logout = new Command('logout').description('Forget the cached tokens and the stored client secret of the profile');
-  describeVerb(logout, { examples: [{ comment: 'log out of the current profile', command: 'fleetctl auth logout' }] });
+  describeVerb(logout, { output: 'nothing', uses: ['profile'], examples: [{ comment: 'log out of the current profile', command: 'fleetctl auth logout' }] });
   logout.action(async () => {
     const store = await deps.config();
     const profile = resolveSettings(deps.globals(), deps.env, store.read()).profile.value;

@@ -30,6 +30,10 @@ export function newAuthLoginCommand(deps: LoginDeps): Command {
     .option('--organization-id <uuid>', 'default organization for webhook-config commands');
   completeValues(command, { '--scopes': { words: SCOPES.map(shortScope), commaList: true }, '--organization-id': 'organization-id' });
   describeVerb(command, {
+    output: 'nothing',
+    // the token endpoint only: no embedded sandbox
+    uses: ['profile', 'endpoints', 'timeout', 'retries', 'debug', 'insecure'],
+    prompts: true,
     examples: [
       { comment: 'interactive: prompts for what is missing (here, everything comes from the FLEETCTL_* variables)', command: 'fleetctl auth login' },
       {

@@ -16,7 +16,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   const config = new Command('config').description('Profiles and settings (base_url, auth_url, client_id, client_secret, scopes, organization_id)');
 
   const list = new Command('list').description('Show the settings of the profile and where each comes from');
-  describeVerb(list, { examples: [{ comment: 'settings of the current profile', command: 'fleetctl config list' }] });
+  describeVerb(list, { output: 'records', uses: ['profile', 'endpoints'], examples: [{ comment: 'settings of the current profile', command: 'fleetctl config list' }] });
   list.action(async () => {
     const store = await deps.config();
     const settings = resolveSettings(deps.globals(), deps.env, store.read());
@@ -31,7 +31,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
 
   const get = new Command('get').description('Print one setting of the profile').argument('<key>', PROFILE_KEYS.join(' | '));
   completeValues(get, { key: { words: PROFILE_KEYS } });
-  describeVerb(get, { examples: [{ comment: 'the base URL in use', command: 'fleetctl config get base_url' }] });
+  describeVerb(get, { output: 'text', uses: ['profile', 'endpoints'], examples: [{ comment: 'the base URL in use', command: 'fleetctl config get base_url' }] });
   get.action(async (rawKey: string) => {
     const key = requireProfileKey(rawKey);
     const store = await deps.config();
@@ -44,6 +44,8 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   const set = new Command('set').description('Store a setting in the profile').argument('<key>', PROFILE_KEYS.join(' | ')).argument('[value]', 'the value; for client_secret, omit it to read it from stdin');
   completeValues(set, { key: { words: PROFILE_KEYS } });
   describeVerb(set, {
+    output: 'nothing',
+    uses: ['profile'],
     examples: [
       { comment: 'point the profile at a local sandbox', command: 'fleetctl config set base_url http://127.0.0.1:4010' },
       { comment: 'store the secret without putting it on the command line', command: 'printf %s "$FLEETCTL_CLIENT_SECRET" | fleetctl config set client_secret' },
@@ -69,7 +71,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
 
   const unset = new Command('unset').description('Remove a setting from the profile').argument('<key>', PROFILE_KEYS.join(' | '));
   completeValues(unset, { key: { words: PROFILE_KEYS } });
-  describeVerb(unset, { examples: [{ comment: 'forget the default organization', command: 'fleetctl config unset organization_id' }] });
+  describeVerb(unset, { output: 'nothing', uses: ['profile'], examples: [{ comment: 'forget the default organization', command: 'fleetctl config unset organization_id' }] });
   unset.action(async (rawKey: string) => {
     const key = requireProfileKey(rawKey);
     const store = await deps.config();
@@ -81,7 +83,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   });
 
   const profiles = new Command('profiles').description('List the stored profiles; * marks the current one');
-  describeVerb(profiles, { examples: [{ comment: 'every profile', command: 'fleetctl config profiles' }] });
+  describeVerb(profiles, { output: 'records', uses: ['profile'], examples: [{ comment: 'every profile', command: 'fleetctl config profiles' }] });
   profiles.action(async () => {
     const store = await deps.config();
     const data = store.read();
@@ -98,7 +100,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
 
   const use = new Command('use').description('Make a profile the current one').argument('<profile>', 'profile name');
   completeValues(use, { profile: 'profile' });
-  describeVerb(use, { examples: [{ comment: 'switch to the staging profile', command: 'fleetctl config use staging' }] });
+  describeVerb(use, { output: 'nothing', examples: [{ comment: 'switch to the staging profile', command: 'fleetctl config use staging' }] });
   use.action(async (profile: string) => {
     requireNonEmpty(profile, 'profile name');
     const store = await deps.config();

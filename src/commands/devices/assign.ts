@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 import { givenOrPicked, pickable } from '../shared/pick-list.js';
 import { pickDevice } from '../shared/pickers.js';
@@ -25,7 +26,9 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
   describeVerb(command, {
     operationIds: ['assignDevice', 'listDevices'],
     shows: schemaView('Device'),
+    output: 'records',
     examples: [
+      { comment: 'assign a device to a vehicle', command: `fleetctl devices assign HW-000001 --vehicle-id ${SANDBOX_IDS.vehicleId}` },
       {
         comment: 'assign a device, named by its hardware id, to the first vehicle',
         command:

@@ -13,6 +13,7 @@ import {
 } from '../../api/device-commands.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
 import { UsageError } from '../../errors.js';
 import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/run.js';
@@ -103,6 +104,8 @@ export function newDeviceCommandVerb(
   });
   describeVerb(command, {
     operationIds: [verb.operationId, 'listDevices'],
+    output: 'records',
+    prompts: true,
     examples: examplesFor(verb),
     notes: [
       `Rerunning with the same --idempotency-key replays the first answers instead of sending the ${verb.command} again.`,
@@ -169,18 +172,17 @@ function examplesFor(verb: DeviceCommandVerb) {
   // awk reads the whole list (no early exit), so the list command never writes into a closed pipe
   const capable = (n: number) =>
     `fleetctl --sandbox devices list --all --columns hardware_id,capabilities -o csv | awk -F, '/${verb.command}/ && n++ < ${n} {print $1}'`;
+  const device = SANDBOX_IDS.hardwareId;
   return [
-    { comment: `${verb.label.toLowerCase()} a device that can, without a prompt`, command: `fleetctl --sandbox devices ${verb.name} $(${capable(1)}) --yes` },
-    {
-      comment: 'replay-safe in CI: a rerun with the same key does not send it again',
-      command: `fleetctl --sandbox devices ${verb.name} $(${capable(1)}) --idempotency-key ci-job-42 --yes`,
-    },
+    { comment: `${verb.label.toLowerCase()} one device (asks first)`, command: `fleetctl devices ${verb.name} ${device}`, asks: true },
+    { comment: 'without a prompt, as a script would', command: `fleetctl --sandbox devices ${verb.name} ${device} --yes` },
+    { comment: 'replay-safe in CI: a rerun with the same key does not send it again', command: `fleetctl --sandbox devices ${verb.name} ${device} --idempotency-key ci-job-42 --yes` },
     {
       comment: 'several devices from stdin, one key per device derived from the CI job id',
       command: `${capable(3)} | fleetctl --sandbox devices ${verb.name} --from-file - --idempotency-key ci-job-42 --yes`,
     },
     {
-      comment: 'what a whole fleet would get, sending nothing',
+      comment: `what a whole fleet would get, sending nothing (devices without the ${verb.command} capability are skipped)`,
       command: `fleetctl --sandbox devices ${verb.name} --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --dry-run`,
     },
   ];

@@ -5,6 +5,7 @@ import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNonEmpty } from '../shared/validate.js';
@@ -36,11 +37,9 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
   describeVerb(command, {
     operationIds: ['listDeviceEvents'],
     shows: viewOf('deviceEvent'),
+    output: 'records',
     examples: [
-      {
-        comment: 'events of the first device in the last 7 days',
-        command: 'fleetctl --sandbox devices events $(fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1) --since 7d',
-      },
+      { comment: 'events of a device in the last 7 days', command: `fleetctl devices events ${SANDBOX_IDS.hardwareId} --since 7d` },
       {
         comment: 'only accidents, every page, as NDJSON',
         command: 'fleetctl --sandbox devices events $(fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1) --accident --all -o ndjson',

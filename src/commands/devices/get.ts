@@ -6,6 +6,8 @@ import { completeValues } from '../../completion/values.js';
 import { givenOrPicked, pickable } from '../shared/pick-list.js';
 import { pickDevice } from '../shared/pickers.js';
 import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { requireUuid } from '../shared/validate.js';
 
 type DevicesGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
@@ -22,8 +24,10 @@ export function newDevicesGetCommand(deps: DevicesGetDeps, run = devicesGetRun):
   describeVerb(command, {
     operationIds: ['getDevice', 'listDevices'],
     shows: schemaView('Device'),
+    output: 'records',
     examples: [
-      { comment: 'a device by its hardware id, in full', command: 'fleetctl --sandbox devices get HW-000001' },
+      { comment: 'one device by its hardware id, in full', command: 'fleetctl devices get HW-000001' },
+      { comment: 'the same device by its id', command: `fleetctl devices get ${SANDBOX_IDS.deviceId}` },
       {
         comment: 'the first device by its id',
         command: 'fleetctl --sandbox devices get $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1)',

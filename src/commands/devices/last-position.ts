@@ -4,6 +4,8 @@ import { ApiError, UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { requireNonEmpty } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 import { parseDuration } from '../shared/dates.js';
 
@@ -25,7 +27,9 @@ export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run
   completeValues(command, { 'hardware-id': 'hardware-id' });
   describeVerb(command, {
     operationIds: ['getDeviceLastPosition'],
+    output: 'records',
     examples: [
+      { comment: 'where a device is now', command: `fleetctl devices last-position ${SANDBOX_IDS.hardwareId}` },
       {
         comment: 'where a device that has reported is now',
         command: 'fleetctl --sandbox devices last-position $(fleetctl --sandbox devices list --all --columns hardware_id,last_seen_at -o csv | awk -F, \'NR > 1 && $2 != "" && !n++ {print $1}\')',

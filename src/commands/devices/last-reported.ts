@@ -4,6 +4,8 @@ import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { requireNonEmpty } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 
 type DevicesLastReportedDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
@@ -16,7 +18,9 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
   describeVerb(command, {
     operationIds: ['getDeviceLastReported'],
     shows: schemaView('DeviceLastReported'),
+    output: 'records',
     examples: [
+      { comment: 'the latest state a device reported', command: `fleetctl devices last-reported ${SANDBOX_IDS.hardwareId}` },
       {
         comment: 'the latest state of a device that has reported',
         command: 'fleetctl --sandbox devices last-reported $(fleetctl --sandbox devices list --all --columns hardware_id,last_seen_at -o csv | awk -F, \'NR > 1 && $2 != "" && !n++ {print $1}\')',

@@ -27,8 +27,9 @@ export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRu
   describeVerb(command, {
     operationIds: ['listDevices'],
     shows: viewOf('device'),
+    output: 'records',
     examples: [
-      { comment: 'the first page of devices', command: 'fleetctl --sandbox devices list' },
+      { comment: 'the first page of devices', command: 'fleetctl devices list' },
       { comment: 'every device as NDJSON, streamed page by page', command: 'fleetctl --sandbox devices list --all -o ndjson' },
       { comment: 'hardware ids and names only', command: 'fleetctl --sandbox devices list --columns hardware_id,name --limit 10' },
     ],

@@ -12,6 +12,7 @@ import { ApiError, FleetctlError, NetworkError, UsageError } from '../../errors.
 import type { Transport } from '../../api/transport.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { pickable } from '../shared/pick-list.js';
@@ -47,10 +48,12 @@ export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, r
   completeValues(command, { 'hardware-id': 'hardware-id', '--dir': 'directory' });
   describeVerb(command, {
     operationIds: ['listDeviceMedia'],
+    output: 'records',
     examples: [
+      { comment: 'every media file of a device, into ./media', command: `fleetctl devices media download ${SANDBOX_IDS.hardwareId} --all --dir media` },
       {
-        comment: "every media file of the first device, into ./media",
-        command: 'fleetctl --sandbox devices media download $(fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1) --all --dir media',
+        comment: 'two media items named by id, as `devices media` lists them',
+        command: `fleetctl --sandbox devices media download ${SANDBOX_IDS.hardwareId} $(fleetctl --sandbox devices media ${SANDBOX_IDS.hardwareId} --columns id -o csv | sed -n 2,3p)`,
       },
     ],
     notes: 'Each file is written to a temporary name, then renamed; no credential is sent to the download host.',

@@ -5,6 +5,7 @@ import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { newDevicesMediaDownloadCommand } from './media-download.js';
@@ -29,8 +30,9 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
   describeVerb(command, {
     operationIds: ['listDeviceMedia'],
     shows: viewOf('deviceMedia'),
+    output: 'records',
     examples: [
-      { comment: "the first device's media items", command: `fleetctl --sandbox devices media $(${FIRST_WITH_MEDIA})` },
+      { comment: "a device's media items", command: `fleetctl devices media ${SANDBOX_IDS.hardwareId}` },
       {
         comment: 'media of May 2024 as NDJSON',
         command: `fleetctl --sandbox devices media $(${FIRST_WITH_MEDIA}) --from 2024-05-01T00:00:00Z --to 2024-06-01T00:00:00Z -o ndjson`,

@@ -7,6 +7,8 @@ import { completeValues } from '../../completion/values.js';
 import { givenOrPicked, pickable } from '../shared/pick-list.js';
 import { pickDevice } from '../shared/pickers.js';
 import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { requireUuid } from '../shared/validate.js';
 
 export interface DevicesUnassignOptions {
   /** A device id (uuid) or a hardware id. */
@@ -24,8 +26,11 @@ export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devic
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['unassignDevice', 'listDevices'],
+    output: 'nothing',
+    prompts: true,
     examples: [
-      { comment: 'unassign a device named by its hardware id, without a prompt', command: 'fleetctl --sandbox devices unassign HW-000001 --yes' },
+      { comment: 'take a device off its vehicle (asks first)', command: 'fleetctl devices unassign HW-000001', asks: true },
+      { comment: 'the same, without a prompt, by its id', command: `fleetctl devices unassign ${SANDBOX_IDS.deviceId} --yes` },
       {
         comment: 'the first device by its id',
         command: 'fleetctl --sandbox devices unassign $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1) --yes',

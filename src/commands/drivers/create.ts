@@ -4,6 +4,7 @@ import { schemaView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { headerValue } from '../../api/problem.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addDriverFieldOptions, checkMember, CREATE_FIELDS, CREATE_REQUIRED, driverBodyFrom, flagOf, type DriverBody, type RawDriverFlags } from './driver-fields.js';
 
 export interface DriversCreateOptions {
@@ -27,9 +28,11 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
   describeVerb(command, {
     operationIds: ['createDriver'],
     shows: schemaView('Driver'),
+    output: 'records',
+    prompts: true,
     notes: 'Required: --fleet-id, --first-name, --last-name and the organization (--organization-id, or the profile\'s).\nOn a terminal, fleetctl asks for the ones missing; otherwise it names them and exits with 2.',
     examples: [
-      { comment: 'a driver in the first fleet of your organization', command: `fleetctl --sandbox drivers create --fleet-id ${FIRST_FLEET} --first-name Ada --last-name Lovelace` },
+      { comment: 'a driver in a fleet of your organization', command: `fleetctl drivers create --fleet-id ${SANDBOX_IDS.fleetId} --first-name Ada --last-name Lovelace` },
       {
         comment: 'the fields from JSON on stdin, the flags adding to them',
         command: `echo '{"first_name":"Grace","last_name":"Hopper","email":"grace@example.com"}' | fleetctl --sandbox drivers create --from-file - --fleet-id ${FIRST_FLEET} --json`,

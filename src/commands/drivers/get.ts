@@ -4,6 +4,8 @@ import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickDriver, uuidArgument } from '../shared/pickers.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { requireUuid } from '../shared/validate.js';
 
 type DriversGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
@@ -12,7 +14,9 @@ export function newDriversGetCommand(deps: DriversGetDeps, run = driversGetRun):
   describeVerb(command, {
     operationIds: ['getDriver'],
     shows: schemaView('Driver'),
+    output: 'records',
     examples: [
+      { comment: 'one driver, in full', command: `fleetctl drivers get ${SANDBOX_IDS.driverId}` },
       {
         comment: 'the first driver, in full',
         command: 'fleetctl --sandbox drivers get $(fleetctl --sandbox drivers list --limit 1 --columns id -o csv | tail -n 1)',

@@ -23,8 +23,9 @@ export function newDriversListCommand(deps: DriversListDeps, run = driversListRu
   describeVerb(command, {
     operationIds: ['listDrivers'],
     shows: viewOf('driver'),
+    output: 'records',
     examples: [
-      { comment: 'the first page of drivers', command: 'fleetctl --sandbox drivers list' },
+      { comment: 'the first page of drivers', command: 'fleetctl drivers list' },
       {
         comment: 'the drivers of the first fleet, as JSON',
         command: 'fleetctl --sandbox drivers list --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --json',

@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickDriver, uuidArgument } from '../shared/pickers.js';
@@ -24,9 +25,10 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
   describeVerb(command, {
     operationIds: ['updateDriver'],
     shows: schemaView('Driver'),
+    output: 'records',
     notes: 'Give at least one field. Fields not given stay as they are.',
     examples: [
-      { comment: 'mark the first driver inactive', command: `fleetctl --sandbox drivers update ${FIRST_DRIVER} --status inactive` },
+      { comment: 'mark a driver inactive', command: `fleetctl drivers update ${SANDBOX_IDS.driverId} --status inactive` },
       { comment: 'change the phone number and clear the email', command: `fleetctl --sandbox drivers update ${FIRST_DRIVER} --phone '+1 555 0100' --email ''` },
       { comment: 'the changes from JSON on stdin', command: `echo '{"employee_id":"E-42"}' | fleetctl --sandbox drivers update ${FIRST_DRIVER} --from-file -` },
     ],

@@ -4,6 +4,8 @@ import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { pickable } from '../shared/pick-list.js';
 import { eventIdArgument } from '../shared/pickers.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { requireNonEmpty } from '../shared/validate.js';
 
 type EventsGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'clock'>;
 
@@ -16,7 +18,11 @@ export function newEventsGetCommand(deps: EventsGetDeps, run = eventsGetRun): Co
   describeVerb(command, {
     operationIds: ['getEvent'],
     shows: schemaView('Event'),
-    examples: [{ comment: 'the latest event of a device, in full', command: `fleetctl --sandbox events get ${FIRST_EVENT}` }],
+    output: 'records',
+    examples: [
+      { comment: 'one event, in full', command: `fleetctl events get ${SANDBOX_IDS.eventId}` },
+      { comment: 'the latest event of a device, in full', command: `fleetctl --sandbox events get ${FIRST_EVENT}` },
+    ],
   });
   command.action(async (eventId: string | undefined) => run(deps, { eventId: await eventIdArgument(deps, eventId) }));
   return command;

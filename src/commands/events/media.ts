@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { pickable } from '../shared/pick-list.js';
 import { eventIdArgument } from '../shared/pickers.js';
@@ -23,7 +24,9 @@ export function newEventsMediaCommand(deps: EventsMediaDeps, run = eventsMediaRu
   describeVerb(command, {
     operationIds: ['listEventMedia'],
     shows: viewOf('deviceMedia'),
+    output: 'records',
     examples: [
+      { comment: 'the media of an event', command: `fleetctl events media ${SANDBOX_IDS.eventId}` },
       { comment: 'the media of the latest event of a device', command: `fleetctl --sandbox events media ${FIRST_EVENT}` },
       { comment: 'their download URLs only', command: `fleetctl --sandbox events media ${FIRST_EVENT} --columns file_name,download_url` },
     ],

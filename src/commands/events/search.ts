@@ -40,9 +40,10 @@ export function newEventsSearchCommand(deps: EventsSearchDeps, run = eventsSearc
   describeVerb(command, {
     operationIds: ['searchEvents'],
     shows: viewOf('event'),
+    output: 'records',
     notes: `The API needs a narrowing filter (${FILTER_FLAGS}) and a date window (${WINDOW_FLAGS}).\nDates are ISO 8601 (2024-05-01T08:00:00Z) or relative (30m, 24h, 7d), sent as UTC.`,
     examples: [
-      { comment: 'the last 30 days of one device', command: 'fleetctl --sandbox events search --hardware-id HW-000001 --since 30d' },
+      { comment: 'the last 30 days of one device', command: 'fleetctl events search --hardware-id HW-000001 --since 30d' },
       {
         comment: 'harsh braking and speeding in the first fleet this week, as NDJSON',
         command: 'fleetctl --sandbox events search --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --since 7d --type harsh_braking,speeding --all -o ndjson',

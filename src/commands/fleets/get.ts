@@ -5,6 +5,8 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickFleet, uuidArgument } from '../shared/pickers.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { requireUuid } from '../shared/validate.js';
 
 type FleetsGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
@@ -14,7 +16,11 @@ export function newFleetsGetCommand(deps: FleetsGetDeps, run = fleetsGetRun): Co
   describeVerb(command, {
     operationIds: ['getFleet'],
     shows: schemaView('Fleet'),
-    examples: [{ comment: 'the first fleet, in full', command: 'fleetctl --sandbox fleets get $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' }],
+    output: 'records',
+    examples: [
+      { comment: 'one fleet, in full', command: `fleetctl fleets get ${SANDBOX_IDS.fleetId}` },
+      { comment: 'the first fleet, in full', command: 'fleetctl --sandbox fleets get $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' },
+    ],
   });
   command.action(async (id: string | undefined) => run(deps, { id: await uuidArgument(deps, id, 'id', 'fleet id', pickFleet) }));
   return command;

@@ -22,7 +22,9 @@ export function newFleetsListCommand(deps: FleetsListDeps, run = fleetsListRun):
   describeVerb(command, {
     operationIds: ['listFleets'],
     shows: viewOf('fleet'),
+    output: 'records',
     examples: [
+      { comment: 'the first page of fleets', command: 'fleetctl fleets list' },
       { comment: 'every fleet, as JSON', command: 'fleetctl --sandbox fleets list --all --json' },
       { comment: 'the first five fleets', command: 'fleetctl --sandbox fleets list --limit 5' },
     ],

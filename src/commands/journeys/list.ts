@@ -35,9 +35,10 @@ export function newJourneysListCommand(deps: JourneysListDeps, run = journeysLis
   describeVerb(command, {
     operationIds: ['listJourneys'],
     shows: viewOf('journey'),
+    output: 'records',
     notes: `Give exactly one of ${SUBJECT_FLAGS}, and a date window (--since, or --from and --to).`,
     examples: [
-      { comment: 'the journeys of one device in the last week', command: 'fleetctl --sandbox journeys list --hardware-id HW-000001 --since 7d' },
+      { comment: 'the journeys of one device in the last week', command: 'fleetctl journeys list --hardware-id HW-000001 --since 7d' },
       {
         comment: 'a fleet\'s journeys of one day, as NDJSON',
         command: 'fleetctl --sandbox journeys list --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --from 2d --to 1d --all -o ndjson',

@@ -4,6 +4,7 @@ import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickOrganization, uuidArgument } from '../shared/pickers.js';
@@ -25,7 +26,11 @@ export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendant
   describeVerb(command, {
     operationIds: ['listOrganizationDescendants'],
     shows: viewOf('organization'),
-    examples: [{ comment: 'everything below your own organization', command: `fleetctl --sandbox organizations descendants ${FIRST_ORGANIZATION} --all` }],
+    output: 'records',
+    examples: [
+      { comment: 'the organizations below one', command: `fleetctl organizations descendants ${SANDBOX_IDS.organizationId}` },
+      { comment: 'everything below your own organization', command: `fleetctl --sandbox organizations descendants ${FIRST_ORGANIZATION} --all` },
+    ],
   });
   command.action(async (id: string | undefined, flags: RawPagingFlags) => {
     const paging = pagingFrom(flags);

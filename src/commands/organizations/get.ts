@@ -5,6 +5,8 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickOrganization, uuidArgument } from '../shared/pickers.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { requireUuid } from '../shared/validate.js';
 
 type OrganizationsGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
@@ -16,7 +18,11 @@ export function newOrganizationsGetCommand(deps: OrganizationsGetDeps, run = org
   describeVerb(command, {
     operationIds: ['getOrganization'],
     shows: schemaView('Organization'),
-    examples: [{ comment: 'your own organization', command: `fleetctl --sandbox organizations get ${FIRST_ORGANIZATION}` }],
+    output: 'records',
+    examples: [
+      { comment: 'one organization', command: `fleetctl organizations get ${SANDBOX_IDS.organizationId}` },
+      { comment: 'your own organization', command: `fleetctl --sandbox organizations get ${FIRST_ORGANIZATION}` },
+    ],
   });
   command.action(async (id: string | undefined) => run(deps, { id: await uuidArgument(deps, id, 'id', 'organization id', pickOrganization) }));
   return command;

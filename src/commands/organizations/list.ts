@@ -17,7 +17,9 @@ export function newOrganizationsListCommand(deps: OrganizationsListDeps, run = o
   describeVerb(command, {
     operationIds: ['listOrganizations'],
     shows: viewOf('organization'),
+    output: 'records',
     examples: [
+      { comment: 'the first page of organizations', command: 'fleetctl organizations list' },
       { comment: 'every organization you can reach', command: 'fleetctl --sandbox organizations list --all' },
       { comment: 'ids and names as CSV', command: 'fleetctl --sandbox organizations list --columns id,name -o csv' },
     ],

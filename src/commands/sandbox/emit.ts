@@ -28,8 +28,11 @@ export function newSandboxEmitCommand(deps: SandboxEmitDeps, run = sandboxEmitRu
     .option('--organization-id <id>', 'emit from the devices of this organization and its descendants (default: the configured organization)');
   completeValues(command, { '--organization-id': 'organization-id' });
   describeVerb(command, {
+    output: 'records',
+    uses: ['profile', 'endpoints', 'sandbox', 'timeout', 'debug'],
     notes: 'Calls POST /_sandbox/emit (no token) on the sandbox that --base-url or FLEETCTL_BASE_URL names.',
     examples: [
+      { comment: 'one live GPS fix, from the sandbox FLEETCTL_BASE_URL names', command: 'fleetctl sandbox emit live.gps' },
       { comment: 'three live GPS fixes from the embedded sandbox', command: 'fleetctl --sandbox sandbox emit live.gps --count 3' },
       { comment: 'one event of each type, ids only', command: 'for t in live.gps journey.closed alarm.triggered event.generic media.ready; do fleetctl --sandbox sandbox emit $t --columns id -o csv; done' },
     ],

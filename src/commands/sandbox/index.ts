@@ -12,6 +12,7 @@ export function newSandboxCommand(deps: Deps): Command {
   const sandbox = new Command('sandbox').description('Run a faithful, stateful local emulator of the whole Fleet API (token endpoint included)');
   addSandboxStartOptions(sandbox);
   describeVerb(sandbox, {
+    output: 'text',
     notes: 'Seeded clients: sandbox-admin (all scopes, root organization), sandbox-reader (read scopes),\nsandbox-child (all scopes, one child organization), sandbox-reboot-only (devices_read, device_commands_reboot).',
     examples: [
       { comment: 'start on a free port and print the endpoints and credentials as JSON', command: 'fleetctl sandbox --port 0 --json', runsUntilInterrupted: true },
@@ -22,7 +23,7 @@ export function newSandboxCommand(deps: Deps): Command {
 
   const reset = new Command('reset').description('Start the state of `fleetctl --sandbox` afresh (or of --state FILE)').option('--state <file>', 'a state file of `fleetctl sandbox --state FILE` instead');
   completeValues(reset, { '--state': 'file' });
-  describeVerb(reset, { examples: [{ comment: 'forget every change made with --sandbox', command: 'fleetctl sandbox reset' }] });
+  describeVerb(reset, { output: 'nothing', examples: [{ comment: 'forget every change made with --sandbox', command: 'fleetctl sandbox reset' }] });
   reset.action(async (flags: { state?: string }) => {
     const file = flags.state ?? embeddedStatePath(deps.configDir());
     await rm(file, { force: true });

@@ -1,5 +1,6 @@
-// Help text shared by every verb: the scope it needs and examples that work as written.
-import type { Command } from 'commander';
+// Help text shared by every verb: the scope it needs, the global options it honours, and examples that work as
+// written.
+import type { Command, Option } from 'commander';
 import { operation } from '../../openapi/operations.js';
 import type { ResourceView } from '../../output/columns.js';
 
@@ -10,23 +11,94 @@ export interface Example {
   command: string;
   /** A server or watcher that runs until Ctrl-C (the examples test stops it once it has printed). */
   runsUntilInterrupted?: boolean;
+  /** Asks for confirmation on a terminal (the examples test runs it in a pseudo-terminal and answers yes). */
+  asks?: boolean;
+  /**
+   * The state the example presumes (a webhook configuration exists, ...): a shell command the examples test runs
+   * first, against the same API. Not shown in the help.
+   */
+  given?: string;
 }
 
-/** Adds "Scope: ..." and "Examples:" after the options of a verb. */
-export function describeVerb(
-  command: Command,
-  opts: { operationIds?: string[]; examples: Example[]; notes?: string; shows?: ResourceView },
-): Command {
-  const scopes = [...new Set((opts.operationIds ?? []).map((id) => operation(id).scope))];
+/**
+ * What a verb writes on stdout: records (tables, JSON, CSV: -o, --json and --columns apply), a document (-o and
+ * --json apply, not --columns), plain text (a token, a script), or nothing.
+ */
+export type VerbOutput = 'records' | 'document' | 'text' | 'nothing';
+
+/** What a verb draws on besides its own arguments; each decides global options it honours. */
+export type VerbUse = 'profile' | 'endpoints' | 'sandbox' | 'timeout' | 'retries' | 'debug' | 'insecure';
+
+/** A verb that calls the API draws on all of it: the default of a verb that declares operationIds. */
+export const API_USES: readonly VerbUse[] = ['profile', 'endpoints', 'sandbox', 'timeout', 'retries', 'debug', 'insecure'];
+
+export interface VerbMetadata {
+  /** The API operations the verb calls (a test checks every operation has a verb). */
+  operationIds?: string[];
+  output: VerbOutput;
+  /** Default: API_USES when the verb declares operationIds, otherwise nothing. */
+  uses?: readonly VerbUse[];
+  /** Asks for confirmation or input on a terminal (--no-input applies). */
+  prompts?: boolean;
+  /** The first is the simplest real use; pipelines come after it. */
+  examples: Example[];
+  notes?: string;
+  /** The records it prints, for output 'records': --columns is checked against them before any request. */
+  shows?: ResourceView;
+}
+
+interface VerbTraits {
+  output: VerbOutput;
+  uses: ReadonlySet<VerbUse>;
+  prompts: boolean;
+}
+
+// Which verbs honour a global option, by the option's attribute name. An option not named here is listed for
+// every verb, so a new global flag shows up in every help until it is given a rule.
+const HONOURED_BY: Record<string, (verb: VerbTraits) => boolean> = {
+  version: () => false,
+  profile: (v) => v.uses.has('profile'),
+  baseUrl: (v) => v.uses.has('endpoints'),
+  authUrl: (v) => v.uses.has('endpoints'),
+  sandbox: (v) => v.uses.has('sandbox'),
+  timeout: (v) => v.uses.has('timeout'),
+  maxRetries: (v) => v.uses.has('retries'),
+  maxRetryWait: (v) => v.uses.has('retries'),
+  debug: (v) => v.uses.has('debug'),
+  insecure: (v) => v.uses.has('insecure'),
+  output: (v) => v.output === 'records' || v.output === 'document',
+  json: (v) => v.output === 'records' || v.output === 'document',
+  columns: (v) => v.output === 'records',
+  input: (v) => v.prompts,
+};
+
+/** Adds "Scope: ...", the honoured global options and "Examples:" to the help of a verb. */
+export function describeVerb(command: Command, meta: VerbMetadata): Command {
+  const operationIds = meta.operationIds ?? [];
+  const scopes = [...new Set(operationIds.map((id) => operation(id).scope))];
   const parts: string[] = [];
   if (scopes.length > 0) parts.push(`Scope: ${scopes.join(', ')}`);
-  if (opts.notes) parts.push(opts.notes);
-  if (opts.examples.length > 0) {
-    parts.push(`Examples:\n${opts.examples.map((e) => `  # ${e.comment}${e.runsUntilInterrupted ? ' (runs until Ctrl-C)' : ''}\n  $ ${e.command}`).join('\n\n')}`);
+  if (meta.notes) parts.push(meta.notes);
+  if (meta.examples.length > 0) {
+    parts.push(`Examples:\n${meta.examples.map((e) => `  # ${e.comment}${e.runsUntilInterrupted ? ' (runs until Ctrl-C)' : ''}\n  $ ${e.command}`).join('\n\n')}`);
   }
   command.addHelpText('after', `\n${parts.join('\n\n')}\n`);
-  Object.assign(command, { examples: opts.examples, operationIds: opts.operationIds ?? [], shows: opts.shows });
+  const traits: VerbTraits = {
+    output: meta.output,
+    uses: new Set(meta.uses ?? (operationIds.length > 0 ? API_USES : [])),
+    prompts: meta.prompts ?? false,
+  };
+  command.configureHelp({ showGlobalOptions: true, visibleGlobalOptions: (cmd) => globalOptionsHonoured(cmd, traits) });
+  Object.assign(command, { examples: meta.examples, operationIds, verbTraits: traits, shows: meta.shows });
   return command;
+}
+
+/** The program's own options (not a parent verb's) that this verb honours, in the program's order. */
+function globalOptionsHonoured(command: Command, traits: VerbTraits): Option[] {
+  let root = command;
+  while (root.parent) root = root.parent;
+  if (root === command) return [];
+  return root.options.filter((option) => !option.hidden && (HONOURED_BY[option.attributeName()]?.(traits) ?? true));
 }
 
 /** The API operations a verb calls, as it declared them: a test checks every operation has a verb. */
@@ -42,4 +114,9 @@ export function examplesOf(command: Command): Example[] {
 /** The records a verb prints, as it declared them: --columns is checked against them before any request. */
 export function recordsShownBy(command: Command): ResourceView | undefined {
   return (command as Command & { shows?: ResourceView }).shows;
+}
+
+/** True for a command declared through describeVerb (a verb, as opposed to a group of verbs). */
+export function isDescribedVerb(command: Command): boolean {
+  return (command as Command & { verbTraits?: VerbTraits }).verbTraits !== undefined;
 }

@@ -4,6 +4,8 @@ import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickVehicle, uuidArgument } from '../shared/pickers.js';
+import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { requireUuid } from '../shared/validate.js';
 
 type VehiclesGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
@@ -12,7 +14,9 @@ export function newVehiclesGetCommand(deps: VehiclesGetDeps, run = vehiclesGetRu
   describeVerb(command, {
     operationIds: ['getVehicle'],
     shows: schemaView('Vehicle'),
+    output: 'records',
     examples: [
+      { comment: 'one vehicle, in full', command: `fleetctl vehicles get ${SANDBOX_IDS.vehicleId}` },
       { comment: 'the first vehicle, in full', command: 'fleetctl --sandbox vehicles get $(fleetctl --sandbox vehicles list --limit 1 --columns id -o csv | tail -n 1)' },
     ],
   });

@@ -23,8 +23,9 @@ export function newVehiclesListCommand(deps: VehiclesListDeps, run = vehiclesLis
   describeVerb(command, {
     operationIds: ['listVehicles'],
     shows: viewOf('vehicle'),
+    output: 'records',
     examples: [
-      { comment: 'the first page of vehicles', command: 'fleetctl --sandbox vehicles list' },
+      { comment: 'the first page of vehicles', command: 'fleetctl vehicles list' },
       {
         comment: 'the vehicles of the first fleet, plates only',
         command: 'fleetctl --sandbox vehicles list --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --columns license_plate,name',

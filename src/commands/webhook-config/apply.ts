@@ -11,7 +11,7 @@ import { ALLOW_PRIVATE_URL_HELP } from './topic-input.js';
 import { planChanges, type Change } from './plan.js';
 import { changeLines } from './plan-view.js';
 import { showConfig } from './view.js';
-import { DESIRED_EXAMPLE } from './examples.js';
+import { DESIRED_EXAMPLE, GIVEN_DESIRED_FILE } from './examples.js';
 
 export interface WebhookApplyOptions {
   organizationId?: string;
@@ -42,8 +42,10 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
   addIfMatchOption(command);
   describeVerb(command, {
     operationIds: ['getWebhookConfig', 'replaceWebhookConfig', 'updateWebhookConfig', 'upsertWebhookTopic', 'deleteWebhookTopic'],
+    output: 'records',
     examples: [
-      { comment: 'converge on this document (run it twice: the second run changes nothing)', command: `echo '${DESIRED_EXAMPLE}' | fleetctl --sandbox webhook-config apply -f -` },
+      { comment: 'make the configuration what webhooks.json describes', command: 'fleetctl webhook-config apply -f webhooks.json', given: GIVEN_DESIRED_FILE },
+      { comment: 'the same from stdin (run it twice: the second run changes nothing)', command: `echo '${DESIRED_EXAMPLE}' | fleetctl --sandbox webhook-config apply -f -` },
     ],
     notes:
       `${DESIRED_FORMAT_HELP}\n\n` +

@@ -8,7 +8,7 @@ import { collect } from '../shared/validate.js';
 import { orgFrom, webhookClient, type OrgFlags } from './options.js';
 import { ALLOW_PRIVATE_URL_HELP, CALLBACK_URL_HELP, requireCallbackUrl, topicTypeList } from './topic-input.js';
 import { showConfig } from './view.js';
-import { EXAMPLE_URL } from './examples.js';
+import { EXAMPLE_URL, GIVEN_NO_CONFIG } from './examples.js';
 
 export interface WebhookCreateOptions {
   organizationId?: string;
@@ -28,7 +28,9 @@ export function newWebhookCreateCommand(deps: WebhookCreateDeps, run = webhookCr
   addOrganizationOption(command);
   describeVerb(command, {
     operationIds: ['replaceWebhookConfig', 'getWebhookConfig'],
+    output: 'records',
     examples: [
+      { comment: 'subscribe to events and alarms (created disabled)', command: `fleetctl webhook-config create --url ${EXAMPLE_URL} --topics events,alarms`, given: GIVEN_NO_CONFIG },
       {
         comment: 'start over: remove any configuration, then create one for events and alarms (disabled)',
         command: `fleetctl --sandbox webhook-config delete --yes >/dev/null 2>&1; fleetctl --sandbox webhook-config create --url ${EXAMPLE_URL} --topics events,alarms`,

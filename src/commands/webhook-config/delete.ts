@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { confirmOrRequireYes } from '../../io/prompter.js';
+import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../io/prompter.js';
 import { describeVerb } from '../shared/help.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { PROPAGATION_SECONDS, type Versioned } from './config-client.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
-import { ENSURE_EXAMPLE_CONFIG } from './examples.js';
+import { ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from './examples.js';
 
 export interface WebhookDeleteOptions {
   organizationId?: string;
@@ -21,7 +21,12 @@ export function newWebhookDeleteCommand(deps: WebhookDeleteDeps, run = webhookDe
   addIfMatchOption(command);
   describeVerb(command, {
     operationIds: ['deleteWebhookConfig', 'getWebhookConfig'],
-    examples: [{ comment: 'delete it without a prompt, as a script would', command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config delete --yes` }],
+    output: 'nothing',
+    prompts: true,
+    examples: [
+      { comment: 'delete the configuration of your default organization (asks first)', command: 'fleetctl webhook-config delete', given: GIVEN_CONFIG, asks: true },
+      { comment: 'delete it without a prompt, as a script would', command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config delete --yes` },
+    ],
     notes:
       'Deliveries already under way may continue for up to 60 s. Without a terminal, --yes is required\n' +
       '(exit 2 otherwise). Exits with 5 when there is no configuration, 6 when --if-match is stale.',
@@ -35,7 +40,7 @@ export function newWebhookDeleteCommand(deps: WebhookDeleteDeps, run = webhookDe
 export async function webhookDeleteRun(deps: WebhookDeleteDeps, opts: WebhookDeleteOptions): Promise<void> {
   const refusal = 'webhook configuration not deleted';
   // a script without --yes fails before any request
-  if (!opts.yes && !deps.io.canPrompt()) await confirmOrRequireYes(deps, { yes: false, question: '', refusal });
+  requireYesUnlessInteractive(deps.io, { yes: opts.yes, refusal });
   const client = await webhookClient(deps, opts.organizationId);
   const { pre, current } = await client.precondition(opts.ifMatch);
   await confirmOrRequireYes(deps, { yes: opts.yes, question: question(client.organizationId, current), refusal });

@@ -9,7 +9,7 @@ import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.j
 import { ALLOW_PRIVATE_URL_HELP } from './topic-input.js';
 import { planChanges } from './plan.js';
 import { renderChangeLines, signPainter } from './plan-view.js';
-import { DESIRED_EXAMPLE } from './examples.js';
+import { DESIRED_EXAMPLE, GIVEN_DESIRED_FILE } from './examples.js';
 
 export interface WebhookDiffOptions {
   organizationId?: string;
@@ -28,8 +28,10 @@ export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRu
   addOrganizationOption(command);
   describeVerb(command, {
     operationIds: ['getWebhookConfig'],
+    output: 'records',
     examples: [
-      { comment: 'what applying this document would change (readable; -o json for a change list)', command: `echo '${DESIRED_EXAMPLE}' | fleetctl --sandbox webhook-config diff -f -` },
+      { comment: 'what applying the document in webhooks.json would change', command: 'fleetctl webhook-config diff -f webhooks.json', given: GIVEN_DESIRED_FILE },
+      { comment: 'the same, the document on stdin', command: `echo '${DESIRED_EXAMPLE}' | fleetctl --sandbox webhook-config diff -f -` },
       { comment: 'the same as a JSON change list', command: `echo '${DESIRED_EXAMPLE}' | fleetctl --sandbox webhook-config diff -f - -o json` },
     ],
     notes: `${DESIRED_FORMAT_HELP}\n\nExits with 0 whether or not there are differences; -o json prints [] when there are none.`,

@@ -3,8 +3,16 @@
 export const EXAMPLE_URL = 'https://hooks.example.com/fleet';
 
 /** Creates a (disabled) configuration with an events topic unless the organization already has one. */
-export const ENSURE_EXAMPLE_CONFIG =
-  `fleetctl --sandbox webhook-config get >/dev/null 2>&1 || fleetctl --sandbox webhook-config create --url ${EXAMPLE_URL} --topics events >/dev/null 2>&1`;
+const ensureConfig = (fleetctl: string) =>
+  `${fleetctl} webhook-config get >/dev/null 2>&1 || ${fleetctl} webhook-config create --url ${EXAMPLE_URL} --topics events >/dev/null 2>&1`;
+
+export const ENSURE_EXAMPLE_CONFIG = ensureConfig('fleetctl --sandbox');
+
+/** The same against the configured API: the state a first example (a plain command) presumes. */
+export const GIVEN_CONFIG = ensureConfig('fleetctl');
+
+/** No configuration, for a first example that creates one. */
+export const GIVEN_NO_CONFIG = 'fleetctl webhook-config delete --yes >/dev/null 2>&1; true';
 
 /** The current ETag, for --if-match. */
 export const CURRENT_ETAG = '"$(fleetctl --sandbox webhook-config get --columns etag | cut -f2)"';
@@ -17,3 +25,6 @@ export const DESIRED_EXAMPLE = JSON.stringify({
     { type: 'alarms', is_enabled: false, delivery: { url: 'https://hooks.example.com/alarms' } },
   ],
 });
+
+/** The desired-state document in ./webhooks.json, for a first example that reads a file. */
+export const GIVEN_DESIRED_FILE = `echo '${DESIRED_EXAMPLE}' > webhooks.json`;

@@ -4,7 +4,7 @@ import { describeVerb } from '../shared/help.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { orgFrom, webhookClient, type OrgFlags } from './options.js';
 import { showConfig } from './view.js';
-import { ENSURE_EXAMPLE_CONFIG } from './examples.js';
+import { ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from './examples.js';
 
 export interface WebhookGetOptions {
   organizationId?: string;
@@ -17,7 +17,9 @@ export function newWebhookGetCommand(deps: WebhookGetDeps, run = webhookGetRun):
   addOrganizationOption(command);
   describeVerb(command, {
     operationIds: ['getWebhookConfig'],
+    output: 'records',
     examples: [
+      { comment: 'the configuration of your default organization', command: 'fleetctl webhook-config get', given: GIVEN_CONFIG },
       { comment: 'the configuration of your default organization (created first if it has none)', command: `${ENSURE_EXAMPLE_CONFIG} && fleetctl --sandbox webhook-config get` },
       { comment: 'only the ETag, for --if-match', command: `${ENSURE_EXAMPLE_CONFIG} && fleetctl --sandbox webhook-config get --columns etag | cut -f2` },
     ],

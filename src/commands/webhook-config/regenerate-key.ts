@@ -1,39 +1,57 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../io/prompter.js';
+import { safeText } from '../../output/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { addOrganizationOption } from '../shared/organization.js';
-import { PROPAGATION_SECONDS } from './config-client.js';
+import { PROPAGATION_SECONDS, type Versioned } from './config-client.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
-import { ENSURE_EXAMPLE_CONFIG } from './examples.js';
+import { ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from './examples.js';
 
 export interface WebhookRegenerateKeyOptions {
   organizationId?: string;
   ifMatch?: string;
+  yes: boolean;
 }
 
 type WebhookRegenerateKeyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
 
 export function newWebhookRegenerateKeyCommand(deps: WebhookRegenerateKeyDeps, run = webhookRegenerateKeyRun): Command {
-  const command = new Command('regenerate-key').description('Rotate the shared key sent in X-Webhook-Key, and print the new key once');
+  const command = new Command('regenerate-key')
+    .description('Rotate the shared key sent in X-Webhook-Key, and print the new key once (asks first unless --yes)')
+    .option('-y, --yes', 'do not ask for confirmation (required when not interactive)');
   addOrganizationOption(command);
   addIfMatchOption(command);
   describeVerb(command, {
     operationIds: ['regenerateWebhookAuthKey', 'getWebhookConfig'],
+    output: 'document',
+    prompts: true,
     examples: [
-      { comment: 'rotate the key and keep it in a variable (stdout carries only the key)', command: `${ENSURE_EXAMPLE_CONFIG}; WEBHOOK_KEY=$(fleetctl --sandbox webhook-config regenerate-key)` },
-      { comment: 'the new key as JSON: {"auth_key": "..."}', command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config regenerate-key --json` },
+      { comment: 'rotate the key of your default organization (asks first)', command: 'fleetctl webhook-config regenerate-key', given: GIVEN_CONFIG, asks: true },
+      {
+        comment: 'rotate it in a script and keep it in a variable (stdout carries only the key)',
+        command: `${ENSURE_EXAMPLE_CONFIG}; WEBHOOK_KEY=$(fleetctl --sandbox webhook-config regenerate-key --yes)`,
+      },
+      { comment: 'the new key as JSON: {"auth_key": "..."}', command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config regenerate-key --yes --json` },
     ],
     notes:
       'The key is printed on stdout once: the service never shows it again (get shows only auth_key_hint).\n' +
-      'The previous key may stay valid for up to 60 s, so receivers should accept both during the switch.',
+      'The previous key may stay valid for up to 60 s, so receivers should accept both during the switch.\n' +
+      'Without a terminal, --yes is required (exit 2 otherwise), as when stdout is captured: KEY=$(... --yes).',
   });
-  command.action(async (flags: OrgFlags) => run(deps, { organizationId: orgFrom(flags), ifMatch: parseIfMatch(flags.ifMatch) }));
+  command.action(async (flags: OrgFlags & { yes?: boolean }) =>
+    run(deps, { organizationId: orgFrom(flags), ifMatch: parseIfMatch(flags.ifMatch), yes: Boolean(flags.yes) }),
+  );
   return command;
 }
 
 export async function webhookRegenerateKeyRun(deps: WebhookRegenerateKeyDeps, opts: WebhookRegenerateKeyOptions): Promise<void> {
+  const refusal = 'webhook key not regenerated';
+  // a script without --yes fails before any request
+  requireYesUnlessInteractive(deps.io, { yes: opts.yes, refusal });
   const client = await webhookClient(deps, opts.organizationId);
-  const { pre } = await client.precondition(opts.ifMatch);
+  const { pre, current } = await client.precondition(opts.ifMatch);
+  await confirmOrRequireYes(deps, { yes: opts.yes, question: question(client.organizationId, current), refusal });
   const { authKey } = await client.regenerateKey(pre);
   // the one place a key is ever written: stdout, so it can go straight to a file or secret store
   const output = deps.output();
@@ -43,4 +61,9 @@ export async function webhookRegenerateKeyRun(deps: WebhookRegenerateKeyDeps, op
   deps.io.info(`The previous key may stay valid for up to ${PROPAGATION_SECONDS} s while the change propagates.`);
   const after = await client.read();
   deps.io.info(`Key hint ${after.config.auth_key_hint}; new ETag ${after.etag}.`);
+}
+
+function question(org: string, current: Versioned | undefined): string {
+  const now = current ? ` (now ${safeText(current.config.auth_key_hint)})` : '';
+  return `Receivers that still check the old key start refusing deliveries within ${PROPAGATION_SECONDS} s. Regenerate the webhook key of organization ${org}${now}?`;
 }

@@ -6,7 +6,7 @@ import { addOrganizationOption } from '../shared/organization.js';
 import { PROPAGATION_SECONDS } from './config-client.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
 import { showConfig } from './view.js';
-import { CURRENT_ETAG, ENSURE_EXAMPLE_CONFIG } from './examples.js';
+import { CURRENT_ETAG, ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from './examples.js';
 
 export interface WebhookSetEnabledOptions {
   organizationId?: string;
@@ -33,8 +33,9 @@ function newSetEnabledCommand(deps: WebhookSetEnabledDeps, run: typeof webhookSe
   addIfMatchOption(command);
   describeVerb(command, {
     operationIds: ['updateWebhookConfig', 'getWebhookConfig'],
+    output: 'records',
     examples: [
-      { comment: `${verb} delivery of your default organization`, command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config ${verb}` },
+      { comment: `${verb} delivery of your default organization`, command: `fleetctl webhook-config ${verb}`, given: GIVEN_CONFIG },
       {
         comment: `${verb} only if nobody changed the configuration since you read its ETag`,
         command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config ${verb} --if-match ${CURRENT_ETAG}`,

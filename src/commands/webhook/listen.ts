@@ -35,6 +35,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
     .option('--forward-to <url>', "relay each delivery to your app (same headers) and answer with your app's status")
     .option('--max-events <n>', 'exit after this many events were accepted');
   describeVerb(command, {
+    output: 'document',
     notes: [
       'Point a webhook topic at the printed URL; against a local sandbox that needs `fleetctl sandbox --allow-private-webhooks`',
       '(plain http:// to loopback). Answers: 200 accepted or duplicate, 401 wrong key, 400 invalid envelope, 413 too large,',
@@ -42,6 +43,12 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
       'Everyday use (runs until Ctrl-C):  fleetctl webhook listen --key-env FLEETCTL_WEBHOOK_KEY --forward-to http://127.0.0.1:3000/webhooks',
     ].join('\n'),
     examples: [
+      {
+        comment: 'receive deliveries on port 4011, the key in FLEETCTL_WEBHOOK_KEY',
+        command: 'fleetctl webhook listen --port 4011',
+        given: 'export FLEETCTL_WEBHOOK_KEY=demo-key',
+        runsUntilInterrupted: true,
+      },
       {
         comment: 'receive one sample event, print its envelope and exit',
         command: 'fleetctl webhook listen --port 4011 --key demo-key --max-events 1 & sleep 2; fleetctl webhook trigger live.gps --to http://127.0.0.1:4011/ --key demo-key >/dev/null; wait $!',

@@ -31,8 +31,16 @@ export function newWebhookTriggerCommand(deps: WebhookTriggerDeps, run = webhook
   command.option('--hardware-id <id>', 'hardware id of the sample device', 'HW-000001');
   completeValues(command, { '--hardware-id': 'hardware-id' });
   describeVerb(command, {
+    output: 'records',
+    // the profile's base URL goes into the sample's links; nothing is sent to the API
+    uses: ['profile', 'endpoints', 'timeout'],
     notes: 'Prints the sent event id, the receiver\'s status and the Idempotency-Key; -o json adds the whole envelope.',
     examples: [
+      {
+        comment: 'test a receiver on port 4011 with a sample alarm, the key in FLEETCTL_WEBHOOK_KEY',
+        command: 'fleetctl webhook trigger alarm.triggered --to http://127.0.0.1:4011/hooks',
+        given: 'export FLEETCTL_WEBHOOK_KEY=demo-key; fleetctl webhook listen --port 4011 --max-events 1 >/dev/null & sleep 2',
+      },
       {
         comment: 'test a receiver with a sample alarm (here a local `webhook listen` that exits after one event)',
         command: 'export FLEETCTL_WEBHOOK_KEY=demo-key; fleetctl webhook listen --port 4011 --max-events 1 >/dev/null & sleep 2; fleetctl webhook trigger alarm.triggered --to http://127.0.0.1:4011/hooks; wait $!',

@@ -68,13 +68,15 @@ const parseCases: { verb: string; make: Factory; argv: string[]; want?: Record<s
   { verb: 'disable', make: newWebhookDisableCommand as unknown as Factory, argv: ['--if-match', '"a","b"'], error: '--if-match must be one ETag' },
   { verb: 'delete', make: newWebhookDeleteCommand as unknown as Factory, argv: ['--yes', '--org', ORG], want: { yes: true, organizationId: ORG } },
   { verb: 'delete', make: newWebhookDeleteCommand as unknown as Factory, argv: [], want: { yes: false } },
-  { verb: 'regenerate-key', make: newWebhookRegenerateKeyCommand as unknown as Factory, argv: ['--if-match', 'W/"x"'], want: { ifMatch: 'W/"x"' } },
+  { verb: 'regenerate-key', make: newWebhookRegenerateKeyCommand as unknown as Factory, argv: ['--if-match', 'W/"x"'], want: { ifMatch: 'W/"x"', yes: false } },
+  { verb: 'regenerate-key', make: newWebhookRegenerateKeyCommand as unknown as Factory, argv: ['-y'], want: { yes: true } },
   { verb: 'topics set', make: newWebhookTopicSetCommand as unknown as Factory, argv: ['alarms', '--url', URL_B, '--disabled'], want: { type: 'alarms', url: URL_B, enabled: false } },
   { verb: 'topics set', make: newWebhookTopicSetCommand as unknown as Factory, argv: ['live_gps', '--url', URL_B], want: { type: 'live_gps', enabled: true } },
   { verb: 'topics set', make: newWebhookTopicSetCommand as unknown as Factory, argv: ['sms', '--url', URL_B], error: 'unknown topic type "sms"' },
   { verb: 'topics set', make: newWebhookTopicSetCommand as unknown as Factory, argv: ['alarms', '--url', 'https://169.254.169.254/'], error: '(webhook.ssrf_blocked)' },
   { verb: 'topics set', make: newWebhookTopicSetCommand as unknown as Factory, argv: ['alarms', '--url', 'https://[::ffff:127.0.0.1]/'], error: '(webhook.ssrf_blocked)' },
-  { verb: 'topics remove', make: newWebhookTopicRemoveCommand as unknown as Factory, argv: ['media'], want: { type: 'media' } },
+  { verb: 'topics remove', make: newWebhookTopicRemoveCommand as unknown as Factory, argv: ['media'], want: { type: 'media', yes: false } },
+  { verb: 'topics remove', make: newWebhookTopicRemoveCommand as unknown as Factory, argv: ['media', '--yes'], want: { type: 'media', yes: true } },
   { verb: 'topics remove', make: newWebhookTopicRemoveCommand as unknown as Factory, argv: ['Media'], error: 'unknown topic type "Media"' },
 ];
 
@@ -259,20 +261,48 @@ describe('webhook-config regenerate-key', () => {
     getAnswer('"e2"', config({ auth_key_hint: '…ghij' })),
   ];
 
-  it.each([false, true])('prints the key once on stdout and warns on stderr (tty %s)', async (tty) => {
+  it.each([false, true])('prints the key once on stdout and warns on stderr (tty %s, --yes)', async (tty) => {
     const f = fakeDeps({ tty, answers: answers() });
-    await webhookRegenerateKeyRun(f.deps, { organizationId: ORG });
+    await webhookRegenerateKeyRun(f.deps, { organizationId: ORG, yes: true });
     f.assertAllAnswered();
     expect(f.sent[1]!.headers['if-match']).toBe('"e1"');
     expect(f.io.stdout()).toBe(`${key}\n`);
     expect(f.io.stderr()).toBe(
       'Save this key now: it will not be shown again.\nThe previous key may stay valid for up to 60 s while the change propagates.\nKey hint …ghij; new ETag "e2".\n',
     );
+    expect(f.prompts).toEqual([]);
+  });
+
+  it('refuses without --yes when it may not prompt, before any request (exit 2)', async () => {
+    const f = fakeDeps({ tty: false });
+    const error = (await webhookRegenerateKeyRun(f.deps, { organizationId: ORG, yes: false }).catch((e: unknown) => e)) as UsageError;
+    expect(error).toBeInstanceOf(UsageError);
+    expect([error.exitCode, error.message, error.hint]).toEqual([2, 'webhook key not regenerated: confirmation required', 'pass --yes to confirm when not running interactively']);
+    expect(f.sent).toEqual([]);
+  });
+
+  it('asks on a terminal, saying what receivers will do, then rotates', async () => {
+    const f = fakeDeps({ tty: true, inputs: ['y'], answers: answers() });
+    await webhookRegenerateKeyRun(f.deps, { organizationId: ORG, yes: false });
+    f.assertAllAnswered();
+    expect(f.prompts).toEqual([
+      `Receivers that still check the old key start refusing deliveries within 60 s. Regenerate the webhook key of organization ${ORG} (now …x7Qa)?`,
+    ]);
+    expect(f.io.stdout()).toBe(`${key}\n`);
+  });
+
+  it('on a terminal, a no rotates nothing (exit 2); the hint from the API is shown harmless', async () => {
+    const f = fakeDeps({ tty: true, inputs: ['n'], answers: [getAnswer('"e1"', config({ auth_key_hint: '…\u001b[2Jx' }))] });
+    const error = (await webhookRegenerateKeyRun(f.deps, { organizationId: ORG, yes: false }).catch((e: unknown) => e)) as UsageError;
+    f.assertAllAnswered();
+    expect([error.exitCode, error.message]).toEqual([2, 'webhook key not regenerated: not confirmed']);
+    expect(f.prompts[0]).toContain('(now …\\x1b[2Jx)?');
+    expect(f.sent.map((s) => s.method)).toEqual(['GET']);
   });
 
   it('prints {"auth_key": ...} with --json', async () => {
     const f = fakeDeps({ format: 'json', answers: answers() });
-    await webhookRegenerateKeyRun(f.deps, { organizationId: ORG });
+    await webhookRegenerateKeyRun(f.deps, { organizationId: ORG, yes: true });
     expect(JSON.parse(f.io.stdout())).toEqual({ auth_key: key });
     expect(f.io.stderr()).not.toContain(key);
   });
@@ -305,22 +335,58 @@ describe('webhook-config topics', () => {
     const f = fakeDeps({
       answers: [getAnswer('"e1"'), { method: 'DELETE', path: `${BASE}/topics/alarms`, body: config(), headers: { etag: '"e2"' } }, getAnswer('"e2"')],
     });
-    await webhookTopicRemoveRun(f.deps, { organizationId: ORG, type: 'alarms' });
+    await webhookTopicRemoveRun(f.deps, { organizationId: ORG, type: 'alarms', yes: true });
     f.assertAllAnswered();
     expect(f.sent[1]!.headers['if-match']).toBe('"e1"');
-    expect(f.io.stderr()).toBe('Removed the alarms topic.\n');
+    expect(f.io.stderr()).toBe('Removed the alarms topic; its deliveries stop within 60 s while the change propagates.\n');
+  });
+
+  const withAlarms = () => config({ topics: [...config().topics, { type: 'alarms', is_enabled: true, delivery: { url: URL_B } }] });
+
+  it('remove: refuses without --yes when it may not prompt, before any request (exit 2)', async () => {
+    const f = fakeDeps({ tty: false });
+    const error = (await webhookTopicRemoveRun(f.deps, { organizationId: ORG, type: 'alarms', yes: false }).catch((e: unknown) => e)) as UsageError;
+    expect(error).toBeInstanceOf(UsageError);
+    expect([error.exitCode, error.message, error.hint]).toEqual([2, 'alarms topic not removed: confirmation required', 'pass --yes to confirm when not running interactively']);
+    expect(f.sent).toEqual([]);
+  });
+
+  it.each([
+    ['y', ['GET', 'DELETE', 'GET']],
+    ['n', ['GET']],
+  ])('remove: asks on a terminal, naming where deliveries stop (answer %s)', async (answer, methods) => {
+    const f = fakeDeps({
+      tty: true,
+      inputs: [answer],
+      answers:
+        answer === 'y'
+          ? [getAnswer('"e1"', withAlarms()), { method: 'DELETE', path: `${BASE}/topics/alarms`, body: config(), headers: { etag: '"e2"' } }, getAnswer('"e2"')]
+          : [getAnswer('"e1"', withAlarms())],
+    });
+    const outcome = await webhookTopicRemoveRun(f.deps, { organizationId: ORG, type: 'alarms', yes: false }).catch((e: unknown) => e);
+    f.assertAllAnswered();
+    expect(f.prompts).toEqual([`Deliveries of alarms to ${URL_B} stop within 60 s. Remove the alarms topic of organization ${ORG}?`]);
+    expect(f.sent.map((s) => s.method)).toEqual(methods);
+    if (answer === 'n') expect(outcome).toMatchObject({ exitCode: 2, message: 'alarms topic not removed: not confirmed' });
+  });
+
+  it('remove: does not ask about a topic the API will refuse to remove (the last one)', async () => {
+    const f = fakeDeps({ tty: true, answers: [getAnswer('"e1"'), problem('DELETE', `${BASE}/topics/events`, 409, 'webhook.last_topic', 'This is the last remaining topic.')] });
+    const error = (await webhookTopicRemoveRun(f.deps, { organizationId: ORG, type: 'events', yes: false }).catch((e: unknown) => e)) as ApiError;
+    expect(error.exitCode).toBe(6);
+    expect(f.prompts).toEqual([]);
   });
 
   it('remove: explains the 409 on the last topic (exit 6)', async () => {
     const f = fakeDeps({ answers: [getAnswer('"e1"'), problem('DELETE', `${BASE}/topics/events`, 409, 'webhook.last_topic', 'This is the last remaining topic.')] });
-    const error = (await webhookTopicRemoveRun(f.deps, { organizationId: ORG, type: 'events' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await webhookTopicRemoveRun(f.deps, { organizationId: ORG, type: 'events', yes: true }).catch((e: unknown) => e)) as ApiError;
     expect(error.exitCode).toBe(6);
     expect(error.hint).toMatch(/^a configuration keeps at least one topic: set another topic first/);
   });
 
   it('remove: explains a type the configuration does not have (exit 5)', async () => {
     const f = fakeDeps({ answers: [getAnswer('"e1"'), problem('DELETE', `${BASE}/topics/media`, 404, 'resource.not_found', 'Topic media not found.')] });
-    const error = (await webhookTopicRemoveRun(f.deps, { organizationId: ORG, type: 'media' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await webhookTopicRemoveRun(f.deps, { organizationId: ORG, type: 'media', yes: true }).catch((e: unknown) => e)) as ApiError;
     expect(error.exitCode).toBe(5);
     expect(error.hint).toBe(`the configuration has no media topic: see its topics with \`fleetctl webhook-config get --org ${ORG}\``);
   });

@@ -1,5 +1,6 @@
-// A bulk reboot or wake-up: resolve the devices, confirm, journal every result, pace to the API's rate limit,
-// and end with a summary and the right exit code. Safe to rerun (same keys replay) and to resume.
+// A bulk reboot or wake-up: resolve the devices (skipping those whose record lacks the capability), confirm,
+// journal every result, pace to the API's rate limit, and end with a summary and the right exit code. Safe to
+// rerun (same keys replay) and to resume.
 import { setMaxListeners } from 'node:events';
 import type { Deps } from '../../../factory.js';
 import { UsageError } from '../../../errors.js';
@@ -15,6 +16,7 @@ import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { defaultJournalPath, isDone, Journal } from './journal.js';
 import { isRunFatal, runBulk } from './runner.js';
 import { bulkFailure, summaryLines } from './summary.js';
+import { capabilityLines, checkCapability, NOTHING_CHECKED, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
 
 export interface BulkCommandOptions {
   source: TargetSource;
@@ -37,21 +39,24 @@ interface Run {
   runId: string;
   keyBase: string;
   targets: string[];
+  /** What the device records said of the capability (a resumed run has its targets already checked). */
+  capability: CapabilityCheck;
   /** Results of an earlier attempt (--resume). */
   earlier: Map<string, DeviceCommandResult>;
   journal?: Journal;
 }
 
 export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<void> {
-  const run = opts.resume ? resumeRun(deps, verb, opts) : await newRun(deps, opts);
+  const run = opts.resume ? resumeRun(deps, verb, opts) : await newRun(deps, verb, opts);
   const pending = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!)));
   if (run.targets.length === 0) {
-    deps.io.info('No devices matched: nothing to send.');
+    announceCapability(deps, verb, run, opts.dryRun ? 'dry-run' : 'running');
+    deps.io.info(run.capability.lacking.length > 0 ? 'No device left to send to: nothing was sent.' : 'No devices matched: nothing to send.');
     return;
   }
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
   // a resumed run with nothing left sends nothing: no confirmation, just its results again
-  if (pending.length > 0) await confirm(deps, verb, opts, pending);
+  if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
   const journal = run.journal ?? Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
   const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
   deps.io.info(
@@ -97,6 +102,8 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
   if (!streaming) await output.list(results, viewOf('deviceCommandResult'));
   for (const line of summaryLines(`${verb.label}, run ${run.runId}`, results)) deps.io.info(line);
+  const skipped = skippedSummaryLine(deps.io.errTheme(), verb.command, run.capability);
+  if (skipped) deps.io.paintedInfo(skipped);
   const retryable = results.some((r) => !isDone(r));
   const hint = retryable
     ? `${resumeHint} to retry the failed devices (those done are skipped)`
@@ -105,10 +112,11 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   if (failure) throw failure;
 }
 
-async function newRun(deps: BulkDeps, opts: BulkCommandOptions): Promise<Run> {
-  const targets = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal }, opts.source);
+async function newRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<Run> {
+  const resolved = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal }, opts.source);
+  const capability = checkCapability(resolved, verb.command);
   const runId = newRunId(deps.clock.now());
-  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets, earlier: new Map() };
+  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map() };
 }
 
 function resumeRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Run {
@@ -120,7 +128,7 @@ function resumeRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOpt
   if (opts.keyBase !== undefined && opts.keyBase !== header.key_base) {
     throw new UsageError(`run ${runId} used another --idempotency-key`, 'leave --idempotency-key out when resuming: the journal has it');
   }
-  return { runId, keyBase: header.key_base, targets: header.targets, earlier: new Map(journal.results), journal };
+  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal };
 }
 
 function header(verb: DeviceCommandVerb, run: Run, now: Date) {
@@ -131,11 +139,12 @@ async function dryRun(deps: BulkDeps, verb: DeviceCommandVerb, run: Run, pending
   const rows = pending.map((id) => ({ hardware_id: id, command: verb.command, idempotency_key: deviceKey(run.keyBase, id) }));
   await deps.output().list(rows, ['hardware_id', 'command', 'idempotency_key']);
   deps.io.info(`Dry run: would send ${verb.name} to ${pending.length} device${pending.length === 1 ? '' : 's'}; nothing was sent.`);
+  announceCapability(deps, verb, run, 'dry-run');
   // without BASE the keys come from a run id of their own, which the real run will not have
   if (throwawayKeys) deps.io.info('The keys shown belong to this dry run only: a real run gets a new run id; pass --idempotency-key BASE to fix them.');
 }
 
-async function confirm(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions, pending: string[]): Promise<void> {
+async function confirm(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions, run: Run, pending: string[]): Promise<void> {
   const count = pending.length;
   if (count > opts.maxDevices && !opts.yes) {
     throw new UsageError(
@@ -143,12 +152,19 @@ async function confirm(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkComman
       'check the selection with --dry-run, then pass --yes (or raise --max-devices)',
     );
   }
-  const sample = pending.slice(0, 5).join(', ') + (count > 5 ? `, and ${count - 5} more` : '');
+  // what happens to the devices that cannot take the command is said before the question, or before the run
+  if (opts.yes || deps.io.canPrompt()) announceCapability(deps, verb, run, opts.yes ? 'running' : 'asking');
+  const lacking = run.capability.lacking.length;
+  const skipping = lacking > 0 ? `, skipping ${lacking} that lack${lacking === 1 ? 's' : ''} the capability` : '';
   await confirmOrRequireYes(deps, {
     yes: opts.yes,
-    question: `${verb.label} ${count} device${count === 1 ? '' : 's'} (${sample})?`,
+    question: `${verb.label} ${count} device${count === 1 ? '' : 's'} (${sampleOf(pending)})${skipping}?`,
     refusal: `${verb.name} of ${count} device${count === 1 ? '' : 's'} not sent`,
   });
+}
+
+function announceCapability(deps: BulkDeps, verb: DeviceCommandVerb, run: Run, moment: Moment): void {
+  for (const line of capabilityLines(deps.io.errTheme(), verb.command, run.capability, moment)) deps.io.paintedInfo(line);
 }
 
 /** The API client for the run: paced to the rate the API accepts, and patient with 503s and dropped connections. */

@@ -27,18 +27,29 @@ export function parseIdList(text: string): string[] {
     .filter((line) => line.length > 0);
 }
 
-/** Every target, in order of first appearance, without duplicates. */
+export interface ResolvedTargets {
+  /** Every target, in order of first appearance, without duplicates. */
+  ids: string[];
+  /** The capabilities of the devices whose record was fetched (a selection); unknown for the others. */
+  capabilities: Map<string, readonly string[]>;
+}
+
 export async function resolveTargets(
   deps: { api: () => Promise<ApiClient>; stdin: NodeJS.ReadableStream; signal?: AbortSignal },
   source: TargetSource,
-): Promise<string[]> {
+): Promise<ResolvedTargets> {
   const all = [...source.ids];
+  const capabilities = new Map<string, readonly string[]>();
   if (source.fromFile !== undefined) all.push(...parseIdList(await readFileOrStdin(source.fromFile, deps.stdin, '--from-file')));
   if (hasSelection(source)) {
     const api = await deps.api();
     const query = { organization_id: source.organizationId, fleet_id: source.fleetId };
-    const pager = api.list<{ hardware_id: string }>('listDevices', { query, signal: deps.signal }, { limit: 500, all: true });
-    for await (const device of pager) all.push(device.hardware_id);
+    const pager = api.list<{ hardware_id: string; capabilities?: unknown }>('listDevices', { query, signal: deps.signal }, { limit: 500, all: true });
+    for await (const device of pager) {
+      all.push(device.hardware_id);
+      const listed = device.capabilities;
+      if (Array.isArray(listed)) capabilities.set(device.hardware_id, listed.filter((c): c is string => typeof c === 'string'));
+    }
   }
-  return [...new Set(all)];
+  return { ids: [...new Set(all)], capabilities };
 }

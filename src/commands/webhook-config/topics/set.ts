@@ -8,7 +8,7 @@ import { addOrganizationOption } from '../../shared/organization.js';
 import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from '../options.js';
 import { ALLOW_PRIVATE_URL_HELP, CALLBACK_URL_HELP, requireCallbackUrl, requireTopicType } from '../topic-input.js';
 import { showConfig, topicLabel } from '../view.js';
-import { ENSURE_EXAMPLE_CONFIG } from '../examples.js';
+import { ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from '../examples.js';
 
 export interface WebhookTopicSetOptions {
   organizationId?: string;
@@ -32,8 +32,9 @@ export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webho
   addIfMatchOption(command);
   describeVerb(command, {
     operationIds: ['upsertWebhookTopic', 'getWebhookConfig'],
+    output: 'records',
     examples: [
-      { comment: 'deliver alarms to their own endpoint', command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config topics set alarms --url https://hooks.example.com/alarms` },
+      { comment: 'deliver alarms to their own endpoint', command: 'fleetctl webhook-config topics set alarms --url https://hooks.example.com/alarms', given: GIVEN_CONFIG },
       { comment: 'declare a media topic, switched off for now', command: `${ENSURE_EXAMPLE_CONFIG}; fleetctl --sandbox webhook-config topics set media --url https://hooks.example.com/media --disabled` },
     ],
     notes: `A configuration holds at most ${MAX_TOPICS} topics. Exits with 5 when there is no configuration, 6 when --if-match is stale.`,

@@ -170,16 +170,22 @@ describe('devices reboot, bulk: run', () => {
     const f = fakeDeps({ configDir: dir, format: 'csv' });
     await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, keyBase: 'ci', dryRun: true, yes: false }));
     expect(f.io.stdout()).toBe('hardware_id,command,idempotency_key\nHW-1,reboot,ci:HW-1\nHW-2,reboot,ci:HW-2\n');
-    expect(f.io.stderr()).toBe('Dry run: would send reboot to 2 devices; nothing was sent.\n');
+    expect(f.io.stderr()).toBe(
+      'Dry run: would send reboot to 2 devices; nothing was sent.\n' +
+        'Capability not checked for 2 devices named by hardware id: the API refuses those that lack the reboot capability, reported as capability missing (a failed device: exit 10).\n',
+    );
     expect(f.sent).toEqual([]);
   });
 
   it('--dry-run without BASE says its keys are not the ones a real run will send', async () => {
     const f = fakeDeps({ configDir: tempDir() });
     await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, dryRun: true }));
-    expect(f.io.stderr()).toBe(
-      'Dry run: would send reboot to 2 devices; nothing was sent.\nThe keys shown belong to this dry run only: a real run gets a new run id; pass --idempotency-key BASE to fix them.\n',
-    );
+    expect(f.io.stderr().split('\n')).toEqual([
+      'Dry run: would send reboot to 2 devices; nothing was sent.',
+      expect.stringMatching(/^Capability not checked for 2 devices/),
+      'The keys shown belong to this dry run only: a real run gets a new run id; pass --idempotency-key BASE to fix them.',
+      '',
+    ]);
     expect(f.sent).toEqual([]);
   });
 

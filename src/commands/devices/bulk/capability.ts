@@ -1,0 +1,71 @@
+// Which devices of a bulk run can take the command, as far as their records tell, and how that is announced.
+// A device whose record lacks the capability is skipped: the API would only refuse it (422
+// device.capability_missing), and a fleet-wide reboot should not fail because some devices cannot reboot.
+// Devices named by hardware id come without a record: the API, the authority, decides for those.
+import type { DeviceCommand } from '../../../api/device-commands.js';
+import type { Theme } from '../../../io/theme.js';
+import { safeText } from '../../../output/terminal-text.js';
+import type { ResolvedTargets } from './targets.js';
+
+export interface CapabilityCheck {
+  /** Devices to send to: their record has the capability, or no record tells. */
+  sendable: string[];
+  /** Devices whose record lacks the capability: not sent. */
+  lacking: string[];
+  /** How many of `sendable` have no record: the API decides for them. */
+  unchecked: number;
+}
+
+export const NOTHING_CHECKED: CapabilityCheck = { sendable: [], lacking: [], unchecked: 0 };
+
+export function checkCapability(targets: ResolvedTargets, command: DeviceCommand): CapabilityCheck {
+  const sendable: string[] = [];
+  const lacking: string[] = [];
+  let unchecked = 0;
+  for (const id of targets.ids) {
+    const capabilities = targets.capabilities.get(id);
+    if (capabilities === undefined) unchecked++;
+    if (capabilities === undefined || capabilities.includes(command)) sendable.push(id);
+    else lacking.push(id);
+  }
+  return { sendable, lacking, unchecked };
+}
+
+/** "HW-1, HW-2, HW-3, and 4 more": ids from files and records, made harmless for a terminal. */
+export function sampleOf(ids: string[], size = 5): string {
+  const shown = ids.slice(0, size).map((id) => safeText(id)).join(', ');
+  return ids.length > size ? `${shown}, and ${ids.length - size} more` : shown;
+}
+
+/** A dry run, a question to the operator, or a run under way (--yes). */
+export type Moment = 'dry-run' | 'asking' | 'running';
+
+const FATE: Record<Moment, string> = { 'dry-run': 'would be skipped, not sent', asking: 'will be skipped, not sent', running: 'skipped, not sent' };
+
+/**
+ * Lines for stderr before a run: how many devices lack the capability and that they are skipped (the count in the
+ * palette's capability_missing colour); when someone is deciding (a dry run, a question), for how many the API
+ * decides.
+ */
+export function capabilityLines(theme: Theme, command: DeviceCommand, check: CapabilityCheck, moment: Moment): string[] {
+  const lines: string[] = [];
+  const total = check.sendable.length + check.lacking.length;
+  if (check.lacking.length > 0) {
+    const count = `${check.lacking.length} of the ${total} device${total === 1 ? '' : 's'} lack${check.lacking.length === 1 ? 's' : ''} the ${command} capability`;
+    lines.push(`${theme.status('capability_missing', count)} by their records: ${FATE[moment]} (${sampleOf(check.lacking)}).`);
+  }
+  if (moment !== 'running' && check.unchecked > 0) {
+    const n = check.unchecked;
+    lines.push(
+      `Capability not checked for ${n} device${n === 1 ? '' : 's'} named by hardware id: the API refuses ${n === 1 ? 'it if it lacks' : 'those that lack'} ` +
+        `the ${command} capability, reported as capability missing (a failed device: exit 10).`,
+    );
+  }
+  return lines;
+}
+
+/** The line under a run's summary that names the devices skipped, in the style of the summary's own. */
+export function skippedSummaryLine(theme: Theme, command: DeviceCommand, check: CapabilityCheck): string | undefined {
+  if (check.lacking.length === 0) return undefined;
+  return `  ${theme.status('skipped', `skipped, no ${command} capability by their records`)}: ${sampleOf(check.lacking, 20)}`;
+}

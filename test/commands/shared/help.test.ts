@@ -1,0 +1,114 @@
+// Every verb's help teaches: the global options it honours (generated from the program's own options, so a new
+// global flag shows up by itself), and a first example that is the simplest real use, not a pipeline.
+import { describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { buildProgram } from '../../../src/main.js';
+import { createDeps } from '../../../src/factory.js';
+import { IOStreams } from '../../../src/io/streams.js';
+import { examplesOf, isDescribedVerb } from '../../../src/commands/shared/help.js';
+
+const io = IOStreams.forTest();
+
+function program(): Command {
+  return buildProgram(createDeps({ io, env: {} }, () => ({})));
+}
+
+/** The whole help as `--help` prints it, text added after the options included. */
+function helpOf(verb: Command): string {
+  const before = io.stdout().length;
+  verb.outputHelp();
+  return io.stdout().slice(before);
+}
+
+function rootOf(command: Command): Command {
+  return command.parent ? rootOf(command.parent) : command;
+}
+
+/** Every command that runs something: the leaves, and groups that are verbs too (`devices media`, `sandbox`). */
+function verbs(command: Command, where: string, out: [string, Command][] = []): [string, Command][] {
+  for (const sub of command.commands) {
+    const name = `${where} ${sub.name()}`;
+    if (sub.commands.length === 0 || isDescribedVerb(sub)) out.push([name, sub]);
+    verbs(sub, name, out);
+  }
+  return out;
+}
+
+/** The flags of the "Global Options:" section of a help text, in order. */
+function globalFlags(help: string): string[] {
+  const section = /\nGlobal Options:\n([\s\S]*?)(?:\n\n|$)/.exec(help)?.[1];
+  if (section === undefined) return [];
+  return [...section.matchAll(/^ {2}((?:-\w, )?--[\w-]+)/gm)].map((m) => m[1]!);
+}
+
+const all = verbs(program(), 'fleetctl');
+
+describe('verb help: global options', () => {
+  it('finds every verb', () => expect(all.length).toBeGreaterThan(45));
+
+  it.each(all)('%s: declared through describeVerb, with a Global Options section', (_name, verb) => {
+    expect(isDescribedVerb(verb)).toBe(true);
+    const flags = globalFlags(helpOf(verb));
+    expect(flags).toContain('--no-color');
+    expect(flags).not.toContain('-V, --version');
+    // only the program's own options: a parent verb's (`devices media --from`, `sandbox --port`) are not global
+    const programFlags = rootOf(verb).options.map((o) => (o.short ? `${o.short}, ${o.long}` : o.long));
+    for (const flag of flags) expect(programFlags).toContain(flag);
+  });
+
+  const honoured: [string, string[]][] = [
+    [
+      'fleetctl devices list',
+      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--no-color', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox'],
+    ],
+    [
+      'fleetctl devices reboot',
+      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox'],
+    ],
+    ['fleetctl webhook-config delete', ['--profile', '--base-url', '--auth-url', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox']],
+    [
+      'fleetctl webhook-config regenerate-key',
+      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox'],
+    ],
+    ['fleetctl auth login', ['--profile', '--base-url', '--auth-url', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure']],
+    ['fleetctl config profiles', ['--profile', '-o, --output', '--json', '--columns', '--no-color']],
+    ['fleetctl config use', ['--no-color']],
+    ['fleetctl completion', ['--no-color']],
+    ['fleetctl webhook listen', ['-o, --output', '--json', '--no-color']],
+    ['fleetctl sandbox reset', ['--no-color']],
+  ];
+
+  it.each(honoured)('%s lists exactly the global options it honours', (name, flags) => {
+    const verb = all.find(([n]) => n === name)![1];
+    expect(globalFlags(helpOf(verb))).toEqual(flags);
+  });
+
+  it('a new global option shows up in every verb by itself, with its own description', () => {
+    const root = program();
+    root.option('--brand-new <thing>', 'a flag no rule knows yet');
+    for (const [, verb] of verbs(root, 'fleetctl')) {
+      expect(helpOf(verb)).toMatch(/\n {2}--brand-new <thing> +a flag no rule knows yet\n/);
+    }
+  });
+});
+
+describe('verb help: examples', () => {
+  it.each(all)('%s: the first example is one plain command, as against your own profile', (_name, verb) => {
+    const [first] = examplesOf(verb);
+    expect(first, 'no example').toBeDefined();
+    // no pipe, subshell, process substitution, sequence or background job: those come after it
+    expect(first!.command).not.toMatch(/[|;&`]|\$\(|<\(/);
+    expect(first!.command).toMatch(/^fleetctl /);
+    expect(first!.command).not.toMatch(/--sandbox\b/);
+    expect(helpOf(verb)).toContain(`Examples:\n  # ${first!.comment}${first!.runsUntilInterrupted ? ' (runs until Ctrl-C)' : ''}\n  $ ${first!.command}\n`);
+  });
+
+  it('help shows each example as written, and never the state it presumes', () => {
+    const remove = all.find(([n]) => n === 'fleetctl webhook-config topics remove')![1];
+    const help = helpOf(remove);
+    const [first] = examplesOf(remove);
+    expect(first!.given).toBeDefined();
+    expect(help).toContain(`  $ ${first!.command}\n`);
+    expect(help).not.toContain(first!.given!);
+  });
+});
