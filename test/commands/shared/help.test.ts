@@ -24,9 +24,13 @@ function rootOf(command: Command): Command {
   return command.parent ? rootOf(command.parent) : command;
 }
 
-/** Every command that runs something: the leaves, and groups that are verbs too (`devices media`, `sandbox`). */
+/**
+ * Every command a person runs: the leaves, and groups that are verbs too (`devices media`, `sandbox`); not the
+ * hidden command the completion scripts call, which has no help to read.
+ */
 function verbs(command: Command, where: string, out: [string, Command][] = []): [string, Command][] {
   for (const sub of command.commands) {
+    if ((sub as Command & { _hidden?: boolean })._hidden) continue;
     const name = `${where} ${sub.name()}`;
     if (sub.commands.length === 0 || isDescribedVerb(sub)) out.push([name, sub]);
     verbs(sub, name, out);
