@@ -201,6 +201,7 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
   it('across a key rotation every delivery is accepted: the previous key within the window, then the new one', async () => {
     const previous = key;
     key = (await cli(['webhook-config', 'regenerate-key', '--yes'])).trim();
+    const rotatedAt = Date.now();
     expect(key).not.toBe(previous);
     await listener.stop();
     listener = await Listener.start(
@@ -208,6 +209,7 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
       { WEBHOOK_KEY: key },
     );
     await until('the previous-key notice', () => listener.stderr.includes('The previous key is accepted for 60 s.'));
+    const emittedAfterMs = Date.now() - rotatedAt;
     const during = (await Promise.all(EVENT_TYPES.map((type) => emit(type, 1)))).flat().map((e) => e.id);
     await sleep(PROPAGATION_MS + 300);
     const after = (await Promise.all(EVENT_TYPES.map((type) => emit(type, 1)))).flat().map((e) => e.id);
@@ -219,7 +221,9 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
     expect(after.map(keyOf)).toEqual(after.map(() => key));
     // the spec allows the previous key until the change has propagated; the listener accepted it
     expect(during.map(keyOf).every((k) => k === previous || k === key)).toBe(true);
-    expect(during.map(keyOf)).toContain(previous);
+    // on a busy machine restarting the listener can outlast the window: only events sent inside it must carry
+    // the previous key
+    if (emittedAfterMs < PROPAGATION_MS - 1_000) expect(during.map(keyOf)).toContain(previous);
     expect(listener.stderr).not.toMatch(/HTTP 401/);
   }, 60_000);
 });
