@@ -209,7 +209,6 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
       { WEBHOOK_KEY: key },
     );
     await until('the previous-key notice', () => listener.stderr.includes('The previous key is accepted for 60 s.'));
-    const emittedAfterMs = Date.now() - rotatedAt;
     const during = (await Promise.all(EVENT_TYPES.map((type) => emit(type, 1)))).flat().map((e) => e.id);
     await sleep(PROPAGATION_MS + 300);
     const after = (await Promise.all(EVENT_TYPES.map((type) => emit(type, 1)))).flat().map((e) => e.id);
@@ -221,9 +220,10 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
     expect(after.map(keyOf)).toEqual(after.map(() => key));
     // the spec allows the previous key until the change has propagated; the listener accepted it
     expect(during.map(keyOf).every((k) => k === previous || k === key)).toBe(true);
-    // on a busy machine restarting the listener can outlast the window: only events sent inside it must carry
-    // the previous key
-    if (emittedAfterMs < PROPAGATION_MS - 1_000) expect(during.map(keyOf)).toContain(previous);
+    // the sandbox sends the previous key until the rotation has propagated: deliveries made well inside the
+    // window carry it (when the machine is slow, every delivery may fall after the window)
+    const insideWindow = log.filter((d) => during.includes(d.event_id) && Date.parse(d.at) < rotatedAt + PROPAGATION_MS - 500);
+    for (const d of insideWindow) expect(keyOf(d.event_id)).toBe(previous);
     expect(listener.stderr).not.toMatch(/HTTP 401/);
   }, 60_000);
 });
