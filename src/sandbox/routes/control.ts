@@ -50,7 +50,7 @@ export const publicRoutes: PublicRoute[] = [
       const refused = app.media.check(id, ctx.query.get('expires'), ctx.query.get('signature'));
       if (refused) throw problem(403, refused.includes('expired') ? 'media.link_expired' : 'media.link_invalid', refused);
       const seq = mediaDeviceSeq(id);
-      const device = seq === null ? undefined : app.world.devices.items[seq];
+      const device = seq === null || seq >= app.world.devices.size ? undefined : app.world.devices.at(seq);
       const item = device ? app.world.telemetry.get(device).media.find((m) => m.id === id) : undefined;
       if (!item) throw notFound(`Media ${id}`);
       return {
