@@ -53,7 +53,9 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
   const rng = prngFor(seed, 'telemetry', device.seq);
   const reportedMs = Date.parse(device.last_seen_at);
   const windowStart = anchorMs - TELEMETRY_WINDOW_MS;
-  const home = { lat: 48 + rng.next() * 6, lon: 2 + rng.next() * 12 };
+  const drawn = { lat: 48 + rng.next() * 6, lon: 2 + rng.next() * 12 };
+  const fixed = device.fixedPosition;
+  const home = fixed ? { lat: fixed.latitude, lon: fixed.longitude } : drawn;
   const at = () => Math.floor(windowStart + rng.next() * (reportedMs - windowStart));
   const near = (spread: number) => ({
     latitude: round(home.lat + (rng.next() - 0.5) * spread, 6),
@@ -80,7 +82,8 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
   const journeys: JourneyRecord[] = [];
   const journeyCount = rng.int(0, 8);
   for (let k = 0; k < journeyCount; k++) journeys.push(makeJourney(rng, device, at(), near));
-  const position = near(0.2);
+  const near0 = near(0.2);
+  const position = fixed ? { latitude: fixed.latitude, longitude: fixed.longitude } : near0;
   const speed = rng.int(0, 95);
   return {
     events: events.sort((a, b) => b.triggeredMs - a.triggeredMs || (a.event_id < b.event_id ? -1 : 1)),

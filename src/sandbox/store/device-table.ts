@@ -53,6 +53,7 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
   private readonly hardwareIds = new Map<number, string>();
   private readonly rowsByHardwareId = new Map<string, number>();
   private readonly names = new Map<number, string>();
+  private readonly positions = new Map<number, { latitude: number; longitude: number }>();
 
   constructor(private readonly refs: WorldRefs, private readonly vehicles: VehicleTable) {
     super(['org', 'fleet', 'seedFleet']);
@@ -73,7 +74,7 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
       const words = this.ids.words;
       for (let i = 0; i < 4; i++) words[row * 4 + i] = init.id[i]!;
     }
-    if (this.ids.index(row) >= 0) throw new Error(`duplicate device id ${this.ids.text(row)}`);
+    if (this.ids.index(row) >= 0) throw new Error(`duplicate device id: ${this.ids.text(row)} is another device's id`);
     this.count++;
     const { org, fleet, vehicle } = init.placement;
     this.org[row] = this.seedOrg[row] = org;
@@ -109,6 +110,11 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
 
   placement(row: number): Placement {
     return { org: this.org[row]!, fleet: this.fleet[row]!, vehicle: this.vehicle[row]! };
+  }
+
+  /** Where the device is (a scenario's live_position): its telemetry stays around it. */
+  fixPosition(row: number, at: { latitude: number; longitude: number }): void {
+    this.positions.set(row, { latitude: at.latitude, longitude: at.longitude });
   }
 
   /** A new report from the device (live telemetry): last_seen_at moves forward, never back. */
@@ -161,6 +167,7 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
       seedFleetId: this.refs.fleetId(this.seedFleet[row]!),
       seedVehicleId: seedVehicle < 0 ? null : this.vehicles.ids.text(seedVehicle),
       hasLivePosition: this.live[row] === 1,
+      fixedPosition: this.positions.get(row) ?? null,
     };
   }
 

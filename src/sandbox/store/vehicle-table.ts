@@ -2,7 +2,7 @@
 // and fleet as numbers, the make/model as an index into the catalog, the VIN and plate as letter indexes.
 // A row becomes a VehicleRecord only when it is shown. Vehicles never change fleet (the API cannot move them).
 import { LETTERS, VEHICLE_MODELS, VIN_ALPHABET } from '../seed/catalog.js';
-import type { Prng } from '../seed/prng.js';
+import { parseUuid, type Prng } from '../seed/prng.js';
 import { grown } from './id-column.js';
 import { ColumnTable } from './column-table.js';
 import type { VehicleRecord } from './records.js';
@@ -27,12 +27,14 @@ export class VehicleTable extends ColumnTable<VehicleRecord> {
   }
 
   /** A vehicle of the catalog in a fleet, drawn from `rng` (the draws the seed has always made, in order). */
-  appendRandom(rng: Prng, fleetSeq: number, name?: string): number {
-    const row = this.count++;
+  appendRandom(rng: Prng, fleetSeq: number, name?: string, id?: string): number {
+    const row = this.count;
     this.roomFor(row);
     const spec = Math.floor(rng.next() * VEHICLE_MODELS.length);
-    rng.uuidWords(this.ids.words, row * 4);
-    if (this.ids.index(row) >= 0) throw new Error('duplicate vehicle id');
+    if (id === undefined) rng.uuidWords(this.ids.words, row * 4);
+    else if (!parseUuid(id, this.ids.words, row * 4)) throw new Error(`vehicle id ${id} is not a uuid`);
+    if (this.ids.index(row) >= 0) throw new Error(`${this.ids.text(row)} is another vehicle's id`);
+    this.count++;
     for (let i = 0; i < VIN_LENGTH; i++) this.vin[row * VIN_LENGTH + i] = Math.floor(rng.next() * VIN_ALPHABET.length);
     for (let i = 0; i < 3; i++) this.plateLetters[row * 3 + i] = Math.floor(rng.next() * LETTERS.length);
     this.plateNumber[row] = rng.int(1000, 9999);

@@ -32,9 +32,8 @@ const byOrgAndFleet = {
 };
 
 export class WorldStore {
-  readonly seed: number;
-  readonly anchorMs: number;
-  readonly orgs: SeedOrganizations;
+  /** The seeded organizations by role, when the world was seeded (null for a scenario with base empty). */
+  orgs: SeedOrganizations | null = null;
   readonly organizations = new Map<string, OrganizationRecord>();
   readonly fleets = new IndexedCollection<FleetRecord>({ org: (f) => f.organization_id });
   readonly refs = new WorldRefs(this.fleets);
@@ -44,17 +43,42 @@ export class WorldStore {
   readonly drivers = new IndexedCollection<DriverRecord>(byOrgAndFleet);
   readonly telemetry: TelemetryCache;
   private changes: WorldChanges = emptyWorldChanges();
-  private seededDriverCount = 0;
+  /** Drivers the world was built with (seeded or from a scenario); later ones were created through the API. */
+  private builtDriverCount = 0;
 
-  constructor(seed: number, deviceCount: number, anchorMs: number, changes?: WorldChanges) {
-    this.seed = seed;
-    this.anchorMs = anchorMs;
-    this.orgs = seedWorld(this, seed, deviceCount, anchorMs);
-    for (const org of this.orgs.all) this.organizations.set(org.id, org);
-    const drivers = generateDrivers(seed, this.fleets.items);
-    for (const d of drivers) this.drivers.add(d);
-    this.seededDriverCount = drivers.length;
+  /** An empty world; `anchorMs` is its "now" (start-up time): last reports and telemetry are recent to it. */
+  constructor(readonly seed: number, readonly anchorMs: number) {
     this.telemetry = new TelemetryCache(seed, anchorMs);
+  }
+
+  /** The world of `seed` with `deviceCount` devices, as every version has made it. */
+  static seeded(seed: number, deviceCount: number, anchorMs: number, changes?: WorldChanges): WorldStore {
+    const world = new WorldStore(seed, anchorMs);
+    world.addSeed(deviceCount);
+    world.finishBuilding(changes);
+    return world;
+  }
+
+  /** Adds the seeded organizations, fleets, vehicles, devices and drivers. */
+  addSeed(deviceCount: number): void {
+    this.orgs = seedWorld(this, this.seed, deviceCount, this.anchorMs);
+    for (const org of this.orgs.all) this.organizations.set(org.id, org);
+    for (const d of generateDrivers(this.seed, this.fleets.items)) this.drivers.add(d);
+  }
+
+  addOrganization(org: OrganizationRecord): void {
+    this.organizations.set(org.id, org);
+    this.refs.addOrganization(org);
+  }
+
+  /** Organizations in the order they were made (parents before children). */
+  organizationList(): readonly OrganizationRecord[] {
+    return this.refs.organizationList;
+  }
+
+  /** What the world was built with is its own; changes made through the API are recorded (and applied) from here. */
+  finishBuilding(changes?: WorldChanges): void {
+    this.builtDriverCount = this.drivers.size;
     if (changes) this.applyChanges(changes);
   }
 
@@ -90,7 +114,7 @@ export class WorldStore {
 
   updateDriver(driver: DriverRecord, patch: Partial<DriverRecord>): void {
     this.drivers.update(driver, (d) => Object.assign(d, patch));
-    if (driver.seq < this.seededDriverCount) this.changes.updatedDrivers[driver.id] = driver;
+    if (driver.seq < this.builtDriverCount) this.changes.updatedDrivers[driver.id] = driver;
     // created drivers are the same objects as in changes.createdDrivers: already up to date
   }
 
@@ -112,7 +136,7 @@ export class WorldStore {
     }
     for (const driver of Object.values(changes.updatedDrivers)) {
       const current = this.drivers.get(driver.id);
-      if (current && current.seq < this.seededDriverCount) {
+      if (current && current.seq < this.builtDriverCount) {
         this.drivers.update(current, (d) => Object.assign(d, driver, { seq: current.seq }));
       }
     }
