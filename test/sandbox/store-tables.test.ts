@@ -33,7 +33,7 @@ describe('IdColumn', () => {
 });
 
 describe('device and vehicle tables', () => {
-  const world = () => new WorldStore(5, 300, Date.UTC(2026, 0, 1));
+  const world = () => WorldStore.seeded(5, 300, Date.UTC(2026, 0, 1));
 
   it('look devices up by id, hardware id and seed vehicle', () => {
     const w = world();
@@ -62,7 +62,7 @@ describe('device and vehicle tables', () => {
     expect(w.devices.seqs('org', other.organization_id)).toContain(0);
     expect(w.getChanges().assignments[device.id]).toEqual({ vehicle_id: vehicle.id, fleet_id: other.id, organization_id: other.organization_id });
     // the saved change applies to a fresh world of the same seed
-    const again = new WorldStore(5, 300, Date.UTC(2026, 0, 1), w.getChanges());
+    const again = WorldStore.seeded(5, 300, Date.UTC(2026, 0, 1), w.getChanges());
     expect(again.devices.at(0)).toEqual(moved);
   });
 
@@ -80,7 +80,7 @@ describe('device and vehicle tables', () => {
 
   it('scan pages of a table through index buckets, in seq order', () => {
     const w = world();
-    const org = w.orgs.north.id;
+    const org = w.orgs!.north.id;
     const all = w.devices.seqs('org', org);
     const first = w.devices.scan([all], -1, 5, () => true);
     expect(first.items.map((d) => d.seq)).toEqual(all.slice(0, 5));
