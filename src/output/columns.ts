@@ -13,6 +13,8 @@ export const COLUMNS = {
   deviceEvent: ['event_id', 'triggered_at', 'event_types', 'is_accident', 'is_important'],
   deviceCommandResult: ['hardware_id', 'status', 'http_status', 'code', 'idempotency_key'],
   webhookEmitted: ['id', 'type', 'hardware_id', 'organization_id', 'destinations'],
+  sandboxRequest: ['id', 'at', 'method', 'path', 'operation_id', 'client_id', 'status', 'duration_ms', 'fault'],
+  sandboxFault: ['id', 'match', 'respond', 'probability', 'times', 'hits'],
 } as const satisfies Record<string, readonly string[]>;
 
 export function columnsOf(resource: keyof typeof COLUMNS): string[] {

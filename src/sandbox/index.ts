@@ -16,6 +16,7 @@ import { SandboxWebhookDelivery } from './webhooks/index.js';
 import { controlRoutes } from './control/index.js';
 import { faultRulesOrUsageError, readFaultFile, readScenarioFile, scenarioOrUsageError, scenarioUsageError } from './control/data-file.js';
 import { createApp, type AppHandle } from './sandbox-app.js';
+import { MovingWorld } from './telemetry/moving-world.js';
 import { asScenario, type Scenario } from './scenario/scenario.js';
 import { DEFAULT_DEVICES, DEFAULT_JOURNAL_SIZE, DEFAULT_SEED, validateOptions, type SandboxOptions } from './options.js';
 import { UsageError } from '../errors.js';
@@ -78,6 +79,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   log(`sandbox: listening on ${baseUrl} (seed ${seed}, ${app.world.devices.size} devices${scenario ? `, scenario ${scenario.name ?? '(unnamed)'}` : ''})`);
   for (const rule of app.faults.list()) log(`sandbox: fault ${rule.id} in effect: ${JSON.stringify(rule.match)} → ${JSON.stringify(rule.respond)}`);
   webhookDelivery.start();
+  const movingWorld = new MovingWorld(app, app.telemetryRate);
+  movingWorld.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -90,6 +93,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     hooks: app.hooks,
     close: () =>
       (closing ??= (async () => {
+        movingWorld.stop();
         await webhookDelivery.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -6,6 +6,8 @@ import { describeVerb } from '../shared/help.js';
 import { embeddedStatePath } from '../../sandbox/embedded.js';
 import { addSandboxStartOptions, sandboxOptionsFrom, sandboxStartRun, type SandboxStartFlags } from './start.js';
 import { newSandboxEmitCommand } from './emit.js';
+import { newSandboxFaultCommand } from './fault.js';
+import { newSandboxRequestsCommand } from './requests.js';
 
 export function newSandboxCommand(deps: Deps): Command {
   const sandbox = new Command('sandbox').description('Run a faithful, stateful local emulator of the whole Fleet API (token endpoint included)');
@@ -27,5 +29,5 @@ export function newSandboxCommand(deps: Deps): Command {
     deps.io.info(`Sandbox state reset (${file}).`);
   });
 
-  return sandbox.addCommand(reset).addCommand(newSandboxEmitCommand(deps));
+  return sandbox.addCommand(reset).addCommand(newSandboxEmitCommand(deps)).addCommand(newSandboxFaultCommand(deps)).addCommand(newSandboxRequestsCommand(deps));
 }

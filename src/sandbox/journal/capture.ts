@@ -5,7 +5,7 @@ import { REDACTED, SECRET_FIELD_NAMES, redactForm, redactJson } from '../../api/
 
 export const MAX_JOURNAL_BODY_CHARS = 8192;
 
-const SECRET_MEMBER = new RegExp(`"(${SECRET_FIELD_NAMES.join('|')})"`);
+const SECRET_MEMBERS = SECRET_FIELD_NAMES.map((name) => Buffer.from(`"${name}"`));
 
 /** `Bearer [REDACTED]`: whether a credential was sent, and of which kind, never the credential. */
 export function authorizationSummary(header: string | undefined): string | null {
@@ -21,23 +21,34 @@ export function redactedQuery(search: string): string {
 }
 
 /** A body as text, secrets replaced, cut after 8 KiB; null when empty. */
-export function redactedBody(raw: Buffer | string | undefined, contentType: string | undefined): string | null {
+export function redactedBody(raw: Buffer | undefined, contentType: string | undefined): string | null {
   if (raw === undefined || raw.length === 0) return null;
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  let text: string;
-  if (type === 'application/x-www-form-urlencoded') text = redactForm(raw.toString());
-  else if (type === 'application/json' || type.endsWith('+json')) text = redactedJson(raw.toString());
-  else if (type.startsWith('text/')) text = raw.toString();
-  else return `(${raw.length} bytes of ${type || 'untyped data'})`;
-  return text.length > MAX_JOURNAL_BODY_CHARS ? `${text.slice(0, MAX_JOURNAL_BODY_CHARS)}… (${text.length - MAX_JOURNAL_BODY_CHARS} more characters)` : text;
+  if (type === 'application/x-www-form-urlencoded') return cut(redactForm(raw.toString()));
+  if (type === 'application/json' || type.endsWith('+json')) return redactedJson(raw);
+  if (type.startsWith('text/')) return cut(raw.toString());
+  return `(${raw.length} bytes of ${type || 'untyped data'})`;
 }
 
-function redactedJson(text: string): string {
-  if (!SECRET_MEMBER.test(text)) return text;
+function redactedJson(raw: Buffer): string {
+  // Only the beginning is kept, and a secret's member name comes before its value: when the beginning names
+  // no secret member, it holds no secret (a page of 500 devices is not scanned, nor decoded, to its end).
+  const head = raw.subarray(0, MAX_JOURNAL_BODY_CHARS * 4 + 64);
+  if (!SECRET_MEMBERS.some((member) => head.includes(member))) {
+    return head.length < raw.length ? cut(head.toString(), raw.length) : cut(raw.toString());
+  }
   try {
-    return JSON.stringify(redactJson(JSON.parse(text)));
+    return cut(JSON.stringify(redactJson(JSON.parse(raw.toString()))));
   } catch {
     // not JSON after all, yet it names a secret member: keep nothing of it
-    return `(${text.length} characters, not valid JSON, withheld: it may hold a secret)`;
+    return `(${raw.length} bytes, not valid JSON, withheld: it may hold a secret)`;
   }
+}
+
+/** The text cut after 8 KiB, saying how much more there was (in characters, or bytes when only a prefix was decoded). */
+function cut(text: string, totalBytes?: number): string {
+  if (text.length <= MAX_JOURNAL_BODY_CHARS && totalBytes === undefined) return text;
+  const kept = text.slice(0, MAX_JOURNAL_BODY_CHARS);
+  const more = totalBytes === undefined ? `${text.length - kept.length} more characters` : `${totalBytes - Buffer.byteLength(kept)} more bytes`;
+  return `${kept}… (${more})`;
 }

@@ -79,11 +79,16 @@ export function prngFor(seed: number, ...parts: (string | number)[]): Prng {
 
 const UUID_SCRATCH = new Uint32Array(4);
 
+// two hex digits per byte: Number#toString(16) is slow for values above 2^31, which half the words are
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const hex4 = (w: number) => HEX[(w >>> 8) & 255]! + HEX[w & 255]!;
+const hex8 = (w: number) => hex4(w >>> 16) + hex4(w);
+
 /** The uuid text of the four words at words[at..at+3]. */
 export function formatUuid(words: Uint32Array, at: number): string {
-  const hex8 = (w: number) => w.toString(16).padStart(8, '0');
-  const hex = hex8(words[at]!) + hex8(words[at + 1]!) + hex8(words[at + 2]!) + hex8(words[at + 3]!);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const w1 = words[at + 1]!;
+  const w2 = words[at + 2]!;
+  return `${hex8(words[at]!)}-${hex4(w1 >>> 16)}-${hex4(w1)}-${hex4(w2 >>> 16)}-${hex4(w2)}${hex8(words[at + 3]!)}`;
 }
 
 /** Writes the words of a uuid text to out[at..at+3]; false when the text is not a uuid. */

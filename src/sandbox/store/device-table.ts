@@ -5,6 +5,7 @@
 import { DEVICE_MODELS, FIRMWARE_VERSIONS } from '../seed/catalog.js';
 import { parseUuid } from '../seed/prng.js';
 import { grown } from './id-column.js';
+import { isoString } from './iso-time.js';
 import { ColumnTable } from './column-table.js';
 import type { Capability, DeviceRecord } from './records.js';
 import type { VehicleTable } from './vehicle-table.js';
@@ -161,8 +162,8 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
       model: DEVICE_MODELS[this.model[row]!]!,
       firmware_version: FIRMWARE_VERSIONS[this.firmware[row]!]!,
       capabilities: CAPABILITY_SETS[this.caps[row]!]!,
-      last_seen_at: Number.isNaN(lastSeen) ? null : new Date(lastSeen).toISOString(),
-      created_at: new Date(this.created[row]!).toISOString(),
+      last_seen_at: Number.isNaN(lastSeen) ? null : isoString(lastSeen),
+      created_at: isoString(this.created[row]!),
       seedOrganizationId: this.refs.orgId(this.seedOrg[row]!),
       seedFleetId: this.refs.fleetId(this.seedFleet[row]!),
       seedVehicleId: seedVehicle < 0 ? null : this.vehicles.ids.text(seedVehicle),

@@ -8,6 +8,7 @@
 // stamped with the current time: a fix from the device's live position, an alarm with a fresh id.
 import { randomUUID } from 'node:crypto';
 import { prngFor, type Prng } from '../seed/prng.js';
+import { round } from '../seed/telemetry.js';
 import type { DeviceRecord, EventRecord, JourneyRecord, MediaRecord } from '../store/records.js';
 import type { SandboxApp } from '../app.js';
 import type { EventDataByType, EventType } from '../../webhooks/index.js';
@@ -169,7 +170,7 @@ export class FleetEventSource {
   }
 }
 
-function eventGeneric(r: EventRecord): SourceEvent<'event.generic'> {
+export function eventGeneric(r: EventRecord): SourceEvent<'event.generic'> {
   return {
     type: 'event.generic',
     organizationId: r.organization_id,
@@ -206,9 +207,4 @@ function journeyClosed(r: JourneyRecord): SourceEvent<'journey.closed'> {
       durationSeconds: r.duration_seconds,
     },
   };
-}
-
-function round(value: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
 }
