@@ -21,7 +21,9 @@ export async function readDataFile(file: string, what: string): Promise<unknown>
       throw new UsageError(`${file} is not valid JSON: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  const { parse, YAMLParseError } = await import('yaml');
+  // yaml is CommonJS: bundled, its dynamic import has only a default export; under Node both forms exist
+  const loaded = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  const { parse, YAMLParseError } = loaded.default ?? loaded;
   try {
     return parse(text, { prettyErrors: false });
   } catch (err) {
