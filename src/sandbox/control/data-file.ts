@@ -25,11 +25,13 @@ export async function readDataFile(file: string, what: string): Promise<unknown>
   const loaded = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
   const { parse, YAMLParseError } = loaded.default ?? loaded;
   try {
-    return parse(text, { prettyErrors: false });
+    return parse(text);
   } catch (err) {
     if (!(err instanceof YAMLParseError)) throw err;
+    // the message's first line, without the position it also gives (said once, first)
     const at = err.linePos?.[0];
-    throw new UsageError(`${file} is not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}: ${err.message.split('\n')[0]}`);
+    const what = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new UsageError(`${file} is not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}: ${what}`);
   }
 }
 
