@@ -120,16 +120,12 @@ async function injectFault(req: IncomingMessage, url: URL, app: SandboxApp, opts
     return null;
   }
   if (answer.status !== undefined) {
-    await readQuietly(req, exchange);
+    // nothing is carried out, but the journal still shows what the client sent
+    await exchange.readBody().catch(() => undefined);
     return faultErrorReply(rule, exchange.facts.operationId, exchange.facts.operationId === TOKEN_OPERATION_ID);
   }
   exchange.damage = answer.body ?? null;
   return undefined;
-}
-
-/** The body of a request answered by a fault, for the journal (what the client sent). */
-async function readQuietly(req: IncomingMessage, exchange: Exchange): Promise<void> {
-  await exchange.readBody().catch(() => undefined);
 }
 
 function authorize(req: IncomingMessage, app: SandboxApp, scope: string, limiter: RateLimiter | null): AuthContext {

@@ -3,11 +3,11 @@
 // under a second. Telemetry (events, media, journeys) is derived lazily per device in telemetry.ts.
 import { Prng, prngFor } from './prng.js';
 import { DEVICE_MODELS, FIRMWARE_VERSIONS, FLEET_KINDS, ORGANIZATION_NAMES } from './catalog.js';
-import { capabilityCode, type DeviceTable } from '../store/device-table.js';
+import { capabilityCode, type DeviceInit, type DeviceTable } from '../store/device-table.js';
 import type { IndexedCollection } from '../store/collection.js';
 import type { VehicleTable } from '../store/vehicle-table.js';
 import type { WorldRefs } from '../store/world-refs.js';
-import type { Capability, FleetRecord, OrganizationRecord } from '../store/records.js';
+import type { FleetRecord, OrganizationRecord } from '../store/records.js';
 
 export interface SeedOrganizations {
   root: OrganizationRecord;
@@ -24,19 +24,13 @@ const DEVICE_SHARE = [0.3, 0.25, 0.2, 0.1, 0.15];
 const DEVICES_PER_FLEET = 100;
 export const SEED_EPOCH_MS = Date.UTC(2024, 0, 1);
 
-// Device traits follow the hardware number, so every world of 13+ devices has each kind of device and
-// docs can name examples: HW-000004 lacks wake_up, HW-000008 lacks reboot, HW-000006 never reported,
-// HW-000005 has no live position, HW-000009 is unassigned.
-const REBOOT_ONLY: Capability[] = ['reboot'];
-const WAKE_UP_ONLY: Capability[] = ['wake_up'];
-const BOTH: Capability[] = ['reboot', 'wake_up'];
-// (the arrays are shared between devices and never mutated)
-export const deviceTraits = (index: number) => ({
-  capabilities: index % 10 === 3 ? REBOOT_ONLY : index % 10 === 7 ? WAKE_UP_ONLY : BOTH,
-  neverReported: index % 13 === 5,
-  noLivePosition: index % 11 === 4,
-  unassigned: index % 9 === 8,
-});
+// Device traits follow the hardware number (device i is HW-(i+1)), so every world of 13+ devices has each kind
+// of device and docs can name examples: HW-000004 lacks wake_up (i % 10 = 3), HW-000008 lacks reboot
+// (i % 10 = 7), HW-000006 never reported (i % 13 = 5), HW-000005 has no live position (i % 11 = 4),
+// HW-000009 is unassigned (i % 9 = 8).
+const BOTH = capabilityCode(['reboot', 'wake_up']);
+const REBOOT_ONLY = capabilityCode(['reboot']);
+const WAKE_UP_ONLY = capabilityCode(['wake_up']);
 
 export function seedOrganizations(seed: number): SeedOrganizations {
   const rng = prngFor(seed, 'organizations');
@@ -77,24 +71,22 @@ export function seedWorld(tables: WorldTables, seed: number, deviceCount: number
   const firstVehicle = tables.vehicles.size;
   tables.devices.reserve(tables.devices.size + deviceCount);
   tables.vehicles.reserve(firstVehicle + deviceCount + fleets.length);
+  // one object for every device (the table copies what it keeps): a million devices, no garbage
+  const init: DeviceInit = { id, placement: { org: 0, fleet: 0, vehicle: -1 }, model: 0, firmware: 0, capabilities: 0, lastSeenMs: 0, createdMs: 0, hasLivePosition: true };
   for (let i = 0; i < deviceCount; i++) {
     const orgIndex = pickWeighted(rng, DEVICE_SHARE);
     const fleet = rng.pick(fleetsByOrg[orgIndex]!);
-    const traits = deviceTraits(i);
-    const vehicle = traits.unassigned ? -1 : tables.vehicles.appendRandom(vehicleRng, fleet);
+    init.placement.vehicle = i % 9 === 8 ? -1 : tables.vehicles.appendRandom(vehicleRng, fleet);
+    init.placement.org = orgIndexes[orgIndex]!;
+    init.placement.fleet = fleet;
     rng.uuidWords(id, 0);
-    const model = Math.floor(rng.next() * DEVICE_MODELS.length);
-    const firmware = Math.floor(rng.next() * FIRMWARE_VERSIONS.length);
-    tables.devices.append({
-      id,
-      placement: { org: orgIndexes[orgIndex]!, fleet, vehicle },
-      model,
-      firmware,
-      capabilities: capabilityCode(traits.capabilities),
-      lastSeenMs: lastSeenMs(rng, anchorMs, traits.neverReported),
-      createdMs: SEED_EPOCH_MS + i * 7 * 60_000,
-      hasLivePosition: !traits.noLivePosition,
-    });
+    init.model = Math.floor(rng.next() * DEVICE_MODELS.length);
+    init.firmware = Math.floor(rng.next() * FIRMWARE_VERSIONS.length);
+    init.capabilities = i % 10 === 3 ? REBOOT_ONLY : i % 10 === 7 ? WAKE_UP_ONLY : BOTH;
+    init.lastSeenMs = lastSeenMs(rng, anchorMs, i % 13 === 5);
+    init.createdMs = SEED_EPOCH_MS + i * 7 * 60_000;
+    init.hasLivePosition = i % 11 !== 4;
+    tables.devices.append(init);
   }
   // one spare vehicle per fleet, so there is always a free vehicle to assign a device to
   for (const fleet of fleets) tables.vehicles.appendRandom(vehicleRng, fleet.seq);

@@ -172,11 +172,11 @@ export function upperBound(arr: readonly number[], value: number): number {
   return lo;
 }
 
-function insertSorted(arr: number[], value: number): void {
+export function insertSorted(arr: number[], value: number): void {
   arr.splice(upperBound(arr, value), 0, value);
 }
 
-function removeSorted(arr: number[], value: number): void {
+export function removeSorted(arr: number[], value: number): void {
   const at = upperBound(arr, value) - 1;
   if (at >= 0 && arr[at] === value) arr.splice(at, 1);
 }

@@ -56,8 +56,8 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
   private readonly names = new Map<number, string>();
   private readonly positions = new Map<number, { latitude: number; longitude: number }>();
 
-  constructor(private readonly refs: WorldRefs, private readonly vehicles: VehicleTable) {
-    super(['org', 'fleet', 'seedFleet']);
+  constructor(refs: WorldRefs, private readonly vehicles: VehicleTable) {
+    super(refs);
   }
 
   /** Adds a device where `placement` says; that is also where the world put it (its telemetry stays there). */
@@ -93,17 +93,16 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
     }
     if (init.name !== undefined) this.names.set(row, init.name);
     if (vehicle >= 0 && this.vehicles.installedDevice(vehicle) < 0) this.vehicles.setInstalledDevice(vehicle, row);
-    const fleetId = this.refs.fleetId(fleet);
-    this.indexes.append('org', this.refs.orgId(org), row);
-    this.indexes.append('fleet', fleetId, row);
-    this.indexes.append('seedFleet', fleetId, row);
+    this.indexRow('org', org, row);
+    this.indexRow('fleet', fleet, row);
+    this.indexRow('seedFleet', fleet, row);
     return row;
   }
 
   /** Moves a device (assignment); its telemetry stays where the world put it. */
   place(row: number, next: Placement): void {
-    this.indexes.move('org', this.refs.orgId(this.org[row]!), this.refs.orgId(next.org), row);
-    this.indexes.move('fleet', this.refs.fleetId(this.fleet[row]!), this.refs.fleetId(next.fleet), row);
+    this.moveRow('org', this.org[row]!, next.org, row);
+    this.moveRow('fleet', this.fleet[row]!, next.fleet, row);
     this.org[row] = next.org;
     this.fleet[row] = next.fleet;
     this.vehicle[row] = next.vehicle;

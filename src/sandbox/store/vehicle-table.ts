@@ -22,8 +22,8 @@ export class VehicleTable extends ColumnTable<VehicleRecord> {
   private installed = new Int32Array(0);
   private readonly names = new Map<number, string>();
 
-  constructor(private readonly refs: WorldRefs) {
-    super(['org', 'fleet']);
+  constructor(refs: WorldRefs) {
+    super(refs);
   }
 
   /** A vehicle of the catalog in a fleet, drawn from `rng` (the draws the seed has always made, in order). */
@@ -44,8 +44,8 @@ export class VehicleTable extends ColumnTable<VehicleRecord> {
     this.org[row] = this.refs.fleetOrgIndex(fleetSeq);
     this.installed[row] = -1;
     if (name !== undefined) this.names.set(row, name);
-    this.indexes.append('org', this.refs.orgId(this.org[row]!), row);
-    this.indexes.append('fleet', this.refs.fleetId(fleetSeq), row);
+    this.indexRow('org', this.org[row]!, row);
+    this.indexRow('fleet', fleetSeq, row);
     return row;
   }
 

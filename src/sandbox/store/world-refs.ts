@@ -6,6 +6,7 @@ import type { FleetRecord, OrganizationRecord } from './records.js';
 export class WorldRefs {
   readonly organizationList: OrganizationRecord[] = [];
   private readonly organizationIndex = new Map<string, number>();
+  private readonly fleetOrgs: number[] = [];
 
   constructor(readonly fleets: IndexedCollection<FleetRecord>) {}
 
@@ -22,6 +23,11 @@ export class WorldRefs {
     return index;
   }
 
+  /** The index of an organization id, or -1. */
+  findOrgIndex(id: string): number {
+    return this.organizationIndex.get(id) ?? -1;
+  }
+
   orgId(index: number): string {
     return this.organizationList[index]!.id;
   }
@@ -30,7 +36,8 @@ export class WorldRefs {
     return this.fleets.items[seq]!.id;
   }
 
+  /** Fleets never change organization: their index is looked up once. */
   fleetOrgIndex(seq: number): number {
-    return this.orgIndex(this.fleets.items[seq]!.organization_id);
+    return (this.fleetOrgs[seq] ??= this.orgIndex(this.fleets.items[seq]!.organization_id));
   }
 }
