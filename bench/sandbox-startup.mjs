@@ -10,6 +10,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -38,6 +39,8 @@ if (process.argv[2] === '--child') {
       packages: 'external',
       logLevel: 'warning',
     });
+    // the machine may be shared: when the process gets little of a core, wall times say more about the others
+    console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     for (const devices of sizes) {
       const line = execFileSync(process.execPath, [self, '--child', bundle, String(devices)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
       const result = JSON.parse(line.trim().split('\n').at(-1));
@@ -59,6 +62,8 @@ function report(r) {
   console.log(`${r.devices.toLocaleString('en')} devices:`);
   console.log(`  start-up     ${r.startupMs} ms (CPU ${r.startupCpuMs} ms)${judged ? ` target < ${TARGET_MS} ms` : ''}${verdict(slow)}`);
   console.log(`  peak RSS     ${mb(r.peakRssBytes)} (after start-up ${mb(r.startupRssBytes)}, heap used ${mb(r.heapUsedBytes)})${judged ? ' target < 2048 MB' : ''}${verdict(big)}`);
+  const share = r.startupCpuMs / Math.max(1, r.startupMs);
+  if (share < 0.8) console.log(`  (start-up got ${Math.round(share * 100)}% of a core: the machine is busy; on an idle one it takes about its CPU time)`);
   console.log(`  paging       ${r.items} devices in ${r.pages} pages of 500: ${r.pagingMs} ms (${(r.pagingMs / r.pages).toFixed(1)} ms/page)`);
   return judged && (slow || big);
 }

@@ -38,7 +38,7 @@ export interface SandboxOptions {
 export const DEFAULT_SEED = 1;
 export const DEFAULT_DEVICES = 200;
 export const DEFAULT_JOURNAL_SIZE = 1000;
-export const MAX_JOURNAL_SIZE = 100_000;
+export const MAX_JOURNAL_SIZE = 10_000;
 export const MAX_TELEMETRY_RATE = 10_000;
 
 /** Programming errors of callers that bypass the CLI's checks (which say the same with flag names). */

@@ -60,7 +60,7 @@ describe('sandbox: scenario, faults, telemetry and journal flags', () => {
   it.each([
     [{ telemetryRate: '-1' }, '--telemetry-rate must be a number of events per second, 0 or more (at most 10000), got "-1"'],
     [{ telemetryRate: '10001' }, '--telemetry-rate must be a number of events per second, 0 or more (at most 10000), got "10001"'],
-    [{ journalSize: '0' }, '--journal-size must be a whole number from 1 to 100000, got "0"'],
+    [{ journalSize: '0' }, '--journal-size must be a whole number from 1 to 10000, got "0"'],
   ])('%j is refused', (extra, message) => {
     expect(() => sandboxOptionsFrom({ ...flags, ...extra })).toThrow(message);
   });
