@@ -44,16 +44,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const log = opts.log ?? (() => undefined);
   const now = opts.now ?? (() => new Date());
   validateOptions(opts);
-  const saved = opts.statePath ? await loadState(opts.statePath) : null;
-  const seed = saved?.seed ?? opts.seed ?? DEFAULT_SEED;
-  const deviceCount = saved?.devices ?? opts.devices ?? DEFAULT_DEVICES;
-  const given = await startupScenario(opts);
-  const scenario = saved ? await savedScenario(saved, opts.statePath!) : given;
-  if (saved && ((opts.seed !== undefined && opts.seed !== seed) || (opts.devices !== undefined && opts.devices !== deviceCount) || (given && JSON.stringify(given) !== JSON.stringify(scenario)))) {
-    log(`sandbox: ${opts.statePath} holds a world of seed ${seed} with ${deviceCount} devices${scenario ? ` and scenario ${scenario.name ?? '(unnamed)'}` : ''}; using it (reset to start afresh)`);
-  }
+  const choice = await chooseWorld(opts, log, now);
+  const { seed, scenario, saved } = choice;
   const faults = [...(opts.faults ? await faultRulesOrUsageError('faults', opts.faults) : []), ...(opts.faultFile ? await readFaultFile(opts.faultFile) : [])];
-  const handle = buildApp(opts, { seed, deviceCount, scenario, saved, now, log });
+  const handle = buildApp(opts, choice);
   const { app } = handle;
   for (const rule of faults) app.faults.add(rule);
   const saver = opts.statePath ? new StateSaver(opts.statePath, handle.snapshot, log, saved !== null) : null;
@@ -111,6 +105,20 @@ interface WorldChoice {
   saved: SandboxState | null;
   now: () => Date;
   log: (line: string) => void;
+}
+
+/** The world to start from: the state file's when there is one (its seed, size and scenario win), else the options'. */
+async function chooseWorld(opts: SandboxOptions, log: (line: string) => void, now: () => Date): Promise<WorldChoice> {
+  const saved = opts.statePath ? await loadState(opts.statePath) : null;
+  const seed = saved?.seed ?? opts.seed ?? DEFAULT_SEED;
+  const deviceCount = saved?.devices ?? opts.devices ?? DEFAULT_DEVICES;
+  const given = await startupScenario(opts);
+  const scenario = saved ? await savedScenario(saved, opts.statePath!) : given;
+  const differs = (opts.seed !== undefined && opts.seed !== seed) || (opts.devices !== undefined && opts.devices !== deviceCount) || (given !== null && JSON.stringify(given) !== JSON.stringify(scenario));
+  if (saved && differs) {
+    log(`sandbox: ${opts.statePath} holds a world of seed ${seed} with ${deviceCount} devices${scenario ? ` and scenario ${scenario.name ?? '(unnamed)'}` : ''}; using it (reset to start afresh)`);
+  }
+  return { seed, deviceCount, scenario, saved, now, log };
 }
 
 /** The app, its world built; what does not fit is the user's to fix (exit 2), naming the file it came from. */
