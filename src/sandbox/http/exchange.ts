@@ -55,6 +55,10 @@ export class Exchange {
       query.get('hardware_id');
   }
 
+  elapsedMs(): number {
+    return Math.round(performance.now() - this.startedMs);
+  }
+
   /** Reads the request body (kept for whoever reads it next). */
   async readBody(): Promise<Buffer | undefined> {
     return this.ctx?.rawBody();

@@ -14,7 +14,6 @@ import { delay, type FaultInjector, type RateLimiter } from '../resilience.js';
 import { describeAnswer, faultErrorReply, malformedBody } from '../faults/answer.js';
 import { TOKEN_OPERATION_ID } from '../faults/rules.js';
 
-export { problemReply } from './problems.js';
 
 export type RouteEntry = { kind: 'api'; route: ApiRoute; scope: string } | { kind: 'public'; route: PublicRoute };
 
@@ -44,7 +43,7 @@ export function createRequestHandler(app: SandboxApp, router: Router<RouteEntry>
         const damage = wire.body?.length ? exchange.damage : null;
         if (damage === 'truncated') sendTruncated(res, wire);
         else send(res, damage === 'malformed' ? { ...wire, body: malformedBody(wire.body!) } : wire);
-        app.log(`${req.method} ${req.url} ${reply.status}${damage ? ` (${damage} body)` : ''}`);
+        app.log(`${req.method} ${req.url} ${reply.status} ${exchange.elapsedMs()}ms${damage ? ` (${damage} body)` : ''}`);
         if (exchange.journaled) {
           app.journal.record(await exchange.entry(wire.status, damage ?? 'answered', { body: wire.body, type: wire.headers['content-type'] }));
         }
