@@ -1,9 +1,10 @@
 // The three example scenarios of the README (examples/scenarios/), each started as a user starts it
 // (`fleetctl sandbox --scenario FILE`) and used for what it is for.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './harness.js';
+import { ROOT, runCli } from './harness.js';
 import { startCliSandbox } from './cli-sandbox.js';
 
 const example = (name: string) => path.join(ROOT, 'examples/scenarios', name);
@@ -78,6 +79,21 @@ describe('example scenarios', { timeout: 180_000 }, () => {
       expect(tokens.map((t) => t.status)).toEqual([200, 400]);
     } finally {
       expect((await sb.stop()).code).toBe(0);
+    }
+  });
+
+  it('a scenario that does not fit: one line naming the file and the member, exit 2, nothing started', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-bad-scenario-'));
+    try {
+      const file = path.join(dir, 'world.yaml');
+      writeFileSync(file, 'base: empty\ndevices:\n  - fleet: vans\n    capabilities: [reboot, wakeup]\n');
+      const result = await runCli(['sandbox', '--port', '0', '--scenario', file], { env: { FLEETCTL_CONFIG_DIR: dir } });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')[0]).toBe(`Error: ${file}: devices[0].capabilities[1]: must be one of reboot, wake_up`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
