@@ -63,9 +63,14 @@ _fleetctl_subcommands() {
     "config unset") echo "" ;;
     "config profiles") echo "" ;;
     "config use") echo "" ;;
-    "sandbox") echo "emit reset" ;;
+    "sandbox") echo "emit fault requests reset" ;;
     "sandbox reset") echo "" ;;
     "sandbox emit") echo "" ;;
+    "sandbox fault") echo "add clear list" ;;
+    "sandbox fault add") echo "" ;;
+    "sandbox fault list") echo "" ;;
+    "sandbox fault clear") echo "" ;;
+    "sandbox requests") echo "" ;;
     "completion") echo "" ;;
   esac
 }
@@ -133,9 +138,14 @@ _fleetctl_options() {
     "config unset") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
     "config profiles") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
     "config use") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
-    "sandbox") echo "--allow-private-webhooks --auth-url --base-url --columns --debug --devices --emit-rate --fault-rate --help --host --insecure --json --latency --max-retries --max-retry-wait --no-color --no-input --output --port --profile --propagation --rate-limit --sandbox --seed --state --timeout --token-ttl --version -V -o" ;;
+    "sandbox") echo "--allow-private-webhooks --auth-url --base-url --columns --debug --devices --emit-rate --fault --fault-rate --help --host --insecure --journal-size --json --latency --max-retries --max-retry-wait --no-color --no-input --output --port --profile --propagation --rate-limit --sandbox --scenario --seed --state --telemetry-rate --timeout --token-ttl --version -V -o" ;;
     "sandbox reset") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --state --timeout --version -V -o" ;;
     "sandbox emit") echo "--auth-url --base-url --columns --count --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --timeout --version -V -o" ;;
+    "sandbox fault") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
+    "sandbox fault add") echo "--auth-url --base-url --client-id --code --columns --debug --delay --description --drop --hardware-id --help --insecure --json --malformed --max-retries --max-retry-wait --method --no-color --no-input --operation-id --output --path --probability --profile --retry-after --sandbox --status --timeout --times --truncate --version -V -o" ;;
+    "sandbox fault list") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
+    "sandbox fault clear") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
+    "sandbox requests") echo "--auth-url --base-url --bodies --client-id --columns --debug --hardware-id --help --insecure --json --limit --max-retries --max-retry-wait --no-color --no-input --operation-id --output --profile --sandbox --status --timeout --version -V -o" ;;
     "completion") echo "--auth-url --base-url --columns --debug --help --insecure --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --timeout --version -V -o" ;;
   esac
 }

@@ -3,6 +3,8 @@
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-webhook-key', 'cookie', 'set-cookie']);
 const SECRET_FIELDS = new Set(['client_secret', 'access_token', 'refresh_token', 'auth_key', 'id_token', 'password']);
 export const REDACTED = '[REDACTED]';
+/** The JSON members and form fields that hold secrets (the sandbox's request journal redacts them too). */
+export const SECRET_FIELD_NAMES: readonly string[] = [...SECRET_FIELDS];
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};

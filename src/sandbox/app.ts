@@ -9,13 +9,25 @@ import type { CommandStore } from './store/commands.js';
 import type { WebhookConfigStore } from './store/webhook-configs.js';
 import type { SandboxHooks } from './hooks.js';
 import type { TenantDirectory } from './tenancy.js';
+import type { RequestJournal } from './journal/journal.js';
+import type { FaultBook } from './faults/rules.js';
+import type { Scenario } from './scenario/scenario.js';
 import type { OperationId } from '../openapi/operations.js';
 
 export interface SandboxApp {
+  seed: number;
+  startedAt: Date;
   world: WorldStore;
   tokens: TokenStore;
   tenants: TenantDirectory;
+  /** Replaced, never changed in place, when a scenario is loaded. */
   clients: readonly SandboxClient[];
+  /** The scenario in effect, or null for the seeded world alone. */
+  scenario: Scenario | null;
+  journal: RequestJournal;
+  faults: FaultBook;
+  /** Device reports per second (--telemetry-rate); 0: the world stands still. */
+  telemetryRate: number;
   cursors: CursorCodec;
   media: MediaSigner;
   commands: CommandStore;
@@ -28,8 +40,10 @@ export interface SandboxApp {
   baseUrl(): string;
   /** Marks the state as changed: it is saved shortly. */
   changed(): void;
-  /** Starts afresh from the seed (POST /_sandbox/reset). */
+  /** Starts afresh from the seed and the scenario in effect (POST /_sandbox/reset). */
   reset(): void;
+  /** Replaces the world with a scenario's (POST /_sandbox/scenario); throws ScenarioError, leaving all as it was. */
+  loadScenario(scenario: Scenario): void;
   log(line: string): void;
 }
 
@@ -49,4 +63,12 @@ export interface PublicRoute {
   method: string;
   path: string;
   handler(ctx: RequestContext, app: SandboxApp): Promise<Reply> | Reply;
+}
+
+/**
+ * A control route (/_sandbox/...): an operation of the control document (control/openapi.json), checked against
+ * it when the router is built, its JSON body checked against the document's schema before the handler runs.
+ */
+export interface ControlRoute extends PublicRoute {
+  operationId: string;
 }

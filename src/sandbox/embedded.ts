@@ -2,6 +2,7 @@
 // as sandbox-admin, with state kept in the config directory so it persists between invocations.
 import path from 'node:path';
 import type { Deps, SettingsOverride } from '../factory.js';
+import type { SandboxOptions } from './options.js';
 
 export const EMBEDDED_ADMIN = 'sandbox-admin';
 
@@ -9,12 +10,17 @@ export function embeddedStatePath(configDir: string): string {
   return path.join(configDir, 'sandbox', 'state.json');
 }
 
+/** The options of the embedded sandbox: the same type `fleetctl sandbox` builds from its flags. */
+export function embeddedSandboxOptions(configDir: string, log: (line: string) => void): SandboxOptions {
+  return { host: '127.0.0.1', port: 0, statePath: embeddedStatePath(configDir), log };
+}
+
 export async function startEmbeddedSandbox(deps: Pick<Deps, 'configDir' | 'onCleanup' | 'tracer' | 'io'>): Promise<SettingsOverride> {
   const tracer = deps.tracer();
-  const statePath = embeddedStatePath(deps.configDir());
+  const options = embeddedSandboxOptions(deps.configDir(), (line) => tracer.note(`sandbox: ${line}`));
   const sandbox = await deps.io.activity.during('Starting the embedded sandbox', async () => {
     const { startSandbox, CorruptStateError } = await import('./index.js');
-    return startSandbox({ host: '127.0.0.1', port: 0, statePath, log: (line) => tracer.note(`sandbox: ${line}`) }).catch((err: unknown) => {
+    return startSandbox(options).catch((err: unknown) => {
       if (err instanceof CorruptStateError) throw new CorruptStateError(err.file, err.reason, 'start afresh with `fleetctl sandbox reset`, or move the file away');
       throw err;
     });

@@ -5,55 +5,34 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { ALL_SCOPES, seedClients, type SandboxClient } from './auth/clients.js';
-import { TokenStore } from './auth/tokens.js';
-import { CursorCodec } from './paging.js';
-import { MediaSigner } from './media-signing.js';
-import { CommandStore } from './store/commands.js';
-import { WebhookConfigStore } from './store/webhook-configs.js';
-import { WorldStore } from './store/world-store.js';
-import { CorruptStateError, STATE_FORMAT, STATE_VERSION, StateSaver, loadState, type SandboxState } from './store/state-file.js';
-import { SandboxHooks } from './hooks.js';
-import { TenantDirectory } from './tenancy.js';
+import { ALL_SCOPES, type SandboxClient } from './auth/clients.js';
+import { CorruptStateError, StateSaver, loadState, type SandboxState } from './store/state-file.js';
+import type { SandboxHooks } from './hooks.js';
 import { FaultInjector, RateLimiter } from './resilience.js';
 import { answerClientError, createRequestHandler } from './http/server.js';
 import { buildRouter } from './routes/index.js';
 import { organizationView } from './routes/views.js';
-import type { SandboxApp } from './app.js';
-import { SandboxWebhookDelivery, addSandboxWebhookRoutes } from './webhooks/index.js';
-import type { Resolver, RetryPolicy } from '../webhooks/index.js';
+import { SandboxWebhookDelivery } from './webhooks/index.js';
+import { controlRoutes } from './control/index.js';
+import { faultRulesOrUsageError, readFaultFile, readScenarioFile, scenarioOrUsageError, scenarioUsageError } from './control/data-file.js';
+import { createApp, type AppHandle } from './sandbox-app.js';
+import { MovingWorld } from './telemetry/moving-world.js';
+import { asScenario, type Scenario } from './scenario/scenario.js';
+import { DEFAULT_DEVICES, DEFAULT_JOURNAL_SIZE, DEFAULT_SEED, validateOptions, type SandboxOptions } from './options.js';
 import { UsageError } from '../errors.js';
 
 export { CorruptStateError } from './store/state-file.js';
 export { SandboxHooks } from './hooks.js';
 export type { WebhookConfigChange, EmittedEvent } from './hooks.js';
 export { ALL_SCOPES };
-
-export interface SandboxOptions {
-  host?: string;
-  port?: number;
-  statePath?: string;
-  seed?: number;
-  devices?: number;
-  rateLimit?: number;
-  faultRate?: number;
-  latencyMs?: number;
-  tokenTtlSeconds?: number;
-  allowPrivateWebhooks?: boolean;
-  emitRatePerSecond?: number;
-  propagationMs?: number;
-  /** Shortens the webhook retry schedule (tests). */
-  webhookRetry?: Partial<RetryPolicy>;
-  /** DNS resolver for delivery-time webhook address checks (tests). */
-  webhookResolver?: Resolver;
-  log?: (line: string) => void;
-  now?: () => Date;
-}
+export { DEFAULT_SEED, DEFAULT_DEVICES, type SandboxOptions } from './options.js';
 
 export interface RunningSandbox {
   baseUrl: string;
   authUrl: string;
   openapiUrl: string;
+  /** The control routes' own OpenAPI document. */
+  controlOpenapiUrl: string;
   clients: SandboxClient[];
   organizations: { id: string; name: string; parent_id: string | null }[];
   /** Webhook seams (issue 6): configuration changes and emitted telemetry. */
@@ -61,70 +40,24 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export const DEFAULT_SEED = 1;
-export const DEFAULT_DEVICES = 200;
-
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const log = opts.log ?? (() => undefined);
   const now = opts.now ?? (() => new Date());
   validateOptions(opts);
-  const saved = opts.statePath ? await loadState(opts.statePath) : null;
-  const seed = saved?.seed ?? opts.seed ?? DEFAULT_SEED;
-  const deviceCount = saved?.devices ?? opts.devices ?? DEFAULT_DEVICES;
-  if (saved && ((opts.seed !== undefined && opts.seed !== seed) || (opts.devices !== undefined && opts.devices !== deviceCount))) {
-    log(`sandbox: ${opts.statePath} holds a world of seed ${seed} with ${deviceCount} devices; using it (reset to start afresh)`);
-  }
-  const secret = Buffer.from(saved?.secret ?? randomBytes(32).toString('hex'), 'hex');
-  const anchorMs = Math.floor(now().getTime() / 60_000) * 60_000;
-  const world = buildWorld(seed, deviceCount, anchorMs, saved, opts.statePath);
-  const tokens = new TokenStore(now);
-  if (saved) tokens.load(saved.tokens);
-  const clients = seedClients(seed, world.orgs);
-  let baseUrl = '';
-  let saver: StateSaver | null = null;
-
-  const app: SandboxApp = {
-    world,
-    tokens,
-    tenants: new TenantDirectory(() => app.world.organizations.values()),
-    clients,
-    cursors: new CursorCodec(secret),
-    media: new MediaSigner(secret, now),
-    commands: new CommandStore(saved?.commands),
-    webhooks: new WebhookConfigStore(now, saved?.webhooks),
-    hooks: new SandboxHooks(),
-    allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false,
-    tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600,
-    now,
-    baseUrl: () => baseUrl,
-    changed: () => saver?.changed(),
-    reset() {
-      app.world = new WorldStore(seed, deviceCount, anchorMs);
-      app.commands = new CommandStore();
-      app.webhooks = new WebhookConfigStore(now);
-      app.changed();
-    },
-    log,
-  };
-  const snapshot = (): SandboxState => ({
-    format: STATE_FORMAT,
-    version: STATE_VERSION,
-    seed,
-    devices: deviceCount,
-    secret: secret.toString('hex'),
-    world: app.world.getChanges(),
-    commands: app.commands.toJSON(),
-    webhooks: app.webhooks.toJSON(),
-    tokens: app.tokens.toJSON(),
-  });
-  if (opts.statePath) saver = new StateSaver(opts.statePath, snapshot, log, saved !== null);
+  const choice = await chooseWorld(opts, log, now);
+  const { seed, scenario, saved } = choice;
+  const faults = [...(opts.faults ? await faultRulesOrUsageError('faults', opts.faults) : []), ...(opts.faultFile ? await readFaultFile(opts.faultFile) : [])];
+  const handle = buildApp(opts, choice);
+  const { app } = handle;
+  for (const rule of faults) app.faults.add(rule);
+  const saver = opts.statePath ? new StateSaver(opts.statePath, handle.snapshot, log, saved !== null) : null;
+  if (saver) handle.onChange(() => saver.changed());
 
   const webhookDelivery = new SandboxWebhookDelivery(app, {
     allowPrivate: app.allowPrivateWebhooks, emitRatePerSecond: opts.emitRatePerSecond, propagationMs: opts.propagationMs,
     retry: opts.webhookRetry, resolve: opts.webhookResolver,
   });
-  const router = buildRouter();
-  addSandboxWebhookRoutes(router, webhookDelivery);
+  const router = buildRouter(controlRoutes(webhookDelivery));
   const server = createServer(
     { keepAliveTimeout: 5_000 },
     createRequestHandler(app, router, {
@@ -135,20 +68,26 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   );
   server.on('clientError', answerClientError);
   const address = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 4010);
-  baseUrl = `http://${urlHost(address)}:${address.port}`;
-  log(`sandbox: listening on ${baseUrl} (seed ${seed}, ${deviceCount} devices)`);
+  const baseUrl = `http://${urlHost(address)}:${address.port}`;
+  handle.setBaseUrl(baseUrl);
+  log(`sandbox: listening on ${baseUrl} (seed ${seed}, ${app.world.devices.size} devices${scenario ? `, scenario ${scenario.name ?? '(unnamed)'}` : ''})`);
+  for (const rule of app.faults.list()) log(`sandbox: fault ${rule.id} in effect: ${JSON.stringify(rule.match)} → ${JSON.stringify(rule.respond)}`);
   webhookDelivery.start();
+  const movingWorld = new MovingWorld(app, app.telemetryRate);
+  movingWorld.start();
 
   let closing: Promise<void> | undefined;
   return {
     baseUrl,
     authUrl: baseUrl,
     openapiUrl: `${baseUrl}/openapi/v1.json`,
-    clients: clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
-    organizations: world.orgs.all.map(organizationView),
+    controlOpenapiUrl: `${baseUrl}/_sandbox/openapi.json`,
+    clients: app.clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
+    organizations: app.world.organizationList().map(organizationView),
     hooks: app.hooks,
     close: () =>
       (closing ??= (async () => {
+        movingWorld.stop();
         await webhookDelivery.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -159,26 +98,65 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   };
 }
 
-/** The world with the saved changes applied; changes that do not fit the seed mean a corrupt file. */
-function buildWorld(seed: number, devices: number, anchorMs: number, saved: SandboxState | null, statePath?: string): WorldStore {
+interface WorldChoice {
+  seed: number;
+  deviceCount: number;
+  scenario: Scenario | null;
+  saved: SandboxState | null;
+  now: () => Date;
+  log: (line: string) => void;
+}
+
+/** The world to start from: the state file's when there is one (its seed, size and scenario win), else the options'. */
+async function chooseWorld(opts: SandboxOptions, log: (line: string) => void, now: () => Date): Promise<WorldChoice> {
+  const saved = opts.statePath ? await loadState(opts.statePath) : null;
+  const seed = saved?.seed ?? opts.seed ?? DEFAULT_SEED;
+  const deviceCount = saved?.devices ?? opts.devices ?? DEFAULT_DEVICES;
+  const given = await startupScenario(opts);
+  const scenario = saved ? await savedScenario(saved, opts.statePath!) : given;
+  const differs = (opts.seed !== undefined && opts.seed !== seed) || (opts.devices !== undefined && opts.devices !== deviceCount) || (given !== null && JSON.stringify(given) !== JSON.stringify(scenario));
+  if (saved && differs) {
+    log(`sandbox: ${opts.statePath} holds a world of seed ${seed} with ${deviceCount} devices${scenario ? ` and scenario ${scenario.name ?? '(unnamed)'}` : ''}; using it (reset to start afresh)`);
+  }
+  return { seed, deviceCount, scenario, saved, now, log };
+}
+
+/** The app, its world built; what does not fit is the user's to fix (exit 2), naming the file it came from. */
+function buildApp(opts: SandboxOptions, w: WorldChoice): AppHandle {
   try {
-    return new WorldStore(seed, devices, anchorMs, saved?.world);
+    return createApp({
+      seed: w.seed,
+      devices: w.deviceCount,
+      anchorMs: Math.floor(w.now().getTime() / 60_000) * 60_000,
+      secret: Buffer.from(w.saved?.secret ?? randomBytes(32).toString('hex'), 'hex'),
+      scenario: w.scenario,
+      saved: w.saved,
+      allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false,
+      tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600,
+      telemetryRate: opts.telemetryRatePerSecond ?? 0,
+      journalSize: opts.journalSize ?? DEFAULT_JOURNAL_SIZE,
+      now: w.now,
+      log: w.log,
+    });
   } catch (err) {
-    if (!saved || !statePath) throw err;
-    throw new CorruptStateError(statePath, `its world section cannot be applied: ${(err as Error).message}`);
+    if (w.saved && opts.statePath) throw new CorruptStateError(opts.statePath, `its world cannot be built: ${(err as Error).message}`);
+    throw scenarioUsageError(opts.scenarioFile ?? 'scenario', err);
   }
 }
 
-function validateOptions(opts: SandboxOptions): void {
-  const bad = (what: string) => {
-    throw new RangeError(`sandbox: ${what}`);
-  };
-  if (opts.devices !== undefined && (!Number.isInteger(opts.devices) || opts.devices < 0)) bad('devices must be a non-negative integer');
-  if (opts.seed !== undefined && !Number.isInteger(opts.seed)) bad('seed must be an integer');
-  if (opts.faultRate !== undefined && !(opts.faultRate >= 0 && opts.faultRate <= 1)) bad('faultRate must be between 0 and 1');
-  if (opts.rateLimit !== undefined && !(opts.rateLimit > 0)) bad('rateLimit must be a positive number of requests per second');
-  if (opts.latencyMs !== undefined && !(opts.latencyMs >= 0)) bad('latencyMs must be 0 or more');
-  if (opts.tokenTtlSeconds !== undefined && !(Number.isInteger(opts.tokenTtlSeconds) && opts.tokenTtlSeconds > 0)) bad('tokenTtlSeconds must be a positive integer');
+async function startupScenario(opts: SandboxOptions): Promise<Scenario | null> {
+  if (opts.scenarioFile !== undefined) return readScenarioFile(opts.scenarioFile);
+  if (opts.scenario !== undefined) return scenarioOrUsageError('scenario', opts.scenario);
+  return null;
+}
+
+async function savedScenario(saved: SandboxState, statePath: string): Promise<Scenario | null> {
+  if (!saved.scenario) return null;
+  try {
+    return await asScenario(saved.scenario);
+  } catch (err) {
+    throw new CorruptStateError(statePath, `its scenario does not fit the Scenario schema: ${(err as Error).message}`);
+  }
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {

@@ -3,6 +3,7 @@
 import { Argument, Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
+import { callSandbox } from './control-client.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
@@ -44,28 +45,12 @@ export function newSandboxEmitCommand(deps: SandboxEmitDeps, run = sandboxEmitRu
 }
 
 export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOptions): Promise<void> {
-  const settings = await deps.settings();
-  const baseUrl = settings.base_url.value;
-  if (!baseUrl) {
-    throw new UsageError('no sandbox to emit on', 'start one with `fleetctl sandbox` and set FLEETCTL_BASE_URL to its URL, or pass --base-url (or use --sandbox)');
-  }
-  const organizationId = opts.organizationId ?? settings.organization_id.value;
-  const url = `${baseUrl.replace(/\/+$/, '')}/_sandbox/emit`;
-  const transport = await deps.transport();
-  const answer = await transport.send({
-    method: 'POST',
-    url,
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ type: opts.type, count: opts.count, ...(organizationId ? { organization_id: organizationId } : {}) }),
+  const organizationId = opts.organizationId ?? (await deps.settings()).organization_id.value;
+  const answer = await callSandbox(deps, 'POST', '/_sandbox/emit', {
+    type: opts.type, count: opts.count, ...(organizationId ? { organization_id: organizationId } : {}),
   });
-  if (answer.status === 404) {
-    throw new UsageError(`${baseUrl} is not a fleetctl sandbox (no /_sandbox/emit there)`, 'point --base-url or FLEETCTL_BASE_URL at a running `fleetctl sandbox`');
-  }
-  if (answer.status < 200 || answer.status >= 300) {
-    const { toApiError } = await import('../../api/problem.js');
-    throw toApiError(answer, url, undefined);
-  }
-  const events = (JSON.parse(answer.text) as { events: { destinations: number; refused?: number }[] }).events;
+  const baseUrl = answer.baseUrl;
+  const events = (answer.body as { events: { destinations: number; refused?: number }[] }).events;
   await deps.output().list(events, viewOf('webhookEmitted'));
   if (events.length < opts.count) deps.io.info(`Only ${events.length} of ${opts.count} ${opts.type} events could be made from the seeded fleet.`);
   if (deps.globals().sandbox && events.some((e) => e.destinations > 0)) {
@@ -74,7 +59,7 @@ export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOpt
   }
   const refused = events.reduce((sum, e) => sum + (e.refused ?? 0), 0);
   if (refused > 0) {
-    deps.io.info(`${refused} deliveries were refused: a destination's queue is full (it is down or slow); see ${baseUrl.replace(/\/+$/, '')}/_sandbox/deliveries (outcome dropped_overflow).`);
+    deps.io.info(`${refused} deliveries were refused: a destination's queue is full (it is down or slow); see ${baseUrl}/_sandbox/deliveries (outcome dropped_overflow).`);
   } else if (events.length > 0 && events.every((e) => e.destinations === 0)) {
     deps.io.info('No enabled webhook subscription covers these events: nothing will be delivered (see `fleetctl webhook-config get`).');
   }

@@ -7,6 +7,8 @@ import { completeValues } from '../../completion/values.js';
 import { embeddedStatePath } from '../../sandbox/embedded.js';
 import { addSandboxStartOptions, sandboxOptionsFrom, sandboxStartRun, type SandboxStartFlags } from './start.js';
 import { newSandboxEmitCommand } from './emit.js';
+import { newSandboxFaultCommand } from './fault.js';
+import { newSandboxRequestsCommand } from './requests.js';
 
 export function newSandboxCommand(deps: Deps): Command {
   const sandbox = new Command('sandbox').description('Run a faithful, stateful local emulator of the whole Fleet API (token endpoint included)');
@@ -30,5 +32,5 @@ export function newSandboxCommand(deps: Deps): Command {
     deps.io.info(`Sandbox state reset (${file}).`);
   });
 
-  return sandbox.addCommand(reset).addCommand(newSandboxEmitCommand(deps));
+  return sandbox.addCommand(reset).addCommand(newSandboxEmitCommand(deps)).addCommand(newSandboxFaultCommand(deps)).addCommand(newSandboxRequestsCommand(deps));
 }

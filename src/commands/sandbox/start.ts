@@ -4,7 +4,9 @@ import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { shortScope } from '../../auth/scopes.js';
 import { completeValues } from '../../completion/values.js';
-import type { SandboxOptions, RunningSandbox } from '../../sandbox/index.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE, MAX_TELEMETRY_RATE } from '../../sandbox/options.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import type { SandboxOptions } from '../../sandbox/options.js';
 
 /** spec Limits: "Webhook change propagation: up to 60 seconds"; the sandbox's default is shorter. */
 const DEFAULT_PROPAGATION_MS = 5_000;
@@ -22,6 +24,10 @@ export interface SandboxStartFlags {
   allowPrivateWebhooks?: boolean;
   emitRate?: string;
   propagation?: string;
+  scenario?: string;
+  fault?: string;
+  telemetryRate?: string;
+  journalSize?: string;
   json?: boolean;
 }
 
@@ -34,6 +40,10 @@ export function addSandboxStartOptions(command: Command): Command {
     .option('--state <file>', 'load state from this file and save it there (atomically) after changes and at exit')
     .option('--seed <n>', 'seed of the generated data: the same seed gives the same data and client secrets', '1')
     .option('--devices <n>', 'number of devices to generate', '200')
+    .option('--scenario <file>', 'start from the world a scenario file describes (YAML or JSON), on top of the seeded world or instead of it')
+    .option('--fault <file>', 'fault rules in effect from the start (YAML or JSON; see `fleetctl sandbox fault add`)')
+    .option('--telemetry-rate <n>', 'device reports per second: new positions, states and events, some late, delivered as webhooks too (default 0: still)')
+    .option('--journal-size <n>', 'requests the journal keeps (`fleetctl sandbox requests`)', '1000')
     .option('--rate-limit <r>', 'requests per second per client before 429 with Retry-After')
     .option('--fault-rate <p>', 'share (0 to 1) of API requests that fail with 503 or a dropped connection')
     .option('--latency <ms>', 'delay added to every answer, in milliseconds')
@@ -57,8 +67,12 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
     latencyMs: flags.latency === undefined ? undefined : integer(flags.latency, '--latency', 0, 60_000),
     tokenTtlSeconds: integer(flags.tokenTtl ?? '3600', '--token-ttl', 1, 31_536_000),
     allowPrivateWebhooks: flags.allowPrivateWebhooks === true,
-    emitRatePerSecond: flags.emitRate === undefined ? undefined : emitRate(flags.emitRate),
+    emitRatePerSecond: flags.emitRate === undefined ? undefined : rate(flags.emitRate, '--emit-rate'),
     propagationMs: integer(flags.propagation ?? String(DEFAULT_PROPAGATION_MS), '--propagation', 0, 60_000),
+    scenarioFile: flags.scenario,
+    faultFile: flags.fault,
+    telemetryRatePerSecond: flags.telemetryRate === undefined ? undefined : rate(flags.telemetryRate, '--telemetry-rate', MAX_TELEMETRY_RATE),
+    journalSize: integer(flags.journalSize ?? String(DEFAULT_JOURNAL_SIZE), '--journal-size', 1, MAX_JOURNAL_SIZE),
   };
 }
 
@@ -92,6 +106,7 @@ export function readyFacts(sandbox: RunningSandbox) {
     base_url: sandbox.baseUrl,
     auth_url: sandbox.authUrl,
     openapi_url: sandbox.openapiUrl,
+    control_openapi_url: sandbox.controlOpenapiUrl,
     clients: sandbox.clients.map(({ client_id, client_secret, scopes, organization_id }) => ({ client_id, client_secret, scopes, organization_id })),
     organizations: sandbox.organizations.map(({ id, name, parent_id }) => ({ id, name, parent_id })),
   };
@@ -104,7 +119,12 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions): string
     `Fleet API sandbox listening on ${facts.base_url}`,
     `  OpenAPI document: ${facts.openapi_url}`,
     `  Token endpoint:   ${facts.auth_url}/connect/token`,
+    `  Control routes:   ${facts.control_openapi_url} (readiness: ${facts.base_url}/_sandbox/health)`,
     `  State:            ${options.statePath ?? 'in memory only (use --state FILE to keep it)'}`,
+    `  Scenario:         ${options.scenarioFile ?? 'none: the seeded world (--scenario FILE)'}`,
+    `  Faults:           ${options.faultFile ?? 'none at start'}; add some with: fleetctl sandbox fault add`,
+    `  Telemetry:        ${options.telemetryRatePerSecond ? `${options.telemetryRatePerSecond} device reports per second` : 'still (--telemetry-rate N)'}`,
+    `  Request journal:  latest ${options.journalSize ?? DEFAULT_JOURNAL_SIZE} requests: fleetctl sandbox requests`,
     '',
     'Clients:',
     ...facts.clients.map((c) => `  ${c.client_id.padEnd(20)} secret ${c.client_secret}  org ${c.organization_id}  scopes: ${c.scopes.map(shortScope).join(' ')}`),
@@ -143,9 +163,11 @@ function positive(value: string, flag: string): number {
 }
 
 /** Events per second; 0 is off, the default (so a script can pass a variable that may be 0). */
-function emitRate(value: string): number {
+function rate(value: string, flag: string, max = Number.POSITIVE_INFINITY): number {
   const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--emit-rate must be a number of events per second, 0 or more, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > max) {
+    throw new UsageError(`${flag} must be a number of events per second, 0 or more${Number.isFinite(max) ? ` (at most ${max})` : ''}, got "${value}"`);
+  }
   return parsed;
 }
 

@@ -80,6 +80,13 @@ export async function handleTokenRequest(ctx: RequestContext, deps: TokenEndpoin
   };
 }
 
+/** The client a token request names (HTTP Basic or the client_id field), whatever else is wrong with it. */
+export function tokenRequestClientId(authorization: string | undefined, raw: Buffer): string | null {
+  const basic = parseBasic(authorization);
+  if (basic && basic !== 'malformed') return basic.id;
+  return new URLSearchParams(raw.toString('utf8')).get('client_id');
+}
+
 function parseBasic(header: string | undefined): { id: string; secret: string } | 'malformed' | null {
   if (!header || !/^basic /i.test(header)) return null;
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');

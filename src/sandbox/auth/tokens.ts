@@ -33,6 +33,16 @@ export class TokenStore {
     return { kind: 'valid', record };
   }
 
+  /** The client a token was issued to, expired or not (the request journal names it). */
+  owner(token: string): string | undefined {
+    return this.tokens.get(token)?.client_id;
+  }
+
+  /** Forgets every token (a scenario replaces the clients). */
+  revokeAll(): void {
+    this.tokens.clear();
+  }
+
   /** Unexpired tokens, for the state file. Expired ones stay in memory (they answer auth.token_expired). */
   toJSON(): Record<string, TokenRecord> {
     const now = this.now().getTime();

@@ -20,6 +20,8 @@ export interface RequestContext {
   auth: AuthContext | null;
   /** The raw request body (read once, cached). */
   rawBody(): Promise<Buffer>;
+  /** The raw body if something read it, else undefined (the journal does not read bodies itself). */
+  readBodyIfRead(): Promise<Buffer | undefined>;
   /** The JSON body, or undefined when the body is empty; 415/400 problems otherwise. */
   jsonBody(): Promise<unknown>;
 }

@@ -1,6 +1,7 @@
 // RFC 7807 problem documents. Handlers throw a ProblemError; the server turns it into
 // application/problem+json. Every problem carries a stable `code` (contract: Errors table).
 import { STATUS_CODES } from 'node:http';
+import type { Reply } from './context.js';
 
 export interface InvalidParam {
   name: string;
@@ -70,3 +71,11 @@ export const invalidBody = (name: string, reason: string): ProblemError =>
   problem(400, 'request.invalid_body', `Invalid request body: ${name} ${reason}.`, {
     invalid_params: [{ name, reason }],
   });
+
+export function problemReply(err: ProblemError): Reply {
+  return {
+    status: err.status,
+    headers: { ...(err.extras.headers ?? {}), 'content-type': 'application/problem+json' },
+    json: err.toBody(),
+  };
+}

@@ -8,9 +8,20 @@ export interface Route<H> {
   handler: H;
 }
 
+export type TemplateSegment = { literal?: string; param?: string };
+
 interface Compiled<H> {
   route: Route<H>;
-  segments: { literal?: string; param?: string }[];
+  segments: TemplateSegment[];
+}
+
+/** The segments of a path template: `{name}` (and `*`, unnamed) match any one segment. */
+export function templateSegments(path: string): TemplateSegment[] {
+  return path.split('/').slice(1).map((s) => {
+    if (s === '*') return { param: '*' };
+    const m = /^\{(\w+)\}$/.exec(s);
+    return m ? { param: m[1]! } : { literal: s };
+  });
 }
 
 export interface RouteMatch<H> {
@@ -22,11 +33,7 @@ export class Router<H> {
   private readonly compiled: Compiled<H>[] = [];
 
   add(route: Route<H>): void {
-    const segments = route.path.split('/').slice(1).map((s) => {
-      const m = /^\{(\w+)\}$/.exec(s);
-      return m ? { param: m[1]! } : { literal: s };
-    });
-    this.compiled.push({ route, segments });
+    this.compiled.push({ route, segments: templateSegments(route.path) });
   }
 
   get routes(): Route<H>[] {
@@ -53,7 +60,8 @@ export class Router<H> {
   }
 }
 
-function matchSegments(segments: Compiled<unknown>['segments'], parts: string[]): Record<string, string> | null {
+/** The parameters of a path split in segments, or null when the template does not match; 400 on bad encoding. */
+export function matchSegments(segments: readonly TemplateSegment[], parts: string[]): Record<string, string> | null {
   if (segments.length !== parts.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {

@@ -1,14 +1,19 @@
-// The request pipeline: latency → fault injection → routing → rate limit → token → scope → handler.
-// Every failure leaves as application/problem+json with a stable code; an unexpected exception is a
-// 500 internal.error whose stack goes to the log, never to the client.
+// The request pipeline: latency → routing → random faults (--fault-rate) → targeted faults → rate limit →
+// token → scope → handler. Every failure leaves as application/problem+json with a stable code; an unexpected
+// exception is a 500 internal.error whose stack goes to the log, never to the client. API and token requests
+// are journalled (GET /_sandbox/requests) once answered.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { parseJsonBody, readBody, type AuthContext, type Reply, type RequestContext } from './context.js';
-import { ProblemError, problem } from './problems.js';
+import { ProblemError, problem, problemReply } from './problems.js';
+import { Exchange } from './exchange.js';
 import type { Router } from './router.js';
 import type { ApiRoute, PublicRoute, SandboxApp } from '../app.js';
 import { authenticate, requireScope } from '../auth/bearer.js';
 import { delay, type FaultInjector, type RateLimiter } from '../resilience.js';
+import { describeAnswer, faultErrorReply, malformedBody } from '../faults/answer.js';
+import { TOKEN_OPERATION_ID } from '../faults/rules.js';
+
 
 export type RouteEntry = { kind: 'api'; route: ApiRoute; scope: string } | { kind: 'public'; route: PublicRoute };
 
@@ -18,17 +23,30 @@ export interface PipelineOptions {
   rateLimiter: RateLimiter | null;
 }
 
+interface Wire {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+}
+
 export function createRequestHandler(app: SandboxApp, router: Router<RouteEntry>, opts: PipelineOptions) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
-    handle(req, res, app, router, opts)
-      .then((reply) => {
+    const exchange = new Exchange(req, app.now());
+    handle(req, app, router, opts, exchange)
+      .then(async (reply) => {
         if (reply === null) {
           app.log(`${req.method} ${req.url} dropped (fault injection)`);
+          if (exchange.journaled) app.journal.record(await exchange.entry(null, 'dropped'));
           return;
         }
-        send(res, reply);
-        app.log(`${req.method} ${req.url} ${reply.status} ${Math.round(performance.now() - started)}ms`);
+        const wire = serialize(reply);
+        const damage = wire.body?.length ? exchange.damage : null;
+        if (damage === 'truncated') sendTruncated(res, wire);
+        else send(res, damage === 'malformed' ? { ...wire, body: malformedBody(wire.body!) } : wire);
+        app.log(`${req.method} ${req.url} ${reply.status} ${exchange.elapsedMs()}ms${damage ? ` (${damage} body)` : ''}`);
+        if (exchange.journaled) {
+          app.journal.record(await exchange.entry(wire.status, damage ?? 'answered', { body: wire.body, type: wire.headers['content-type'] }));
+        }
       })
       .catch((err: unknown) => {
         app.log(`sandbox: failed to answer ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
@@ -38,18 +56,47 @@ export function createRequestHandler(app: SandboxApp, router: Router<RouteEntry>
 }
 
 /** The reply for a request, or null when the connection was dropped on purpose. */
-async function handle(req: IncomingMessage, res: ServerResponse, app: SandboxApp, router: Router<RouteEntry>, opts: PipelineOptions): Promise<Reply | null> {
+async function handle(req: IncomingMessage, app: SandboxApp, router: Router<RouteEntry>, opts: PipelineOptions, exchange: Exchange): Promise<Reply | null> {
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   } catch {
     return problemReply(problem(400, 'request.invalid_parameter', 'The request target is not a valid URL.'));
   }
-  const isControl = url.pathname.startsWith('/_sandbox/');
-  if (!isControl && opts.latencyMs > 0) await delay(opts.latencyMs);
+  if (!url.pathname.startsWith('/_sandbox/') && opts.latencyMs > 0) await delay(opts.latencyMs);
+  let match: ReturnType<Router<RouteEntry>['match']> | null = null;
+  let routeError: unknown;
+  try {
+    match = router.match(req.method ?? 'GET', url.pathname);
+  } catch (err) {
+    routeError = err;
+  }
+  const ctx = makeContext(req, url, match?.params ?? {});
+  await exchange.identify(ctx, match?.route.handler ?? null, app);
+  const faulted = await injectFault(req, url, app, opts, exchange);
+  if (faulted !== undefined) return faulted;
+  try {
+    if (!match) throw routeError;
+    const entry = match.route.handler;
+    if (entry.kind === 'public') return await entry.route.handler(ctx, app);
+    ctx.auth = authorize(req, app, entry.scope, opts.rateLimiter);
+    return await entry.route.handler({ ...ctx, auth: ctx.auth }, app);
+  } catch (err) {
+    if (err instanceof ProblemError) return problemReply(err);
+    app.log(`sandbox: internal error on ${req.method} ${url.pathname}: ${(err as Error)?.stack ?? String(err)}`);
+    return problemReply(problem(500, 'internal.error', 'An unexpected error occurred in the sandbox.'));
+  }
+}
+
+/**
+ * contract: injected faults happen before anything is carried out, so retrying them is always safe (except a
+ * damaged body, which by design arrives after the work is done). A reply, null for a dropped connection, or
+ * undefined to go on.
+ */
+async function injectFault(req: IncomingMessage, url: URL, app: SandboxApp, opts: PipelineOptions, exchange: Exchange): Promise<Reply | null | undefined> {
   if (url.pathname.startsWith('/v1/')) {
-    // contract: injected faults happen before anything else, so retrying them is always safe
     const fault = opts.faults.next();
+    if (fault !== 'none') exchange.fault = 'fault-rate';
     if (fault === 'drop') {
       req.socket.destroy();
       return null;
@@ -60,18 +107,24 @@ async function handle(req: IncomingMessage, res: ServerResponse, app: SandboxApp
       }));
     }
   }
-  try {
-    const match = router.match(req.method ?? 'GET', url.pathname);
-    const ctx = makeContext(req, url, match.params);
-    const entry = match.route.handler;
-    if (entry.kind === 'public') return await entry.route.handler(ctx, app);
-    ctx.auth = authorize(req, app, entry.scope, opts.rateLimiter);
-    return await entry.route.handler({ ...ctx, auth: ctx.auth }, app);
-  } catch (err) {
-    if (err instanceof ProblemError) return problemReply(err);
-    app.log(`sandbox: internal error on ${req.method} ${url.pathname}: ${(err as Error)?.stack ?? String(err)}`);
-    return problemReply(problem(500, 'internal.error', 'An unexpected error occurred in the sandbox.'));
+  if (!exchange.journaled) return undefined;
+  const rule = app.faults.take(exchange.facts);
+  if (!rule) return undefined;
+  exchange.fault = rule.id;
+  const answer = rule.respond;
+  app.log(`fault ${rule.id}: ${req.method} ${url.pathname} ${describeAnswer(answer)} (hit ${rule.hits}${rule.times === null ? '' : ` of ${rule.times}`})`);
+  if (answer.delay_ms) await delay(answer.delay_ms);
+  if (answer.drop) {
+    req.socket.destroy();
+    return null;
   }
+  if (answer.status !== undefined) {
+    // nothing is carried out, but the journal still shows what the client sent
+    await exchange.readBody().catch(() => undefined);
+    return faultErrorReply(rule, exchange.facts.operationId, exchange.facts.operationId === TOKEN_OPERATION_ID);
+  }
+  exchange.damage = answer.body ?? null;
+  return undefined;
 }
 
 function authorize(req: IncomingMessage, app: SandboxApp, scope: string, limiter: RateLimiter | null): AuthContext {
@@ -112,6 +165,7 @@ function makeContext(req: IncomingMessage, url: URL, params: Record<string, stri
     query: url.searchParams,
     auth: null,
     rawBody,
+    readBodyIfRead: async () => (raw ? raw.catch(() => undefined) : undefined),
     jsonBody: async () => parseJsonBody(req, await rawBody()),
   };
 }
@@ -130,16 +184,7 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   );
 }
 
-export function problemReply(err: ProblemError): Reply {
-  return {
-    status: err.status,
-    headers: { ...(err.extras.headers ?? {}), 'content-type': 'application/problem+json' },
-    json: err.toBody(),
-  };
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  if (res.headersSent) return;
+function serialize(reply: Reply): Wire {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   let body: Buffer | undefined;
   if (reply.json !== undefined) {
@@ -149,6 +194,18 @@ function send(res: ServerResponse, reply: Reply): void {
     body = Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(reply.body, 'utf8');
   }
   if (body) headers['content-length'] = String(body.length);
-  res.writeHead(reply.status, headers);
-  res.end(body);
+  return { status: reply.status, headers, body };
+}
+
+function send(res: ServerResponse, wire: Wire): void {
+  if (res.headersSent) return;
+  if (wire.body) wire.headers['content-length'] = String(wire.body.length);
+  res.writeHead(wire.status, wire.headers);
+  res.end(wire.body);
+}
+
+/** The status line, the headers (announcing the whole length) and half the body, then the connection closes. */
+function sendTruncated(res: ServerResponse, wire: Wire): void {
+  res.writeHead(wire.status, wire.headers);
+  res.write(wire.body!.subarray(0, Math.floor(wire.body!.length / 2)), () => res.destroy());
 }

@@ -46,7 +46,8 @@ export const deviceRoutes: ApiRoute[] = [
         app.world.assignDevice(device, vehicle);
         app.changed();
       }
-      return { status: 200, json: deviceView(device) };
+      // records are snapshots of the device table: read the device again
+      return { status: 200, json: deviceView(app.world.devices.at(device.seq)) };
     },
   },
   {

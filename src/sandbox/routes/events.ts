@@ -72,7 +72,7 @@ function candidateDevices(app: SandboxApp, hardwareId?: string, fleetIds?: strin
   const { world } = app;
   let devices: DeviceRecord[] | undefined;
   const narrow = (next: DeviceRecord[]) => {
-    devices = devices === undefined ? next : devices.filter((d) => next.includes(d));
+    devices = devices === undefined ? next : devices.filter((d) => next.some((n) => n.seq === d.seq));
   };
   if (hardwareId !== undefined) {
     const device = world.deviceByHardwareId(hardwareId);
@@ -80,7 +80,7 @@ function candidateDevices(app: SandboxApp, hardwareId?: string, fleetIds?: strin
   }
   if (vehicleIds) narrow(vehicleIds.flatMap((v) => world.deviceBySeedVehicle(v) ?? []));
   if (fleetIds && devices === undefined) {
-    narrow([...new Set(fleetIds)].flatMap((f) => world.devices.seqs('seedFleet', f).map((seq) => world.devices.items[seq]!)));
+    narrow([...new Set(fleetIds)].flatMap((f) => world.devices.seqs('seedFleet', f).map((seq) => world.devices.at(seq))));
   }
   return devices ?? [];
 }

@@ -4,10 +4,10 @@ import { fleetView, vehicleView } from './views.js';
 import { pageOfTenantCollection } from './tenant-list.js';
 import type { ApiContext, Reply } from '../http/context.js';
 import type { ApiRoute } from '../app.js';
-import type { IndexedCollection } from '../store/collection.js';
+import type { SeqTable } from '../store/collection.js';
 
 function getById<T extends { id: string; seq: number; organization_id: string }>(
-  ctx: ApiContext, collection: IndexedCollection<T>, what: string, view: (item: T) => unknown,
+  ctx: ApiContext, collection: SeqTable<T>, what: string, view: (item: T) => unknown,
 ): Reply {
   const id = uuidParam('id', ctx.params.id!);
   return { status: 200, json: view(ctx.auth.tenant.visible(collection.get(id), `${what} ${id}`)) };

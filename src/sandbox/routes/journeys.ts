@@ -33,7 +33,7 @@ export const journeyRoutes: ApiRoute[] = [
       let devices: DeviceRecord[];
       if (hardwareId !== undefined) devices = [world.deviceByHardwareId(hardwareId)].filter((d) => d !== undefined);
       else if (vehicleId) devices = [world.deviceBySeedVehicle(vehicleId)].filter((d) => d !== undefined);
-      else devices = world.devices.seqs('seedFleet', fleetId!).map((seq) => world.devices.items[seq]!);
+      else devices = world.devices.seqs('seedFleet', fleetId!).map((seq) => world.devices.at(seq));
       const journeys: JourneyRecord[] = [];
       for (const device of devices) {
         for (const j of world.telemetry.get(device).journeys) {

@@ -5,7 +5,7 @@ import { isSeq, readPage } from '../paging.js';
 import { requireOrganizationFilterInTenant } from './lookup.js';
 import type { ApiContext, Reply } from '../http/context.js';
 import type { SandboxApp } from '../app.js';
-import type { IndexedCollection, Sequenced } from '../store/collection.js';
+import type { SeqTable, Sequenced } from '../store/collection.js';
 
 type Owned = Sequenced & { organization_id: string; fleet_id?: string };
 
@@ -17,7 +17,7 @@ export interface ListOptions<T> {
 }
 
 export function pageOfTenantCollection<T extends Owned>(
-  ctx: ApiContext, app: SandboxApp, collection: IndexedCollection<T>, view: (item: T) => unknown, opts: ListOptions<T>,
+  ctx: ApiContext, app: SandboxApp, collection: SeqTable<T>, view: (item: T) => unknown, opts: ListOptions<T>,
 ): Reply {
   const { tenant } = ctx.auth;
   const organizationId = optionalUuid(ctx.query, 'organization_id');

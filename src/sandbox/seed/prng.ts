@@ -52,13 +52,16 @@ export class Prng {
 
   /** A random version-4 shaped uuid (lower-case hex). */
   uuid(): string {
-    const hex8 = (w: number) => (w >>> 0).toString(16).padStart(8, '0');
-    const hex =
-      hex8(this.nextUint32()) +
-      hex8((this.nextUint32() & 0xffff0fff) | 0x00004000) + // version 4
-      hex8((this.nextUint32() & 0x3fffffff) | 0x80000000) + // RFC 4122 variant
-      hex8(this.nextUint32());
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    this.uuidWords(UUID_SCRATCH, 0);
+    return formatUuid(UUID_SCRATCH, 0);
+  }
+
+  /** The four 32-bit words of a random version-4 uuid, written to out[at..at+3] (compact tables keep these). */
+  uuidWords(out: Uint32Array, at: number): void {
+    out[at] = this.nextUint32();
+    out[at + 1] = (this.nextUint32() & 0xffff0fff) | 0x00004000; // version 4
+    out[at + 2] = (this.nextUint32() & 0x3fffffff) | 0x80000000; // RFC 4122 variant
+    out[at + 3] = this.nextUint32();
   }
 
   /** `length` characters drawn from `alphabet`. */
@@ -72,4 +75,26 @@ export class Prng {
 /** A generator for one named stream of the world, e.g. prngFor(seed, 'device', 17). */
 export function prngFor(seed: number, ...parts: (string | number)[]): Prng {
   return new Prng(hash32(`${seed}:${parts.join(':')}`));
+}
+
+const UUID_SCRATCH = new Uint32Array(4);
+
+// two hex digits per byte: Number#toString(16) is slow for values above 2^31, which half the words are
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const hex4 = (w: number) => HEX[(w >>> 8) & 255]! + HEX[w & 255]!;
+const hex8 = (w: number) => hex4(w >>> 16) + hex4(w);
+
+/** The uuid text of the four words at words[at..at+3]. */
+export function formatUuid(words: Uint32Array, at: number): string {
+  const w1 = words[at + 1]!;
+  const w2 = words[at + 2]!;
+  return `${hex8(words[at]!)}-${hex4(w1 >>> 16)}-${hex4(w1)}-${hex4(w2 >>> 16)}-${hex4(w2)}${hex8(words[at + 3]!)}`;
+}
+
+/** Writes the words of a uuid text to out[at..at+3]; false when the text is not a uuid. */
+export function parseUuid(text: string, out: Uint32Array, at: number): boolean {
+  if (!/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(text)) return false;
+  const hex = text.replaceAll('-', '');
+  for (let i = 0; i < 4; i++) out[at + i] = parseInt(hex.slice(i * 8, i * 8 + 8), 16);
+  return true;
 }

@@ -2,6 +2,7 @@
 // (seed, device) and cached: a 100,000-device world starts without generating millions of records.
 import { Prng, prngFor } from './prng.js';
 import { CITIES, EVENT_TYPES, STREETS } from './catalog.js';
+import { LiveStore } from '../telemetry/live-store.js';
 import type {
   DeviceRecord, EventRecord, JourneyRecord, LastReportedState, LivePosition, MediaRecord,
 } from '../store/records.js';
@@ -53,7 +54,9 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
   const rng = prngFor(seed, 'telemetry', device.seq);
   const reportedMs = Date.parse(device.last_seen_at);
   const windowStart = anchorMs - TELEMETRY_WINDOW_MS;
-  const home = { lat: 48 + rng.next() * 6, lon: 2 + rng.next() * 12 };
+  const drawn = { lat: 48 + rng.next() * 6, lon: 2 + rng.next() * 12 };
+  const fixed = device.fixedPosition;
+  const home = fixed ? { lat: fixed.latitude, lon: fixed.longitude } : drawn;
   const at = () => Math.floor(windowStart + rng.next() * (reportedMs - windowStart));
   const near = (spread: number) => ({
     latitude: round(home.lat + (rng.next() - 0.5) * spread, 6),
@@ -80,7 +83,8 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
   const journeys: JourneyRecord[] = [];
   const journeyCount = rng.int(0, 8);
   for (let k = 0; k < journeyCount; k++) journeys.push(makeJourney(rng, device, at(), near));
-  const position = near(0.2);
+  const drawnPosition = near(0.2); // drawn either way, so what follows is drawn alike
+  const position = fixed ? { latitude: fixed.latitude, longitude: fixed.longitude } : drawnPosition;
   const speed = rng.int(0, 95);
   return {
     events: events.sort((a, b) => b.triggeredMs - a.triggeredMs || (a.event_id < b.event_id ? -1 : 1)),
@@ -108,9 +112,9 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
   };
 }
 
-type Near = (spread: number) => { latitude: number; longitude: number };
+export type Near = (spread: number) => { latitude: number; longitude: number };
 
-function makeEvent(rng: Prng, device: DeviceRecord, triggeredMs: number, near: Near): EventRecord {
+export function makeEvent(rng: Prng, device: DeviceRecord, triggeredMs: number, near: Near): EventRecord {
   const first = rng.chance(0.12) ? EVENT_TYPES[4]! : rng.pick(EVENT_TYPES); // collisions: a few more
   const kinds = [first];
   if (rng.chance(0.3)) {
@@ -184,14 +188,18 @@ function makeJourney(rng: Prng, device: DeviceRecord, startMs: number, near: Nea
   };
 }
 
-function round(value: number, digits: number): number {
+export function round(value: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
 
-/** Derived telemetry per device seq, least recently used dropped beyond `capacity`. */
+/**
+ * Derived telemetry per device seq, least recently used dropped beyond `capacity`, with what devices reported
+ * since start-up (--telemetry-rate) on top.
+ */
 export class TelemetryCache {
   private readonly entries = new Map<number, DeviceTelemetry>();
+  readonly live = new LiveStore();
 
   constructor(
     private readonly seed: number,
@@ -200,6 +208,11 @@ export class TelemetryCache {
   ) {}
 
   get(device: DeviceRecord): DeviceTelemetry {
+    return this.live.merged(this.derived(device), device.seq);
+  }
+
+  /** What the seed says alone. */
+  derived(device: DeviceRecord): DeviceTelemetry {
     const hit = this.entries.get(device.seq);
     if (hit) {
       this.entries.delete(device.seq);

@@ -2,10 +2,12 @@
 // Built with one sequential generator per kind and no per-item hashing, so 100,000 devices take well
 // under a second. Telemetry (events, media, journeys) is derived lazily per device in telemetry.ts.
 import { Prng, prngFor } from './prng.js';
-import {
-  DEVICE_MODELS, FIRMWARE_VERSIONS, FLEET_KINDS, LETTERS, ORGANIZATION_NAMES, VEHICLE_MODELS, VIN_ALPHABET,
-} from './catalog.js';
-import type { Capability, DeviceRecord, FleetRecord, OrganizationRecord, VehicleRecord } from '../store/records.js';
+import { DEVICE_MODELS, FIRMWARE_VERSIONS, FLEET_KINDS, ORGANIZATION_NAMES } from './catalog.js';
+import { capabilityCode, type DeviceInit, type DeviceTable } from '../store/device-table.js';
+import type { IndexedCollection } from '../store/collection.js';
+import type { VehicleTable } from '../store/vehicle-table.js';
+import type { WorldRefs } from '../store/world-refs.js';
+import type { FleetRecord, OrganizationRecord } from '../store/records.js';
 
 export interface SeedOrganizations {
   root: OrganizationRecord;
@@ -16,32 +18,19 @@ export interface SeedOrganizations {
   all: OrganizationRecord[];
 }
 
-export interface SeedWorld {
-  organizations: SeedOrganizations;
-  fleets: FleetRecord[];
-  vehicles: VehicleRecord[];
-  devices: DeviceRecord[];
-}
-
 // Share of the devices each organization gets, in SeedOrganizations order (root, north, south,
 // northDepot, unrelated).
 const DEVICE_SHARE = [0.3, 0.25, 0.2, 0.1, 0.15];
 const DEVICES_PER_FLEET = 100;
-const SEED_EPOCH_MS = Date.UTC(2024, 0, 1);
+export const SEED_EPOCH_MS = Date.UTC(2024, 0, 1);
 
-// Device traits follow the hardware number, so every world of 13+ devices has each kind of device and
-// docs can name examples: HW-000004 lacks wake_up, HW-000008 lacks reboot, HW-000006 never reported,
-// HW-000005 has no live position, HW-000009 is unassigned.
-const REBOOT_ONLY: Capability[] = ['reboot'];
-const WAKE_UP_ONLY: Capability[] = ['wake_up'];
-const BOTH: Capability[] = ['reboot', 'wake_up'];
-// (the arrays are shared between devices and never mutated)
-export const deviceTraits = (index: number) => ({
-  capabilities: index % 10 === 3 ? REBOOT_ONLY : index % 10 === 7 ? WAKE_UP_ONLY : BOTH,
-  neverReported: index % 13 === 5,
-  noLivePosition: index % 11 === 4,
-  unassigned: index % 9 === 8,
-});
+// Device traits follow the hardware number (device i is HW-(i+1)), so every world of 13+ devices has each kind
+// of device and docs can name examples: HW-000004 lacks wake_up (i % 10 = 3), HW-000008 lacks reboot
+// (i % 10 = 7), HW-000006 never reported (i % 13 = 5), HW-000005 has no live position (i % 11 = 4),
+// HW-000009 is unassigned (i % 9 = 8).
+const BOTH = capabilityCode(['reboot', 'wake_up']);
+const REBOOT_ONLY = capabilityCode(['reboot']);
+const WAKE_UP_ONLY = capabilityCode(['wake_up']);
 
 export function seedOrganizations(seed: number): SeedOrganizations {
   const rng = prngFor(seed, 'organizations');
@@ -58,89 +47,83 @@ export function seedOrganizations(seed: number): SeedOrganizations {
   return { root, north, south, northDepot, unrelated, all: [root, north, south, northDepot, unrelated] };
 }
 
-/** `anchorMs` is the world's "now" (start-up time): last reports and telemetry are recent to it. */
-export function generateWorld(seed: number, deviceCount: number, anchorMs: number): SeedWorld {
+/** The tables a world is built into (store/world-store.ts owns them). */
+export interface WorldTables {
+  refs: WorldRefs;
+  fleets: IndexedCollection<FleetRecord>;
+  vehicles: VehicleTable;
+  devices: DeviceTable;
+}
+
+/**
+ * Fills the tables with the seeded world; `anchorMs` is its "now" (start-up time): last reports and telemetry
+ * are recent to it. The draws and their order are those of every earlier version: a seed keeps its world.
+ */
+export function seedWorld(tables: WorldTables, seed: number, deviceCount: number, anchorMs: number): SeedOrganizations {
   const organizations = seedOrganizations(seed);
-  const fleets = generateFleets(seed, organizations.all, deviceCount);
-  const fleetsByOrg = organizations.all.map((org) => fleets.filter((f) => f.organization_id === org.id));
-  const vehicles: VehicleRecord[] = [];
-  const devices: DeviceRecord[] = [];
+  const orgIndexes = organizations.all.map((org) => tables.refs.addOrganization(org));
+  const fleets = generateFleets(seed, organizations.all, deviceCount, tables.fleets.size);
+  for (const fleet of fleets) tables.fleets.add(fleet);
+  const fleetsByOrg = organizations.all.map((org) => fleets.filter((f) => f.organization_id === org.id).map((f) => f.seq));
   const rng = prngFor(seed, 'devices');
   const vehicleRng = prngFor(seed, 'vehicles');
+  const id = new Uint32Array(4);
+  const firstVehicle = tables.vehicles.size;
+  tables.devices.reserve(tables.devices.size + deviceCount);
+  tables.vehicles.reserve(firstVehicle + deviceCount + fleets.length);
+  // one object for every device (the table copies what it keeps): a million devices, no garbage
+  const init: DeviceInit = { id, placement: { org: 0, fleet: 0, vehicle: -1 }, model: 0, firmware: 0, capabilities: 0, lastSeenMs: 0, createdMs: 0, hasLivePosition: true };
   for (let i = 0; i < deviceCount; i++) {
     const orgIndex = pickWeighted(rng, DEVICE_SHARE);
     const fleet = rng.pick(fleetsByOrg[orgIndex]!);
-    const traits = deviceTraits(i);
-    const vehicle = traits.unassigned ? null : makeVehicle(vehicleRng, vehicles.length, fleet);
-    if (vehicle) vehicles.push(vehicle);
-    const hardwareId = `HW-${String(i + 1).padStart(6, '0')}`;
-    devices.push({
-      seq: i,
-      id: rng.uuid(),
-      hardware_id: hardwareId,
-      organization_id: fleet.organization_id,
-      fleet_id: fleet.id,
-      vehicle_id: vehicle ? vehicle.id : null,
-      name: vehicle ? `${vehicle.name} unit` : `Spare unit ${hardwareId}`,
-      model: rng.pick(DEVICE_MODELS),
-      firmware_version: rng.pick(FIRMWARE_VERSIONS),
-      capabilities: traits.capabilities,
-      last_seen_at: lastSeenAt(rng, anchorMs, traits.neverReported),
-      created_at: new Date(SEED_EPOCH_MS + i * 7 * 60_000).toISOString(),
-      seedOrganizationId: fleet.organization_id,
-      seedFleetId: fleet.id,
-      seedVehicleId: vehicle ? vehicle.id : null,
-      hasLivePosition: !traits.noLivePosition,
-    });
+    init.placement.vehicle = i % 9 === 8 ? -1 : tables.vehicles.appendRandom(vehicleRng, fleet);
+    init.placement.org = orgIndexes[orgIndex]!;
+    init.placement.fleet = fleet;
+    rng.uuidWords(id, 0);
+    init.model = Math.floor(rng.next() * DEVICE_MODELS.length);
+    init.firmware = Math.floor(rng.next() * FIRMWARE_VERSIONS.length);
+    init.capabilities = i % 10 === 3 ? REBOOT_ONLY : i % 10 === 7 ? WAKE_UP_ONLY : BOTH;
+    init.lastSeenMs = lastSeenMs(rng, anchorMs, i % 13 === 5);
+    init.createdMs = SEED_EPOCH_MS + i * 7 * 60_000;
+    init.hasLivePosition = i % 11 !== 4;
+    tables.devices.append(init);
   }
   // one spare vehicle per fleet, so there is always a free vehicle to assign a device to
-  for (const fleet of fleets) vehicles.push(makeVehicle(vehicleRng, vehicles.length, fleet));
-  const fleetById = new Map(fleets.map((f) => [f.id, f]));
-  for (const vehicle of vehicles) fleetById.get(vehicle.fleet_id)!.vehicle_count++;
-  return { organizations, fleets, vehicles, devices };
+  for (const fleet of fleets) tables.vehicles.appendRandom(vehicleRng, fleet.seq);
+  countVehicles(tables, firstVehicle);
+  return organizations;
 }
 
-function lastSeenAt(rng: Prng, anchorMs: number, neverReported: boolean): string | null {
+/** Adds the vehicles from row `from` on to their fleets' vehicle_count. */
+export function countVehicles(tables: WorldTables, from: number): void {
+  for (let row = from; row < tables.vehicles.size; row++) tables.fleets.items[tables.vehicles.fleetSeq(row)]!.vehicle_count++;
+}
+
+function lastSeenMs(rng: Prng, anchorMs: number, neverReported: boolean): number {
   // drawn for every device so the stream stays aligned whatever the traits
   const minutes = rng.int(2, 2880);
-  return neverReported ? null : new Date(anchorMs - minutes * 60_000).toISOString();
+  return neverReported ? Number.NaN : anchorMs - minutes * 60_000;
 }
 
-function generateFleets(seed: number, orgs: OrganizationRecord[], deviceCount: number): FleetRecord[] {
+function generateFleets(seed: number, orgs: OrganizationRecord[], deviceCount: number, firstSeq: number): FleetRecord[] {
   const rng = prngFor(seed, 'fleets');
   const fleets: FleetRecord[] = [];
   orgs.forEach((org, orgIndex) => {
     const expected = deviceCount * DEVICE_SHARE[orgIndex]!;
     const count = Math.max(2, Math.ceil(expected / DEVICES_PER_FLEET));
     for (let n = 0; n < count; n++) {
-      const seq = fleets.length;
+      const seq = firstSeq + fleets.length;
       fleets.push({
         seq,
         id: rng.uuid(),
         organization_id: org.id,
         name: `${org.name.replace(/^Acme Logistics ?/, '') || 'HQ'} ${FLEET_KINDS[n % FLEET_KINDS.length]} ${Math.floor(n / FLEET_KINDS.length) + 1}`.trim(),
         vehicle_count: 0,
-        created_at: new Date(SEED_EPOCH_MS - (400 - (seq % 365)) * 86_400_000).toISOString(),
+        created_at: new Date(SEED_EPOCH_MS - (400 - ((seq - firstSeq) % 365)) * 86_400_000).toISOString(),
       });
     }
   });
   return fleets;
-}
-
-function makeVehicle(rng: Prng, seq: number, fleet: FleetRecord): VehicleRecord {
-  const spec = rng.pick(VEHICLE_MODELS);
-  return {
-    seq,
-    id: rng.uuid(),
-    organization_id: fleet.organization_id,
-    fleet_id: fleet.id,
-    name: `${spec.kind} ${String(seq + 1).padStart(4, '0')}`,
-    vin: rng.chars(VIN_ALPHABET, 17),
-    license_plate: `${rng.chars(LETTERS, 3)}-${rng.int(1000, 9999)}`,
-    make: spec.make,
-    model: spec.model,
-    year: rng.int(2015, 2024),
-  };
 }
 
 function pickWeighted(rng: Prng, weights: readonly number[]): number {

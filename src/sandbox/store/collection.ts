@@ -1,6 +1,7 @@
-// An in-memory collection ordered by `seq`, with secondary indexes (e.g. organization, fleet) kept as
-// sorted arrays of seqs. A page is found by binary search plus a k-way merge of the index arrays that
-// apply, so listing cost grows with the page size, not with the collection.
+// Collections ordered by `seq`, with secondary indexes (e.g. organization, fleet) kept as sorted arrays of
+// seqs. A page is found by binary search plus a k-way merge of the index arrays that apply, so listing cost
+// grows with the page size, not with the collection. IndexedCollection holds objects (fleets, drivers); the
+// device and vehicle tables hold columns (store/device-table.ts) and share the indexes and the scan.
 
 export interface Sequenced {
   seq: number;
@@ -14,24 +15,118 @@ export interface ScanResult<T> {
   hasMore: boolean;
 }
 
-export class IndexedCollection<T extends Sequenced> {
+/** What the list routes need of a collection, whatever its representation. */
+export interface SeqTable<T extends Sequenced> {
+  readonly size: number;
+  at(seq: number): T;
+  get(id: string): T | undefined;
+  seqs(name: string, key: string): readonly number[];
+  scan(sources: readonly (readonly number[])[] | null, afterSeq: number, limit: number, accept: (item: T) => boolean): ScanResult<T>;
+}
+
+/** Named indexes: for each name, key → sorted seqs. */
+export class SeqIndexes {
+  private readonly indexes = new Map<string, Map<string, number[]>>();
+
+  constructor(names: readonly string[]) {
+    for (const name of names) this.indexes.set(name, new Map());
+  }
+
+  /** Appends a seq larger than every seq indexed so far. */
+  append(name: string, key: string, seq: number): void {
+    const buckets = this.indexes.get(name)!;
+    const bucket = buckets.get(key);
+    if (bucket) bucket.push(seq);
+    else buckets.set(key, [seq]);
+  }
+
+  move(name: string, oldKey: string | null, newKey: string | null, seq: number): void {
+    if (oldKey === newKey) return;
+    if (oldKey !== null) removeSorted(this.bucket(name, oldKey), seq);
+    if (newKey !== null) insertSorted(this.bucket(name, newKey), seq);
+  }
+
+  seqs(name: string, key: string): readonly number[] {
+    return this.indexes.get(name)?.get(key) ?? [];
+  }
+
+  private bucket(name: string, key: string): number[] {
+    const index = this.indexes.get(name)!;
+    let arr = index.get(key);
+    if (!arr) {
+      arr = [];
+      index.set(key, arr);
+    }
+    return arr;
+  }
+}
+
+/**
+ * Up to `limit` seqs after `afterSeq` that `accept` admits, in seq order, drawn from the union of `sources`
+ * (sorted seq arrays) or from 0..size-1 when `sources` is null; hasMore when one more exists.
+ */
+export function scanSeqs(
+  sources: readonly (readonly number[])[] | null, size: number, afterSeq: number, limit: number, accept: (seq: number) => boolean,
+): { seqs: number[]; hasMore: boolean } {
+  const seqs: number[] = [];
+  const take = (seq: number): boolean => {
+    if (!accept(seq)) return true;
+    if (seqs.length === limit) return false; // one more exists: stop
+    seqs.push(seq);
+    return true;
+  };
+  if (sources === null) {
+    for (let seq = Math.max(0, afterSeq + 1); seq < size; seq++) {
+      if (!take(seq)) return { seqs, hasMore: true };
+    }
+    return { seqs, hasMore: false };
+  }
+  const cursors = sources.map((arr) => ({ arr, at: upperBound(arr, afterSeq) }));
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < cursors.length; i++) {
+      const c = cursors[i]!;
+      if (c.at < c.arr.length && (best < 0 || c.arr[c.at]! < cursors[best]!.arr[cursors[best]!.at]!)) best = i;
+    }
+    if (best < 0) return { seqs, hasMore: false };
+    const c = cursors[best]!;
+    if (!take(c.arr[c.at++]!)) return { seqs, hasMore: true };
+  }
+}
+
+/** scanSeqs over rows shown as records by `at`, each made once. */
+export function scanRecords<T>(
+  sources: readonly (readonly number[])[] | null, size: number, afterSeq: number, limit: number,
+  at: (seq: number) => T, accept: (item: T) => boolean,
+): ScanResult<T> {
+  const accepted: T[] = [];
+  const { seqs, hasMore } = scanSeqs(sources, size, afterSeq, limit, (seq) => {
+    const item = at(seq);
+    if (!accept(item)) return false;
+    accepted.push(item);
+    return true;
+  });
+  return { items: accepted.slice(0, seqs.length), hasMore };
+}
+
+export class IndexedCollection<T extends Sequenced> implements SeqTable<T> {
   /** Every item, at position `seq`. */
   readonly items: T[] = [];
   private readonly byId = new Map<string, T>();
-  private readonly indexes = new Map<string, Map<string, number[]>>();
-  // [index name, key function, buckets] once, so add() allocates nothing but index slots (100k items at start)
-  private readonly keyList: [string, (item: T) => string | null, Map<string, number[]>][];
+  private readonly indexes: SeqIndexes;
+  private readonly keyList: [string, (item: T) => string | null][];
 
-  constructor(private readonly keys: IndexKeys<T>) {
-    this.keyList = Object.entries(keys).map(([name, keyOf]) => {
-      const buckets = new Map<string, number[]>();
-      this.indexes.set(name, buckets);
-      return [name, keyOf, buckets];
-    });
+  constructor(keys: IndexKeys<T>) {
+    this.keyList = Object.entries(keys);
+    this.indexes = new SeqIndexes(Object.keys(keys));
   }
 
   get size(): number {
     return this.items.length;
+  }
+
+  at(seq: number): T {
+    return this.items[seq]!;
   }
 
   get(id: string): T | undefined {
@@ -43,73 +138,25 @@ export class IndexedCollection<T extends Sequenced> {
     if (item.seq !== this.items.length) throw new Error(`seq ${item.seq} out of order`);
     this.items.push(item);
     this.byId.set(item.id, item);
-    for (let i = 0; i < this.keyList.length; i++) {
-      const [, keyOf, buckets] = this.keyList[i]!;
+    for (const [name, keyOf] of this.keyList) {
       const key = keyOf(item);
-      if (key === null) continue;
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(item.seq);
-      else buckets.set(key, [item.seq]);
+      if (key !== null) this.indexes.append(name, key, item.seq);
     }
   }
 
   /** Applies a change to an item, moving it between index buckets when its keys change. */
   update(item: T, change: (item: T) => void): void {
-    const before = Object.entries(this.keys).map(([name, keyOf]) => [name, keyOf(item)] as const);
+    const before = this.keyList.map(([, keyOf]) => keyOf(item));
     change(item);
-    for (const [name, oldKey] of before) {
-      const newKey = this.keys[name]!(item);
-      if (oldKey === newKey) continue;
-      if (oldKey !== null) removeSorted(this.bucket(name, oldKey), item.seq);
-      if (newKey !== null) insertSorted(this.bucket(name, newKey), item.seq);
-    }
+    this.keyList.forEach(([name, keyOf], i) => this.indexes.move(name, before[i]!, keyOf(item), item.seq));
   }
 
-  /** The sorted seqs of the items whose index `name` has value `key`. */
   seqs(name: string, key: string): readonly number[] {
-    return this.indexes.get(name)?.get(key) ?? [];
+    return this.indexes.seqs(name, key);
   }
 
-  /**
-   * Up to `limit` items with seq > afterSeq that satisfy `accept`, in seq order, drawn from the union of
-   * `sources` (sorted seq arrays) or from the whole collection when `sources` is null.
-   */
   scan(sources: readonly (readonly number[])[] | null, afterSeq: number, limit: number, accept: (item: T) => boolean): ScanResult<T> {
-    const items: T[] = [];
-    const take = (seq: number): boolean => {
-      const item = this.items[seq]!;
-      if (!accept(item)) return true;
-      if (items.length === limit) return false; // one more exists: stop
-      items.push(item);
-      return true;
-    };
-    if (sources === null) {
-      for (let seq = Math.max(0, afterSeq + 1); seq < this.items.length; seq++) {
-        if (!take(seq)) return { items, hasMore: true };
-      }
-      return { items, hasMore: false };
-    }
-    const cursors = sources.map((arr) => ({ arr, at: upperBound(arr, afterSeq) }));
-    for (;;) {
-      let best = -1;
-      for (let i = 0; i < cursors.length; i++) {
-        const c = cursors[i]!;
-        if (c.at < c.arr.length && (best < 0 || c.arr[c.at]! < cursors[best]!.arr[cursors[best]!.at]!)) best = i;
-      }
-      if (best < 0) return { items, hasMore: false };
-      const c = cursors[best]!;
-      if (!take(c.arr[c.at++]!)) return { items, hasMore: true };
-    }
-  }
-
-  private bucket(name: string, key: string): number[] {
-    const index = this.indexes.get(name)!;
-    let arr = index.get(key);
-    if (!arr) {
-      arr = [];
-      index.set(key, arr);
-    }
-    return arr;
+    return scanRecords(sources, this.items.length, afterSeq, limit, (seq) => this.items[seq]!, accept);
   }
 }
 
@@ -125,11 +172,11 @@ export function upperBound(arr: readonly number[], value: number): number {
   return lo;
 }
 
-function insertSorted(arr: number[], value: number): void {
+export function insertSorted(arr: number[], value: number): void {
   arr.splice(upperBound(arr, value), 0, value);
 }
 
-function removeSorted(arr: number[], value: number): void {
+export function removeSorted(arr: number[], value: number): void {
   const at = upperBound(arr, value) - 1;
   if (at >= 0 && arr[at] === value) arr.splice(at, 1);
 }

@@ -50,6 +50,8 @@ export interface DeviceRecord {
   seedVehicleId: string | null;
   /** Whether the device has a live GPS position (only meaningful when it has reported). */
   hasLivePosition: boolean;
+  /** Where a scenario put the device; null: where the seed's draws put it. */
+  fixedPosition: { latitude: number; longitude: number } | null;
 }
 
 export type DriverStatus = 'active' | 'inactive';

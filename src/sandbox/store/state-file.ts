@@ -7,6 +7,7 @@ import type { WorldChanges } from './world-store.js';
 import type { CommandsState } from './commands.js';
 import type { WebhookConfigsState } from './webhook-configs.js';
 import type { TokenRecord } from '../auth/tokens.js';
+import type { Scenario } from '../scenario/scenario.js';
 import { ConfigError } from '../../errors.js';
 
 export const STATE_FORMAT = 'fleetctl-sandbox-state';
@@ -19,6 +20,8 @@ export interface SandboxState {
   devices: number;
   /** hex; signs cursors and media links, so they stay valid across restarts */
   secret: string;
+  /** The scenario the world was built from (checked against its schema when loaded); absent: none. */
+  scenario?: Scenario | null;
   world: WorldChanges;
   commands: CommandsState;
   webhooks: WebhookConfigsState;
@@ -76,6 +79,7 @@ function shapeProblem(value: unknown): string | null {
   if (!isObject(commands) || !isObject(commands.idempotency) || !Array.isArray(commands.log)) return 'bad commands section';
   if (!isObject(webhooks) || !isObject(webhooks.configs) || !Number.isInteger(webhooks.last_revision)) return 'bad webhooks section';
   if (!isObject(tokens)) return 'bad tokens section';
+  if (value.scenario !== undefined && value.scenario !== null && !isObject(value.scenario)) return 'bad scenario section';
   return recordProblem(world, commands, webhooks, tokens);
 }
 

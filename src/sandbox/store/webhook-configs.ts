@@ -65,6 +65,13 @@ export class WebhookConfigStore {
     return config;
   }
 
+  /** A configuration as a scenario describes it (it may start enabled, with a key of its own). */
+  install(organizationId: string, isEnabled: boolean, topics: WebhookTopic[], authKey?: string): StoredWebhookConfig {
+    const config = this.put(organizationId, isEnabled, topics);
+    if (authKey !== undefined) config.auth_key = authKey;
+    return config;
+  }
+
   /** Applies a change to an existing configuration and gives it a new revision. */
   update(config: StoredWebhookConfig, change: Partial<StoredWebhookConfig>): StoredWebhookConfig {
     const next = { ...config, ...change, updated_at: this.now().toISOString(), revision: ++this.lastRevision };

@@ -1,9 +1,12 @@
 // The live world: the seed plus every change made through the API (device assignments, drivers).
 // Only the changes are persisted (WorldChanges); the seed is regenerated from (seed, devices) at start.
-import { generateWorld, type SeedOrganizations } from '../seed/world.js';
+import { seedWorld, type SeedOrganizations } from '../seed/world.js';
 import { generateDrivers } from '../seed/drivers.js';
 import { TelemetryCache } from '../seed/telemetry.js';
 import { IndexedCollection } from './collection.js';
+import { DeviceTable } from './device-table.js';
+import { VehicleTable } from './vehicle-table.js';
+import { WorldRefs } from './world-refs.js';
 import type { DeviceRecord, DriverRecord, FleetRecord, OrganizationRecord, VehicleRecord } from './records.js';
 
 export interface DeviceAssignment {
@@ -29,51 +32,66 @@ const byOrgAndFleet = {
 };
 
 export class WorldStore {
-  readonly seed: number;
-  readonly anchorMs: number;
-  readonly orgs: SeedOrganizations;
+  /** The seeded organizations by role, when the world was seeded (null for a scenario with base empty). */
+  orgs: SeedOrganizations | null = null;
   readonly organizations = new Map<string, OrganizationRecord>();
   readonly fleets = new IndexedCollection<FleetRecord>({ org: (f) => f.organization_id });
-  readonly vehicles = new IndexedCollection<VehicleRecord>(byOrgAndFleet);
-  readonly devices = new IndexedCollection<DeviceRecord>({
-    ...byOrgAndFleet,
-    // where the seed put the device: events and journeys are attributed there
-    seedFleet: (d) => d.seedFleetId,
-  });
+  readonly refs = new WorldRefs(this.fleets);
+  readonly vehicles = new VehicleTable(this.refs);
+  /** Indexed by org, fleet and seedFleet (where the world put the device: events and journeys are attributed there). */
+  readonly devices = new DeviceTable(this.refs, this.vehicles);
   readonly drivers = new IndexedCollection<DriverRecord>(byOrgAndFleet);
   readonly telemetry: TelemetryCache;
-  private readonly devicesByHardwareId = new Map<string, DeviceRecord>();
-  private readonly devicesBySeedVehicle = new Map<string, DeviceRecord>();
   private changes: WorldChanges = emptyWorldChanges();
-  private seededDriverCount = 0;
+  /** Drivers the world was built with (seeded or from a scenario); later ones were created through the API. */
+  private builtDriverCount = 0;
 
-  constructor(seed: number, deviceCount: number, anchorMs: number, changes?: WorldChanges) {
-    this.seed = seed;
-    this.anchorMs = anchorMs;
-    const world = generateWorld(seed, deviceCount, anchorMs);
-    this.orgs = world.organizations;
-    for (const org of world.organizations.all) this.organizations.set(org.id, org);
-    for (const f of world.fleets) this.fleets.add(f);
-    for (const v of world.vehicles) this.vehicles.add(v);
-    for (const d of world.devices) {
-      this.devices.add(d);
-      this.devicesByHardwareId.set(d.hardware_id, d);
-      if (d.seedVehicleId) this.devicesBySeedVehicle.set(d.seedVehicleId, d);
-    }
-    const drivers = generateDrivers(seed, world.fleets);
-    for (const d of drivers) this.drivers.add(d);
-    this.seededDriverCount = drivers.length;
+  /** An empty world; `anchorMs` is its "now" (start-up time): last reports and telemetry are recent to it. */
+  constructor(readonly seed: number, readonly anchorMs: number) {
     this.telemetry = new TelemetryCache(seed, anchorMs);
+  }
+
+  /** The world of `seed` with `deviceCount` devices, as every version has made it. */
+  static seeded(seed: number, deviceCount: number, anchorMs: number, changes?: WorldChanges): WorldStore {
+    const world = new WorldStore(seed, anchorMs);
+    world.addSeed(deviceCount);
+    world.finishBuilding(changes);
+    return world;
+  }
+
+  /** Adds the seeded organizations, fleets, vehicles, devices and drivers. */
+  addSeed(deviceCount: number): void {
+    this.orgs = seedWorld(this, this.seed, deviceCount, this.anchorMs);
+    for (const org of this.orgs.all) this.organizations.set(org.id, org);
+    for (const d of generateDrivers(this.seed, this.fleets.items)) this.drivers.add(d);
+  }
+
+  addOrganization(org: OrganizationRecord): void {
+    this.organizations.set(org.id, org);
+    this.refs.addOrganization(org);
+  }
+
+  /** Organizations in the order they were made (parents before children). */
+  organizationList(): readonly OrganizationRecord[] {
+    return this.refs.organizationList;
+  }
+
+  /** What the world was built with is its own; changes made through the API are recorded (and applied) from here. */
+  finishBuilding(changes?: WorldChanges): void {
+    this.builtDriverCount = this.drivers.size;
     if (changes) this.applyChanges(changes);
   }
 
   deviceByHardwareId(hardwareId: string): DeviceRecord | undefined {
-    return this.devicesByHardwareId.get(hardwareId);
+    const row = this.devices.rowOfHardwareId(hardwareId);
+    return row < 0 ? undefined : this.devices.at(row);
   }
 
   /** The device the seed installed in a vehicle (telemetry of that vehicle comes from it). */
   deviceBySeedVehicle(vehicleId: string): DeviceRecord | undefined {
-    return this.devicesBySeedVehicle.get(vehicleId);
+    const vehicle = this.vehicles.rowOf(vehicleId);
+    const row = vehicle < 0 ? -1 : this.devices.rowOfSeedVehicle(vehicle);
+    return row < 0 ? undefined : this.devices.at(row);
   }
 
   /** spec: a device is assigned only to a vehicle within the caller's tenant; it then belongs where the vehicle does. */
@@ -81,7 +99,7 @@ export class WorldStore {
     const next: DeviceAssignment = vehicle
       ? { vehicle_id: vehicle.id, fleet_id: vehicle.fleet_id, organization_id: vehicle.organization_id }
       : { vehicle_id: null, fleet_id: device.fleet_id, organization_id: device.organization_id };
-    this.devices.update(device, (d) => Object.assign(d, next));
+    this.placeDevice(device.seq, next);
     this.changes.assignments[device.id] = next;
   }
 
@@ -96,7 +114,7 @@ export class WorldStore {
 
   updateDriver(driver: DriverRecord, patch: Partial<DriverRecord>): void {
     this.drivers.update(driver, (d) => Object.assign(d, patch));
-    if (driver.seq < this.seededDriverCount) this.changes.updatedDrivers[driver.id] = driver;
+    if (driver.seq < this.builtDriverCount) this.changes.updatedDrivers[driver.id] = driver;
     // created drivers are the same objects as in changes.createdDrivers: already up to date
   }
 
@@ -104,14 +122,21 @@ export class WorldStore {
     return this.changes;
   }
 
+  private placeDevice(row: number, to: DeviceAssignment): void {
+    const vehicle = to.vehicle_id === null ? -1 : this.vehicles.rowOf(to.vehicle_id);
+    const fleet = this.fleets.get(to.fleet_id);
+    if (!fleet || (to.vehicle_id !== null && vehicle < 0)) throw new Error(`assignment to unknown fleet ${to.fleet_id} or vehicle ${to.vehicle_id}`);
+    this.devices.place(row, { org: this.refs.orgIndex(to.organization_id), fleet: fleet.seq, vehicle });
+  }
+
   private applyChanges(changes: WorldChanges): void {
     for (const [id, assignment] of Object.entries(changes.assignments)) {
-      const device = this.devices.get(id);
-      if (device) this.devices.update(device, (d) => Object.assign(d, assignment));
+      const row = this.devices.ids.find(id);
+      if (row >= 0) this.placeDevice(row, assignment);
     }
     for (const driver of Object.values(changes.updatedDrivers)) {
       const current = this.drivers.get(driver.id);
-      if (current && current.seq < this.seededDriverCount) {
+      if (current && current.seq < this.builtDriverCount) {
         this.drivers.update(current, (d) => Object.assign(d, driver, { seq: current.seq }));
       }
     }

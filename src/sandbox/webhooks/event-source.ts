@@ -8,6 +8,7 @@
 // stamped with the current time: a fix from the device's live position, an alarm with a fresh id.
 import { randomUUID } from 'node:crypto';
 import { prngFor, type Prng } from '../seed/prng.js';
+import { round } from '../seed/telemetry.js';
 import type { DeviceRecord, EventRecord, JourneyRecord, MediaRecord } from '../store/records.js';
 import type { SandboxApp } from '../app.js';
 import type { EventDataByType, EventType } from '../../webhooks/index.js';
@@ -68,18 +69,18 @@ export class FleetEventSource {
     recordsOf: (t: ReturnType<SandboxApp['world']['telemetry']['get']>) => R[],
     toEvent: (record: R) => SourceEvent,
   ): SourceEvent | null {
-    const devices = this.app.world.devices.items;
+    const devices = this.app.world.devices;
     const cursor = this.cursors.get(type) ?? { device: 0, record: 0 };
     this.cursors.set(type, cursor);
-    for (let visited = 0; visited <= devices.length && devices.length > 0; ) {
-      const device = devices[cursor.device % devices.length]!;
+    for (let visited = 0; visited <= devices.size && devices.size > 0; ) {
+      const device = devices.at(cursor.device % devices.size);
       // oldest first within a device, as they happened
       const records = recordsOf(this.app.world.telemetry.get(device)).slice().reverse();
       while (cursor.record < records.length) {
         const record = records[cursor.record++]!;
         if (!filter || filter(record.organization_id)) return toEvent(record);
       }
-      cursor.device = (cursor.device + 1) % devices.length;
+      cursor.device = (cursor.device + 1) % devices.size;
       cursor.record = 0;
       visited++;
     }
@@ -88,12 +89,12 @@ export class FleetEventSource {
 
   /** A new occurrence on the next device (round robin) that can produce it. */
   private onDevice(type: EventType, filter: DeviceFilter, make: (d: DeviceRecord) => SourceEvent | null): SourceEvent | null {
-    const devices = this.app.world.devices.items;
+    const devices = this.app.world.devices;
     const cursor = this.cursors.get(type) ?? { device: 0, record: 0 };
     this.cursors.set(type, cursor);
-    for (let visited = 0; visited < devices.length; visited++) {
-      const device = devices[cursor.device]!;
-      cursor.device = (cursor.device + 1) % devices.length;
+    for (let visited = 0; visited < devices.size; visited++) {
+      const device = devices.at(cursor.device % devices.size);
+      cursor.device = (cursor.device + 1) % devices.size;
       if (filter && !filter(device.organization_id)) continue;
       const made = make(device);
       if (made) return made;
@@ -169,7 +170,7 @@ export class FleetEventSource {
   }
 }
 
-function eventGeneric(r: EventRecord): SourceEvent<'event.generic'> {
+export function eventGeneric(r: EventRecord): SourceEvent<'event.generic'> {
   return {
     type: 'event.generic',
     organizationId: r.organization_id,
@@ -206,9 +207,4 @@ function journeyClosed(r: JourneyRecord): SourceEvent<'journey.closed'> {
       durationSeconds: r.duration_seconds,
     },
   };
-}
-
-function round(value: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
 }

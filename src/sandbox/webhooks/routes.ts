@@ -1,22 +1,21 @@
-// Sandbox-only webhook control routes (no token, not in the API document):
+// Sandbox-only webhook control routes (control/openapi.json, tag webhooks):
 //   POST /_sandbox/emit {"type": TYPE, "count": N, "organization_id"?: ID} → 202 {events: [...]}
 //   GET  /_sandbox/deliveries → every delivery attempt, oldest first
 import { EVENT_TYPES, isEventType } from '../../webhooks/index.js';
 import { rejectUnknownFields, requireObject } from '../http/body-schema.js';
 import { isUuid } from '../http/params.js';
 import { invalidBody } from '../http/problems.js';
-import type { Router } from '../http/router.js';
-import type { RouteEntry } from '../http/server.js';
-import type { PublicRoute } from '../app.js';
+import type { ControlRoute } from '../app.js';
 import type { SandboxWebhookDelivery } from './delivery.js';
 
 export const MAX_EMIT_COUNT = 1000;
 
-export function sandboxWebhookRoutes(delivery: SandboxWebhookDelivery): PublicRoute[] {
+export function sandboxWebhookRoutes(delivery: SandboxWebhookDelivery): ControlRoute[] {
   return [
     {
       method: 'POST',
       path: '/_sandbox/emit',
+      operationId: 'emitWebhookEvents',
       async handler(ctx, app) {
         const body = requireObject(await ctx.jsonBody());
         rejectUnknownFields(body, ['type', 'count', 'organization_id']);
@@ -36,6 +35,7 @@ export function sandboxWebhookRoutes(delivery: SandboxWebhookDelivery): PublicRo
     {
       method: 'GET',
       path: '/_sandbox/deliveries',
+      operationId: 'listDeliveries',
       handler: () => ({
         status: 200,
         json: delivery.deliveries().map(({ event_id, type, url, attempt, status, outcome, reason, at }) => ({
@@ -44,8 +44,4 @@ export function sandboxWebhookRoutes(delivery: SandboxWebhookDelivery): PublicRo
       }),
     },
   ];
-}
-
-export function addSandboxWebhookRoutes(router: Router<RouteEntry>, delivery: SandboxWebhookDelivery): void {
-  for (const route of sandboxWebhookRoutes(delivery)) router.add({ method: route.method, path: route.path, handler: { kind: 'public', route } });
 }

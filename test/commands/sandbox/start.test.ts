@@ -1,4 +1,7 @@
 // sandbox (foreground): what it says at start about webhooks, --allow-private-webhooks loudest of all.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRIVATE_WEBHOOKS_WARNING, sandboxOptionsFrom, sandboxStartRun } from '../../../src/commands/sandbox/start.js';
 import type { Deps } from '../../../src/factory.js';
@@ -44,5 +47,37 @@ describe('sandbox: webhook flags', () => {
   });
   it('--propagation above the spec limit of 60 s is refused', () => {
     expect(() => sandboxOptionsFrom({ ...flags, propagation: '60001' })).toThrow('--propagation must be a whole number from 0 to 60000, got "60001"');
+  });
+});
+
+describe('sandbox: scenario, faults, telemetry and journal flags', () => {
+  it('maps them to the one options type of the sandbox', () => {
+    expect(sandboxOptionsFrom({ ...flags, scenario: 'world.yaml', fault: 'faults.yaml', telemetryRate: '2.5', journalSize: '50' })).toMatchObject({
+      scenarioFile: 'world.yaml', faultFile: 'faults.yaml', telemetryRatePerSecond: 2.5, journalSize: 50,
+    });
+    expect(sandboxOptionsFrom(flags)).toMatchObject({ telemetryRatePerSecond: undefined, journalSize: 1000 });
+  });
+  it.each([
+    [{ telemetryRate: '-1' }, '--telemetry-rate must be a number of events per second, 0 or more (at most 10000), got "-1"'],
+    [{ telemetryRate: '10001' }, '--telemetry-rate must be a number of events per second, 0 or more (at most 10000), got "10001"'],
+    [{ journalSize: '0' }, '--journal-size must be a whole number from 1 to 10000, got "0"'],
+  ])('%j is refused', (extra, message) => {
+    expect(() => sandboxOptionsFrom({ ...flags, ...extra })).toThrow(message);
+  });
+  it('a scenario file that does not fit is one line naming the file and the member (exit 2), before anything listens', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-start-'));
+    try {
+      const file = path.join(dir, 'world.yaml');
+      writeFileSync(file, 'devices:\n  - fleet: nowhere\n');
+      await expect(startAndStop({ scenario: file }, true)).rejects.toMatchObject({ exitCode: 2, message: `${file}: devices[0].fleet: no fleet nowhere (define it under fleets)` });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('the readable facts name the control routes, the scenario, faults, telemetry and the journal', async () => {
+    const f = await startAndStop({ telemetryRate: '3', journalSize: '20' }, false);
+    expect(f.io.stdout()).toMatch(/ {2}Control routes: {3}http:\/\/127\.0\.0\.1:\d+\/_sandbox\/openapi\.json \(readiness: http:\/\/127\.0\.0\.1:\d+\/_sandbox\/health\)\n/);
+    expect(f.io.stdout()).toContain('  Telemetry:        3 device reports per second\n');
+    expect(f.io.stdout()).toContain('  Request journal:  latest 20 requests: fleetctl sandbox requests\n');
   });
 });

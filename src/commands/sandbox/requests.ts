@@ -1,0 +1,70 @@
+// `fleetctl sandbox requests`: what clients actually sent to a running sandbox (GET /_sandbox/requests, the
+// request journal), oldest first, with every Authorization header, secret and token redacted.
+import { Command } from 'commander';
+import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
+import { viewOf } from '../../output/columns.js';
+import { describeVerb } from '../shared/help.js';
+import { callSandbox } from './control-client.js';
+
+export interface SandboxRequestsOptions {
+  operationId?: string;
+  clientId?: string;
+  hardwareId?: string;
+  status?: string;
+  limit?: number;
+  bodies: boolean;
+}
+
+type RequestsDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io'>;
+
+export function newSandboxRequestsCommand(deps: RequestsDeps, run = sandboxRequestsRun): Command {
+  const command = new Command('requests')
+    .description('List the latest API and token requests a running sandbox received (its request journal), oldest first')
+    .option('--operation-id <id>', 'only this operation (requestToken: the token endpoint)')
+    .option('--client-id <id>', 'only this client')
+    .option('--hardware-id <id>', 'only requests about this device')
+    .option('--status <status>', 'only this status (503), class (5xx), or dropped connections (dropped)')
+    .option('--limit <n>', 'the latest N only')
+    .option('--bodies', 'include request and response bodies (secrets redacted, cut after 8 KiB)');
+  describeVerb(command, {
+    output: 'records',
+    uses: ['profile', 'endpoints', 'timeout', 'debug'],
+    notes: 'Calls GET /_sandbox/requests (no token) on the sandbox that --base-url or FLEETCTL_BASE_URL names. The sandbox keeps\nthe latest 1000 requests (--journal-size); Authorization headers, client secrets and tokens are never kept.',
+    examples: [
+      { comment: 'the last five requests', command: 'fleetctl sandbox requests --limit 5' },
+      { comment: 'what the reboots of one device got, failures included', command: 'fleetctl sandbox requests --operation-id rebootDevice --hardware-id HW-000001' },
+      { comment: 'server errors, with bodies, one JSON object a line', command: 'fleetctl sandbox requests --status 5xx --bodies -o ndjson' },
+    ],
+  });
+  command.action(async (flags: Omit<SandboxRequestsOptions, 'limit' | 'bodies'> & { limit?: string; bodies?: boolean }) =>
+    run(deps, { ...flags, status: statusFlag(flags.status), limit: limitFlag(flags.limit), bodies: flags.bodies === true }),
+  );
+  return command;
+}
+
+export async function sandboxRequestsRun(deps: RequestsDeps, opts: SandboxRequestsOptions): Promise<void> {
+  const query = new URLSearchParams();
+  const add = (name: string, value: string | number | undefined) => value !== undefined && query.set(name, String(value));
+  add('operation_id', opts.operationId);
+  add('client_id', opts.clientId);
+  add('hardware_id', opts.hardwareId);
+  add('status', opts.status);
+  add('limit', opts.limit);
+  if (opts.bodies) query.set('bodies', 'true');
+  const answer = await callSandbox(deps, 'GET', `/_sandbox/requests${query.size > 0 ? `?${query}` : ''}`);
+  const entries = answer.body as unknown[];
+  await deps.output().list(entries, opts.bodies ? [...viewOf('sandboxRequest').script, 'request_body', 'response_body'] : viewOf('sandboxRequest').script);
+  if (entries.length === 0) deps.io.info('No requests recorded that match.');
+}
+
+function statusFlag(value: string | undefined): string | undefined {
+  if (value === undefined || /^([1-5]\d\d|[1-5]xx|dropped)$/.test(value)) return value;
+  throw new UsageError(`--status must be a status such as 503, a class such as 5xx, or dropped, got "${value}"`);
+}
+
+function limitFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new UsageError(`--limit must be a whole number from 1 to 10000, got "${value}"`);
+  return Number(value);
+}

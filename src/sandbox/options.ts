@@ -1,0 +1,60 @@
+// The one options type of the sandbox: `fleetctl sandbox` (src/commands/sandbox/start.ts) builds it from its
+// flags, `fleetctl --sandbox` (src/sandbox/embedded.ts) from the config directory, tests and the bench directly.
+import type { Resolver, RetryPolicy } from '../webhooks/index.js';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  statePath?: string;
+  seed?: number;
+  devices?: number;
+  /** A scenario file (YAML or JSON) to start from (control/openapi.json, schema Scenario). */
+  scenarioFile?: string;
+  /** A scenario document, as parsed (instead of scenarioFile). */
+  scenario?: unknown;
+  /** A file of fault rules (YAML or JSON; schema FaultFile) in effect from the start. */
+  faultFile?: string;
+  /** Fault rules, as parsed (before those of faultFile). */
+  faults?: unknown[];
+  rateLimit?: number;
+  faultRate?: number;
+  latencyMs?: number;
+  tokenTtlSeconds?: number;
+  allowPrivateWebhooks?: boolean;
+  emitRatePerSecond?: number;
+  propagationMs?: number;
+  /** Device reports per second across the world (new positions, states and events); 0 or undefined: still. */
+  telemetryRatePerSecond?: number;
+  /** Entries the request journal keeps (default 1000). */
+  journalSize?: number;
+  /** Shortens the webhook retry schedule (tests). */
+  webhookRetry?: Partial<RetryPolicy>;
+  /** DNS resolver for delivery-time webhook address checks (tests). */
+  webhookResolver?: Resolver;
+  log?: (line: string) => void;
+  now?: () => Date;
+}
+
+export const DEFAULT_SEED = 1;
+export const DEFAULT_DEVICES = 200;
+export const DEFAULT_JOURNAL_SIZE = 1000;
+export const MAX_JOURNAL_SIZE = 10_000;
+export const MAX_TELEMETRY_RATE = 10_000;
+
+/** Programming errors of callers that bypass the CLI's checks (which say the same with flag names). */
+export function validateOptions(opts: SandboxOptions): void {
+  const bad = (what: string) => {
+    throw new RangeError(`sandbox: ${what}`);
+  };
+  if (opts.devices !== undefined && (!Number.isInteger(opts.devices) || opts.devices < 0)) bad('devices must be a non-negative integer');
+  if (opts.seed !== undefined && !Number.isInteger(opts.seed)) bad('seed must be an integer');
+  if (opts.faultRate !== undefined && !(opts.faultRate >= 0 && opts.faultRate <= 1)) bad('faultRate must be between 0 and 1');
+  if (opts.rateLimit !== undefined && !(opts.rateLimit > 0)) bad('rateLimit must be a positive number of requests per second');
+  if (opts.latencyMs !== undefined && !(opts.latencyMs >= 0)) bad('latencyMs must be 0 or more');
+  if (opts.tokenTtlSeconds !== undefined && !(Number.isInteger(opts.tokenTtlSeconds) && opts.tokenTtlSeconds > 0)) bad('tokenTtlSeconds must be a positive integer');
+  const rate = opts.telemetryRatePerSecond;
+  if (rate !== undefined && !(rate >= 0 && rate <= MAX_TELEMETRY_RATE)) bad(`telemetryRatePerSecond must be from 0 to ${MAX_TELEMETRY_RATE}`);
+  const size = opts.journalSize;
+  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= MAX_JOURNAL_SIZE)) bad(`journalSize must be a whole number from 1 to ${MAX_JOURNAL_SIZE}`);
+  if (opts.scenario !== undefined && opts.scenarioFile !== undefined) bad('give scenario or scenarioFile, not both');
+}

@@ -1,0 +1,127 @@
+// The SandboxApp: the world (seeded, from a scenario, or both) and everything around it that route handlers
+// share, with the two ways it is replaced while running (POST /_sandbox/reset and POST /_sandbox/scenario)
+// and the snapshot the state file keeps.
+import type { SandboxApp } from './app.js';
+import { TokenStore } from './auth/tokens.js';
+import { CursorCodec } from './paging.js';
+import { MediaSigner } from './media-signing.js';
+import { CommandStore } from './store/commands.js';
+import { WebhookConfigStore } from './store/webhook-configs.js';
+import { STATE_FORMAT, STATE_VERSION, type SandboxState } from './store/state-file.js';
+import { SandboxHooks } from './hooks.js';
+import { TenantDirectory } from './tenancy.js';
+import { RequestJournal } from './journal/journal.js';
+import { FaultBook } from './faults/rules.js';
+import { buildWorld, type BuiltWorld } from './scenario/build.js';
+import type { Scenario } from './scenario/scenario.js';
+
+export interface AppParams {
+  seed: number;
+  /** Devices of the seeded world. */
+  devices: number;
+  anchorMs: number;
+  secret: Buffer;
+  scenario: Scenario | null;
+  saved: SandboxState | null;
+  allowPrivateWebhooks: boolean;
+  tokenTtlSeconds: number;
+  telemetryRate: number;
+  journalSize: number;
+  now: () => Date;
+  log: (line: string) => void;
+}
+
+export interface AppHandle {
+  app: SandboxApp;
+  snapshot(): SandboxState;
+  /** The origin clients reach the sandbox at, once it listens. */
+  setBaseUrl(url: string): void;
+  /** Called by the app when its state changed (the state saver, when there is a state file). */
+  onChange(listener: () => void): void;
+}
+
+/** Builds the app; a scenario that does not fit the world throws ScenarioError (saved changes: plain Error). */
+export function createApp(p: AppParams): AppHandle {
+  const built = buildWorld({
+    seed: p.seed, devices: p.devices, anchorMs: p.anchorMs, scenario: p.scenario, changes: p.saved?.world, allowPrivateWebhooks: p.allowPrivateWebhooks,
+  });
+  const tokens = new TokenStore(p.now);
+  if (p.saved) tokens.load(p.saved.tokens);
+  let baseUrl = '';
+  let changeListener: () => void = () => undefined;
+  const build = (scenario: Scenario | null) => buildWorld({
+    seed: p.seed, devices: p.devices, anchorMs: p.anchorMs, scenario, allowPrivateWebhooks: p.allowPrivateWebhooks,
+  });
+  const install = (next: BuiltWorld, scenario: Scenario | null, saved?: SandboxState) => {
+    app.world = next.world;
+    app.clients = next.clients;
+    app.scenario = scenario;
+    app.tenants = new TenantDirectory(() => app.world.organizations.values());
+    app.commands = new CommandStore(saved?.commands);
+    app.webhooks = saved ? new WebhookConfigStore(p.now, saved.webhooks) : webhookStoreOf(next, p.now);
+  };
+
+  const app: SandboxApp = {
+    seed: p.seed,
+    startedAt: p.now(),
+    world: built.world,
+    tokens,
+    tenants: new TenantDirectory(() => app.world.organizations.values()),
+    clients: built.clients,
+    scenario: p.scenario,
+    journal: new RequestJournal(p.journalSize),
+    faults: new FaultBook(p.seed, p.now),
+    telemetryRate: p.telemetryRate,
+    cursors: new CursorCodec(p.secret),
+    media: new MediaSigner(p.secret, p.now),
+    commands: new CommandStore(),
+    webhooks: new WebhookConfigStore(p.now),
+    hooks: new SandboxHooks(),
+    allowPrivateWebhooks: p.allowPrivateWebhooks,
+    tokenTtlSeconds: p.tokenTtlSeconds,
+    now: p.now,
+    baseUrl: () => baseUrl,
+    changed: () => changeListener(),
+    reset() {
+      install(build(app.scenario), app.scenario);
+      app.changed();
+    },
+    loadScenario(scenario) {
+      const next = build(scenario); // throws before anything is replaced
+      install(next, scenario);
+      // the clients may have changed (their scopes, their organizations): no token outlives them
+      app.tokens.revokeAll();
+      app.log(`sandbox: scenario ${scenario.name ?? '(unnamed)'} loaded: ${next.world.devices.size} devices, ${next.clients.length} clients`);
+      app.changed();
+    },
+    log: p.log,
+  };
+  install(built, p.scenario, p.saved ?? undefined);
+  return {
+    app,
+    setBaseUrl(url) {
+      baseUrl = url;
+    },
+    snapshot: (): SandboxState => ({
+      format: STATE_FORMAT,
+      version: STATE_VERSION,
+      seed: p.seed,
+      devices: p.devices,
+      secret: p.secret.toString('hex'),
+      scenario: app.scenario,
+      world: app.world.getChanges(),
+      commands: app.commands.toJSON(),
+      webhooks: app.webhooks.toJSON(),
+      tokens: app.tokens.toJSON(),
+    }),
+    onChange(listener) {
+      changeListener = listener;
+    },
+  };
+}
+
+function webhookStoreOf(built: BuiltWorld, now: () => Date): WebhookConfigStore {
+  const store = new WebhookConfigStore(now);
+  for (const w of built.webhooks) store.install(w.organizationId, w.isEnabled, w.topics, w.authKey);
+  return store;
+}
