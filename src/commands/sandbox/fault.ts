@@ -5,6 +5,7 @@ import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
 import { callSandbox } from './control-client.js';
 
 // spec: any 4xx the spec names, 500 and 503 (control/openapi.json, FaultAnswer.status)
@@ -66,6 +67,7 @@ export function newSandboxFaultCommand(deps: FaultDeps, runs = { add: faultAddRu
     .option('--probability <p>', 'share of the matching requests it applies to, above 0 up to 1 (default 1)')
     .option('--times <n>', 'apply this many times, then retire (default: no limit)')
     .option('--description <text>', 'a note shown by fault list');
+  completeValues(add, { '--hardware-id': 'hardware-id' });
   describeVerb(add, {
     output: 'records',
     uses: ['profile', 'endpoints', 'timeout', 'debug'],

@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { viewOf } from '../../output/columns.js';
+import { completeValues } from '../../completion/values.js';
 import { describeVerb } from '../shared/help.js';
 import { callSandbox } from './control-client.js';
 
@@ -27,6 +28,7 @@ export function newSandboxRequestsCommand(deps: RequestsDeps, run = sandboxReque
     .option('--status <status>', 'only this status (503), class (5xx), or dropped connections (dropped)')
     .option('--limit <n>', 'the latest N only')
     .option('--bodies', 'include request and response bodies (secrets redacted, cut after 8 KiB)');
+  completeValues(command, { '--hardware-id': 'hardware-id' });
   describeVerb(command, {
     output: 'records',
     uses: ['profile', 'endpoints', 'timeout', 'debug'],

@@ -52,7 +52,7 @@ export function addSandboxStartOptions(command: Command): Command {
     .option('--emit-rate <n>', 'webhook events per second emitted from the seeded fleet, round robin over the five types (default 0: off)')
     .option('--propagation <ms>', 'delay before webhook configuration changes and key rotations reach deliveries (at most 60000)', String(DEFAULT_PROPAGATION_MS))
     .option('--json', 'print one JSON line with the endpoints and credentials when ready');
-  return completeValues(command, { '--state': 'file' });
+  return completeValues(command, { '--state': 'file', '--scenario': 'file', '--fault': 'file' });
 }
 
 export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
