@@ -9,7 +9,7 @@ import { requireNonEmpty, requireUuid } from '../shared/validate.js';
 import { displayValue, requireProfileKey } from './keys.js';
 import { readAll } from '../../io/read-input.js';
 
-type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals'>;
+type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals' | 'signal'>;
 
 export function newConfigCommand(deps: ConfigDeps): Command {
   const config = new Command('config').description('Profiles and settings (base_url, auth_url, client_id, client_secret, scopes, organization_id)');
@@ -51,7 +51,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     let value = rawValue;
     if (value === undefined || (key === 'client_secret' && value === '-')) {
       if (key !== 'client_secret') throw new UsageError(`missing the value for ${key}`, `fleetctl config set ${key} VALUE`);
-      value = (await readAll(deps.io.in)).trim();
+      value = (await readAll(deps.io.in, `the ${key} on stdin`, { signal: deps.signal })).trim();
     } else if (key === 'client_secret') {
       deps.io.warn('a secret on the command line stays in your shell history; pipe it on stdin instead.');
     }

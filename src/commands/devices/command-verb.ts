@@ -12,7 +12,7 @@ import {
   type DeviceCommand,
 } from '../../api/device-commands.js';
 import { describeVerb } from '../shared/help.js';
-import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, optionalUuid, requireNonEmpty } from '../shared/validate.js';
 import { UsageError } from '../../errors.js';
 import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/run.js';
 import { RUN_ID_PATTERN } from './bulk/keys.js';
@@ -107,7 +107,7 @@ export function newDeviceCommandVerb(
 }
 
 function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: RawFlags): DeviceCommandInvocation {
-  const ids = hardwareIds.map((id) => requireNonEmpty(id, 'hardware id'));
+  const ids = hardwareIds.map((id) => requireHardwareId(id, 'hardware id'));
   const key = flags.idempotencyKey === undefined ? undefined : checkIdempotencyKey(flags.idempotencyKey);
   const yes = Boolean(flags.yes);
   // every flag is checked, even those a single device does not use, before anything is sent

@@ -5,7 +5,7 @@ import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { collect, requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, collect, requireNonEmpty } from '../shared/validate.js';
 
 export interface DevicesEventsOptions {
   hardwareId: string;
@@ -47,7 +47,7 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
   command.action(async (hardwareId: string, flags: RawFlags) => {
     const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));
     await run(deps, {
-      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
+      hardwareId: requireHardwareId(hardwareId, 'hardware id'),
       window: dateWindowFrom(flags, deps.clock.now()),
       types,
       accident: flags.accident ? true : undefined,

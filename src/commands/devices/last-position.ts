@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 import { parseDuration } from '../shared/dates.js';
 
@@ -15,6 +15,8 @@ export interface DevicesLastPositionOptions {
 
 type DevicesLastPositionDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal'>;
 
+/** Longer waits than a day are not watching; and timers cannot wait beyond 24.8 days. */
+const MAX_WATCH_INTERVAL_MS = 86_400_000;
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
 export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run = devicesLastPositionRun): Command {
@@ -36,9 +38,9 @@ export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run
   command.action(async (hardwareId: string, flags: { watch?: boolean; interval?: string }) => {
     if (flags.interval !== undefined && !flags.watch) throw new UsageError('--interval only applies with --watch');
     await run(deps, {
-      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
+      hardwareId: requireHardwareId(hardwareId, 'hardware id'),
       watch: Boolean(flags.watch),
-      intervalMs: flags.interval === undefined ? 5_000 : parseDuration(flags.interval, '--interval'),
+      intervalMs: flags.interval === undefined ? 5_000 : parseDuration(flags.interval, '--interval', MAX_WATCH_INTERVAL_MS),
     });
   });
   return command;

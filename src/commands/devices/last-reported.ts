@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 
 type DevicesLastReportedDeps = Pick<Deps, 'api' | 'output'>;
@@ -21,7 +21,7 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
       },
     ],
   });
-  command.action(async (hardwareId: string) => run(deps, { hardwareId: requireNonEmpty(hardwareId, 'hardware id') }));
+  command.action(async (hardwareId: string) => run(deps, { hardwareId: requireHardwareId(hardwareId, 'hardware id') }));
   return command;
 }
 

@@ -4,7 +4,7 @@ import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
-import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, optionalUuid } from '../shared/validate.js';
 
 export interface DevicesListOptions {
   organizationId?: string;
@@ -35,7 +35,7 @@ export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRu
     await run(deps, {
       organizationId: optionalUuid(flags.organizationId, '--organization-id'),
       fleetId: optionalUuid(flags.fleetId, '--fleet-id'),
-      hardwareId: flags.hardwareId === undefined ? undefined : requireNonEmpty(flags.hardwareId, '--hardware-id'),
+      hardwareId: flags.hardwareId === undefined ? undefined : requireHardwareId(flags.hardwareId, '--hardware-id'),
       paging: pagingFrom(flags),
     });
   });

@@ -12,7 +12,7 @@ import { ApiError, FleetctlError, NetworkError, UsageError } from '../../errors.
 import type { Transport } from '../../api/transport.js';
 import { describeVerb } from '../shared/help.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, requireNonEmpty } from '../shared/validate.js';
 
 export interface DevicesMediaDownloadOptions {
   hardwareId: string;
@@ -56,7 +56,7 @@ export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, r
     if (flags.all && mediaIds.length > 0) throw new UsageError('give media ids or --all, not both');
     if (!flags.all && mediaIds.length === 0) throw new UsageError('name the media ids to download, or pass --all', 'list them with: fleetctl devices media HARDWARE_ID');
     await run(deps, {
-      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
+      hardwareId: requireHardwareId(hardwareId, 'hardware id'),
       mediaIds: [...new Set(mediaIds.map((id) => requireNonEmpty(id, 'media id')))],
       all: Boolean(flags.all),
       dir: flags.dir === undefined ? '.' : directoryFlag(flags.dir),

@@ -5,7 +5,7 @@ import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId } from '../shared/validate.js';
 import { newDevicesMediaDownloadCommand } from './media-download.js';
 
 export interface DevicesMediaOptions {
@@ -38,7 +38,7 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
   });
   command.action(async (hardwareId: string, flags: RawPagingFlags & RawDateFlags) => {
     await run(deps, {
-      hardwareId: requireNonEmpty(hardwareId, 'hardware id'),
+      hardwareId: requireHardwareId(hardwareId, 'hardware id'),
       window: dateWindowFrom(flags, deps.clock.now()),
       paging: pagingFrom(flags),
     });

@@ -3,6 +3,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export const DRIVER_STATUSES = ['active', 'inactive'] as const;
 export type DriverStatus = (typeof DRIVER_STATUSES)[number];
@@ -67,11 +68,11 @@ export function addDriverFieldOptions(command: Command, members: readonly string
  * The body from --from-file (if any) with the flags laid over it, every member checked.
  * An empty flag value of an optional member means null (clear it).
  */
-export async function driverBodyFrom(flags: RawDriverFlags, members: readonly string[], stdin: NodeJS.ReadableStream): Promise<DriverBody> {
+export async function driverBodyFrom(flags: RawDriverFlags, members: readonly string[], stdin: NodeJS.ReadableStream, signal?: AbortSignal): Promise<DriverBody> {
   const body: DriverBody = {};
   if (flags.fromFile !== undefined) {
-    const source = flags.fromFile === '-' ? 'stdin' : flags.fromFile;
-    const input = await readJsonInput(flags.fromFile, stdin, '--from-file');
+    const source = flags.fromFile === '-' ? 'stdin' : quoteInput(flags.fromFile);
+    const input = await readJsonInput(flags.fromFile, stdin, '--from-file', { signal });
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new UsageError(`--from-file ${source} must hold a JSON object`);
     const unknown = Object.keys(input).filter((key) => !members.includes(key));
     if (unknown.length > 0) {

@@ -16,7 +16,7 @@ export interface WebhookDiffOptions {
   source: string;
 }
 
-type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io'>;
+type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'signal'>;
 
 export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRun): Command {
   const command = new Command('diff')
@@ -34,7 +34,7 @@ export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRu
   });
   command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {
     const organizationId = orgFrom(flags);
-    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl)) });
+    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl, deps.signal)) });
   });
   return command;
 }

@@ -1,7 +1,7 @@
 // The state file: seed parameters plus everything the API changed. Written atomically (temporary file in
 // the same directory, then rename) a moment after each change and at close; read at start. A file that
 // cannot be read as sandbox state makes start-up fail and is never overwritten.
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { WorldChanges } from './world-store.js';
@@ -9,6 +9,10 @@ import type { CommandsState } from './commands.js';
 import type { WebhookConfigsState } from './webhook-configs.js';
 import type { TokenRecord } from '../auth/tokens.js';
 import { ConfigError } from '../../errors.js';
+import { InputFileError, readTextFile } from '../../io/read-input.js';
+
+/** Changes to a seeded world, never the world itself: far below this even after millions of requests. */
+const MAX_STATE_BYTES = 256 * 1024 * 1024;
 
 export const STATE_FORMAT = 'fleetctl-sandbox-state';
 export const STATE_VERSION = 1;
@@ -47,10 +51,11 @@ export class CorruptStateError extends ConfigError {
 export async function loadState(file: string): Promise<SandboxState | null> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // bounded: /dev/zero or a FIFO named by mistake must fail, not hang or fill the memory
+    text = await readTextFile(file, `the sandbox state file ${file}`, { maxBytes: MAX_STATE_BYTES });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new CorruptStateError(file, `cannot be read: ${(err as Error).message}`);
+    if (err instanceof InputFileError && err.code === 'ENOENT') return null;
+    throw err;
   }
   let parsed: unknown;
   try {

@@ -43,7 +43,7 @@ interface Run {
 }
 
 export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<void> {
-  const run = opts.resume ? resumeRun(deps, verb, opts) : await newRun(deps, opts);
+  const run = opts.resume ? await resumeRun(deps, verb, opts) : await newRun(deps, opts);
   const pending = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!)));
   if (run.targets.length === 0) {
     deps.io.info('No devices matched: nothing to send.');
@@ -52,7 +52,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
   // a resumed run with nothing left sends nothing: no confirmation, just its results again
   if (pending.length > 0) await confirm(deps, verb, opts, pending);
-  const journal = run.journal ?? Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
+  const journal = run.journal ?? await Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
   const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
   deps.io.info(
     `Run ${run.runId}: ${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}${run.earlier.size > 0 ? ` (${run.targets.length - pending.length} already done)` : ''}; ` +
@@ -110,10 +110,10 @@ async function newRun(deps: BulkDeps, opts: BulkCommandOptions): Promise<Run> {
   return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets, earlier: new Map() };
 }
 
-function resumeRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Run {
+async function resumeRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<Run> {
   const runId = opts.resume!;
   if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file or selection');
-  const journal = Journal.open(opts.journal ?? defaultJournalPath(deps.configDir(), runId), runId);
+  const journal = await Journal.open(opts.journal ?? defaultJournalPath(deps.configDir(), runId), runId);
   const { header } = journal;
   if (header.command !== verb.command) throw new UsageError(`run ${runId} was a ${header.command.replace('_', '-')}, not a ${verb.name}`);
   if (opts.keyBase !== undefined && opts.keyBase !== header.key_base) {
