@@ -6,6 +6,7 @@ import { createDeps, type Deps, type GlobalOptions, type Runtime } from './facto
 import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
 import { recordsShownBy } from './commands/shared/help.js';
+import { quoteInput, safeText } from './output/terminal-text.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
@@ -75,10 +76,25 @@ function configureTree(command: Command, deps: Deps): void {
   command.configureOutput({
     writeOut: (text) => deps.io.out.write(text),
     writeErr: (text) => deps.io.err.write(text),
-    outputError: (text, write) => write(text.replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
+    outputError: (text, write) => write(commanderMessage(text).replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
   });
   for (const sub of command.commands) configureTree(sub, deps);
 }
+
+/**
+ * commander quotes the user's input in its messages ('--bad-flag', an invalid choice): made visible, and cut
+ * when long, as fleetctl's own messages do.
+ */
+function commanderMessage(text: string): string {
+  const quoted = text.replace(/'([^'\n]*)'/g, (whole, inner: string) => (inner.length > MAX_QUOTED ? quoteInput(inner, MAX_QUOTED) : whole));
+  return safeText(quoted, { newlines: true })
+    .split('\n')
+    .map((line) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}… (${line.length} characters)` : line))
+    .join('\n');
+}
+
+const MAX_QUOTED = 80;
+const MAX_LINE = 400;
 
 export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<ExitCodeValue> {
   const io = runtime?.io ?? IOStreams.fromProcess(process.env);
@@ -156,10 +172,10 @@ function reportError(error: unknown, deps: Deps, argv: string[], interrupted: bo
     }
     return error.exitCode;
   }
+  // a typed error is an expected outcome, said in full by its message: a stack trace is for bugs (--debug)
   if (error instanceof FleetctlError) {
     deps.io.error(error.message);
     if (error.hint) deps.io.hint(error.hint);
-    if (debug && error.stack) deps.io.info(error.stack);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,8 +1,8 @@
 // Reading what the user hands us: stdin, or a file (where `-` means stdin). Every read is bounded and can be
 // interrupted: a 5 GB file, /dev/zero, a FIFO nobody writes to or /proc/kmsg (which waits for the kernel)
 // must end in a clear error, or stop at Ctrl-C, never hang or exhaust memory.
-import { constants, type Stats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { close, constants, fstat, open, read, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import { Socket } from 'node:net';
 import { UsageError } from '../errors.js';
 import { quoteInput } from '../output/terminal-text.js';
@@ -13,6 +13,12 @@ export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
 const CHUNK_BYTES = 64 * 1024;
+
+const openFile = promisify(open);
+const statFd = promisify(fstat);
+const closeFd = promisify(close);
+const readFd = (fd: number, buffer: Buffer, offset: number, length: number, position: null) =>
+  new Promise<number>((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
 
 /** A file that cannot be read; `code` is the system's (ENOENT...) when opening it failed. */
 export class InputFileError extends UsageError {
@@ -89,36 +95,42 @@ export async function readJsonInput(file: string, stdin: NodeJS.ReadableStream, 
 /** A regular file or a pipe, as UTF-8, bounded and interruptible; `what` names it in errors. */
 export async function readTextFile(file: string, what: string, limits: ReadLimits = {}): Promise<string> {
   const maxBytes = limits.maxBytes ?? MAX_INPUT_BYTES;
-  let handle: FileHandle;
+  // A plain descriptor, not a FileHandle: a pipe's descriptor goes to a socket, which closes it; a FileHandle
+  // would close it again when collected, by then maybe another file's.
+  let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO does not wait for a writer, and a file that waits for data (/proc/kmsg)
     // answers EAGAIN instead of blocking a thread that no signal can wake.
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = await openFile(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (error) {
     throw new InputFileError(`cannot read ${what}: ${describeFileError(error as NodeJS.ErrnoException)}`, (error as NodeJS.ErrnoException).code);
   }
-  let handedOver = false;
+  let info: Stats;
   try {
-    const info = await handle.stat();
-    if (info.isFIFO()) {
-      // a pipe (`--from-file <(cmd)`) is read through the event loop, so it stops on Ctrl-C
-      handedOver = true;
-      const pipe = new Socket({ fd: handle.fd, readable: true, writable: false });
-      try {
-        return await readAll(pipe, what, limits);
-      } finally {
-        pipe.destroy();
-      }
+    info = await statFd(fd);
+  } catch (error) {
+    await closeFd(fd).catch(() => undefined);
+    throw new UsageError(`cannot read ${what}: ${describeFileError(error as NodeJS.ErrnoException)}`);
+  }
+  if (info.isFIFO()) {
+    // a pipe (`--from-file <(cmd)`) is read through the event loop, so it stops on Ctrl-C
+    const pipe = new Socket({ fd, readable: true, writable: false });
+    try {
+      return await readAll(pipe, what, limits);
+    } finally {
+      pipe.destroy();
     }
+  }
+  try {
     if (!info.isFile()) throw new UsageError(`cannot read ${what}: it is ${kindOf(info)}, not a regular file`);
     if (info.size > maxBytes) throw tooLarge(what, maxBytes);
-    return await readChunks(handle, what, maxBytes, limits.signal);
+    return await readChunks(fd, what, maxBytes, limits.signal);
   } finally {
-    if (!handedOver) await handle.close().catch(() => undefined);
+    await closeFd(fd).catch(() => undefined);
   }
 }
 
-async function readChunks(handle: FileHandle, what: string, maxBytes: number, signal: AbortSignal | undefined): Promise<string> {
+async function readChunks(fd: number, what: string, maxBytes: number, signal: AbortSignal | undefined): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for (;;) {
@@ -126,7 +138,7 @@ async function readChunks(handle: FileHandle, what: string, maxBytes: number, si
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let bytesRead: number;
     try {
-      ({ bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null));
+      bytesRead = await readFd(fd, buffer, 0, CHUNK_BYTES, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN' || code === 'EWOULDBLOCK') throw new UsageError(`cannot read ${what}: it waits for data instead of ending like a file`);

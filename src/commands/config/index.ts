@@ -8,6 +8,7 @@ import { describeVerb } from '../shared/help.js';
 import { requireNonEmpty, requireUuid } from '../shared/validate.js';
 import { displayValue, requireProfileKey } from './keys.js';
 import { readAll } from '../../io/read-input.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals' | 'signal'>;
 
@@ -120,7 +121,7 @@ function validateSetting(key: string, value: string): string {
       const url = new URL(value);
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)');
     } catch {
-      throw new UsageError(`${key} must be an absolute http(s) URL, got "${value}"`);
+      throw new UsageError(`${key} must be an absolute http(s) URL, got ${quoteInput(value)}`);
     }
     return value.replace(/\/+$/, '');
   }

@@ -18,6 +18,7 @@ import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/r
 import { RUN_ID_PATTERN } from './bulk/keys.js';
 import { isRunFatal } from './bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export interface DeviceCommandVerb {
   command: DeviceCommand;
@@ -122,7 +123,7 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
   if (ids.length === 0 && !bulkOnly && flags.resume === undefined) {
     throw new UsageError(`name the devices to ${verb.name}: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)`);
   }
-  if (flags.resume !== undefined && !RUN_ID_PATTERN.test(flags.resume)) throw new UsageError(`--resume must be a run id such as 20240601T120000Z-3f9a1c, got "${flags.resume}"`);
+  if (flags.resume !== undefined && !RUN_ID_PATTERN.test(flags.resume)) throw new UsageError(`--resume must be a run id such as 20240601T120000Z-3f9a1c, got ${quoteInput(flags.resume)}`);
   return {
     mode: 'bulk',
     source: {
@@ -145,7 +146,7 @@ function wholeNumber(value: string | undefined, flag: string, fallback: number, 
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
-    throw new UsageError(`${flag} must be a whole number${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}, got "${value}"`);
+    throw new UsageError(`${flag} must be a whole number${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}, got ${quoteInput(value)}`);
   }
   return n;
 }

@@ -101,17 +101,17 @@ export function checkMember(name: string, value: unknown, what: string): string 
   if (typeof value !== 'string') throw new UsageError(`${what} must be a string`);
   switch (f.kind) {
     case 'uuid':
-      if (!UUID.test(value)) throw new UsageError(`${what} must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got "${value}"`);
+      if (!UUID.test(value)) throw new UsageError(`${what} must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got ${quoteInput(value)}`);
       return value.toLowerCase();
     case 'name':
       if (value.trim().length === 0) throw new UsageError(`${what} must not be empty`);
       if (value.length > 100) throw new UsageError(`${what} must be at most 100 characters, got ${value.length}`);
       return value;
     case 'email':
-      if (!EMAIL.test(value)) throw new UsageError(`${what} must be an email address, got "${value}"`);
+      if (!EMAIL.test(value)) throw new UsageError(`${what} must be an email address, got ${quoteInput(value)}`);
       return value;
     case 'status':
-      if (!(DRIVER_STATUSES as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${DRIVER_STATUSES.join(', ')}, got "${value}"`);
+      if (!(DRIVER_STATUSES as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${DRIVER_STATUSES.join(', ')}, got ${quoteInput(value)}`);
       return value;
     case 'text':
       if (value.trim().length === 0) throw new UsageError(`${what} must not be blank (use null in a file, or "" as a flag, to clear it)`);

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { SandboxOptions, RunningSandbox } from '../../sandbox/index.js';
+import { quoteInput } from '../../output/terminal-text.js';
+import { requireListenHost } from '../shared/validate.js';
 
 /** spec Limits: "Webhook change propagation: up to 60 seconds"; the sandbox's default is shorter. */
 const DEFAULT_PROPAGATION_MS = 5_000;
@@ -44,7 +46,7 @@ export function addSandboxStartOptions(command: Command): Command {
 
 export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
   return {
-    host: flags.host,
+    host: requireListenHost(flags.host),
     port: integer(flags.port, '--port', 0, 65535),
     statePath: flags.state,
     seed: integer(flags.seed ?? '1', '--seed', 0, 2 ** 31),
@@ -128,26 +130,26 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions): string
 
 function integer(value: string, flag: string, min: number, max: number): number {
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got ${quoteInput(value)}`);
   }
   return Number(value);
 }
 
 function positive(value: string, flag: string): number {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number, got "${value}"`);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number, got ${quoteInput(value)}`);
   return parsed;
 }
 
 /** Events per second; 0 is off, the default (so a script can pass a variable that may be 0). */
 function emitRate(value: string): number {
   const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--emit-rate must be a number of events per second, 0 or more, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--emit-rate must be a number of events per second, 0 or more, got ${quoteInput(value)}`);
   return parsed;
 }
 
 function share(value: string, flag: string): number {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new UsageError(`${flag} must be a number from 0 to 1, got "${value}"`);
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new UsageError(`${flag} must be a number from 0 to 1, got ${quoteInput(value)}`);
   return parsed;
 }

@@ -52,3 +52,14 @@ export function optionalHardwareId(value: string | undefined, what: string): str
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/**
+ * --host of a local server: an address or a host name. A blank one would make Node listen on every
+ * interface, and spaces or control characters can only be a mistake.
+ */
+export function requireListenHost(value: string, flag = '--host'): string {
+  if (value.trim() === '' || /[\s\u0000-\u001f\u007f-\u009f]/.test(value) || value.length > 253) {
+    throw new UsageError(`${flag} must be an address such as 127.0.0.1 or a host name, got ${quoteInput(value)}`);
+  }
+  return value;
+}
