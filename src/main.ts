@@ -11,19 +11,20 @@ import { quoteInput, safeText } from './output/terminal-text.js';
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
 
-export const EXIT_CODES_HELP = `Exit codes (every HTTP status has one, by class):
+export const EXIT_CODES_HELP = `Exit codes:
   0    success
   1    unexpected internal error (a bug in fleetctl: please report it)
-  2    usage or invalid input (bad flag or argument, refused confirmation), or a request the API refused as
-       sent: HTTP 400 and any other 4xx not named below (405, 413, 414, 415, 431 ...)
+  2    usage or invalid input (bad flag or argument, refused confirmation), or
+       a request the API refused as sent: HTTP 400 and any other 4xx not named
+       below (405, 413, 414, 415, 431 ...)
   3    authentication failed (HTTP 401, 407, token endpoint failure)
   4    forbidden (HTTP 403: missing scope, organization outside your tenant)
   5    not found (HTTP 404, 410)
   6    conflict (HTTP 409, 412, 428)
   7    unprocessable (HTTP 422)
   8    rate limited or quota exceeded (HTTP 429 after retries)
-  9    service unavailable: HTTP 5xx, 408, a redirect (3xx, never followed) or any other status; timeout or
-       network failure
+  9    service unavailable: HTTP 5xx, 408, a redirect (3xx, never followed) or
+       any other status; timeout or network failure
   10   partial failure of a bulk operation
   130  interrupted (Ctrl-C, SIGTERM)`;
 
