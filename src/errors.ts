@@ -134,14 +134,35 @@ export class ApiError extends FleetctlError {
   }
 }
 
+/**
+ * Every HTTP status the client can meet, by class: the statuses the API names have their own code, any other
+ * 4xx is a request the service refused as it was sent (2), and anything else that is not a success (a 5xx, a
+ * redirect that is not followed, an informational answer left over) is a service failure (9). Never 1: that is
+ * kept for fleetctl's own bugs.
+ */
 export function exitCodeForStatus(status: number): ExitCodeValue {
-  if (status === 400 || status === 405 || status === 413 || status === 415) return ExitCode.usage;
-  if (status === 401) return ExitCode.auth;
-  if (status === 403) return ExitCode.forbidden;
-  if (status === 404) return ExitCode.notFound;
-  if (status === 409 || status === 412 || status === 428) return ExitCode.conflict;
-  if (status === 422) return ExitCode.unprocessable;
-  if (status === 429) return ExitCode.rateLimited;
-  if (status >= 500) return ExitCode.unavailable;
-  return ExitCode.internal;
+  if (status >= 200 && status < 300) return ExitCode.ok;
+  switch (status) {
+    case 401:
+    case 407:
+      return ExitCode.auth;
+    case 403:
+      return ExitCode.forbidden;
+    case 404:
+    case 410:
+      return ExitCode.notFound;
+    case 409:
+    case 412:
+    case 428:
+      return ExitCode.conflict;
+    case 422:
+      return ExitCode.unprocessable;
+    case 429:
+      return ExitCode.rateLimited;
+    // the service gave up waiting for the request: a timeout, as when no answer comes
+    case 408:
+      return ExitCode.unavailable;
+    default:
+      return status >= 400 && status < 500 ? ExitCode.usage : ExitCode.unavailable;
+  }
 }

@@ -12,6 +12,7 @@ import type { Transport } from './api/transport.js';
 import type { ApiClient, OperationInfo } from './api/client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './api/retry.js';
 import type { Dispatcher } from 'undici';
+import { quoteInput } from './output/terminal-text.js';
 
 /** Global flags, as commander parses them. */
 export interface GlobalOptions {
@@ -221,12 +222,12 @@ export function retryPolicy(g: GlobalOptions): RetryPolicy {
 function positiveNumber(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got "${value}"`);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got ${quoteInput(value)}`);
   return parsed;
 }
 
 function wholeNumber(value: string, flag: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got ${quoteInput(value)}`);
   return Number(value);
 }
 

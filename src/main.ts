@@ -7,23 +7,30 @@ import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
 import { recordsShownBy } from './commands/shared/help.js';
 import { completeValues } from './completion/values.js';
+import { quoteInput, safeText } from './output/terminal-text.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
 
 export const EXIT_CODES_HELP = `Exit codes:
   0    success
-  1    unexpected internal error
-  2    usage or invalid input (bad flag or argument, refused confirmation, HTTP 400)
-  3    authentication failed (HTTP 401, token endpoint failure)
+  1    unexpected internal error (a bug in fleetctl: please report it)
+  2    usage or invalid input (bad flag or argument, refused confirmation), or
+       a request the API refused as sent: HTTP 400 and any other 4xx not named
+       below (405, 413, 414, 415, 431 ...)
+  3    authentication failed (HTTP 401, 407, token endpoint failure)
   4    forbidden (HTTP 403: missing scope, organization outside your tenant)
-  5    not found (HTTP 404)
-  6    conflict (HTTP 409, 412)
+  5    not found (HTTP 404, 410)
+  6    conflict (HTTP 409, 412, 428)
   7    unprocessable (HTTP 422)
   8    rate limited or quota exceeded (HTTP 429 after retries)
-  9    service unavailable, other 5xx, timeout or network failure
+  9    service unavailable: HTTP 5xx, 408, a redirect (3xx, never followed) or
+       any other status; timeout or network failure
   10   partial failure of a bulk operation
-  130  interrupted (Ctrl-C)`;
+  130  interrupted (Ctrl-C, SIGTERM)`;
+
+/** How long a command may take to stop after Ctrl-C or SIGTERM before the process ends regardless. */
+const STOP_GRACE_MS = 1500;
 
 export function buildProgram(deps: Deps): Command {
   const program = new Command('fleetctl')
@@ -72,10 +79,25 @@ function configureTree(command: Command, deps: Deps): void {
   command.configureOutput({
     writeOut: (text) => deps.io.out.write(text),
     writeErr: (text) => deps.io.err.write(text),
-    outputError: (text, write) => write(text.replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
+    outputError: (text, write) => write(commanderMessage(text).replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
   });
   for (const sub of command.commands) configureTree(sub, deps);
 }
+
+/**
+ * commander quotes the user's input in its messages ('--bad-flag', an invalid choice): made visible, and cut
+ * when long, as fleetctl's own messages do.
+ */
+function commanderMessage(text: string): string {
+  const quoted = text.replace(/'([^'\n]*)'/g, (whole, inner: string) => (inner.length > MAX_QUOTED ? quoteInput(inner, MAX_QUOTED) : whole));
+  return safeText(quoted, { newlines: true })
+    .split('\n')
+    .map((line) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}… (${line.length} characters)` : line))
+    .join('\n');
+}
+
+const MAX_QUOTED = 80;
+const MAX_LINE = 400;
 
 export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<ExitCodeValue> {
   const io = runtime?.io ?? IOStreams.fromProcess(process.env);
@@ -93,6 +115,12 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(ExitCode.interrupted);
     controller.abort(new CancelledError(signal === 'SIGTERM' ? 'terminated' : undefined));
+    // Something the signal cannot reach (a read blocked in a worker thread) must not keep the process alive:
+    // it ends within 2 s of the signal, with the command's own exit code if it did return.
+    setTimeout(() => {
+      if (process.exitCode === undefined) io.info('Interrupted.');
+      process.exit(process.exitCode ?? ExitCode.interrupted);
+    }, STOP_GRACE_MS).unref();
   };
   // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash. Reads and watchers
   // stop quietly (deps.signal); confirmed work such as a bulk reboot goes on (deps.interruptSignal), and the
@@ -147,10 +175,10 @@ function reportError(error: unknown, deps: Deps, argv: string[], interrupted: bo
     }
     return error.exitCode;
   }
+  // a typed error is an expected outcome, said in full by its message: a stack trace is for bugs (--debug)
   if (error instanceof FleetctlError) {
     deps.io.error(error.message);
     if (error.hint) deps.io.hint(error.hint);
-    if (debug && error.stack) deps.io.info(error.stack);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,7 @@
 // The API client: one scope per call, bearer tokens, retries for requests safe to repeat, problem+json errors.
-import { ApiError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
+import { quoteInput } from '../output/terminal-text.js';
+import { checkRequestFits } from './request-limits.js';
 import type { Clock } from '../io/clock.js';
 import type { TokenSource } from '../auth/tokens.js';
 import { toApiError, headerValue } from './problem.js';
@@ -94,6 +96,7 @@ export class ApiClient {
 
   request<T = unknown>(raw: RawRequest): Promise<ApiResponse<T>> {
     const request = { ...raw, signal: raw.signal ?? this.deps.signal };
+    checkRequestFits({ path: request.path, query: queryEntries(request.query), headers: request.headers ?? {} });
     const label = `${request.method} ${request.path}`;
     return (this.deps.activity ?? noActivity).during(label, (task) => this.send<T>(request, label, task), request.signal);
   }
@@ -149,7 +152,8 @@ export class ApiClient {
         }
         throw toApiError(response, url, retryAfter, request.scope);
       }
-      if (response.status >= 400) throw toApiError(response, url, parseRetryAfter(response.headers['retry-after'], this.deps.clock.now()), request.scope);
+      // a redirect is not followed (it would carry the bearer token elsewhere): it fails as the answer it is
+      if (response.status >= 300) throw toApiError(response, url, parseRetryAfter(response.headers['retry-after'], this.deps.clock.now()), request.scope);
       return { status: response.status, headers: response.headers, body: parseBody(response) as T };
     }
   }
@@ -182,20 +186,29 @@ export function expandPath(template: string, params: Record<string, string>): st
   return template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`missing path parameter ${name} for ${template}`);
-    return encodeURIComponent(value);
+    try {
+      return encodeURIComponent(value);
+    } catch {
+      // a lone surrogate (half of an emoji, cut) has no UTF-8 form
+      throw new UsageError(`${name} ${quoteInput(value)} is not valid text: it holds half of a character`);
+    }
   });
 }
 
 export function queryString(query: Record<string, QueryValue> | undefined): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) params.append(name, item);
-    else params.append(name, String(value));
-  }
-  const text = params.toString();
+  const text = new URLSearchParams(queryEntries(query)).toString();
   return text ? `?${text}` : '';
+}
+
+/** The query as name-value pairs, a repeated parameter once per value. */
+function queryEntries(query: Record<string, QueryValue> | undefined): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) entries.push([name, item]);
+    else entries.push([name, String(value)]);
+  }
+  return entries;
 }
 
 function parseBody(response: HttpResponse): unknown {

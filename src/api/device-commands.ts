@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, CancelledError, FleetctlError, UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { headerValue } from './problem.js';
+import { quoteInput } from '../output/terminal-text.js';
 
 export type DeviceCommand = 'reboot' | 'wake_up';
 
@@ -38,7 +39,13 @@ export function checkIdempotencyKey(key: string, flag = '--idempotency-key'): st
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw new UsageError(`${flag} must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${key.length}`);
   }
+  if (!isHeaderSafeKey(key)) throw new UsageError(`${flag} ${quoteInput(key)} must be printable ASCII: it travels as an HTTP header`);
   return key;
+}
+
+/** Printable ASCII: what an Idempotency-Key header carries byte for byte, whatever the server's charset. */
+export function isHeaderSafeKey(key: string): boolean {
+  return /^[\x20-\x7e]*$/.test(key);
 }
 
 /** A fresh key for a one-off command, printed so the call can be replayed. */

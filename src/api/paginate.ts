@@ -1,5 +1,6 @@
 // The one pager: follows next_cursor until has_more is false, item by item so memory stays flat.
 import { InvalidResponseError, UsageError } from '../errors.js';
+import { quoteInput } from '../output/terminal-text.js';
 
 export interface Page<T> {
   data: T[];
@@ -68,7 +69,7 @@ export function paginate<T>(fetchPage: FetchPage<T>, options: PageOptions): Page
 /** --limit is checked before any request: 1 to 500. */
 export function parseLimit(value: string | undefined): number {
   if (value === undefined) return DEFAULT_LIMIT;
-  if (!/^\d+$/.test(value.trim())) throw new UsageError(`--limit must be a whole number from ${MIN_LIMIT} to ${MAX_LIMIT}, got "${value}"`);
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`--limit must be a whole number from ${MIN_LIMIT} to ${MAX_LIMIT}, got ${quoteInput(value)}`);
   const limit = Number(value);
   if (limit < MIN_LIMIT || limit > MAX_LIMIT) throw new UsageError(`--limit must be from ${MIN_LIMIT} to ${MAX_LIMIT}, got ${limit}`);
   return limit;
@@ -76,6 +77,6 @@ export function parseLimit(value: string | undefined): number {
 
 export function parseMaxItems(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`--max-items must be a whole number of at least 1, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`--max-items must be a whole number of at least 1, got ${quoteInput(value)}`);
   return Number(value);
 }

@@ -1,6 +1,6 @@
 // The one undici Agent of the process, with timeouts, tracing and network errors turned into NetworkError.
 import type { Dispatcher } from 'undici';
-import { NetworkError } from '../errors.js';
+import { NetworkError, UsageError } from '../errors.js';
 import type { Tracer } from './trace.js';
 import { noActivity, type Activity } from '../io/spinner.js';
 
@@ -94,6 +94,8 @@ export function toNetworkError(error: unknown, url: string, timeoutMs: number, s
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : (error as Error);
   const code = networkErrorCode(error);
   const origin = safeOrigin(url);
+  // the client refused to send what it was given: nothing went out, and a retry would refuse it again
+  if (code === 'UND_ERR_INVALID_ARG') return new UsageError(`the request to ${origin} cannot be sent: ${(error as Error).message}`);
   if (code && TIMEOUT_CODES.has(code)) {
     const failure = new NetworkError(`request to ${origin} timed out after ${timeoutMs / 1000} s`, 'raise --timeout, or check the service status');
     (failure as NetworkError & { code?: string }).code = code;

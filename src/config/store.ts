@@ -102,9 +102,14 @@ function normalize(raw: Record<string, unknown>, file: string): ConfigData {
   return {
     ...(raw as object),
     current_profile: typeof raw.current_profile === 'string' ? raw.current_profile : undefined,
-    profiles: (raw.profiles as Record<string, Profile>) ?? {},
-    tokens: (raw.tokens as Record<string, CachedToken>) ?? {},
+    profiles: nameKeyed(raw.profiles as Record<string, Profile> | undefined),
+    tokens: nameKeyed(raw.tokens as Record<string, CachedToken> | undefined),
   };
+}
+
+/** Profile names are the user's (`--profile __proto__`): looked up in a map with no prototype to fall back on. */
+function nameKeyed<T>(entries: Record<string, T> | undefined): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, entries);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -37,8 +37,19 @@ export function hasControlCharacters(text: string): boolean {
  * the terminal. The cut falls between characters, never inside a surrogate pair.
  */
 export function quoteInput(text: string, maxLength = 80): string {
-  const visible = safeText(text);
-  const chars = Array.from(visible);
-  const shown = chars.length > maxLength ? `${chars.slice(0, maxLength - 1).join('')}… (${chars.length} characters)` : visible;
-  return `"${shown}"`;
+  // only the start is escaped and shown: a 5 MB argument is not processed whole
+  const head = text.length > maxLength * 2 ? text.slice(0, maxLength * 2) : text;
+  const chars = Array.from(safeText(head));
+  if (head === text && chars.length <= maxLength) return `"${chars.join('')}"`;
+  return `"${chars.slice(0, maxLength - 1).join('')}… (${codePoints(text)} characters)"`;
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // the second half of a surrogate pair does not count again
+    if (!(unit >= 0xdc00 && unit <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) count++;
+  }
+  return count;
 }

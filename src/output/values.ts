@@ -3,7 +3,8 @@
 export function valueAt(record: unknown, path: string): unknown {
   let current: unknown = record;
   for (const part of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
+    // own members only: a column named constructor or __proto__ is a field a record does not have
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
     current = (current as Record<string, unknown>)[part];
   }
   return current;
@@ -16,7 +17,7 @@ export function cellText(value: unknown): string {
   if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) {
     return value.map((item) => cellText(item)).join(',');
   }
-  return JSON.stringify(value);
+  return JSON.stringify(value) ?? '';
 }
 
 /** Nested objects become dotted keys, so one record reads as FIELD / VALUE rows. */

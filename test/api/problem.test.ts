@@ -26,12 +26,27 @@ describe('problem+json to exit codes', () => {
     [500, 'internal.error', 9],
     [502, 'upstream.failed', 9],
     [503, 'service.unavailable', 9],
+    // statuses the API does not name, by class
+    [405, 'request.method_not_allowed', 2],
+    [408, 'request.timeout', 9],
+    [410, 'resource.gone', 5],
+    [413, 'request.too_large', 2],
+    [431, 'request.malformed', 2],
+    [418, 'request.teapot', 2],
   ])('HTTP %i (%s) exits %i with `Error: detail (code, HTTP status)`', async (status, code, exit) => {
     const result = await getDevice(status, problem(status, code, `Detail of ${code}.`), { times: status === 401 ? 2 : 1, tokens: status === 401 ? 2 : 1 });
     expect(result.code).toBe(exit);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toBe(`Error: Detail of ${code}. (${code}, HTTP ${status})`);
     expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('a redirect is not followed: exit 9, naming where it led, and never a success', async () => {
+    const result = await getDevice(301, '', { headers: { location: 'https://elsewhere.example/v1/x' } });
+    expect(result.code).toBe(9);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Error: HTTP 301 from https:\/\/[^ ]+: a redirect to "https:\/\/elsewhere\.example\/v1\/x", which fleetctl does not follow$/m);
+    expect(result.stderr).toMatch(/^Hint: check the base URL/m);
   });
 
   it('a 403 for a missing scope names the scope in the hint', async () => {

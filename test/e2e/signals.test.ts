@@ -1,6 +1,9 @@
 // Ctrl-C and SIGTERM stop a command cleanly (exit 130, "Interrupted.", cleanups run), even once the config
 // store is loaded: conf's atomic writes pull in an exit-on-signal hook that used to kill the process at once.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, startHarness, type SandboxHarness } from './harness.js';
 
@@ -47,4 +50,33 @@ describe('signals', () => {
       expect(run.stdout.trim().split('\n').length).toBeLessThan(10);
     });
   }
+});
+
+describe('signals while waiting for input', () => {
+  // issue 14: `drivers create --from-file /proc/kmsg` never returned and ignored SIGTERM; a FIFO nobody writes
+  // to waits the same way, and must stop as quickly
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s ends a read from a FIFO nobody writes to within 2 s, with exit 130', async (signal) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-fifo-'));
+    const fifo = path.join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const child = spawn(process.execPath, [BIN, 'drivers', 'create', '--from-file', fifo], {
+        env: { PATH: process.env.PATH ?? '', HOME: h.configDir, CI: 'true', NO_COLOR: '1', ...h.envFor() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const sent = Date.now();
+      child.kill(signal);
+      const code = await Promise.race([closed, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 5000))]);
+      if (code === 'hung') child.kill('SIGKILL');
+      expect(code).toBe(130);
+      expect(Date.now() - sent).toBeLessThan(2000);
+      expect(stderr).toBe('Interrupted.\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

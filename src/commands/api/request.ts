@@ -2,6 +2,8 @@
 import { UsageError } from '../../errors.js';
 import { checkIdempotencyKey } from '../../api/device-commands.js';
 import { parseLimit } from '../../api/paginate.js';
+import { quoteInput } from '../../output/terminal-text.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../../io/read-input.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -40,7 +42,7 @@ export function apiRequestOptions(method: string | undefined, rawPath: string | 
     throw new UsageError(`give a METHOD and a PATH, e.g. fleetctl api GET /v1/fleets`, 'run `fleetctl api --list` for the operations of the API');
   }
   const verb = method.toUpperCase();
-  if (!(API_METHODS as readonly string[]).includes(verb)) throw new UsageError(`METHOD must be one of ${API_METHODS.join(', ')}, got "${method}"`);
+  if (!(API_METHODS as readonly string[]).includes(verb)) throw new UsageError(`METHOD must be one of ${API_METHODS.join(', ')}, got ${quoteInput(method)}`);
   const { path, query } = splitPath(rawPath);
   const sendsBody = verb !== 'GET' && verb !== 'DELETE';
   if (flags.input !== undefined && !sendsBody) throw new UsageError(`--input: a ${verb} request has no body`);
@@ -55,6 +57,7 @@ export function apiRequestOptions(method: string | undefined, rawPath: string | 
   }
   // like `gh api`: fields are the query of a GET or DELETE, or when the body comes from --input
   let body: Record<string, unknown> | undefined;
+  // Object.fromEntries defines own members: a field named __proto__ is a member like any other
   if (sendsBody && flags.input === undefined && fields.length > 0) body = Object.fromEntries(fields);
   else for (const [name, value] of fields) (query[name] ??= []).push(typeof value === 'string' ? value : JSON.stringify(value));
   if (query.limit) query.limit = query.limit.map(checkedLimit);
@@ -72,13 +75,13 @@ function checkedLimit(value: string): string {
 
 function splitPath(rawPath: string): { path: string; query: Record<string, string[]> } {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(rawPath)) {
-    throw new UsageError(`PATH is a path below the base URL, such as /v1/fleets, not a URL: "${rawPath}"`);
+    throw new UsageError(`PATH is a path below the base URL, such as /v1/fleets, not a URL: ${quoteInput(rawPath)}`);
   }
-  if (/\s/.test(rawPath) || rawPath.includes('#')) throw new UsageError(`PATH must not contain spaces or #, got "${rawPath}"`);
+  if (/\s/.test(rawPath) || rawPath.includes('#')) throw new UsageError(`PATH must not contain spaces or #, got ${quoteInput(rawPath)}`);
   const withSlash = rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
   const at = withSlash.indexOf('?');
   const path = at < 0 ? withSlash : withSlash.slice(0, at);
-  const query: Record<string, string[]> = {};
+  const query = userKeyed<string[]>();
   if (at >= 0) for (const [name, value] of new URLSearchParams(withSlash.slice(at + 1))) (query[name] ??= []).push(value);
   return { path, query };
 }
@@ -86,7 +89,7 @@ function splitPath(rawPath: string): { path: string; query: Record<string, strin
 function parseFields(values: string[] | undefined, flag: string, typed: boolean): [string, unknown][] {
   return (values ?? []).map((text) => {
     const at = text.indexOf('=');
-    if (at <= 0) throw new UsageError(`${flag} takes key=value, got "${text}"`);
+    if (at <= 0) throw new UsageError(`${flag} takes key=value, got ${quoteInput(text)}`);
     const value = text.slice(at + 1);
     return [text.slice(0, at), typed ? typedValue(value) : value];
   });
@@ -99,24 +102,30 @@ function typedValue(value: string): unknown {
   if (value === 'null') return null;
   if (/^-?\d+(\.\d+)?$/.test(value)) return Number(value);
   if (/^[[{]/.test(value)) {
+    if (exceedsDepth(value, MAX_JSON_DEPTH)) throw new UsageError(`-F value ${quoteInput(value)} is nested more than ${MAX_JSON_DEPTH} levels deep`);
     try {
       return JSON.parse(value) as unknown;
     } catch (error) {
-      throw new UsageError(`-F value ${value} looks like JSON but is not: ${(error as Error).message}`);
+      throw new UsageError(`-F value ${quoteInput(value)} looks like JSON but is not: ${(error as Error).message.split('\n')[0]}`);
     }
   }
   return value;
 }
 
 function parseHeaders(values: string[] | undefined): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers = userKeyed<string>();
   for (const text of values ?? []) {
     const at = text.indexOf(':');
     const name = at < 0 ? '' : text.slice(0, at).trim();
-    if (!HEADER_NAME.test(name)) throw new UsageError(`-H takes 'Name: value', got "${text}"`);
+    if (!HEADER_NAME.test(name)) throw new UsageError(`-H takes 'Name: value', got ${quoteInput(text)}`);
     if (RESERVED_HEADERS.has(name.toLowerCase())) throw new UsageError(`-H ${name}: fleetctl sets this header itself`);
     const value = text.slice(at + 1).trim();
     headers[name] = name.toLowerCase() === 'idempotency-key' ? checkIdempotencyKey(value, '-H Idempotency-Key') : value;
   }
   return headers;
+}
+
+/** A record keyed by names the user chose (`-f __proto__=x`, `-H constructor: y`): no prototype to collide with. */
+function userKeyed<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
 }

@@ -21,7 +21,7 @@ export async function apiRun(deps: ApiRunDeps, opts: ApiRunOptions): Promise<voi
   const api = await deps.api();
   const catalog = await catalogFor(deps, api.baseUrl, opts.refresh);
   const op = operationFor(catalog, request.method, request.path);
-  const body = request.input !== undefined ? await readJsonInput(request.input, deps.io.in, '--input') : request.fields;
+  const body = request.input !== undefined ? await readJsonInput(request.input, deps.io.in, '--input', { signal: deps.signal }) : request.fields;
   const call = { method: request.method, path: request.path, scope: op.scope, headers: request.headers, body, signal: deps.signal };
   const output = outputOf(deps);
   if (!request.paginate) {

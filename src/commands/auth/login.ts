@@ -63,7 +63,7 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
   // The issuer defaults to the base URL: when that is missing too, naming --base-url is enough.
   const authUrl = explicitAuthUrl || baseUrl || canPrompt ? await ask(explicitAuthUrl, '--auth-url', 'Token issuer (auth) URL', baseUrl || undefined) : '';
   const clientId = await ask(flags.clientId ?? settings.client_id.value, '--client-id', 'Client id');
-  let clientSecret = flags.clientSecretStdin ? (await readAll(deps.io.in)).trim() : settings.client_secret.value;
+  let clientSecret = flags.clientSecretStdin ? (await readAll(deps.io.in, '--client-secret-stdin', { signal: deps.signal })).trim() : settings.client_secret.value;
   const secretFromUser = Boolean(flags.clientSecretStdin) || settings.client_secret.source === 'profile';
   let prompted = false;
   if (!clientSecret) {

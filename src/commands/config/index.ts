@@ -9,8 +9,9 @@ import { completeValues } from '../../completion/values.js';
 import { requireNonEmpty, requireUuid } from '../shared/validate.js';
 import { displayValue, requireProfileKey } from './keys.js';
 import { readAll } from '../../io/read-input.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
-type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals'>;
+type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals' | 'signal'>;
 
 export function newConfigCommand(deps: ConfigDeps): Command {
   const config = new Command('config').description('Profiles and settings (base_url, auth_url, client_id, client_secret, scopes, organization_id)');
@@ -56,7 +57,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     let value = rawValue;
     if (value === undefined || (key === 'client_secret' && value === '-')) {
       if (key !== 'client_secret') throw new UsageError(`missing the value for ${key}`, `fleetctl config set ${key} VALUE`);
-      value = (await readAll(deps.io.in)).trim();
+      value = (await readAll(deps.io.in, `the ${key} on stdin`, { signal: deps.signal })).trim();
     } else if (key === 'client_secret') {
       deps.io.warn('a secret on the command line stays in your shell history; pipe it on stdin instead.');
     }
@@ -127,7 +128,7 @@ function validateSetting(key: string, value: string): string {
       const url = new URL(value);
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)');
     } catch {
-      throw new UsageError(`${key} must be an absolute http(s) URL, got "${value}"`);
+      throw new UsageError(`${key} must be an absolute http(s) URL, got ${quoteInput(value)}`);
     }
     return value.replace(/\/+$/, '');
   }

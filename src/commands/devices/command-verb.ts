@@ -14,13 +14,14 @@ import {
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, optionalUuid, requireNonEmpty } from '../shared/validate.js';
 import { UsageError } from '../../errors.js';
 import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/run.js';
 import { RUN_ID_PATTERN } from './bulk/keys.js';
 import { isRunFatal } from './bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
 import { pickDevicesFor } from '../shared/pickers.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export interface DeviceCommandVerb {
   command: DeviceCommand;
@@ -124,7 +125,7 @@ export function newDeviceCommandVerb(
 
 /** With nothing named, a terminal picks the devices (once every flag is checked). */
 function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: RawFlags, canPick: boolean): DeviceCommandInvocation | { mode: 'pick' } {
-  const ids = hardwareIds.map((id) => requireNonEmpty(id, 'hardware id'));
+  const ids = hardwareIds.map((id) => requireHardwareId(id, 'hardware id'));
   const key = flags.idempotencyKey === undefined ? undefined : checkIdempotencyKey(flags.idempotencyKey);
   const yes = Boolean(flags.yes);
   // every flag is checked, even those a single device does not use, before anything is sent
@@ -140,7 +141,7 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
     if (canPick) return { mode: 'pick' };
     throw new UsageError(`name the devices to ${verb.name}: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)`);
   }
-  if (flags.resume !== undefined && !RUN_ID_PATTERN.test(flags.resume)) throw new UsageError(`--resume must be a run id such as 20240601T120000Z-3f9a1c, got "${flags.resume}"`);
+  if (flags.resume !== undefined && !RUN_ID_PATTERN.test(flags.resume)) throw new UsageError(`--resume must be a run id such as 20240601T120000Z-3f9a1c, got ${quoteInput(flags.resume)}`);
   return {
     mode: 'bulk',
     source: {
@@ -163,7 +164,7 @@ function wholeNumber(value: string | undefined, flag: string, fallback: number, 
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
-    throw new UsageError(`${flag} must be a whole number${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}, got "${value}"`);
+    throw new UsageError(`${flag} must be a whole number${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}, got ${quoteInput(value)}`);
   }
   return n;
 }

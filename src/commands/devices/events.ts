@@ -8,7 +8,7 @@ import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { collect, requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, collect, requireNonEmpty } from '../shared/validate.js';
 
 export interface DevicesEventsOptions {
   hardwareId: string;

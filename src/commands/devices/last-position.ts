@@ -18,6 +18,9 @@ export interface DevicesLastPositionOptions {
 
 type DevicesLastPositionDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'prompter'>;
 
+/** Longer waits than a day are not watching; and timers cannot wait beyond 24.8 days. */
+const MAX_WATCH_INTERVAL_MS = 86_400_000;
+
 export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run = devicesLastPositionRun): Command {
   const command = new Command('last-position')
     .description('Show the last live position of a device, once or continuously with --watch')
@@ -39,7 +42,7 @@ export function newDevicesLastPositionCommand(deps: DevicesLastPositionDeps, run
   });
   command.action(async (hardwareId: string | undefined, flags: { watch?: boolean; interval?: string }) => {
     if (flags.interval !== undefined && !flags.watch) throw new UsageError('--interval only applies with --watch');
-    const intervalMs = flags.interval === undefined ? 5_000 : parseDuration(flags.interval, '--interval');
+    const intervalMs = flags.interval === undefined ? 5_000 : parseDuration(flags.interval, '--interval', MAX_WATCH_INTERVAL_MS);
     await run(deps, { hardwareId: await hardwareIdArgument(deps, hardwareId), watch: Boolean(flags.watch), intervalMs });
   });
   return command;

@@ -5,7 +5,7 @@ import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
-import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, optionalUuid } from '../shared/validate.js';
 
 export interface DevicesListOptions {
   organizationId?: string;
@@ -38,7 +38,7 @@ export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRu
     await run(deps, {
       organizationId: optionalUuid(flags.organizationId, '--organization-id'),
       fleetId: optionalUuid(flags.fleetId, '--fleet-id'),
-      hardwareId: flags.hardwareId === undefined ? undefined : requireNonEmpty(flags.hardwareId, '--hardware-id'),
+      hardwareId: flags.hardwareId === undefined ? undefined : requireHardwareId(flags.hardwareId, '--hardware-id'),
       paging: pagingFrom(flags),
     });
   });

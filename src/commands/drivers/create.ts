@@ -12,7 +12,7 @@ export interface DriversCreateOptions {
   body: DriverBody;
 }
 
-type DriversCreateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'settings'>;
+type DriversCreateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'settings' | 'signal'>;
 
 const FIRST_FLEET = '$(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)';
 const QUESTIONS: Record<string, string> = {
@@ -40,7 +40,7 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
     ],
   });
   command.action(async (flags: RawDriverFlags) => {
-    const body = await driverBodyFrom(flags, CREATE_FIELDS, deps.io.in);
+    const body = await driverBodyFrom(flags, CREATE_FIELDS, deps.io.in, deps.signal);
     if (body.organization_id === undefined) {
       const fallback = (await deps.settings()).organization_id.value;
       if (fallback) body.organization_id = checkMember('organization_id', fallback, 'the profile\'s organization_id');

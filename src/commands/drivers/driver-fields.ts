@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
 import { completeValues, type ValueCompletion } from '../../completion/values.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export const DRIVER_STATUSES = ['active', 'inactive'] as const;
 export type DriverStatus = (typeof DRIVER_STATUSES)[number];
@@ -71,11 +72,11 @@ export function addDriverFieldOptions(command: Command, members: readonly string
  * The body from --from-file (if any) with the flags laid over it, every member checked.
  * An empty flag value of an optional member means null (clear it).
  */
-export async function driverBodyFrom(flags: RawDriverFlags, members: readonly string[], stdin: NodeJS.ReadableStream): Promise<DriverBody> {
+export async function driverBodyFrom(flags: RawDriverFlags, members: readonly string[], stdin: NodeJS.ReadableStream, signal?: AbortSignal): Promise<DriverBody> {
   const body: DriverBody = {};
   if (flags.fromFile !== undefined) {
-    const source = flags.fromFile === '-' ? 'stdin' : flags.fromFile;
-    const input = await readJsonInput(flags.fromFile, stdin, '--from-file');
+    const source = flags.fromFile === '-' ? 'stdin' : quoteInput(flags.fromFile);
+    const input = await readJsonInput(flags.fromFile, stdin, '--from-file', { signal });
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new UsageError(`--from-file ${source} must hold a JSON object`);
     const unknown = Object.keys(input).filter((key) => !members.includes(key));
     if (unknown.length > 0) {
@@ -104,17 +105,17 @@ export function checkMember(name: string, value: unknown, what: string): string 
   if (typeof value !== 'string') throw new UsageError(`${what} must be a string`);
   switch (f.kind) {
     case 'uuid':
-      if (!UUID.test(value)) throw new UsageError(`${what} must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got "${value}"`);
+      if (!UUID.test(value)) throw new UsageError(`${what} must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got ${quoteInput(value)}`);
       return value.toLowerCase();
     case 'name':
       if (value.trim().length === 0) throw new UsageError(`${what} must not be empty`);
       if (value.length > 100) throw new UsageError(`${what} must be at most 100 characters, got ${value.length}`);
       return value;
     case 'email':
-      if (!EMAIL.test(value)) throw new UsageError(`${what} must be an email address, got "${value}"`);
+      if (!EMAIL.test(value)) throw new UsageError(`${what} must be an email address, got ${quoteInput(value)}`);
       return value;
     case 'status':
-      if (!(DRIVER_STATUSES as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${DRIVER_STATUSES.join(', ')}, got "${value}"`);
+      if (!(DRIVER_STATUSES as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${DRIVER_STATUSES.join(', ')}, got ${quoteInput(value)}`);
       return value;
     case 'text':
       if (value.trim().length === 0) throw new UsageError(`${what} must not be blank (use null in a file, or "" as a flag, to clear it)`);

@@ -15,7 +15,7 @@ export interface DriversUpdateOptions {
   body: DriverBody;
 }
 
-type DriversUpdateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
+type DriversUpdateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal'>;
 
 const FIRST_DRIVER = '$(fleetctl --sandbox drivers list --limit 1 --columns id -o csv | tail -n 1)';
 
@@ -35,7 +35,7 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
   });
   command.action(async (id: string | undefined, flags: RawDriverFlags) => {
     if (id !== undefined) requireUuid(id, 'driver id');
-    const body = await driverBodyFrom(flags, UPDATE_FIELDS, deps.io.in);
+    const body = await driverBodyFrom(flags, UPDATE_FIELDS, deps.io.in, deps.signal);
     if (Object.keys(body).length === 0) {
       throw new UsageError('nothing to update: give at least one field', `fields: ${UPDATE_FIELDS.map(flagOf).join(', ')}, or --from-file`);
     }

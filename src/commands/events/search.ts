@@ -7,7 +7,7 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { collect, requireNonEmpty, uuidList } from '../shared/validate.js';
+import { requireHardwareId, collect, requireNonEmpty, uuidList } from '../shared/validate.js';
 
 export interface EventsSearchOptions {
   hardwareId?: string;
@@ -56,7 +56,7 @@ export function newEventsSearchCommand(deps: EventsSearchDeps, run = eventsSearc
 
 /** Every check of the search, before any request; what is missing is named exactly. */
 export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSearchOptions {
-  const hardwareId = flags.hardwareId === undefined ? undefined : requireNonEmpty(flags.hardwareId, '--hardware-id');
+  const hardwareId = flags.hardwareId === undefined ? undefined : requireHardwareId(flags.hardwareId, '--hardware-id');
   const fleetIds = uuidList(flags.fleetId, '--fleet-id');
   const vehicleIds = uuidList(flags.vehicleId, '--vehicle-id');
   const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));

@@ -7,7 +7,7 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { optionalUuid, requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, optionalUuid } from '../shared/validate.js';
 
 /** Exactly one subject: the API takes one of hardware_id, vehicle_id or fleet_id. */
 export type JourneySubject = { hardwareId: string } | { vehicleId: string } | { fleetId: string };
@@ -51,7 +51,7 @@ export function newJourneysListCommand(deps: JourneysListDeps, run = journeysLis
 
 export function journeysListOptions(flags: RawJourneysFlags, now: Date): JourneysListOptions {
   const subjects: JourneySubject[] = [];
-  if (flags.hardwareId !== undefined) subjects.push({ hardwareId: requireNonEmpty(flags.hardwareId, '--hardware-id') });
+  if (flags.hardwareId !== undefined) subjects.push({ hardwareId: requireHardwareId(flags.hardwareId, '--hardware-id') });
   if (flags.vehicleId !== undefined) subjects.push({ vehicleId: optionalUuid(flags.vehicleId, '--vehicle-id')! });
   if (flags.fleetId !== undefined) subjects.push({ fleetId: optionalUuid(flags.fleetId, '--fleet-id')! });
   const window = dateWindowFrom(flags, now);

@@ -9,6 +9,7 @@ import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { optionalUuid } from '../shared/validate.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export const MAX_EMIT_COUNT = 1000;
 
@@ -67,7 +68,7 @@ export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOpt
 
 function emitCount(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_EMIT_COUNT) {
-    throw new UsageError(`--count must be a whole number from 1 to ${MAX_EMIT_COUNT}, got "${value}"`);
+    throw new UsageError(`--count must be a whole number from 1 to ${MAX_EMIT_COUNT}, got ${quoteInput(value)}`);
   }
   return Number(value);
 }

@@ -7,6 +7,8 @@ import { completeValues } from '../../completion/values.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE, MAX_TELEMETRY_RATE } from '../../sandbox/options.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import type { SandboxOptions } from '../../sandbox/options.js';
+import { quoteInput } from '../../output/terminal-text.js';
+import { requireListenHost } from '../shared/validate.js';
 
 /** spec Limits: "Webhook change propagation: up to 60 seconds"; the sandbox's default is shorter. */
 const DEFAULT_PROPAGATION_MS = 5_000;
@@ -57,7 +59,7 @@ export function addSandboxStartOptions(command: Command): Command {
 
 export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
   return {
-    host: flags.host,
+    host: requireListenHost(flags.host),
     port: integer(flags.port, '--port', 0, 65535),
     statePath: flags.state,
     seed: integer(flags.seed ?? '1', '--seed', 0, 2 ** 31),
@@ -151,14 +153,14 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions): string
 
 function integer(value: string, flag: string, min: number, max: number): number {
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got ${quoteInput(value)}`);
   }
   return Number(value);
 }
 
 function positive(value: string, flag: string): number {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number, got "${value}"`);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number, got ${quoteInput(value)}`);
   return parsed;
 }
 
@@ -166,13 +168,13 @@ function positive(value: string, flag: string): number {
 function rate(value: string, flag: string, max = Number.POSITIVE_INFINITY): number {
   const parsed = Number(value);
   if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > max) {
-    throw new UsageError(`${flag} must be a number of events per second, 0 or more${Number.isFinite(max) ? ` (at most ${max})` : ''}, got "${value}"`);
+    throw new UsageError(`${flag} must be a number of events per second, 0 or more${Number.isFinite(max) ? ` (at most ${max})` : ''}, got ${quoteInput(value)}`);
   }
   return parsed;
 }
 
 function share(value: string, flag: string): number {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new UsageError(`${flag} must be a number from 0 to 1, got "${value}"`);
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new UsageError(`${flag} must be a number from 0 to 1, got ${quoteInput(value)}`);
   return parsed;
 }

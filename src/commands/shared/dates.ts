@@ -1,6 +1,7 @@
 // Dates on the command line: ISO 8601 or relative (30m, 24h, 7d = that long ago), sent as UTC date-times.
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 const DURATION = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
@@ -9,15 +10,24 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 const ISO_NO_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
+/** How far back a relative time may reach: beyond a century it is a typo, and soon not a date at all. */
+export const MAX_RELATIVE_MS = 36_500 * UNIT_MS.d;
+
 export const DATE_FORMS = 'an ISO 8601 date-time such as 2024-05-01T08:00:00Z, a date such as 2024-05-01, or a relative time such as 30m, 24h, 7d';
 
-/** A duration such as 5s, 30m, 24h, 7d, 2w in milliseconds. */
-export function parseDuration(value: string, flag: string): number {
+/** A duration such as 5s, 30m, 24h, 7d, 2w in milliseconds, longer than zero and at most `maxMs`. */
+export function parseDuration(value: string, flag: string, maxMs = MAX_RELATIVE_MS): number {
   const match = DURATION.exec(value.trim());
-  if (!match) throw new UsageError(`${flag} must be a duration such as 5s, 30m, 24h or 7d, got "${value}"`);
+  if (!match) throw new UsageError(`${flag} must be a duration such as 5s, 30m, 24h or 7d, got ${quoteInput(value)}`);
   const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-  if (ms <= 0) throw new UsageError(`${flag} must be longer than zero, got "${value}"`);
+  if (ms <= 0) throw new UsageError(`${flag} must be longer than zero, got ${quoteInput(value)}`);
+  if (!(ms <= maxMs)) throw new UsageError(`${flag} must be at most ${describeDuration(maxMs)}, got ${quoteInput(value)}`);
   return ms;
+}
+
+function describeDuration(ms: number): string {
+  const [unit, size] = ms % UNIT_MS.d === 0 ? ['d', UNIT_MS.d] : ms % UNIT_MS.h === 0 ? ['h', UNIT_MS.h] : ['s', UNIT_MS.s];
+  return `${ms / size}${unit}`;
 }
 
 /** An absolute or relative time (relative = that long before now) as a UTC RFC 3339 string. */
@@ -25,13 +35,13 @@ export function parseDateTime(value: string, flag: string, now: Date): string {
   const text = value.trim();
   if (DURATION.test(text)) return new Date(now.getTime() - parseDuration(text, flag)).toISOString();
   if (ISO_NO_OFFSET.test(text)) {
-    throw new UsageError(`${flag} "${value}" has no time zone`, `add Z for UTC or an offset such as +02:00 (${text}Z)`);
+    throw new UsageError(`${flag} ${quoteInput(value)} has no time zone`, `add Z for UTC or an offset such as +02:00 (${text}Z)`);
   }
   if ((ISO_DATE.test(text) || ISO_DATE_TIME.test(text)) && isCalendarDate(text)) {
     const ms = Date.parse(ISO_DATE.test(text) ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
     if (!Number.isNaN(ms)) return new Date(ms).toISOString();
   }
-  throw new UsageError(`${flag} must be ${DATE_FORMS}; got "${value}"`);
+  throw new UsageError(`${flag} must be ${DATE_FORMS}; got ${quoteInput(value)}`);
 }
 
 /** The date part names a real day: Date.parse would roll 2024-02-30 over to 2024-03-01. */

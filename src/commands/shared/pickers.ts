@@ -3,7 +3,7 @@ import type { Deps } from '../../factory.js';
 import { safeText } from '../../output/terminal-text.js';
 import { dateQuery, type DateWindow } from './dates.js';
 import { checkFromList, givenOrPicked, pickable, pickFromList, type PickerDeps } from './pick-list.js';
-import { requireNonEmpty, requireUuid } from './validate.js';
+import { requireHardwareId, requireNonEmpty, requireUuid } from './validate.js';
 
 export interface PickedDevice {
   id: string;
@@ -175,7 +175,7 @@ export async function pickMedia(deps: PickerDeps, hardwareId: string, window: Da
 /** A hardware id argument: as given, or the device picked on a terminal. */
 export async function hardwareIdArgument(deps: PickerDeps, value: string | undefined): Promise<string> {
   const given = await givenOrPicked(deps.io, value, 'hardware-id', async () => (await pickDevice(deps)).hardware_id);
-  return requireNonEmpty(given, 'hardware id');
+  return requireHardwareId(given, 'hardware id');
 }
 
 /** A uuid argument: as given (and checked), or picked on a terminal. */

@@ -1,10 +1,11 @@
 // Argument checks that run before any request, each with a message that says what is wrong.
 import { UsageError } from '../../errors.js';
+import { hasControlCharacters, quoteInput } from '../../output/terminal-text.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function requireUuid(value: string, what: string): string {
-  if (!UUID.test(value)) throw new UsageError(`${what} must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got "${value}"`);
+  if (!UUID.test(value)) throw new UsageError(`${what} must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got ${quoteInput(value)}`);
   return value.toLowerCase();
 }
 
@@ -23,7 +24,42 @@ export function requireNonEmpty(value: string, what: string, maxLength?: number)
   return value;
 }
 
+/** Hardware ids are free-form, but none is longer than this: a longer one is a file read by mistake. */
+export const MAX_HARDWARE_ID_LENGTH = 1024;
+
+/**
+ * A hardware id that can form a request: not blank, no control characters (a NUL or an escape sequence is
+ * never part of an id, and cannot travel in the Idempotency-Key header), and not absurdly long. `where` says
+ * where it came from ("line 3 of --from-file ids.txt"); everything else the spec allows is kept as typed.
+ */
+export function requireHardwareId(value: string, what = 'hardware id', where?: string): string {
+  const at = where ? ` (${where})` : '';
+  if (value.trim().length === 0) throw new UsageError(`${what}${at} must not be empty`);
+  if (hasControlCharacters(value)) {
+    throw new UsageError(`${what} ${quoteInput(value)}${at} contains control characters`, 'hardware ids are printable text: is this a binary file, or a stray escape sequence?');
+  }
+  if (value.length > MAX_HARDWARE_ID_LENGTH) {
+    throw new UsageError(`${what} ${quoteInput(value, 40)}${at} is ${value.length} characters long; hardware ids have at most ${MAX_HARDWARE_ID_LENGTH}`);
+  }
+  return value;
+}
+
+export function optionalHardwareId(value: string | undefined, what: string): string | undefined {
+  return value === undefined ? undefined : requireHardwareId(value, what);
+}
+
 /** For repeatable options: `--type a --type b` and `--type a,b` both work. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/**
+ * --host of a local server: an address or a host name. A blank one would make Node listen on every
+ * interface, and spaces or control characters can only be a mistake.
+ */
+export function requireListenHost(value: string, flag = '--host'): string {
+  if (value.trim() === '' || /[\s\u0000-\u001f\u007f-\u009f]/.test(value) || value.length > 253) {
+    throw new UsageError(`${flag} must be an address such as 127.0.0.1 or a host name, got ${quoteInput(value)}`);
+  }
+  return value;
 }

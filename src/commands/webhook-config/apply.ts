@@ -20,7 +20,7 @@ export interface WebhookApplyOptions {
   ifMatch?: string;
 }
 
-type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
+type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter' | 'signal'>;
 
 /** --if-match no longer names the configuration: nothing was changed (exit 6, like a 412). */
 export class StaleEtagError extends FleetctlError {
@@ -57,7 +57,7 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
   command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {
     const organizationId = orgFrom(flags);
     const ifMatch = parseIfMatch(flags.ifMatch);
-    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl)), ifMatch });
+    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl, deps.signal)), ifMatch });
   });
   return command;
 }

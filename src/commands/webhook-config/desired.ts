@@ -26,9 +26,9 @@ export const DESIRED_FORMAT_HELP = `The desired-state file (JSON; - reads stdin)
 Topics are compared as a set: their order does not matter.`;
 
 /** Reads and checks `-f FILE` (or stdin for -); `source` names it in messages. */
-export async function readDesired(file: string, stdin: NodeJS.ReadableStream, allowPrivate = false): Promise<{ desired: DesiredState; source: string }> {
+export async function readDesired(file: string, stdin: NodeJS.ReadableStream, allowPrivate = false, signal?: AbortSignal): Promise<{ desired: DesiredState; source: string }> {
   const source = file === '-' ? 'stdin' : file;
-  return { desired: parseDesired(await readJsonInput(file, stdin, '-f'), source, allowPrivate), source };
+  return { desired: parseDesired(await readJsonInput(file, stdin, '-f', { signal }), source, allowPrivate), source };
 }
 
 export function parseDesired(value: unknown, source: string, allowPrivate = false): DesiredState {

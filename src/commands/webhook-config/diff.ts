@@ -17,7 +17,7 @@ export interface WebhookDiffOptions {
   source: string;
 }
 
-type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
+type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter' | 'signal'>;
 
 export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRun): Command {
   const command = new Command('diff')
@@ -38,7 +38,7 @@ export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRu
   });
   command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {
     const organizationId = orgFrom(flags);
-    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl)) });
+    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl, deps.signal)) });
   });
   return command;
 }

@@ -6,6 +6,7 @@ import type { Deps } from '../../factory.js';
 import { resolveOrganization } from '../shared/organization.js';
 import { optionalUuid } from '../shared/validate.js';
 import { WebhookConfigClient } from './config-client.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export interface OrgFlags {
   org?: string;
@@ -25,7 +26,7 @@ export function parseIfMatch(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const etag = value.trim();
   if (etag === '') throw new UsageError('--if-match must not be empty', 'pass the ETag shown by `fleetctl webhook-config get`');
-  if (/[\u0000-\u001f\u007f,]/.test(etag)) throw new UsageError(`--if-match must be one ETag, got "${value}"`);
+  if (/[\u0000-\u001f\u007f,]/.test(etag)) throw new UsageError(`--if-match must be one ETag, got ${quoteInput(value)}`);
   if (etag === '*' || /^(W\/)?".*"$/.test(etag)) return etag;
   if (etag.includes('"')) throw new UsageError(`--if-match is not a valid ETag: ${value}`, 'pass it as `get` shows it, e.g. --if-match \'"abc123"\'');
   return `"${etag}"`;

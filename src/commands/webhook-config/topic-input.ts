@@ -2,10 +2,11 @@
 // (src/webhooks/callback-url.ts), so a request the server would refuse is never sent.
 import { UsageError } from '../../errors.js';
 import { checkCallbackUrl, isTopicType, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export function requireTopicType(value: string, what = 'topic type'): TopicType {
   if (isTopicType(value)) return value;
-  throw new UsageError(`unknown ${what} "${value}"`, `topic types are: ${TOPIC_TYPES.join(', ')}`);
+  throw new UsageError(`unknown ${what} ${quoteInput(value)}`, `topic types are: ${TOPIC_TYPES.join(', ')}`);
 }
 
 /** `--topics events,alarms` (also repeated): known types, each once, at least one, at most MAX_TOPICS. */

@@ -4,9 +4,10 @@
 // (readiness, rejections, duplicates) goes to stderr. Runs until Ctrl-C, or until --max-events.
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { safeText } from '../../output/terminal-text.js';
+import { quoteInput, safeText } from '../../output/terminal-text.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
+import { requireListenHost } from '../shared/validate.js';
 import { PREVIOUS_KEY_ENV, addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
 import type { ReceivedDelivery, RejectedDelivery, RunningReceiver } from '../../webhooks/receiver.js';
 
@@ -57,7 +58,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
   });
   command.action(async (flags: KeyFlags & { port: string; host: string; previousKey?: string; forwardTo?: string; maxEvents?: string }) => {
     await run(deps, {
-      host: flags.host,
+      host: requireListenHost(flags.host),
       port: portFrom(flags.port),
       key: keyFrom(flags, deps.env),
       previousKey: flags.previousKey || deps.env[PREVIOUS_KEY_ENV] || undefined,
@@ -124,11 +125,11 @@ function rejection(r: RejectedDelivery): string {
 }
 
 function portFrom(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${quoteInput(value)}`);
   return Number(value);
 }
 
 function maxEventsFrom(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--max-events must be a whole number of at least 1, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--max-events must be a whole number of at least 1, got ${quoteInput(value)}`);
   return Number(value);
 }

@@ -2,6 +2,7 @@
 // --key-env VAR (keeps it out of the process list and shell history), or FLEETCTL_WEBHOOK_KEY.
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export const WEBHOOK_KEY_ENV = 'FLEETCTL_WEBHOOK_KEY';
 /** `webhook listen --previous-key`: the key before a rotation, still accepted for 60 s. */
@@ -25,9 +26,10 @@ export function keyFrom(flags: KeyFlags, env: NodeJS.ProcessEnv): string {
     return flags.key;
   }
   const name = flags.keyEnv ?? WEBHOOK_KEY_ENV;
-  const value = env[name];
-  if (value) return value;
-  if (flags.keyEnv !== undefined) throw new UsageError(`the environment variable ${name} (--key-env) is not set or empty`);
+  // the name is the user's: `--key-env __proto__` must find no variable, not Object.prototype
+  const value = Object.hasOwn(env, name) ? env[name] : undefined;
+  if (typeof value === 'string' && value !== '') return value;
+  if (flags.keyEnv !== undefined) throw new UsageError(`the environment variable ${quoteInput(name)} (--key-env) is not set or empty`);
   throw new UsageError(
     'a webhook key is required',
     `pass --key, --key-env VAR or set ${WEBHOOK_KEY_ENV}; the key is printed once by \`fleetctl webhook-config regenerate-key\``,
@@ -40,8 +42,8 @@ export function httpUrl(value: string, flag: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${flag} must be an absolute http:// or https:// URL, got "${value}"`);
+    throw new UsageError(`${flag} must be an absolute http:// or https:// URL, got ${quoteInput(value)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http:// or https:// URL, got "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http:// or https:// URL, got ${quoteInput(value)}`);
   return value;
 }

@@ -7,7 +7,7 @@ import { ApiError, NetworkError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId } from '../shared/validate.js';
 import { addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
 
 /** The sample's source and dataschema when no base URL is configured. */
@@ -48,7 +48,7 @@ export function newWebhookTriggerCommand(deps: WebhookTriggerDeps, run = webhook
     ],
   });
   command.action(async (type: EventType, flags: KeyFlags & { to: string; hardwareId: string }) =>
-    run(deps, { type, to: httpUrl(flags.to, '--to'), key: keyFrom(flags, deps.env), hardwareId: requireNonEmpty(flags.hardwareId, '--hardware-id') }),
+    run(deps, { type, to: httpUrl(flags.to, '--to'), key: keyFrom(flags, deps.env), hardwareId: requireHardwareId(flags.hardwareId, '--hardware-id') }),
   );
   return command;
 }

@@ -9,6 +9,10 @@ import type { WebhookConfigsState } from './webhook-configs.js';
 import type { TokenRecord } from '../auth/tokens.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { ConfigError } from '../../errors.js';
+import { InputFileError, readTextFile } from '../../io/read-input.js';
+
+/** Changes to a seeded world, never the world itself: far below this even after millions of requests. */
+const MAX_STATE_BYTES = 256 * 1024 * 1024;
 
 export const STATE_FORMAT = 'fleetctl-sandbox-state';
 export const STATE_VERSION = 1;
@@ -49,10 +53,11 @@ export class CorruptStateError extends ConfigError {
 export async function loadState(file: string): Promise<SandboxState | null> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // bounded: /dev/zero or a FIFO named by mistake must fail, not hang or fill the memory
+    text = await readTextFile(file, `the sandbox state file ${file}`, { maxBytes: MAX_STATE_BYTES });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new CorruptStateError(file, `cannot be read: ${(err as Error).message}`);
+    if (err instanceof InputFileError && err.code === 'ENOENT') return null;
+    throw err;
   }
   let parsed: unknown;
   try {

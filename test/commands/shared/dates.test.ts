@@ -16,6 +16,16 @@ describe('parseDuration', () => {
   it.each(['', '5', 'm', '5 minutes', '-5s', '0s'])('rejects %j', (text) => {
     expect(() => parseDuration(text, '--interval')).toThrow(/--interval must be/);
   });
+
+  it.each(['9999999999d', '36501d', `${'9'.repeat(400)}s`, '5300w'])('bounds %s: a century at most, never an impossible date', (text) => {
+    expect(() => parseDuration(text, '--since')).toThrow(/^--since must be at most 36500d, got "/);
+    expect(() => parseDateTime(text, '--from', NOW)).toThrow(/^--from must be at most 36500d/);
+  });
+
+  it('takes a tighter bound where the caller gives one, and the longest allowed offset is still a date', () => {
+    expect(() => parseDuration('2d', '--interval', 86_400_000)).toThrow('--interval must be at most 1d, got "2d"');
+    expect(parseDateTime('36500d', '--since', NOW)).toBe('1924-06-04T12:00:00.000Z');
+  });
 });
 
 describe('parseDateTime', () => {

@@ -30,11 +30,15 @@ describe('webhook listen: parsing', () => {
   it.each([
     [[], 'a webhook key is required'],
     [['--key', 'a', '--key-env', 'B'], 'use either --key or --key-env, not both'],
-    [['--key-env', 'UNSET_VAR'], 'the environment variable UNSET_VAR (--key-env) is not set or empty'],
+    [['--key-env', 'UNSET_VAR'], 'the environment variable "UNSET_VAR" (--key-env) is not set or empty'],
     [['--key', 'k', '--port', '70000'], '--port must be a whole number from 0 to 65535, got "70000"'],
     [['--key', 'k', '--forward-to', 'ftp://x'], '--forward-to must be an http:// or https:// URL, got "ftp://x"'],
     [['--key', 'k', '--forward-to', 'nope'], '--forward-to must be an absolute http:// or https:// URL, got "nope"'],
     [['--key', 'k', '--max-events', '0'], '--max-events must be a whole number of at least 1, got "0"'],
+    // a name of the user's choosing finds no variable, not Object.prototype
+    [['--key-env', '__proto__'], 'the environment variable "__proto__" (--key-env) is not set or empty'],
+    [['--key', 'k', '--host', ''], '--host must be an address such as 127.0.0.1 or a host name, got ""'],
+    [['--key', 'k', '--host', '127.0.0.1 x'], '--host must be an address such as 127.0.0.1 or a host name, got "127.0.0.1 x"'],
   ])('%j is refused: %s', async (args, message) => {
     await expect(parse(args)).rejects.toThrow(message);
   });

@@ -1,8 +1,9 @@
 // The journal of a bulk run: a header naming the run, then one line per device result, appended as results
 // arrive (synchronously, so a crash loses at most the answers in flight; those are replayed by their keys).
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../../errors.js';
+import { InputFileError, readTextFile } from '../../../io/read-input.js';
 import type { DeviceCommand, DeviceCommandResult } from '../../../api/device-commands.js';
 import { isSuccess } from '../../../api/device-commands.js';
 
@@ -38,9 +39,9 @@ export class Journal {
     readonly results: Map<string, DeviceCommandResult>,
   ) {}
 
-  static create(file: string, header: JournalHeader): Journal {
+  static async create(file: string, header: JournalHeader): Promise<Journal> {
     if (existsSync(file)) {
-      const owner = runIdOf(file);
+      const owner = await runIdOf(file);
       throw new UsageError(
         `journal ${file} already exists`,
         owner ? `it is the journal of run ${owner}: finish that run with --resume ${owner} --journal ${file}, or choose another --journal` : 'choose another --journal',
@@ -56,12 +57,14 @@ export class Journal {
     return new Journal(file, header, new Map());
   }
 
-  static open(file: string, runId: string): Journal {
+  static async open(file: string, runId: string): Promise<Journal> {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      // bounded and never blocking: --journal may name a FIFO or a device by mistake
+      text = await readTextFile(file, `the journal ${file}`);
     } catch (error) {
-      throw new UsageError(`no journal for run ${runId} at ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'pass --journal FILE if the run used one');
+      if (!(error instanceof InputFileError) || error.code === undefined) throw error;
+      throw new UsageError(`no journal for run ${runId} at ${file} (${error.code})`, 'pass --journal FILE if the run used one');
     }
     const lines = text.split('\n');
     let header: JournalHeader | undefined;
@@ -95,9 +98,9 @@ export class Journal {
 }
 
 /** The run id in the header of an existing journal, if it has one. */
-function runIdOf(file: string): string | undefined {
+async function runIdOf(file: string): Promise<string | undefined> {
   try {
-    const first = readFileSync(file, 'utf8').split('\n', 1)[0] ?? '';
+    const first = (await readTextFile(file, `the journal ${file}`)).split('\n', 1)[0] ?? '';
     const header = JSON.parse(first) as Partial<JournalHeader>;
     return header.type === 'run' && typeof header.run_id === 'string' ? header.run_id : undefined;
   } catch {

@@ -47,7 +47,7 @@ interface Run {
 }
 
 export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<void> {
-  const run = opts.resume ? resumeRun(deps, verb, opts) : await newRun(deps, verb, opts);
+  const run = opts.resume ? await resumeRun(deps, verb, opts) : await newRun(deps, verb, opts);
   const pending = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!)));
   if (run.targets.length === 0) {
     announceCapability(deps, verb, run, opts.dryRun ? 'dry-run' : 'running');
@@ -57,7 +57,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
   // a resumed run with nothing left sends nothing: no confirmation, just its results again
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
-  const journal = run.journal ?? Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
+  const journal = run.journal ?? await Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
   const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
   deps.io.info(
     `Run ${run.runId}: ${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}${run.earlier.size > 0 ? ` (${run.targets.length - pending.length} already done)` : ''}; ` +
@@ -119,10 +119,10 @@ async function newRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommand
   return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map() };
 }
 
-function resumeRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Run {
+async function resumeRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<Run> {
   const runId = opts.resume!;
   if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file or selection');
-  const journal = Journal.open(opts.journal ?? defaultJournalPath(deps.configDir(), runId), runId);
+  const journal = await Journal.open(opts.journal ?? defaultJournalPath(deps.configDir(), runId), runId);
   const { header } = journal;
   if (header.command !== verb.command) throw new UsageError(`run ${runId} was a ${header.command.replace('_', '-')}, not a ${verb.name}`);
   if (opts.keyBase !== undefined && opts.keyBase !== header.key_base) {

@@ -2,6 +2,8 @@
 // resolved through the devices list.
 import type { ApiClient } from '../../../api/client.js';
 import { readFileOrStdin } from '../../../io/read-input.js';
+import { quoteInput } from '../../../output/terminal-text.js';
+import { requireHardwareId } from '../../shared/validate.js';
 
 export interface TargetSource {
   ids: string[];
@@ -19,12 +21,19 @@ export function isEmptySource(source: TargetSource): boolean {
   return source.ids.length === 0 && source.fromFile === undefined && !hasSelection(source);
 }
 
-/** One hardware id a line; blank lines and # comments (whole-line or trailing) are ignored. */
-export function parseIdList(text: string): string[] {
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
-    .filter((line) => line.length > 0);
+/**
+ * One hardware id a line; blank lines and # comments (whole-line or trailing) are ignored. Each id is checked
+ * before anything is sent, and a bad one is named with its line number.
+ */
+export function parseIdList(text: string, source = '--from-file'): string[] {
+  const ids: string[] = [];
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    // trim() keeps NUL and escapes: a line holding one is refused, with its number, not skipped as blank
+    const line = lines[index]!.replace(/\r$/, '').replace(/(^|\s)#.*$/, '').trim();
+    if (line.length > 0) ids.push(requireHardwareId(line, 'hardware id', `line ${index + 1} of ${source}`));
+  }
+  return ids;
 }
 
 export interface ResolvedTargets {
@@ -40,7 +49,11 @@ export async function resolveTargets(
 ): Promise<ResolvedTargets> {
   const all = [...source.ids];
   const capabilities = new Map<string, readonly string[]>();
-  if (source.fromFile !== undefined) all.push(...parseIdList(await readFileOrStdin(source.fromFile, deps.stdin, '--from-file')));
+  if (source.fromFile !== undefined) {
+    const name = source.fromFile === '-' ? '--from-file (stdin)' : `--from-file ${quoteInput(source.fromFile)}`;
+    // a loop, not push(...ids): a list of a million ids would overflow the call stack as arguments
+    for (const id of parseIdList(await readFileOrStdin(source.fromFile, deps.stdin, '--from-file', { signal: deps.signal }), name)) all.push(id);
+  }
   if (hasSelection(source)) {
     const api = await deps.api();
     const query = { organization_id: source.organizationId, fleet_id: source.fleetId };

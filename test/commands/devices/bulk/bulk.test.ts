@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -7,7 +8,7 @@ import { newDevicesRebootCommand } from '../../../../src/commands/devices/reboot
 import { REBOOT, type DeviceCommandInvocation, type DeviceCommandVerb } from '../../../../src/commands/devices/command-verb.js';
 import { bulkCommandRun, type BulkCommandOptions } from '../../../../src/commands/devices/bulk/run.js';
 import { deviceKey, newRunId } from '../../../../src/commands/devices/bulk/keys.js';
-import { parseIdList } from '../../../../src/commands/devices/bulk/targets.js';
+import { parseIdList, resolveTargets } from '../../../../src/commands/devices/bulk/targets.js';
 import { bulkFailure } from '../../../../src/commands/devices/bulk/summary.js';
 import { Journal } from '../../../../src/commands/devices/bulk/journal.js';
 import type { DeviceCommandResult } from '../../../../src/api/device-commands.js';
@@ -52,6 +53,11 @@ describe('keys', () => {
     expect(a).not.toBe(b);
     expect(deviceKey(long, 'HW-1')).toBe(a);
   });
+  it('a key that is not printable ASCII (a free-form hardware id) is hashed, so it can travel as a header', () => {
+    const key = deviceKey('ci-42', 'HW-日本');
+    expect(key).toMatch(/^ci-42:HW-__~[0-9a-f]{64}$/);
+    expect(key).not.toBe(deviceKey('ci-42', 'HW-日日'));
+  });
   it('run ids sort by time', () => expect(newRunId(new Date('2024-06-01T12:00:00.123Z'))).toMatch(/^20240601T120000Z-[0-9a-f]{6}$/));
 });
 
@@ -59,6 +65,18 @@ describe('id lists', () => {
   it('ignores blank lines and # comments', () => {
     expect(parseIdList('HW-1\n\n# all of depot 3\n  HW-2  # the red van\r\nHW#3\n')).toEqual(['HW-1', 'HW-2', 'HW#3']);
   });
+  it('keeps free-form ids, and names the line of one that can never form a request', () => {
+    expect(parseIdList('HW/1\n../x\n%2F\nHW-日本\n', 'ids.txt')).toEqual(['HW/1', '../x', '%2F', 'HW-日本']);
+    expect(() => parseIdList('HW-1\n\0\n', 'ids.txt')).toThrow('hardware id "\\x00" (line 2 of ids.txt) contains control characters');
+    expect(() => parseIdList('HW-1\nHW-\u001b[31m\n', 'ids.txt')).toThrow('(line 2 of ids.txt) contains control characters');
+    expect(() => parseIdList(`HW-1\n\nx${'y'.repeat(5_000_000)}\n`, 'ids.txt')).toThrow(/^hardware id "xy{38}… \(5000001 characters\)" \(line 3 of ids.txt\) is 5000001 characters long; hardware ids have at most 1024$/);
+  });
+  it('a list of 300,000 ids does not overflow the call stack', async () => {
+    const stdin = new PassThrough();
+    stdin.end(Array.from({ length: 300_000 }, (_, i) => `HW-${i}`).join('\n'));
+    const api = () => Promise.reject(new Error('no request for a list of ids'));
+    expect(await resolveTargets({ api, stdin }, { ids: ['HW-0'], fromFile: '-' })).toHaveLength(300_000);
+  }, 30_000);
 });
 
 describe('bulk failure and exit code', () => {
@@ -247,13 +265,13 @@ describe('devices reboot, bulk: run', () => {
     expect(again.sent.map((s) => [s.path, s.headers['Idempotency-Key']])).toEqual([[`/v1/devices/HW-2/commands/reboot`, `fleetctl-run-${runId}:HW-2`]]);
     expect(again.io.stdout().trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['accepted', 'not_found', 'accepted']);
     expect(again.io.stderr()).toContain('reboot of 1 device (2 already done)');
-    expect(Journal.open(journalFile, runId).results.get('HW-2')?.status).toBe('accepted');
+    expect((await Journal.open(journalFile, runId)).results.get('HW-2')?.status).toBe('accepted');
   });
 
   it('--resume refuses a journal of another command, another key, or extra devices', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'j.ndjson');
-    Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'wake_up', key_base: 'b', targets: ['HW-1'], created_at: 'x' });
+    await Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'wake_up', key_base: 'b', targets: ['HW-1'], created_at: 'x' });
     const f = fakeDeps({ configDir: dir });
     await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r1', journal: file }))).rejects.toThrow('run r1 was a wake-up, not a reboot');
     await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r2', journal: file }))).rejects.toThrow(`journal ${file} is for run r1, not r2`);
@@ -296,7 +314,7 @@ describe('devices reboot, bulk: run', () => {
     expect(f.io.stdout()).toBe('');
     const runId = /Run (\S+):/.exec(f.io.stderr())![1]!;
     expect(f.io.stderr()).toContain(`Stopped after 0 of 3 devices: nothing more was sent. Once this is fixed, resume with: fleetctl devices reboot --resume ${runId} --yes`);
-    expect(Journal.open(path.join(dir, 'runs', `${runId}.ndjson`), runId).results.size).toBe(0);
+    expect((await Journal.open(path.join(dir, 'runs', `${runId}.ndjson`), runId)).results.size).toBe(0);
   });
 
   it('--resume of a run with nothing left asks nothing and sends nothing', async () => {
@@ -314,7 +332,7 @@ describe('devices reboot, bulk: run', () => {
   it('an existing --journal names the run it belongs to; an unwritable one stops before anything is sent (exit 2)', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'j.ndjson');
-    Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'reboot', key_base: 'b', targets: ['HW-1'], created_at: 'x' });
+    await Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'reboot', key_base: 'b', targets: ['HW-1'], created_at: 'x' });
     const f = fakeDeps({ configDir: dir });
     await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, journal: file }))).rejects.toMatchObject({
       exitCode: 2,
