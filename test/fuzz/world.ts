@@ -16,9 +16,16 @@ export async function prepareWorld(dir: string, sandbox: RunningSandbox, env: No
   const vehicles = await ask(['vehicles', 'list', '--limit', '2', '-o', 'json']);
   const drivers = await ask(['drivers', 'list', '--limit', '2', '-o', 'json']);
   const devices = await ask(['devices', 'list', '--limit', '2', '-o', 'json']);
-  const hardwareId = String(devices[0]!.hardware_id);
-  const events = await ask(['events', 'search', '--hardware-id', hardwareId, '--since', '30d', '--limit', '2', '-o', 'json']);
-  const media = await ask(['devices', 'media', hardwareId, '--limit', '2', '-o', 'json']);
+  // real event and media ids, from the first devices that have some
+  const events: Record<string, unknown>[] = [];
+  const media: Record<string, unknown>[] = [];
+  for (const device of await ask(['devices', 'list', '--limit', '20', '-o', 'json'])) {
+    const hardwareId = String(device.hardware_id);
+    if (events.length === 0) events.push(...(await ask(['events', 'search', '--hardware-id', hardwareId, '--since', '30d', '--limit', '2', '-o', 'json'])));
+    if (media.length === 0) media.push(...(await ask(['devices', 'media', hardwareId, '--limit', '2', '-o', 'json'])));
+    if (events.length > 0 && media.length > 0) break;
+  }
+  if (events.length === 0 || media.length === 0) throw new Error('the sandbox world has no events or media for its first 20 devices');
   const uuids = [...sandbox.organizations.map((o) => o.id), ...[fleets, vehicles, drivers, devices].flatMap((list) => list.map((r) => String(r.id)))];
   const root = sandbox.organizations.find((o) => o.parent_id === null)!;
   const file = (name: string, content: string | Buffer) => {
@@ -49,7 +56,7 @@ export async function prepareWorld(dir: string, sandbox: RunningSandbox, env: No
     },
     uuids,
     hardwareIds: ['HW-000001', 'HW-000004', 'HW-000006', 'HW-000008', 'HW-000009', ...devices.map((d) => String(d.hardware_id))],
-    eventIds: events.map((e) => String(e.id)),
+    eventIds: events.map((e) => String(e.event_id)),
     mediaIds: media.map((m) => String(m.id)),
   };
 }

@@ -3,7 +3,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { quoteInput } from '../../output/terminal-text.js';
-import { requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, requireNonEmpty } from '../shared/validate.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,7 +19,8 @@ export interface ResolvedDevice {
 /** A device as typed: a uuid is taken as the device id; anything else is a hardware id. */
 export function parseDeviceRef(value: string): string {
   const ref = requireNonEmpty(value, 'device');
-  return UUID.test(ref) ? ref.toLowerCase() : ref;
+  // anything not a device id is a hardware id, held to the same rules as everywhere else
+  return UUID.test(ref) ? ref.toLowerCase() : requireHardwareId(ref, 'hardware id');
 }
 
 export function isDeviceId(ref: string): boolean {

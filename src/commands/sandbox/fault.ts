@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { viewOf } from '../../output/columns.js';
+import { quoteInput } from '../../output/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { callSandbox } from './control-client.js';
@@ -86,7 +87,7 @@ export function newSandboxFaultCommand(deps: FaultDeps, runs = { add: faultAddRu
 
   const clear = new Command('clear').description('Remove one fault rule (by id), or every rule').argument('[id]', 'the rule to remove (default: all of them)');
   describeVerb(clear, { output: 'nothing', uses: ['profile', 'endpoints', 'timeout', 'debug'], examples: [{ comment: 'no more faults', command: 'fleetctl sandbox fault clear' }] });
-  clear.action(async (id: string | undefined) => runs.clear(deps, id));
+  clear.action(async (id: string | undefined) => runs.clear(deps, id === undefined ? undefined : ruleId(id)));
 
   return fault.addCommand(add).addCommand(list).addCommand(clear);
 }
@@ -137,6 +138,12 @@ export async function faultListRun(deps: FaultDeps): Promise<void> {
 export async function faultClearRun(deps: FaultDeps, id: string | undefined): Promise<void> {
   await callSandbox(deps, 'DELETE', id === undefined ? '/_sandbox/faults' : `/_sandbox/faults/${encodeURIComponent(id)}`);
   deps.io.info(id === undefined ? 'Every fault rule removed.' : `Fault rule ${id} removed.`);
+}
+
+/** Rule ids are what `fault add` and `fault list` print (f1, f2 ...): anything else names no rule. */
+function ruleId(value: string): string {
+  if (!/^f[0-9]{1,9}$/.test(value)) throw new UsageError(`no fault rule is called ${quoteInput(value)}`, 'rule ids look like f1: see `fleetctl sandbox fault list`');
+  return value;
 }
 
 function whole(value: string, flag: string, min: number, max: number): number {
