@@ -3,6 +3,8 @@ import { Option, type Command } from 'commander';
 import { parseLimit, parseMaxItems, type PageOptions, type Pager } from '../../api/paginate.js';
 import type { Output, Shape } from '../../output/render.js';
 import type { IOStreams } from '../../io/streams.js';
+import { parseSort, type SortKey } from '../../output/sort.js';
+import { ApiError, CancelledError, InvalidResponseError, NetworkError } from '../../errors.js';
 import { requireNonEmpty } from './validate.js';
 
 export interface RawPagingFlags {
@@ -10,6 +12,12 @@ export interface RawPagingFlags {
   cursor?: string;
   all?: boolean;
   maxItems?: string;
+  sort?: string;
+}
+
+/** Paging, and the order the output layer prints the items in (the pager itself ignores --sort). */
+export interface ListPaging extends PageOptions {
+  sort?: readonly SortKey[];
 }
 
 export function addPagingOptions(command: Command): Command {
@@ -17,21 +25,46 @@ export function addPagingOptions(command: Command): Command {
     .addOption(new Option('--limit <n>', 'items per page, 1 to 500 (default 50)'))
     .option('--cursor <cursor>', 'start at this page (the next_cursor of an earlier answer)')
     .option('--all', 'follow next_cursor through every page')
-    .option('--max-items <n>', 'stop after this many items in total');
+    .option('--max-items <n>', 'stop after this many items in total')
+    .option('--sort <fields>', 'print in the order of these fields, e.g. fleet_id,-last_seen_at (- for descending; holds the list in memory)');
 }
 
-export function pagingFrom(flags: RawPagingFlags): PageOptions {
+export function pagingFrom(flags: RawPagingFlags): ListPaging {
   return {
     limit: parseLimit(flags.limit),
     cursor: flags.cursor === undefined ? undefined : requireNonEmpty(flags.cursor, '--cursor'),
     all: Boolean(flags.all),
     maxItems: parseMaxItems(flags.maxItems),
+    sort: parseSort(flags.sort),
   };
 }
 
-/** Renders every item the pager yields, then says on stderr how to get the rest. */
-export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pager: Pager<T>, shape: Shape, paging: PageOptions): Promise<number> {
-  const count = await deps.output.list(pager, shape);
+/**
+ * Renders every item the pager yields, then says on stderr how to get the rest. When a page fails after
+ * items were printed, it says how far it got and the cursor to resume from (the output layer has closed
+ * what it printed: a JSON array stays valid).
+ */
+export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pager: Pager<T>, shape: Shape, paging: ListPaging): Promise<number> {
+  let fetched = 0;
+  async function* counted(): AsyncIterable<T> {
+    for await (const item of pager) {
+      fetched++;
+      yield item;
+    }
+  }
+  let count: number;
+  try {
+    count = await deps.output.list(counted(), shape, { sort: paging.sort, all: paging.all, maxItems: paging.maxItems });
+  } catch (error) {
+    // A failed page, a network failure or Ctrl-C; not a refusal of the user's own flags (a --jq error, say).
+    const pageFailed = error instanceof ApiError || error instanceof NetworkError || error instanceof InvalidResponseError || error instanceof CancelledError;
+    if (fetched > 0 && pager.nextCursor && pageFailed && !deps.io.out.destroyed) {
+      const held = paging.sort ? ' (--sort printed none of them: it waits for every item)' : '';
+      const rest = paging.maxItems === undefined ? '' : ` --max-items ${paging.maxItems - fetched}`;
+      deps.io.info(`Stopped after ${fetched} item${fetched === 1 ? '' : 's'}${held}. To resume from there: the same command with --cursor ${pager.nextCursor}${rest}`);
+    }
+    throw error;
+  }
   if (pager.hasMore && !paging.all && pager.nextCursor) {
     deps.io.info(`More results: add --cursor ${pager.nextCursor} for the next page, or --all for every page.`);
   }
