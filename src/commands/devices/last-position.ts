@@ -75,7 +75,7 @@ async function watchPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPos
           await output.object(position);
           deps.io.info(`Updated ${deps.clock.now().toISOString()}; Ctrl-C to stop.`);
         } else {
-          output.text(text);
+          await output.item(position);
         }
       }
     } catch (error) {

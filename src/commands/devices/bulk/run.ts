@@ -62,7 +62,9 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   const output = deps.output();
   const streaming = output.format === 'ndjson';
   const pendingSet = new Set(pending);
-  if (streaming) for (const id of run.targets) if (run.earlier.has(id) && !pendingSet.has(id)) await output.object(run.earlier.get(id));
+  if (streaming) for (const id of run.targets) if (run.earlier.has(id) && !pendingSet.has(id)) await output.item(run.earlier.get(id));
+  // results are printed in the order they arrive, one after the other (--jq runs each through jq)
+  let printed = Promise.resolve();
   const progress = bulkProgress(deps.io, verb.name, pending.length);
   let done = 0;
   let failed = 0;
@@ -81,17 +83,23 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
           // as the summary and the exit code count them: anything not accepted or replayed
           if (!isSuccess(result.status)) failed++;
           progress.update(done, failed);
-          if (streaming) void output.object(result);
+          if (streaming) {
+            const line = output.item(result);
+            line.catch(() => undefined); // reported once, from `printed`
+            printed = printed.then(() => line);
+          }
         },
       },
     );
   } catch (error) {
     progress.finish();
+    await printed.catch(() => undefined);
     if (deps.interruptSignal.aborted) deps.io.info(`Interrupted after ${done} of ${pending.length} devices; ${resumeHint}`);
     else if (isRunFatal(error)) deps.io.info(`Stopped after ${done} of ${pending.length} devices: nothing more was sent. Once this is fixed, ${resumeHint}`);
     throw error;
   }
   progress.finish();
+  await printed;
 
   const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
   if (!streaming) await output.list(results, viewOf('deviceCommandResult'));
