@@ -108,9 +108,9 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
   };
 }
 
-type Near = (spread: number) => { latitude: number; longitude: number };
+export type Near = (spread: number) => { latitude: number; longitude: number };
 
-function makeEvent(rng: Prng, device: DeviceRecord, triggeredMs: number, near: Near): EventRecord {
+export function makeEvent(rng: Prng, device: DeviceRecord, triggeredMs: number, near: Near): EventRecord {
   const first = rng.chance(0.12) ? EVENT_TYPES[4]! : rng.pick(EVENT_TYPES); // collisions: a few more
   const kinds = [first];
   if (rng.chance(0.3)) {
@@ -189,9 +189,16 @@ function round(value: number, digits: number): number {
   return Math.round(value * f) / f;
 }
 
-/** Derived telemetry per device seq, least recently used dropped beyond `capacity`. */
+/** New events kept per device (in memory only, not in --state), the oldest dropped first. */
+const MAX_RECORDED_EVENTS = 10_000;
+
+/**
+ * Derived telemetry per device seq, least recently used dropped beyond `capacity`; events that happened
+ * since start-up (emitted event.generic) are kept apart and merged in, so they outlive an eviction.
+ */
 export class TelemetryCache {
   private readonly entries = new Map<number, DeviceTelemetry>();
+  private readonly recorded = new Map<number, EventRecord[]>();
 
   constructor(
     private readonly seed: number,
@@ -207,8 +214,25 @@ export class TelemetryCache {
       return hit;
     }
     const made = deriveTelemetry(this.seed, device, this.anchorMs);
+    for (const event of this.recorded.get(device.seq) ?? []) insertNewestFirst(made.events, event);
     this.entries.set(device.seq, made);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     return made;
   }
+
+  /** An event that happened now: listed, searched and looked up like the seeded ones from then on. */
+  record(device: DeviceRecord, event: EventRecord): void {
+    const kept = this.recorded.get(device.seq) ?? [];
+    kept.push(event);
+    if (kept.length > MAX_RECORDED_EVENTS) kept.shift();
+    this.recorded.set(device.seq, kept);
+    const cached = this.entries.get(device.seq);
+    if (cached) insertNewestFirst(cached.events, event);
+  }
+}
+
+/** Lists and cursors rely on the newest-first order (time, then id). */
+function insertNewestFirst(events: EventRecord[], event: EventRecord): void {
+  const at = events.findIndex((e) => e.triggeredMs < event.triggeredMs || (e.triggeredMs === event.triggeredMs && e.event_id > event.event_id));
+  events.splice(at < 0 ? events.length : at, 0, event);
 }
