@@ -8,6 +8,7 @@ import { holdAll, sortRecords, type SortKey } from './sort.js';
 import { batchesOf } from './batches.js';
 import type { JqProgram, JqResult } from './jq.js';
 import type { YamlWriter } from './yaml.js';
+import type { GrowingTable } from './growing-table.js';
 
 export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -36,6 +37,11 @@ export interface ListOptions {
 const JQ_BATCH = 500;
 
 type Records = AsyncIterable<unknown> | Iterable<unknown>;
+
+/** Where items go as they come (--follow). */
+export interface RecordSink {
+  add(records: readonly unknown[]): Promise<void>;
+}
 
 /** What a verb shows: a declared resource view, or the plain columns of rows it made itself. */
 export type Shape = ResourceView | readonly string[];
@@ -302,18 +308,55 @@ export class Output {
       this.io.info('No results.');
       return 0;
     }
-    const { cutToWidth, fitColumns, Stiffness } = await import('./table-layout.js');
-    const headers = columns.map((c) => safeText(c.toUpperCase().replace(/[._]/g, ' ')));
-    const stiffness = columns.map((c, i) => {
-      if (isRigidColumn(c, fieldKind(view, c)) || rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!))) return Stiffness.rigid;
-      return fieldKind(view, c) === 'array' ? Stiffness.list : Stiffness.text;
-    });
+    const { cutToWidth, fitColumns } = await import('./table-layout.js');
+    const { headers, stiffness } = await tableHeads(columns, view, rows);
     const widths = fitColumns(headers, rows, this.terminalWidth, stiffness);
     const theme = this.io.outTheme();
     const table = await this.newTable(headers.map((h, i) => theme.bold(cutToWidth(h, widths[i]!))));
     for (const row of rows) table.push(row.map((cell, i) => cutToWidth(cell, widths[i]!)));
     this.write(`${table.toString()}\n`);
     return rows.length;
+  }
+
+  /**
+   * Where --follow prints: a table that grows on a terminal, CSV rows under one header, and otherwise one item
+   * at a time (NDJSON when piped, YAML documents, --jq's results).
+   */
+  follow(shape: Shape): RecordSink {
+    const view = viewFrom(shape);
+    const { format, jq } = this.options;
+    if (jq) return { add: async (records) => void (records.length > 0 && (await this.listThroughJq(records, await jq))) };
+    if (format === 'csv') {
+      const columns = this.columnsFor(view);
+      let header = `${columns.map(csvField).join(',')}\n`;
+      return {
+        add: async (records) => {
+          for (const record of records) {
+            await this.writeInStream(`${header}${columns.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`);
+            header = '';
+          }
+        },
+      };
+    }
+    if ((format === 'table' || format === 'wide') && this.io.stdoutIsTTY) return this.growingTable(view);
+    return { add: async (records) => { for (const record of records) await this.item(record); } };
+  }
+
+  private growingTable(view: ResourceView): RecordSink {
+    const columns = this.columnsFor(view);
+    let table: GrowingTable | undefined;
+    return {
+      add: async (records) => {
+        const rows = records.map((record) => columns.map((c) => personCell(valueAt(record, c), fieldKind(view, c))));
+        if (!table) {
+          if (rows.length === 0) return;
+          const { headers, stiffness } = await tableHeads(columns, view, rows);
+          const { GrowingTable } = await import('./growing-table.js');
+          table = new GrowingTable(headers, stiffness, this.terminalWidth, (text) => this.io.outTheme().bold(text));
+        }
+        await this.writeInStream(table.rows(rows));
+      },
+    };
   }
 
   /** One resource as FIELD / VALUE rows that fit the terminal; ids stay whole where the width allows. */
@@ -372,6 +415,17 @@ function isRigidColumn(column: string, kind: string | undefined): boolean {
 }
 
 const RIGID_KINDS = new Set(['uuid', 'date-time', 'boolean', 'number', 'integer', 'int32', 'int64']);
+
+/** Headers of a table for a person, and how readily each column gives way when the terminal is narrow. */
+async function tableHeads(columns: string[], view: ResourceView, rows: string[][]) {
+  const { Stiffness } = await import('./table-layout.js');
+  const headers = columns.map((c) => safeText(c.toUpperCase().replace(/[._]/g, ' ')));
+  const stiffness = columns.map((c, i) => {
+    if (isRigidColumn(c, fieldKind(view, c)) || rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!))) return Stiffness.rigid;
+    return fieldKind(view, c) === 'array' ? Stiffness.list : Stiffness.text;
+  });
+  return { headers, stiffness };
+}
 
 function isView(shape: Shape): shape is ResourceView {
   return !Array.isArray(shape);
