@@ -52,8 +52,8 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
         command: 'fleetctl --sandbox devices events $(fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1) --accident --all -o ndjson',
       },
       {
-        comment: 'the last hour of a device, then each new event as it comes, as NDJSON',
-        command: 'fleetctl devices events HW-000001 --since 1h --follow --interval 2s -o ndjson',
+        comment: 'the last 30 days of a device, then each new event as it comes, as NDJSON',
+        command: 'fleetctl devices events HW-000001 --since 30d --follow --interval 2s -o ndjson',
         runsUntilInterrupted: true,
       },
     ],
