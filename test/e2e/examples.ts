@@ -30,6 +30,8 @@ export interface RunOptions {
    * directory once it started; the command is interrupted when the promise settles.
    */
   until?: (cwd: string) => Promise<void>;
+  /** Called with the working directory once the command ended, before it is removed (files it wrote). */
+  inspect?: (cwd: string) => void;
 }
 
 /** A directory with a `fleetctl` shim for the built CLI, to put first on PATH. */
@@ -105,7 +107,11 @@ export async function runExample(example: RunnableExample, opts: RunOptions): Pr
     }, 60_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      rmSync(home, { recursive: true, force: true });
+      try {
+        opts.inspect?.(home);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
       resolve({ code, stdout, stderr });
     });
   });
