@@ -5,10 +5,13 @@ import { cellText, flattenRecord, valueAt } from './values.js';
 import { checkColumns, fieldKind, wideColumns, type ResourceView } from './columns.js';
 import { safeText } from './terminal-text.js';
 import { holdAll, sortRecords, type SortKey } from './sort.js';
+import { csvField, oneLine, personCell, tableHeads, tsvField } from './cells.js';
+
+export type { RecordSink };
 import { batchesOf } from './batches.js';
 import type { JqProgram, JqResult } from './jq.js';
 import type { YamlWriter } from './yaml.js';
-import type { GrowingTable } from './growing-table.js';
+import { followSink, type RecordSink } from './follow-sink.js';
 
 export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -37,11 +40,6 @@ export interface ListOptions {
 const JQ_BATCH = 500;
 
 type Records = AsyncIterable<unknown> | Iterable<unknown>;
-
-/** Where items go as they come (--follow). */
-export interface RecordSink {
-  add(records: readonly unknown[]): Promise<void>;
-}
 
 /** What a verb shows: a declared resource view, or the plain columns of rows it made itself. */
 export type Shape = ResourceView | readonly string[];
@@ -324,39 +322,18 @@ export class Output {
    */
   follow(shape: Shape): RecordSink {
     const view = viewFrom(shape);
-    const { format, jq } = this.options;
-    if (jq) return { add: async (records) => void (records.length > 0 && (await this.listThroughJq(records, await jq))) };
-    if (format === 'csv') {
-      const columns = this.columnsFor(view);
-      let header = `${columns.map(csvField).join(',')}\n`;
-      return {
-        add: async (records) => {
-          for (const record of records) {
-            await this.writeInStream(`${header}${columns.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`);
-            header = '';
-          }
-        },
-      };
-    }
-    if ((format === 'table' || format === 'wide') && this.io.stdoutIsTTY) return this.growingTable(view);
-    return { add: async (records) => { for (const record of records) await this.item(record); } };
-  }
-
-  private growingTable(view: ResourceView): RecordSink {
-    const columns = this.columnsFor(view);
-    let table: GrowingTable | undefined;
-    return {
-      add: async (records) => {
-        const rows = records.map((record) => columns.map((c) => personCell(valueAt(record, c), fieldKind(view, c))));
-        if (!table) {
-          if (rows.length === 0) return;
-          const { headers, stiffness } = await tableHeads(columns, view, rows);
-          const { GrowingTable } = await import('./growing-table.js');
-          table = new GrowingTable(headers, stiffness, this.terminalWidth, (text) => this.io.outTheme().bold(text));
-        }
-        await this.writeInStream(table.rows(rows));
-      },
-    };
+    const jq = this.options.jq;
+    return followSink({
+      format: this.options.format,
+      stdoutIsTTY: this.io.stdoutIsTTY,
+      columns: this.columnsFor(view),
+      view,
+      terminalWidth: this.terminalWidth,
+      bold: (text) => this.io.outTheme().bold(text),
+      write: (text) => this.writeInStream(text),
+      item: (record) => this.item(record),
+      jq: jq && (async (records) => void (await this.listThroughJq(records, await jq))),
+    });
   }
 
   /** One resource as FIELD / VALUE rows that fit the terminal; ids stay whole where the width allows. */
@@ -389,44 +366,6 @@ export function parseOutputFormat(value: string): OutputFormat {
   throw new UsageError(`invalid output format "${value}"`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ');
-}
-
-/**
- * A cell as a person reads it: on one line, control characters visible, and times to the minute in UTC
- * ("2026-11-21 03:36"), which is what a glance at a list needs; -o json keeps the exact value.
- */
-function personCell(value: unknown, kind: string | undefined): string {
-  if (kind === 'date-time' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
-    const time = new Date(value);
-    if (!Number.isNaN(time.getTime())) return time.toISOString().slice(0, 16).replace('T', ' ');
-  }
-  return safeText(oneLine(cellText(value)));
-}
-
-const IDENTIFIER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Columns worth nothing once cut: ids (a user copies them into the next command), times, numbers, flags. */
-function isRigidColumn(column: string, kind: string | undefined): boolean {
-  const last = column.split('.').pop()!;
-  if (last === 'id' || last.endsWith('_id')) return true;
-  return kind !== undefined && RIGID_KINDS.has(kind);
-}
-
-const RIGID_KINDS = new Set(['uuid', 'date-time', 'boolean', 'number', 'integer', 'int32', 'int64']);
-
-/** Headers of a table for a person, and how readily each column gives way when the terminal is narrow. */
-async function tableHeads(columns: string[], view: ResourceView, rows: string[][]) {
-  const { Stiffness } = await import('./table-layout.js');
-  const headers = columns.map((c) => safeText(c.toUpperCase().replace(/[._]/g, ' ')));
-  const stiffness = columns.map((c, i) => {
-    if (isRigidColumn(c, fieldKind(view, c)) || rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!))) return Stiffness.rigid;
-    return fieldKind(view, c) === 'array' ? Stiffness.list : Stiffness.text;
-  });
-  return { headers, stiffness };
-}
-
 function isView(shape: Shape): shape is ResourceView {
   return !Array.isArray(shape);
 }
@@ -446,15 +385,4 @@ async function* noticingFields(records: Records, absent: Set<string>): AsyncIter
     for (const field of absent) if (valueAt(record, field) !== undefined) absent.delete(field);
     yield record;
   }
-}
-
-/** A TSV cell: tabs and line breaks would split the row, so they become spaces; other controls are shown. */
-function tsvField(text: string): string {
-  return safeText(text.replace(/[\t\r\n]+/g, ' '));
-}
-
-/** A CSV cell: quoted where needed; tabs and line feeds are allowed inside quotes, other controls are shown. */
-function csvField(text: string): string {
-  const safe = safeText(text.replace(/\r\n/g, '\n'), { newlines: true, tabs: true });
-  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
