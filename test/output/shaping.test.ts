@@ -249,3 +249,24 @@ describe('-o json when a later page fails', () => {
     expect(io.stdout()).toBe('');
   });
 });
+
+describe('the flags, checked before the command runs', () => {
+  // the API of these settings does not exist: any request would fail with exit 9, not 2
+  const env = { FLEETCTL_BASE_URL: 'http://127.0.0.1:1', FLEETCTL_AUTH_URL: 'http://127.0.0.1:1', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's' };
+
+  it.each([
+    [['--slurp', 'devices', 'list'], '--slurp only applies with --jq'],
+    [['--jq', '.id', '-o', 'csv', 'devices', 'list'], '--jq prints JSON values and raw strings, not csv'],
+    [['--jq', '.id', '-o', 'yaml', 'fleets', 'list'], '--jq prints JSON values and raw strings, not yaml'],
+    [['--jq', 'map(', 'devices', 'list'], '--jq: jq: error: syntax error'],
+    [['devices', 'list', '--sort', 'name,,id'], '--sort must be fields separated by commas'],
+    [['devices', 'events', 'HW-1', '--follow', '--interval', '500ms'], '--interval must be a duration'],
+    [['events', 'search', '--hardware-id', 'HW-1', '--follow', '--to', '1h'], '--follow cannot be combined with --to'],
+  ])('%j: exit 2, no request', async (args, message) => {
+    const { runCli, tempConfigDir } = await import('../support/cli.js');
+    const r = await runCli(args, { env: { ...env, FLEETCTL_CONFIG_DIR: tempConfigDir() } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stdout).toBe('');
+  });
+});
