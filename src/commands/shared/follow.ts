@@ -70,7 +70,7 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
   let windowEnd = deps.clock.now();
   let from = opts.dateFrom ?? new Date(windowEnd.getTime() - DEFAULT_FOLLOW_WINDOW_MS).toISOString();
   let failures = 0;
-  if (deps.io.stderrIsTTY) deps.io.info(`Following ${source.what} every ${opts.intervalMs / 1000} s; Ctrl-C to stop.`);
+  if (deps.io.stderrIsTTY) deps.io.info(`Following: new events every ${opts.intervalMs / 1000} s; Ctrl-C to stop.`);
   while (!deps.signal.aborted) {
     try {
       const fresh = await newEvents(source, seen, from, windowEnd.toISOString(), paging);

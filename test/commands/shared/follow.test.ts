@@ -120,7 +120,7 @@ describe('followEvents', () => {
     expect(lines[1]).toMatch(/^2025-06-01 12:01 +speeding +false +true$/);
     expect(lines[2]).toMatch(/^2025-06-01 12:10 +speeding +false +true$/);
     expect(lines[1]!.indexOf('speeding')).toBe(lines[0]!.indexOf('EVENT TYPES'));
-    expect(io.stderr()).toContain('Following events of HW-1 every 5 s; Ctrl-C to stop.');
+    expect(io.stderr()).toContain('Following: new events every 5 s; Ctrl-C to stop.');
   });
 
   it('-o yaml: one document per event', async () => {
