@@ -26,7 +26,7 @@ export function addPagingOptions(command: Command): Command {
     .option('--cursor <cursor>', 'start at this page (the next_cursor of an earlier answer)')
     .option('--all', 'follow next_cursor through every page')
     .option('--max-items <n>', 'stop after this many items in total')
-    .option('--sort <fields>', 'print in the order of these fields, e.g. fleet_id,-last_seen_at (- for descending; holds the list in memory)');
+    .option('--sort <fields>', 'print in the order of these fields, comma-separated (dotted paths; -field for descending); holds the whole list in memory');
 }
 
 export function pagingFrom(flags: RawPagingFlags): ListPaging {
