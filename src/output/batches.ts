@@ -18,7 +18,14 @@ export async function* batchesOf<T>(records: Records<T>, max: number): AsyncGene
     for (;;) {
       // The next item is asked for only when it is awaited, so a failing source never rejects unobserved.
       pending ??= iterator.next();
-      const next = batch.length === 0 ? await pending : await Promise.race([pending, nextTurn()]);
+      let next: IteratorResult<T> | typeof WAITING;
+      try {
+        next = batch.length === 0 ? await pending : await Promise.race([pending, nextTurn()]);
+      } catch (error) {
+        // the items already here are printed before the failure is passed on
+        if (batch.length > 0) yield batch;
+        throw error;
+      }
       if (next === WAITING) {
         yield batch;
         batch = [];

@@ -131,6 +131,19 @@ describe('batches for jq', () => {
     expect(seen).toEqual([[1, 2], [3]]);
   });
 
+  it('a source that fails at once: the items before the failure are still handed over, then the failure', async () => {
+    async function* failing() {
+      yield 1;
+      yield 2;
+      throw new Error('page 2 failed');
+    }
+    const seen: number[][] = [];
+    await expect((async () => {
+      for await (const batch of batchesOf(failing(), 500)) seen.push(batch);
+    })()).rejects.toThrow('page 2 failed');
+    expect(seen).toEqual([[1, 2]]);
+  });
+
   it('never more than the maximum at once', async () => {
     const sizes: number[] = [];
     for await (const batch of batchesOf(Array.from({ length: 1_201 }, (_, i) => i), 500)) sizes.push(batch.length);

@@ -4,7 +4,6 @@ import { parseLimit, parseMaxItems, type PageOptions, type Pager } from '../../a
 import type { Output, Shape } from '../../output/render.js';
 import type { IOStreams } from '../../io/streams.js';
 import { parseSort, type SortKey } from '../../output/sort.js';
-import { ApiError, CancelledError, InvalidResponseError, NetworkError } from '../../errors.js';
 import { requireNonEmpty } from './validate.js';
 
 export interface RawPagingFlags {
@@ -46,19 +45,30 @@ export function pagingFrom(flags: RawPagingFlags): ListPaging {
  */
 export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pager: Pager<T>, shape: Shape, paging: ListPaging): Promise<number> {
   let fetched = 0;
+  let pageFailed = false;
+  // counts what the pager handed over, and tells a failed page (resumable: every item before it was handed
+  // over) from a failure of the output
   async function* counted(): AsyncIterable<T> {
-    for await (const item of pager) {
+    const pages = pager[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<T>;
+      try {
+        next = await pages.next();
+      } catch (error) {
+        pageFailed = true;
+        throw error;
+      }
+      if (next.done) return;
       fetched++;
-      yield item;
+      yield next.value;
     }
   }
   let count: number;
   try {
     count = await deps.output.list(counted(), shape, { sort: paging.sort, all: paging.all, maxItems: paging.maxItems });
   } catch (error) {
-    // A failed page, a network failure or Ctrl-C; not a refusal of the user's own flags (a --jq error, say).
-    const pageFailed = error instanceof ApiError || error instanceof NetworkError || error instanceof InvalidResponseError || error instanceof CancelledError;
-    if (fetched > 0 && pager.nextCursor && pageFailed && !deps.io.out.destroyed) {
+    // a failed page, a network failure, Ctrl-C during a request: the next page is where to resume
+    if (pageFailed && fetched > 0 && pager.nextCursor && !deps.io.out.destroyed) {
       const held = paging.sort ? ' (--sort printed none of them: it waits for every item)' : '';
       const rest = paging.maxItems === undefined ? '' : ` --max-items ${paging.maxItems - fetched}`;
       deps.io.info(`Stopped after ${fetched} item${fetched === 1 ? '' : 's'}${held}. To resume from there: the same command with --cursor ${pager.nextCursor}${rest}`);
