@@ -4,6 +4,7 @@ import type { IOStreams } from './io/streams.js';
 import { systemClock, type Clock } from './io/clock.js';
 import { createPrompter, type Prompter } from './io/prompter.js';
 import { Output, parseOutputFormat, type OutputFormat } from './output/render.js';
+import type { JqProgram } from './output/jq.js';
 import { parseColumns } from './output/values.js';
 import { configDirectory, openConfigStore, type ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/settings.js';
@@ -22,6 +23,8 @@ export interface GlobalOptions {
   output?: string;
   json?: boolean;
   columns?: string;
+  jq?: string;
+  slurp?: boolean;
   color?: boolean;
   input?: boolean;
   debug?: boolean;
@@ -97,6 +100,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
   let store: Promise<ConfigStore> | undefined;
   let transport: Promise<Transport> | undefined;
   let api: Promise<ApiClient> | undefined;
+  let jq: Promise<JqProgram> | undefined;
 
   const deps: Deps = {
     io: runtime.io,
@@ -109,7 +113,14 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     output() {
       const g = globals();
       const format: OutputFormat = g.json ? 'json' : parseOutputFormat(g.output ?? 'table');
-      return new Output(runtime.io, { format, columns: parseColumns(g.columns) });
+      checkJqFlags(g, format);
+      if (g.jq !== undefined && !jq) {
+        const expression = g.jq;
+        jq = import('./output/jq.js').then(({ compileJq }) => compileJq(expression));
+        // awaited before the command runs (Output.prepare); a failure is reported from there
+        jq.catch(() => undefined);
+      }
+      return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp });
     },
     tracer() {
       const g = globals();
@@ -164,6 +175,13 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     },
   };
   return deps;
+}
+
+function checkJqFlags(g: GlobalOptions, format: OutputFormat): void {
+  if (g.slurp && g.jq === undefined) throw new UsageError('--slurp only applies with --jq', "for example: --jq 'length' --slurp");
+  if (g.jq !== undefined && (format === 'csv' || format === 'wide' || format === 'yaml')) {
+    throw new UsageError(`--jq prints JSON values and raw strings, not ${format}`, 'drop -o, or use -o json (indented) or -o ndjson (one line a value)');
+  }
 }
 
 async function buildApiClient(deps: Deps): Promise<ApiClient> {

@@ -42,6 +42,8 @@ export function buildProgram(deps: Deps): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
     .option('--json', 'short for --output json')
     .option('--columns <list>', 'table/CSV columns, comma-separated (dotted paths for nested fields)')
+    .option('--jq <expression>', 'filter JSON output with jq: each item of a list, or the one resource; strings print unquoted')
+    .option('--slurp', 'with --jq: the filter gets a whole list as one array (held in memory)')
     .option('--no-color', 'disable colour (also NO_COLOR, TERM=dumb, CI=true)')
     .option('--no-input', 'never prompt; fail when input is missing (also CI=true)')
     .option('--debug', 'trace HTTP requests on stderr, secrets redacted (env FLEETCTL_DEBUG=1)')
@@ -54,12 +56,15 @@ export function buildProgram(deps: Deps): Command {
     .addHelpText('after', `\nExamples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
   completeValues(program, { '--profile': 'profile' });
 
-  program.hook('preAction', (_program, verb) => {
+  program.hook('preAction', async (_program, verb) => {
     const g = program.opts<GlobalOptions>();
     deps.io.noColor = g.color === false;
     deps.io.noInput = g.input === false;
+    const output = deps.output();
     const shows = recordsShownBy(verb);
-    if (shows) deps.output().checkColumnsAgainst(shows);
+    if (shows) output.checkColumnsAgainst(shows);
+    // --jq is compiled here: a bad expression is refused before any request
+    await output.prepare();
     if (g.sandbox) {
       deps.startOverride = async () => {
         const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');

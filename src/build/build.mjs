@@ -29,6 +29,8 @@ const result = await build({
   // Heavy modules (undici, prompts, ora, cli-table3, conf) become chunks that only the commands needing
   // them load: `fleetctl --version` must start about as fast as node itself.
   splitting: true,
+  // jq-web finds its WebAssembly file next to its own script: it stays in node_modules, loaded by --jq only.
+  external: ['jq-web'],
   logLevel: 'warning',
   define: { __FLEETCTL_VERSION__: JSON.stringify(version) },
   // commander and other CommonJS dependencies call require(); an ESM bundle has none of its own.

@@ -109,7 +109,7 @@ export function fieldKind(view: ResourceView, column: string): string | undefine
  * --columns names are checked against the record schema before any request: a misspelt name would
  * otherwise print an empty column and exit 0. Nested fields are named with dots (delivery.url).
  */
-export function checkColumns(columns: readonly string[], view: ResourceView): void {
+export function checkColumns(columns: readonly string[], view: ResourceView, flag = '--columns'): void {
   const known = knownColumns(view);
   const unknown = columns.filter((column) => !known.includes(column));
   if (unknown.length === 0) return;
@@ -117,7 +117,8 @@ export function checkColumns(columns: readonly string[], view: ResourceView): vo
     const closest = closestNames(column, known);
     return `${quoteInput(column, 40)}${closest.length > 0 ? ` (did you mean ${closest.join(' or ')}?)` : ''}`;
   });
-  throw new UsageError(`--columns: unknown column${unknown.length === 1 ? '' : 's'} ${named.join(', ')}`, `valid columns: ${known.join(', ')}`);
+  const noun = flag === '--columns' ? 'column' : 'field';
+  throw new UsageError(`${flag}: unknown ${noun}${unknown.length === 1 ? '' : 's'} ${named.join(', ')}`, `valid ${noun}s: ${known.join(', ')}`);
 }
 
 function knownColumns(view: ResourceView): string[] {

@@ -4,15 +4,40 @@ import { UsageError } from '../errors.js';
 import { cellText, flattenRecord, valueAt } from './values.js';
 import { checkColumns, fieldKind, wideColumns, type ResourceView } from './columns.js';
 import { safeText } from './terminal-text.js';
+import { holdAll, sortRecords, type SortKey } from './sort.js';
+import { csvField, oneLine, personCell, tableHeads, tsvField } from './cells.js';
 
-export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv'] as const;
+export type { RecordSink };
+import { batchesOf } from './batches.js';
+import type { JqProgram, JqResult } from './jq.js';
+import type { YamlWriter } from './yaml.js';
+import { followSink, type RecordSink } from './follow-sink.js';
+
+export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface OutputOptions {
   format: OutputFormat;
   /** --columns: overrides the resource's default columns (dotted paths for nested fields). */
   columns?: string[];
+  /** --jq: the program, compiled once before any request. */
+  jq?: Promise<JqProgram>;
+  /** --slurp: --jq gets a whole list as one array instead of each item. */
+  slurp?: boolean;
 }
+
+/** How a list is fetched and ordered, from the list command's own flags. */
+export interface ListOptions {
+  /** --sort: every item is held, then printed in this order. */
+  sort?: readonly SortKey[];
+  /** --all: every page is fetched. */
+  all?: boolean;
+  /** --max-items: the bound the user set on the run. */
+  maxItems?: number;
+}
+
+/** Items in a jq run: a page at most, so memory stays flat; each run costs a few milliseconds. */
+const JQ_BATCH = 500;
 
 type Records = AsyncIterable<unknown> | Iterable<unknown>;
 
@@ -29,28 +54,87 @@ export class Output {
     return this.options.format;
   }
 
-  /** True when the output is for programs (json, ndjson, csv): messages must stay out of stdout. */
+  /** True when the output is for programs (json, ndjson, csv, yaml, --jq): messages must stay out of stdout. */
   get isMachineReadable(): boolean {
-    return this.options.format !== 'table' && this.options.format !== 'wide';
+    return (this.options.format !== 'table' && this.options.format !== 'wide') || this.options.jq !== undefined;
   }
 
-  /** Renders a list; json, ndjson, csv and piped tables stream item by item. Returns the item count. */
-  async list(records: Records, shape: Shape): Promise<number> {
+  /** True with --jq: records are shown as the program makes them. */
+  get hasJq(): boolean {
+    return this.options.jq !== undefined;
+  }
+
+  /** The same choices in another format (`api` prints JSON unless told otherwise). */
+  withFormat(format: OutputFormat): Output {
+    return new Output(this.io, { ...this.options, format });
+  }
+
+  /** Renders a list; json, ndjson, csv, yaml, --jq and piped tables stream item by item. Returns the item count. */
+  async list(records: Records, shape: Shape, how: ListOptions = {}): Promise<number> {
     const view = viewFrom(shape);
+    if (how.sort && view.schema) checkColumns(how.sort.map((key) => key.field), view, '--sort');
+    const held = how.sort || (this.options.jq && this.options.slurp) ? await this.hold(records, how) : records;
+    if (this.options.jq) return this.listThroughJq(held, await this.options.jq);
     const columns = this.columnsFor(view);
     const chosen = this.chosenColumns;
-    if (!chosen || view.schema) return this.listAs(records, columns, view);
+    if (!chosen || view.schema) return this.listAs(held, columns, view, how);
     // Rows of no known schema (`api --paginate`): a mistyped name can only be noticed from the records.
     const absent = new Set(chosen);
-    const count = await this.listAs(noticingFields(records, absent), columns, view);
+    const count = await this.listAs(noticingFields(held, absent), columns, view, how);
     if (count > 0) this.warnAbsent(absent);
     return count;
   }
 
-  private async listAs(records: Records, columns: string[], view: ResourceView): Promise<number> {
+  /** --sort and --slurp need every item first; what is held is bounded (HOLD_LIMIT) unless --max-items says. */
+  private async hold(records: Records, how: ListOptions): Promise<unknown[]> {
+    const reason = how.sort ? '--sort' : '--slurp';
+    const held = await holdAll(records, { reason, all: how.all, maxItems: how.maxItems, say: (line) => this.io.info(line) });
+    return how.sort ? sortRecords(held, how.sort) : held;
+  }
+
+  private async listThroughJq(records: Records, program: JqProgram): Promise<number> {
+    const style = this.jqStyle;
+    if (this.options.slurp) {
+      const all = Array.isArray(records) ? records : await holdAll(records, { reason: '--slurp', say: () => undefined });
+      await this.writeJq(program.run([all], style));
+      return all.length;
+    }
+    let count = 0;
+    for await (const batch of batchesOf(records, JQ_BATCH)) {
+      await this.writeJq(program.run(batch, style, count + 1));
+      count += batch.length;
+    }
+    return count;
+  }
+
+  /** jq's results, as `jq -r` prints them; on a terminal, control characters inside raw strings are shown. */
+  private async writeJq(result: JqResult): Promise<void> {
+    if (result.messages) this.io.info(result.messages.replace(/\n$/, ''));
+    if (result.text) await this.writeInStream(this.io.stdoutIsTTY ? safeText(result.text, { newlines: true, tabs: true }) : result.text);
+    if (result.error) throw result.error;
+  }
+
+  /** Indented on a terminal and with -o json (jq's default), one line a value when piped or with -o ndjson. */
+  private get jqStyle(): { pretty: boolean } {
+    return { pretty: this.options.format === 'json' || (this.options.format !== 'ndjson' && this.io.stdoutIsTTY) };
+  }
+
+  /**
+   * One item of an open-ended stream (a watch, a follow, a listener): an NDJSON line, a YAML document, or what
+   * --jq makes of it.
+   */
+  async item(record: unknown): Promise<void> {
+    if (this.options.jq) return this.writeJq((await this.options.jq).run([record], this.jqStyle));
+    if (this.options.format === 'yaml') return this.writeInStream(`---\n${this.safeForTerminal((await this.yaml()).document(record))}`);
+    await this.writeInStream(`${JSON.stringify(record)}\n`);
+  }
+
+  private async listAs(records: Records, columns: string[], view: ResourceView, how: ListOptions): Promise<number> {
     switch (this.options.format) {
       case 'json':
         return this.writeJsonArray(records);
+      case 'yaml':
+        return this.writeYaml(records, Boolean(how.all));
       case 'ndjson':
         return this.writeEach(records, (record) => `${JSON.stringify(record)}\n`);
       case 'csv':
@@ -70,7 +154,11 @@ export class Output {
     else this.warnAbsent(new Set(this.chosenColumns?.filter((c) => valueAt(record, c) === undefined)));
     // A view lists a resource's columns; one resource shows every field unless plain columns are given.
     const chosen = this.chosenColumns ?? (shape !== undefined && !isView(shape) ? [...shape] : undefined);
+    if (this.options.jq) return this.writeJq((await this.options.jq).run([record], this.jqStyle));
     switch (this.options.format) {
+      case 'yaml':
+        this.write(this.safeForTerminal((await this.yaml()).document(record)));
+        return;
       case 'json':
         this.write(`${JSON.stringify(record, null, 2)}\n`);
         return;
@@ -95,6 +183,11 @@ export class Output {
     }
   }
 
+  /** Compiles --jq (loading jq only then), so a bad expression is refused before any request. */
+  async prepare(): Promise<void> {
+    await this.options.jq;
+  }
+
   /** Checks --columns against what a verb will show, so a misspelt name is refused before any request. */
   checkColumnsAgainst(view: ResourceView): void {
     checkChosen(this.chosenColumns, view);
@@ -112,9 +205,10 @@ export class Output {
     return [...(forPerson ? view.person : view.script)];
   }
 
-  /** The --columns the user gave, when the format shows columns (json and ndjson always carry whole items). */
+  /** The --columns the user gave, when the format shows columns (json, ndjson and yaml always carry whole items). */
   private get chosenColumns(): string[] | undefined {
-    return this.options.format === 'json' || this.options.format === 'ndjson' ? undefined : this.options.columns;
+    const whole = this.options.format === 'json' || this.options.format === 'ndjson' || this.options.format === 'yaml';
+    return whole || this.options.jq ? undefined : this.options.columns;
   }
 
   /** A mistyped --columns name would otherwise show as a silently empty column. */
@@ -161,15 +255,48 @@ export class Output {
     return count;
   }
 
+  /**
+   * A JSON array written item by item. When a later page fails, the array is closed on what was printed, so
+   * stdout stays valid JSON; the caller says how far it got and where to resume.
+   */
   private async writeJsonArray(records: Records): Promise<number> {
     let count = 0;
-    for await (const record of records) {
-      const body = JSON.stringify(record, null, 2).replace(/\n/g, '\n  ');
-      await this.writeInStream(`${count === 0 ? '[\n  ' : ',\n  '}${body}`);
-      count++;
+    try {
+      for await (const record of records) {
+        const body = JSON.stringify(record, null, 2).replace(/\n/g, '\n  ');
+        await this.writeInStream(`${count === 0 ? '[\n  ' : ',\n  '}${body}`);
+        count++;
+      }
+    } catch (error) {
+      if (count > 0 && !this.io.out.destroyed) this.write('\n]\n');
+      throw error;
     }
     this.write(count === 0 ? '[]\n' : '\n]\n');
     return count;
+  }
+
+  /** A list as one YAML sequence, or with --all one document per item (`---`), read as they come like NDJSON. */
+  private async writeYaml(records: Records, documents: boolean): Promise<number> {
+    const yaml = await this.yaml();
+    let count = 0;
+    for await (const record of records) {
+      await this.writeInStream(this.safeForTerminal(documents ? `---\n${yaml.document(record)}` : yaml.sequenceItem(record)));
+      count++;
+    }
+    if (count === 0) this.write(documents ? '' : '[]\n');
+    return count;
+  }
+
+  private yamlWriter: Promise<YamlWriter> | undefined;
+
+  private yaml(): Promise<YamlWriter> {
+    this.yamlWriter ??= import('./yaml.js').then(({ loadYamlWriter }) => loadYamlWriter());
+    return this.yamlWriter;
+  }
+
+  /** YAML escapes most control characters itself; bidirectional overrides are shown here too. */
+  private safeForTerminal(text: string): string {
+    return this.io.stdoutIsTTY ? safeText(text, { newlines: true, tabs: true }) : text;
   }
 
   private async writeTtyTable(records: Records, columns: string[], view: ResourceView): Promise<number> {
@@ -179,18 +306,34 @@ export class Output {
       this.io.info('No results.');
       return 0;
     }
-    const [{ fitColumns, Stiffness }, { cutToWidth }] = await Promise.all([import('./table-layout.js'), import('./text-width.js')]);
-    const headers = columns.map((c) => safeText(c.toUpperCase().replace(/[._]/g, ' ')));
-    const stiffness = columns.map((c, i) => {
-      if (isRigidColumn(c, fieldKind(view, c)) || rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!))) return Stiffness.rigid;
-      return fieldKind(view, c) === 'array' ? Stiffness.list : Stiffness.text;
-    });
+    const [{ fitColumns }, { cutToWidth }] = await Promise.all([import('./table-layout.js'), import('./text-width.js')]);
+    const { headers, stiffness } = await tableHeads(columns, view, rows);
     const widths = fitColumns(headers, rows, this.terminalWidth, stiffness);
     const theme = this.io.outTheme();
     const table = await this.newTable(headers.map((h, i) => theme.bold(cutToWidth(h, widths[i]!))));
     for (const row of rows) table.push(row.map((cell, i) => cutToWidth(cell, widths[i]!)));
     this.write(`${table.toString()}\n`);
     return rows.length;
+  }
+
+  /**
+   * Where --follow prints: a table that grows on a terminal, CSV rows under one header, and otherwise one item
+   * at a time (NDJSON when piped, YAML documents, --jq's results).
+   */
+  follow(shape: Shape): RecordSink {
+    const view = viewFrom(shape);
+    const jq = this.options.jq;
+    return followSink({
+      format: this.options.format,
+      stdoutIsTTY: this.io.stdoutIsTTY,
+      columns: this.columnsFor(view),
+      view,
+      terminalWidth: this.terminalWidth,
+      bold: (text) => this.io.outTheme().bold(text),
+      write: (text) => this.writeInStream(text),
+      item: (record) => this.item(record),
+      jq: jq && (async (records) => void (await this.listThroughJq(records, await jq))),
+    });
   }
 
   /** One resource as FIELD / VALUE rows that fit the terminal; ids stay whole where the width allows. */
@@ -223,33 +366,6 @@ export function parseOutputFormat(value: string): OutputFormat {
   throw new UsageError(`invalid output format "${value}"`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ');
-}
-
-/**
- * A cell as a person reads it: on one line, control characters visible, and times to the minute in UTC
- * ("2026-11-21 03:36"), which is what a glance at a list needs; -o json keeps the exact value.
- */
-function personCell(value: unknown, kind: string | undefined): string {
-  if (kind === 'date-time' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
-    const time = new Date(value);
-    if (!Number.isNaN(time.getTime())) return time.toISOString().slice(0, 16).replace('T', ' ');
-  }
-  return safeText(oneLine(cellText(value)));
-}
-
-const IDENTIFIER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Columns worth nothing once cut: ids (a user copies them into the next command), times, numbers, flags. */
-function isRigidColumn(column: string, kind: string | undefined): boolean {
-  const last = column.split('.').pop()!;
-  if (last === 'id' || last.endsWith('_id')) return true;
-  return kind !== undefined && RIGID_KINDS.has(kind);
-}
-
-const RIGID_KINDS = new Set(['uuid', 'date-time', 'boolean', 'number', 'integer', 'int32', 'int64']);
-
 function isView(shape: Shape): shape is ResourceView {
   return !Array.isArray(shape);
 }
@@ -269,15 +385,4 @@ async function* noticingFields(records: Records, absent: Set<string>): AsyncIter
     for (const field of absent) if (valueAt(record, field) !== undefined) absent.delete(field);
     yield record;
   }
-}
-
-/** A TSV cell: tabs and line breaks would split the row, so they become spaces; other controls are shown. */
-function tsvField(text: string): string {
-  return safeText(text.replace(/[\t\r\n]+/g, ' '));
-}
-
-/** A CSV cell: quoted where needed; tabs and line feeds are allowed inside quotes, other controls are shown. */
-function csvField(text: string): string {
-  const safe = safeText(text.replace(/\r\n/g, '\n'), { newlines: true, tabs: true });
-  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -1,4 +1,21 @@
 // `node --import ./test/build/record-modules.mjs ...`: appends the URL of every module loaded to $FLEETCTL_LOADED_MODULES.
-import { register } from 'node:module';
+// ES modules through loader hooks; CommonJS modules loaded with require() (which those hooks do not see on
+// Node 20) by wrapping the CommonJS loader.
+import Module, { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
-register('./record-modules-hooks.mjs', import.meta.url, { data: { file: process.env.FLEETCTL_LOADED_MODULES } });
+const file = process.env.FLEETCTL_LOADED_MODULES;
+register('./record-modules-hooks.mjs', import.meta.url, { data: { file } });
+
+const load = Module._load;
+Module._load = function recordingLoad(request, parent, isMain) {
+  if (file && !Module.isBuiltin(request)) {
+    try {
+      appendFileSync(file, `${pathToFileURL(Module._resolveFilename(request, parent, isMain)).href}\n`);
+    } catch {
+      // not resolvable: the real load reports it
+    }
+  }
+  return load.apply(this, arguments);
+};

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hook = pathToFileURL(path.join(root, 'test/build/record-modules.mjs')).href;
-const HEAVY = ['undici', '@inquirer/prompts', 'ora', 'cli-table3', 'conf'];
+const HEAVY = ['undici', '@inquirer/prompts', 'ora', 'cli-table3', 'conf', 'jq-web', 'yaml'];
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown> }>;
@@ -56,7 +56,7 @@ function loadedBy(args: string[]): { packages: Set<string>; files: string[]; std
 }
 
 describe('start-up of the built CLI', () => {
-  it.each([['--version'], ['--help']])('%s loads none of undici, @inquirer/prompts, ora, cli-table3, conf', (flag) => {
+  it.each([['--version'], ['--help']])('%s loads none of undici, @inquirer/prompts, ora, cli-table3, conf, jq-web, yaml', (flag) => {
     const { packages, files, stdout } = loadedBy([flag]);
     expect(stdout.length).toBeGreaterThan(0);
     expect(files.some((file) => file.startsWith('dist/'))).toBe(true);
@@ -81,5 +81,13 @@ describe('start-up of the built CLI', () => {
     const { packages } = loadedBy(['config', 'list']);
     expect(packages.has('conf')).toBe(true);
     expect(packages.has('commander')).toBe(true);
+    expect(packages.has('jq-web')).toBe(false);
+  });
+
+  it('jq is loaded when --jq is given, and yaml with -o yaml', () => {
+    const jq = loadedBy(['--jq', '.key', 'config', 'list']);
+    expect(jq.packages.has('jq-web')).toBe(true);
+    expect(jq.stdout).toContain('base_url\n');
+    expect(loadedBy(['-o', 'yaml', 'config', 'list']).packages.has('yaml')).toBe(true);
   });
 });

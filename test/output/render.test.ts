@@ -132,7 +132,7 @@ describe('one resource', () => {
 });
 
 it('an unknown format is a usage error', () => {
-  expect(() => parseOutputFormat('yaml')).toThrow(/invalid output format "yaml"/);
+  expect(() => parseOutputFormat('xml')).toThrow(/invalid output format "xml"/);
 });
 
 describe('a reader slower than the API', () => {

@@ -102,6 +102,28 @@ describe('POST /_sandbox/emit', () => {
   });
 });
 
+describe('emitted event.generic: an event that happens now, on the device', () => {
+  it('is listed by GET /v1/devices/{hw}/events and /v1/events, newest first, and resolves by its id', async () => {
+    const h = await sandbox();
+    const before = Date.now() - 1000;
+    const emitted = (await emit(h, { type: 'event.generic', count: 5, organization_id: rootOf(h) })).body.events as { id: string; hardware_id: string }[];
+    expect(new Set(emitted.map((e) => e.hardware_id)).size).toBe(5);
+    const window = new URLSearchParams({ date_from: new Date(before).toISOString(), date_to: new Date(Date.now() + 1000).toISOString() });
+    for (const { id, hardware_id: hw } of emitted) {
+      const own = await h.call('GET', `/v1/devices/${hw}/events?${window}`);
+      expect(own.status, own.text).toBe(200);
+      expect(own.body.data.map((e: any) => e.event_id)).toEqual([id]);
+      const all = await h.call('GET', `/v1/devices/${hw}/events?limit=500`);
+      expect(all.body.data[0].event_id).toBe(id);
+      const times = all.body.data.map((e: any) => Date.parse(e.triggered_at));
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+      const found = await h.call('GET', `/v1/events?hardware_id=${hw}&${window}`);
+      expect(found.body.data.map((e: any) => e.event_id)).toEqual([id]);
+      expect((await h.call('GET', `/v1/events/${id}`)).status).toBe(200);
+    }
+  });
+});
+
 describe('delivery', () => {
   it('delivers each event once per destination, with the key, and logs every attempt', async () => {
     const h = await sandbox();

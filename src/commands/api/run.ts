@@ -5,8 +5,7 @@ import { DEFAULT_LIMIT, paginate, type Page } from '../../api/paginate.js';
 import { bundledOperations, loadOperationCatalog, type OperationCatalog, type ServedOperation } from '../../api/served-operations.js';
 import { matchOperationIn } from '../../openapi/operations.js';
 import { readJsonInput } from '../../io/read-input.js';
-import { Output } from '../../output/render.js';
-import { parseColumns } from '../../output/values.js';
+import type { Output } from '../../output/render.js';
 import { API_METHODS, type ApiRequestOptions } from './request.js';
 
 type ApiRunDeps = Pick<Deps, 'api' | 'output' | 'io' | 'transport' | 'clock' | 'configDir' | 'settings' | 'globals' | 'signal'>;
@@ -66,11 +65,11 @@ export function operationFor(catalog: OperationCatalog, method: string, path: st
   throw new UsageError(`${path} is not a path of the API document`, 'run `fleetctl api --list` for every operation');
 }
 
-/** JSON unless the user asked for another format: `api` prints what the API answers. */
-function outputOf(deps: Pick<Deps, 'output' | 'io' | 'globals'>): Output {
+/** JSON unless the user asked for another format (or --jq): `api` prints what the API answers. */
+function outputOf(deps: Pick<Deps, 'output' | 'globals'>): Output {
   const g = deps.globals();
-  if (g.output !== undefined || g.json) return deps.output();
-  return new Output(deps.io, { format: 'json', columns: parseColumns(g.columns) });
+  if (g.output !== undefined || g.json || g.jq !== undefined) return deps.output();
+  return deps.output().withFormat('json');
 }
 
 function isPage(body: unknown): body is Page<unknown> {

@@ -6,9 +6,15 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
+import { addFollowOptions, followEvents, followFrom, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireHardwareId, collect, requireNonEmpty } from '../shared/validate.js';
+
+interface DeviceEvent {
+  event_id: string;
+  triggered_at: string;
+}
 
 export interface DevicesEventsOptions {
   hardwareId: string;
@@ -16,12 +22,14 @@ export interface DevicesEventsOptions {
   types?: string[];
   accident?: boolean;
   important?: boolean;
-  paging: PageOptions;
+  paging: ListPaging;
+  /** --follow: keep polling for new events. */
+  follow?: FollowOptions;
 }
 
-type DevicesEventsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'prompter'>;
+type DevicesEventsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'prompter'>;
 
-type RawFlags = RawPagingFlags & RawDateFlags & { type?: string[]; accident?: boolean; important?: boolean };
+type RawFlags = RawPagingFlags & RawDateFlags & RawFollowFlags & { type?: string[]; accident?: boolean; important?: boolean };
 
 export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEventsRun): Command {
   const command = new Command('events')
@@ -34,6 +42,7 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
     .option('--important', 'only important events');
   addPagingOptions(command);
   completeValues(command, { 'hardware-id': 'hardware-id' });
+  addFollowOptions(command);
   describeVerb(command, {
     operationIds: ['listDeviceEvents'],
     shows: viewOf('deviceEvent'),
@@ -44,14 +53,22 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
         comment: 'only accidents, every page, as NDJSON',
         command: 'fleetctl --sandbox devices events $(fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1) --accident --all -o ndjson',
       },
+      {
+        comment: 'the last 30 days of a device, then each new event as it comes, as NDJSON',
+        command: 'fleetctl devices events HW-000001 --since 30d --follow --interval 2s -o ndjson',
+        runsUntilInterrupted: true,
+      },
     ],
+    notes: 'With --follow the window is printed oldest first (the last hour when none is given), then each new event once, until Ctrl-C.',
   });
   command.action(async (hardwareId: string | undefined, flags: RawFlags) => {
     const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));
+    const follow = followFrom(flags);
     const window = dateWindowFrom(flags, deps.clock.now());
     const paging = pagingFrom(flags);
     await run(deps, {
       hardwareId: await hardwareIdArgument(deps, hardwareId),
+      follow,
       window,
       types,
       accident: flags.accident ? true : undefined,
@@ -66,7 +83,19 @@ export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEve
   const api = await deps.api();
   // spec: event_types of this endpoint is a string (an array only for GET /v1/events): one comma-separated value
   // reads the same under either form, where repeated parameters could keep only the last type
-  const query = { ...dateQuery(opts.window), event_types: opts.types?.join(','), is_accident: opts.accident, is_important: opts.important };
-  const pager = api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query }, opts.paging);
+  const filters = { event_types: opts.types?.join(','), is_accident: opts.accident, is_important: opts.important };
+  const list = (query: Record<string, string | boolean | undefined>, paging: PageOptions) =>
+    api.list<DeviceEvent>('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query: { ...query, ...filters } }, paging);
+  if (opts.follow) {
+    const source = {
+      what: `events of ${opts.hardwareId}`,
+      fetch: (dateFrom: string, dateTo: string, paging: PageOptions) => list({ date_from: dateFrom, date_to: dateTo }, paging),
+      id: (event: DeviceEvent) => event.event_id,
+      time: (event: DeviceEvent) => event.triggered_at,
+    };
+    await followEvents(deps, source, viewOf('deviceEvent'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
+    return;
+  }
+  const pager = list(dateQuery(opts.window), opts.paging);
   await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceEvent'), opts.paging);
 }

@@ -91,7 +91,7 @@ async function pollPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPosi
           await output.object(position);
           deps.io.info(`Updated ${deps.clock.now().toISOString()}; Ctrl-C to stop.`);
         } else {
-          output.text(text);
+          await output.item(position);
         }
       }
     } catch (error) {

@@ -32,6 +32,8 @@ export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRu
       { comment: 'the first page of devices', command: 'fleetctl devices list' },
       { comment: 'every device as NDJSON, streamed page by page', command: 'fleetctl --sandbox devices list --all -o ndjson' },
       { comment: 'hardware ids and names only', command: 'fleetctl --sandbox devices list --columns hardware_id,name --limit 10' },
+      { comment: 'hardware ids of the devices that cannot be rebooted (jq, one item at a time)', command: "fleetctl --sandbox devices list --all --jq 'select(.capabilities | index(\"reboot\") | not) | .hardware_id'" },
+      { comment: 'every device, the ones that reported last first', command: 'fleetctl --sandbox devices list --all --sort -last_seen_at --columns hardware_id,name,last_seen_at' },
     ],
   });
   command.action(async (flags: RawPagingFlags & { organizationId?: string; fleetId?: string; hardwareId?: string }) => {

@@ -5,7 +5,8 @@ import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
+import { addFollowOptions, followEvents, followFrom, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireHardwareId, collect, requireNonEmpty, uuidList } from '../shared/validate.js';
 
@@ -13,16 +14,18 @@ export interface EventsSearchOptions {
   hardwareId?: string;
   fleetIds?: string[];
   vehicleIds?: string[];
-  /** Both ends are set: the API requires the whole window. */
-  window: Required<DateWindow>;
+  /** Both ends are set, as the API requires the whole window; with --follow only the start, if given. */
+  window: DateWindow;
   types?: string[];
-  paging: PageOptions;
+  paging: ListPaging;
+  /** --follow: keep polling for new events. */
+  follow?: FollowOptions;
 }
 
 type RawSearchFlags = RawPagingFlags &
-  RawDateFlags & { hardwareId?: string; fleetId?: string[]; vehicleId?: string[]; type?: string[] };
+  RawDateFlags & RawFollowFlags & { hardwareId?: string; fleetId?: string[]; vehicleId?: string[]; type?: string[] };
 
-type EventsSearchDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock'>;
+type EventsSearchDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal'>;
 
 const FILTER_FLAGS = '--hardware-id, --fleet-id or --vehicle-id';
 const WINDOW_FLAGS = '--since, or --from and --to';
@@ -37,11 +40,12 @@ export function newEventsSearchCommand(deps: EventsSearchDeps, run = eventsSearc
   addDateWindowOptions(command);
   addPagingOptions(command);
   completeValues(command, { '--hardware-id': 'hardware-id', '--fleet-id': 'fleet-id' });
+  addFollowOptions(command);
   describeVerb(command, {
     operationIds: ['searchEvents'],
     shows: viewOf('event'),
     output: 'records',
-    notes: `The API needs a narrowing filter (${FILTER_FLAGS}) and a date window (${WINDOW_FLAGS}).\nDates are ISO 8601 (2024-05-01T08:00:00Z) or relative (30m, 24h, 7d), sent as UTC.`,
+    notes: `The API needs a narrowing filter (${FILTER_FLAGS}) and a date window (${WINDOW_FLAGS}; with --follow, the last hour unless --since or --from says).\nDates are ISO 8601 (2024-05-01T08:00:00Z) or relative (30m, 24h, 7d), sent as UTC.`,
     examples: [
       { comment: 'the last 30 days of one device', command: 'fleetctl events search --hardware-id HW-000001 --since 30d' },
       {
@@ -62,26 +66,32 @@ export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSea
   const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));
   const window = dateWindowFrom(flags, now);
   const paging = pagingFrom(flags);
+  const follow = followFrom(flags);
   const missing: string[] = [];
   if (!hardwareId && !fleetIds && !vehicleIds) missing.push(`a narrowing filter (${FILTER_FLAGS})`);
-  const windowGap = missingWindowPart(window);
+  // a followed window ends at each poll's now
+  const windowGap = follow ? undefined : missingWindowPart(window);
   if (windowGap) missing.push(windowGap);
   if (missing.length > 0) {
     throw new UsageError(`events search needs ${missing.join(' and ')}`, 'for example: fleetctl events search --hardware-id HW-000001 --since 24h');
   }
-  return { hardwareId, fleetIds, vehicleIds, window: window as Required<DateWindow>, types, paging };
+  return { hardwareId, fleetIds, vehicleIds, window, types, paging, follow };
 }
 
-export async function eventsSearchRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: EventsSearchOptions): Promise<void> {
+type FoundEvent = { event_id: string; triggered_at: string };
+
+export async function eventsSearchRun(deps: EventsSearchDeps, opts: EventsSearchOptions): Promise<void> {
   const api = await deps.api();
-  const query = {
-    hardware_id: opts.hardwareId,
-    fleet_ids: opts.fleetIds,
-    vehicle_ids: opts.vehicleIds,
-    date_from: opts.window.dateFrom,
-    date_to: opts.window.dateTo,
-    event_types: opts.types,
+  const search = (dateFrom: string | undefined, dateTo: string | undefined, paging: PageOptions) => {
+    const query = { hardware_id: opts.hardwareId, fleet_ids: opts.fleetIds, vehicle_ids: opts.vehicleIds, date_from: dateFrom, date_to: dateTo, event_types: opts.types };
+    return api.list<FoundEvent>('searchEvents', { query }, paging);
   };
-  const pager = api.list('searchEvents', { query }, opts.paging);
+  if (opts.follow) {
+    const narrowed = [opts.hardwareId, ...(opts.fleetIds ?? []).map((id) => `fleet ${id}`), ...(opts.vehicleIds ?? []).map((id) => `vehicle ${id}`)];
+    const source = { what: `events of ${narrowed.filter(Boolean).join(', ')}`, fetch: search, id: (e: FoundEvent) => e.event_id, time: (e: FoundEvent) => e.triggered_at };
+    await followEvents(deps, source, viewOf('event'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
+    return;
+  }
+  const pager = search(opts.window.dateFrom, opts.window.dateTo, opts.paging);
   await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('event'), opts.paging);
 }

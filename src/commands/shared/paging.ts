@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { parseLimit, parseMaxItems, type PageOptions, type Pager } from '../../api/paginate.js';
 import type { Output, Shape } from '../../output/render.js';
 import type { IOStreams } from '../../io/streams.js';
+import { parseSort, type SortKey } from '../../output/sort.js';
 import { requireNonEmpty } from './validate.js';
 
 export interface RawPagingFlags {
@@ -10,6 +11,12 @@ export interface RawPagingFlags {
   cursor?: string;
   all?: boolean;
   maxItems?: string;
+  sort?: string;
+}
+
+/** Paging, and the order the output layer prints the items in (the pager itself ignores --sort). */
+export interface ListPaging extends PageOptions {
+  sort?: readonly SortKey[];
 }
 
 export function addPagingOptions(command: Command): Command {
@@ -17,21 +24,57 @@ export function addPagingOptions(command: Command): Command {
     .addOption(new Option('--limit <n>', 'items per page, 1 to 500 (default 50)'))
     .option('--cursor <cursor>', 'start at this page (the next_cursor of an earlier answer)')
     .option('--all', 'follow next_cursor through every page')
-    .option('--max-items <n>', 'stop after this many items in total');
+    .option('--max-items <n>', 'stop after this many items in total')
+    .option('--sort <fields>', 'print in the order of these fields, comma-separated (dotted paths; -field for descending); holds the whole list in memory');
 }
 
-export function pagingFrom(flags: RawPagingFlags): PageOptions {
+export function pagingFrom(flags: RawPagingFlags): ListPaging {
   return {
     limit: parseLimit(flags.limit),
     cursor: flags.cursor === undefined ? undefined : requireNonEmpty(flags.cursor, '--cursor'),
     all: Boolean(flags.all),
     maxItems: parseMaxItems(flags.maxItems),
+    sort: parseSort(flags.sort),
   };
 }
 
-/** Renders every item the pager yields, then says on stderr how to get the rest. */
-export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pager: Pager<T>, shape: Shape, paging: PageOptions): Promise<number> {
-  const count = await deps.output.list(pager, shape);
+/**
+ * Renders every item the pager yields, then says on stderr how to get the rest. When a page fails after
+ * items were printed, it says how far it got and the cursor to resume from (the output layer has closed
+ * what it printed: a JSON array stays valid).
+ */
+export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pager: Pager<T>, shape: Shape, paging: ListPaging): Promise<number> {
+  let fetched = 0;
+  let pageFailed = false;
+  // counts what the pager handed over, and tells a failed page (resumable: every item before it was handed
+  // over) from a failure of the output
+  async function* counted(): AsyncIterable<T> {
+    const pages = pager[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<T>;
+      try {
+        next = await pages.next();
+      } catch (error) {
+        pageFailed = true;
+        throw error;
+      }
+      if (next.done) return;
+      fetched++;
+      yield next.value;
+    }
+  }
+  let count: number;
+  try {
+    count = await deps.output.list(counted(), shape, { sort: paging.sort, all: paging.all, maxItems: paging.maxItems });
+  } catch (error) {
+    // a failed page, a network failure, Ctrl-C during a request: the next page is where to resume
+    if (pageFailed && fetched > 0 && pager.nextCursor && !deps.io.out.destroyed) {
+      const held = paging.sort ? ' (--sort printed none of them: it waits for every item)' : '';
+      const rest = paging.maxItems === undefined ? '' : ` --max-items ${paging.maxItems - fetched}`;
+      deps.io.info(`Stopped after ${fetched} item${fetched === 1 ? '' : 's'}${held}. To resume from there: the same command with --cursor ${pager.nextCursor}${rest}`);
+    }
+    throw error;
+  }
   if (pager.hasMore && !paging.all && pager.nextCursor) {
     deps.io.info(`More results: add --cursor ${pager.nextCursor} for the next page, or --all for every page.`);
   }

@@ -13,7 +13,8 @@ export function topicLabel(topic: WebhookTopic): string {
 }
 
 export async function showConfig(output: Output, v: Versioned): Promise<void> {
-  if (output.format === 'json' || output.format === 'ndjson') {
+  // the record as the API has it wherever whole records are printed
+  if (output.format === 'json' || output.format === 'ndjson' || output.format === 'yaml' || output.hasJq) {
     await output.object(configRecord(v));
     return;
   }

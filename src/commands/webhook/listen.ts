@@ -76,9 +76,18 @@ export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookLis
   const { startReceiver } = await import('../../webhooks/receiver.js');
   let accepted = 0;
   let finish: () => void = () => undefined;
+  let failure: unknown;
   const done = new Promise<void>((resolve) => (finish = resolve));
   const onEvent = (d: ReceivedDelivery) => {
-    output.text(asNdjson ? JSON.stringify(d.event) : summary(d));
+    // an NDJSON line, a YAML document, or what --jq makes of the envelope; a --jq error stops the listener
+    if (asNdjson) {
+      output.item(d.event).catch((error: unknown) => {
+        failure ??= error;
+        finish();
+      });
+    } else {
+      output.text(summary(d));
+    }
     accepted++;
     // leave time for the answer to be written before the receiver closes its connections
     if (opts.maxEvents !== undefined && accepted >= opts.maxEvents) setTimeout(finish, 100);
@@ -103,6 +112,7 @@ export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookLis
   deps.signal.addEventListener('abort', () => finish(), { once: true });
   await done;
   await receiver.close();
+  if (failure) throw failure;
   deps.io.info(`Stopped after ${accepted} event(s).`);
 }
 

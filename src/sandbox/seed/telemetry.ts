@@ -224,4 +224,12 @@ export class TelemetryCache {
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     return made;
   }
+
+  /**
+   * An event that happened now (an emitted event.generic): listed, searched and looked up like the seeded ones
+   * from then on, kept with what devices reported since start-up (bounded, in memory only).
+   */
+  record(device: DeviceRecord, event: EventRecord): void {
+    this.live.addEvent(device.seq, event);
+  }
 }

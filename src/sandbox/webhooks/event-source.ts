@@ -1,14 +1,15 @@
 // Webhook events of the five types, made from the seeded fleet: real hardware ids, fleets and vehicles,
 // the seeded events, journeys and media items (with download URLs signed by the sandbox's media signer).
 //
-// event.generic, journey.closed and media.ready announce seeded records, walked device by device, so each
-// envelope id can be looked up through the API (`fleetctl events get ID`). Once every seeded record of a
-// type has been announced the walk starts again and ids repeat (receivers de-duplicate them; start the
-// sandbox with more --devices for a longer walk). live.gps and alarm.triggered are new occurrences
-// stamped with the current time: a fix from the device's live position, an alarm with a fresh id.
+// journey.closed and media.ready announce seeded records, walked device by device, so each envelope id can be
+// looked up through the API. Once every seeded record of a type has been announced the walk starts again and
+// ids repeat (receivers de-duplicate them; start the sandbox with more --devices for a longer walk).
+// event.generic, live.gps and alarm.triggered are new occurrences stamped with the current time: an event
+// recorded on the device (listed by GET /v1/events and /v1/devices/{hw}/events from then on, so a follower
+// sees it), a fix from the device's live position, an alarm with a fresh id.
 import { randomUUID } from 'node:crypto';
 import { prngFor, type Prng } from '../seed/prng.js';
-import { round } from '../seed/telemetry.js';
+import { makeEvent, round } from '../seed/telemetry.js';
 import type { DeviceRecord, EventRecord, JourneyRecord, MediaRecord } from '../store/records.js';
 import type { SandboxApp } from '../app.js';
 import type { EventDataByType, EventType } from '../../webhooks/index.js';
@@ -50,7 +51,7 @@ export class FleetEventSource {
   private make(type: EventType, filter: DeviceFilter): SourceEvent | null {
     switch (type) {
       case 'event.generic':
-        return this.walk(type, filter, (t) => t.events, (r: EventRecord) => eventGeneric(r));
+        return this.onDevice(type, filter, (d) => this.newEvent(d));
       case 'journey.closed':
         return this.walk(type, filter, (t) => t.journeys, (r: JourneyRecord) => journeyClosed(r));
       case 'media.ready':
@@ -100,6 +101,20 @@ export class FleetEventSource {
       if (made) return made;
     }
     return null;
+  }
+
+  /** An event on a device that has reported, now, near where it last reported; recorded in its telemetry. */
+  private newEvent(device: DeviceRecord): SourceEvent<'event.generic'> | null {
+    const state = this.app.world.telemetry.get(device).lastReported;
+    if (!state) return null;
+    const rng = this.rng;
+    const near = (spread: number) => ({
+      latitude: round(state.latitude + (rng.next() - 0.5) * spread, 6),
+      longitude: round(state.longitude + (rng.next() - 0.5) * spread, 6),
+    });
+    const event = makeEvent(rng, device, this.app.now().getTime(), near);
+    this.app.world.telemetry.record(device, event);
+    return eventGeneric(event);
   }
 
   /** A fix near the device's live position, now; ids are `<hardwareId>~<utc>`, so times never repeat per device. */

@@ -110,9 +110,9 @@ describe('fleets list: running', () => {
   });
 
   it('an unknown -o is a usage error', async () => {
-    const result = await runCli(['fleets', 'list', '-o', 'yaml'], { env: ciEnv(tempConfigDir()), agent: newMockAgent() });
+    const result = await runCli(['fleets', 'list', '-o', 'xml'], { env: ciEnv(tempConfigDir()), agent: newMockAgent() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Error: option '-o, --output <format>' argument 'yaml' is invalid");
+    expect(result.stderr).toContain("Error: option '-o, --output <format>' argument 'xml' is invalid");
   });
 });
 

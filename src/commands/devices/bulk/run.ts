@@ -67,7 +67,9 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   const output = deps.output();
   const streaming = output.format === 'ndjson';
   const pendingSet = new Set(pending);
-  if (streaming) for (const id of run.targets) if (run.earlier.has(id) && !pendingSet.has(id)) await output.object(run.earlier.get(id));
+  if (streaming) for (const id of run.targets) if (run.earlier.has(id) && !pendingSet.has(id)) await output.item(run.earlier.get(id));
+  // results are printed in the order they arrive, one after the other (--jq runs each through jq)
+  let printed = Promise.resolve();
   const progress = await startProgress(deps.io, { label: verb.name, total: pending.length });
   let done = 0;
   let failed = 0;
@@ -87,17 +89,25 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
           if (!isSuccess(result.status)) failed++;
           progress.update(done, failed);
           // ndjson writes its line synchronously, so it is out before the progress line comes back
-          if (streaming) progress.above(() => void output.object(result));
+          if (streaming) {
+            progress.above(() => {
+              const line = output.item(result);
+              line.catch(() => undefined); // reported once, from `printed`
+              printed = printed.then(() => line);
+            });
+          }
         },
       },
     );
   } catch (error) {
     progress.finish();
+    await printed.catch(() => undefined);
     if (deps.interruptSignal.aborted) deps.io.info(`Interrupted after ${done} of ${pending.length} devices; ${resumeHint}`);
     else if (isRunFatal(error)) deps.io.info(`Stopped after ${done} of ${pending.length} devices: nothing more was sent. Once this is fixed, ${resumeHint}`);
     throw error;
   }
   progress.finish();
+  await printed;
 
   const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
   if (!streaming) await output.list(results, viewOf('deviceCommandResult'));

@@ -286,8 +286,8 @@ describe('devices reboot, bulk: run', () => {
     // Ctrl-C as soon as the first result is out
     const output = () => {
       const o = f.deps.output();
-      const write = o.object.bind(o);
-      o.object = (record: unknown) => {
+      const write = o.item.bind(o);
+      o.item = (record: unknown) => {
         const written = write(record);
         controller.abort(new Error('Interrupted'));
         return written;

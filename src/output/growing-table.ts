@@ -1,0 +1,44 @@
+// A table on a terminal that grows as rows arrive (--follow): the header and the column widths are set by the
+// first rows, every later row is cut to them, so the columns stay lined up however long it runs.
+import { fitColumns, Stiffness, type StiffnessValue } from './table-layout.js';
+import { cutToWidth, displayWidth } from './text-width.js';
+
+const GAP = '  ';
+
+export class GrowingTable {
+  private widths: number[] | undefined;
+
+  constructor(
+    private readonly headers: string[],
+    private readonly stiffness: StiffnessValue[],
+    private readonly terminalWidth: number,
+    private readonly bold: (text: string) => string,
+  ) {}
+
+  /** The text to print for these rows: the header first, the first time there are rows. */
+  rows(cells: string[][]): string {
+    if (cells.length === 0) return '';
+    let text = '';
+    if (!this.widths) {
+      // the frame of a boxed table is wider than the gaps: fitColumns leaves that room unused
+      const room = this.terminalWidth + (3 * this.headers.length + 1) - GAP.length * (this.headers.length - 1);
+      this.widths = fitColumns(this.headers, cells, room, this.stiffness);
+      text += `${this.line(this.headers.map((header, i) => this.bold(this.cell(header, i))), this.headers)}\n`;
+    }
+    for (const row of cells) text += `${this.line(row.map((cell, i) => this.cell(cell, i)), row)}\n`;
+    return text;
+  }
+
+  private cell(text: string, column: number): string {
+    return cutToWidth(text, this.widths![column]!);
+  }
+
+  /** Cells padded to their column; the last one is not, so no line ends in spaces. */
+  private line(painted: string[], plain: string[]): string {
+    return painted
+      .map((cell, i) => (i === painted.length - 1 ? cell : cell + ' '.repeat(Math.max(0, this.widths![i]! - displayWidth(cutToWidth(plain[i]!, this.widths![i]!))))))
+      .join(GAP);
+  }
+}
+
+export { Stiffness };

@@ -1,0 +1,116 @@
+// --jq runs real jq: jq 1.7.1 compiled to WebAssembly, from the jq-web package, loaded only when --jq is given.
+//
+// Why jq-web (0.6.2), measured against the other jq builds shipped inside an npm package (see the report of
+// issue 10; `node` scripts there rerun it):
+//  - jq-web: jq 1.7.1 (pick, abs, $__loc__, limit, @csv, try/catch, regexes all as jq has them); thousands
+//    of runs in one process stay correct; a failed run carries jq's exit status and jq's own stderr;
+//    3.4 MB installed (2.8 MB of WebAssembly), no dependencies; about 80 ms to load and 250 ms to a first
+//    result here. Each run costs about 6 ms, so lists are filtered a batch of items per run (about 25 µs an item).
+//  - jq-wasm 1.0.1: also jq 1.7.1 and faster per run, but after about 300 runs in one process its compiler
+//    asserts and every later run fails; it sets process.exitCode, drops jq's stderr whenever there was output,
+//    and copies its buffers byte by byte.
+//  - @pixiebrix/jq-web 0.5.1: a jq from before 1.7 (no pick, no abs), 7.6 MB, and a wrong first answer.
+//  - node-jq downloads a binary at install time; pure-JavaScript subsets are not jq.
+import { createRequire } from 'node:module';
+import type { JqError, JqInstance } from 'jq-web';
+import { UsageError } from '../errors.js';
+
+/** jq's exit status for a program that does not compile. */
+const COMPILE_ERROR = 3;
+
+export interface JqStyle {
+  /** Indented JSON (jq's default) rather than one line per value (-c). Strings are raw either way (-r). */
+  pretty: boolean;
+}
+
+/** What a run printed, and the error that stopped it (after the results of the items before it). */
+export interface JqResult {
+  text: string;
+  /** What jq wrote to stderr without failing (debug, stderr). */
+  messages: string;
+  error?: UsageError;
+}
+
+export class JqProgram {
+  constructor(
+    private readonly jq: JqInstance,
+    readonly expression: string,
+  ) {}
+
+  /**
+   * Runs the program on each input in turn, as jq runs on a stream of JSON values; `firstItem` numbers the
+   * inputs in messages. The first runtime error stops the run, as it stops `gh --jq`: a filter that does not
+   * fit the data is refused loudly rather than leaving holes in a long stream.
+   */
+  run(inputs: readonly unknown[], style: JqStyle, firstItem = 1): JqResult {
+    const flags = style.pretty ? ['-r'] : ['-r', '-c'];
+    const batch = runJq(this.jq, inputs.map((input) => `${JSON.stringify(input)}\n`).join(''), this.expression, flags);
+    if (!batch.failed && !batch.stderr.includes('jq: error')) return { text: batch.stdout, messages: batch.stderr };
+    if (inputs.length === 1) return { text: '', messages: '', error: runtimeError(batch.stderr, firstItem) };
+    // One input failed, and jq does not say which output came from which input: run them one by one.
+    const result: JqResult = { text: '', messages: '' };
+    for (const [index, input] of inputs.entries()) {
+      const one = this.run([input], style, firstItem + index);
+      result.text += one.text;
+      result.messages += one.messages;
+      if (one.error) return { ...result, error: one.error };
+    }
+    return result;
+  }
+}
+
+/** Loads jq and compiles the expression (on no input, so nothing runs): jq's own message when it does not compile. */
+export async function compileJq(expression: string): Promise<JqProgram> {
+  // required, not imported: the package is CommonJS whose export is a promise, which an ESM import would wrap
+  const ready = createRequire(import.meta.url)('jq-web') as Promise<JqInstance>;
+  const jq = await ready;
+  const check = runJq(jq, '', expression, ['-c']);
+  if (check.failed) {
+    throw new UsageError(`--jq: ${trimmed(check.stderr) || `jq exited with status ${check.exitCode}`}`, JQ_HINT);
+  }
+  return new JqProgram(jq, expression);
+}
+
+const JQ_HINT = "the expression is jq's language (jq 1.7.1), applied to each item of a list (with --slurp, to the whole list); quote it for the shell: --jq '.hardware_id'";
+
+interface JqRunOutcome {
+  stdout: string;
+  stderr: string;
+  failed: boolean;
+  exitCode?: number;
+}
+
+/**
+ * One run of jq. jq-web reports stderr of a successful run through console.warn and leaves its exit status
+ * in process.exitCode: both are taken back here, so the command's own stderr and exit code stay ours.
+ */
+function runJq(jq: JqInstance, input: string, expression: string, flags: string[]): JqRunOutcome {
+  const warn = console.warn;
+  const exitCode = process.exitCode;
+  let stderr = '';
+  console.warn = (...args: unknown[]) => {
+    stderr += `${String(args[args.length - 1])}\n`;
+  };
+  try {
+    // jq-web leaves out the line feed after the last value, and answers undefined when nothing was printed
+    const stdout = jq.raw(input, expression, flags) as string | undefined;
+    return { stdout: stdout === undefined ? '' : `${stdout}\n`, stderr, failed: false };
+  } catch (error) {
+    const failure = error as JqError;
+    if (typeof failure.exitCode !== 'number') throw error;
+    return { stdout: '', stderr: failure.stderr ?? '', failed: true, exitCode: failure.exitCode === COMPILE_ERROR ? COMPILE_ERROR : failure.exitCode };
+  } finally {
+    console.warn = warn;
+    process.exitCode = exitCode;
+  }
+}
+
+/** jq's message, with its position in jq-web's input file turned into the item it was running on. */
+function runtimeError(stderr: string, item: number): UsageError {
+  const message = trimmed(stderr).replace(/\(at inputString:\d+\)/g, `(at item ${item})`) || 'jq stopped with no message';
+  return new UsageError(`--jq: ${message}`, 'guard the filter for such items, e.g. with `?`, `// empty` or try/catch');
+}
+
+function trimmed(text: string): string {
+  return text.replace(/\s+$/, '');
+}

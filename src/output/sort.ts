@@ -1,0 +1,89 @@
+// --sort FIELD[,-FIELD]: items ordered by dotted fields, `-` for descending, stable (ties keep the API's order).
+// Sorting needs every item before the first is printed: what is held is bounded unless the user says otherwise.
+import { UsageError } from '../errors.js';
+import { valueAt } from './values.js';
+
+export interface SortKey {
+  field: string;
+  descending: boolean;
+}
+
+/** Beyond this many items, --sort (and --slurp) stop unless --max-items sets the bound. */
+export const HOLD_LIMIT = 100_000;
+
+export function parseSort(spec: string | undefined): SortKey[] | undefined {
+  if (spec === undefined) return undefined;
+  const keys = spec.split(',').map((part) => part.trim());
+  if (keys.some((key) => key === '' || key === '-' || /\s/.test(key))) {
+    throw new UsageError(`--sort must be fields separated by commas, each optionally preceded by - for descending, got "${spec}"`, 'for example: --sort fleet_id,-last_seen_at');
+  }
+  return keys.map((key) => (key.startsWith('-') ? { field: key.slice(1), descending: true } : { field: key, descending: false }));
+}
+
+/** A new array in the order of the keys; items with the field missing or null come last in either direction. */
+export function sortRecords<T>(records: readonly T[], keys: readonly SortKey[]): T[] {
+  return records
+    .map((record, index) => ({ record, index, values: keys.map((key) => valueAt(record, key.field)) }))
+    .sort((a, b) => {
+      for (const [i, key] of keys.entries()) {
+        const order = compareValues(a.values[i], b.values[i], key.descending);
+        if (order !== 0) return order;
+      }
+      return a.index - b.index;
+    })
+    .map(({ record }) => record);
+}
+
+function compareValues(a: unknown, b: unknown, descending: boolean): number {
+  const aMissing = a === undefined || a === null;
+  const bMissing = b === undefined || b === null;
+  if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
+  const order = rank(a) - rank(b) || compareSameKind(a, b);
+  return descending ? -order : order;
+}
+
+/** Values of different kinds order by kind, as jq orders them: booleans, numbers, strings, arrays, objects. */
+function rank(value: unknown): number {
+  if (typeof value === 'boolean') return 0;
+  if (typeof value === 'number') return 1;
+  if (typeof value === 'string') return 2;
+  return Array.isArray(value) ? 3 : 4;
+}
+
+function compareSameKind(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean') return Number(a) - Number(b);
+  // Code-point order: the same on every machine, and right for ids and RFC 3339 times.
+  const x = typeof a === 'string' ? a : JSON.stringify(a);
+  const y = typeof b === 'string' ? b : JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export interface HoldOptions {
+  /** What holds the items, for messages: "--sort", "--slurp". */
+  reason: string;
+  /** --max-items of the run: when given, the user has bounded what is held. */
+  maxItems?: number;
+  /** Every page is fetched (--all): the run may be long and large, so it is said on stderr first. */
+  all?: boolean;
+  say: (line: string) => void;
+}
+
+/** Every item in memory, refusing to hold more than HOLD_LIMIT unless --max-items bounds the run. */
+export async function holdAll<T>(records: AsyncIterable<T> | Iterable<T>, opts: HoldOptions): Promise<T[]> {
+  if (opts.all) {
+    const bound = opts.maxItems === undefined ? `stops beyond ${HOLD_LIMIT.toLocaleString('en-US')} items unless --max-items N is given` : `at most ${opts.maxItems.toLocaleString('en-US')} (--max-items)`;
+    opts.say(`${opts.reason} holds every item in memory before printing the first (${bound}).`);
+  }
+  const held: T[] = [];
+  for await (const record of records) {
+    if (held.length >= HOLD_LIMIT && opts.maxItems === undefined) {
+      throw new UsageError(
+        `${opts.reason} stopped after ${HOLD_LIMIT.toLocaleString('en-US')} items: it holds every item in memory, and this list has more`,
+        `bound it with --max-items N (the first N items are then ${opts.reason === '--sort' ? 'sorted' : 'held'}), narrow the list with a filter, or drop ${opts.reason} and stream (-o ndjson)`,
+      );
+    }
+    held.push(record);
+  }
+  return held;
+}
