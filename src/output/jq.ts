@@ -61,15 +61,33 @@ export class JqProgram {
 
 /** Loads jq and compiles the expression (on no input, so nothing runs): jq's own message when it does not compile. */
 export async function compileJq(expression: string): Promise<JqProgram> {
-  // required, not imported: the package is CommonJS whose export is a promise, which an ESM import would wrap
-  const ready = createRequire(import.meta.url)('jq-web') as Promise<JqInstance>;
+  // jq-web's heap gives out on very long programs; no filter a person writes comes near this
+  if (expression.length > MAX_EXPRESSION_LENGTH) {
+    throw new UsageError(`--jq: the expression is ${expression.length} characters long; at most ${MAX_EXPRESSION_LENGTH}`, JQ_HINT);
+  }
+  // required, not imported: the package is CommonJS whose export is a promise, which an ESM import would wrap.
+  // A fresh instance for each program: one WebAssembly heap that many failed compilations have gone through
+  // (the fuzz suite runs thousands of commands in one process) ends in "memory access out of bounds".
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('jq-web');
+  delete require.cache[entry];
+  const ready = require(entry) as Promise<JqInstance>;
   const jq = await ready;
-  const check = runJq(jq, '', expression, ['-c']);
+  let check: JqRunOutcome;
+  try {
+    check = runJq(jq, '', expression, ['-c']);
+  } catch (error) {
+    // a fault inside the WebAssembly module: the expression is what it was given
+    if (error instanceof WebAssembly.RuntimeError) throw new UsageError(`--jq: jq could not compile the expression (${error.message})`, JQ_HINT);
+    throw error;
+  }
   if (check.failed) {
     throw new UsageError(`--jq: ${trimmed(check.stderr) || `jq exited with status ${check.exitCode}`}`, JQ_HINT);
   }
   return new JqProgram(jq, expression);
 }
+
+const MAX_EXPRESSION_LENGTH = 10_000;
 
 const JQ_HINT = "the expression is jq's language (jq 1.7.1), applied to each item of a list (with --slurp, to the whole list); quote it for the shell: --jq '.hardware_id'";
 

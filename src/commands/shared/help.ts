@@ -69,6 +69,8 @@ const HONOURED_BY: Record<string, (verb: VerbTraits) => boolean> = {
   output: (v) => v.output === 'records' || v.output === 'document',
   json: (v) => v.output === 'records' || v.output === 'document',
   columns: (v) => v.output === 'records',
+  jq: (v) => v.output === 'records' || v.output === 'document',
+  slurp: (v) => v.output === 'records',
   input: (v) => v.prompts,
 };
 

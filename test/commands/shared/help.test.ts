@@ -63,22 +63,22 @@ describe('verb help: global options', () => {
   const honoured: [string, string[]][] = [
     [
       'fleetctl devices list',
-      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--no-color', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox'],
+      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--jq', '--slurp', '--no-color', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox'],
     ],
     [
       'fleetctl devices reboot',
-      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox'],
+      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--jq', '--slurp', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox'],
     ],
     ['fleetctl webhook-config delete', ['--profile', '--base-url', '--auth-url', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox']],
     [
       'fleetctl webhook-config regenerate-key',
-      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox'],
+      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--jq', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure', '--sandbox'],
     ],
     ['fleetctl auth login', ['--profile', '--base-url', '--auth-url', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--insecure']],
-    ['fleetctl config profiles', ['--profile', '-o, --output', '--json', '--columns', '--no-color']],
+    ['fleetctl config profiles', ['--profile', '-o, --output', '--json', '--columns', '--jq', '--slurp', '--no-color']],
     ['fleetctl config use', ['--no-color']],
     ['fleetctl completion', ['--no-color']],
-    ['fleetctl webhook listen', ['-o, --output', '--json', '--no-color']],
+    ['fleetctl webhook listen', ['-o, --output', '--json', '--jq', '--no-color']],
     ['fleetctl sandbox reset', ['--no-color']],
   ];
 
