@@ -5,6 +5,7 @@ import type { ConfigStore, CachedToken } from '../config/store.js';
 import type { Tracer } from '../api/trace.js';
 import { isRetryableNetworkError, type HttpResponse, type Transport } from '../api/transport.js';
 import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../api/retry.js';
+import { credentialFingerprint, isCurrentTokenKey, tokenCacheKey, type TokenOwner } from './token-key.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -125,22 +126,31 @@ function tokenHint(error: string): string {
   return 'check the auth URL and credentials with `fleetctl auth status`';
 }
 
-export function tokenCacheKey(credentials: Credentials, scope: string): string {
-  return [credentials.profile, credentials.cacheAs ?? credentials.authUrl, credentials.clientId, scope].join('|');
+/** Whose tokens these credentials may use: a token is never shared across profiles, issuers, clients or secrets. */
+export function tokenOwner(credentials: Credentials): TokenOwner {
+  return {
+    profile: credentials.profile,
+    issuer: credentials.cacheAs ?? credentials.authUrl,
+    clientId: credentials.clientId,
+    fingerprint: credentialFingerprint(credentials.clientId, credentials.clientSecret),
+  };
 }
 
 /** Tokens cached in memory and in the config store, shared by every call of the process. */
 export class CachingTokenSource implements TokenSource {
   private readonly memory = new Map<string, CachedToken>();
   private readonly inFlight = new Map<string, Promise<string>>();
+  private readonly owner: TokenOwner;
 
   constructor(
     private readonly deps: { transport: Transport; store: ConfigStore; clock: Clock; tracer: Tracer; retry?: RetryPolicy; signal?: AbortSignal },
     private readonly credentials: Credentials,
-  ) {}
+  ) {
+    this.owner = tokenOwner(credentials);
+  }
 
   async accessToken(scope: string): Promise<string> {
-    const key = tokenCacheKey(this.credentials, scope);
+    const key = tokenCacheKey({ ...this.owner, scope });
     const cached = this.memory.get(key) ?? this.readStored(key);
     if (cached && this.isFresh(cached)) {
       this.memory.set(key, cached);
@@ -154,7 +164,7 @@ export class CachingTokenSource implements TokenSource {
   }
 
   invalidate(scope: string, token: string): void {
-    const key = tokenCacheKey(this.credentials, scope);
+    const key = tokenCacheKey({ ...this.owner, scope });
     if (this.memory.get(key)?.access_token === token) this.memory.delete(key);
     this.safeUpdate((data) => {
       if (data.tokens[key]?.access_token === token) delete data.tokens[key];
@@ -175,17 +185,17 @@ export class CachingTokenSource implements TokenSource {
     }
     this.memory.set(key, entry);
     this.safeUpdate((data) => {
-      this.dropExpired(data.tokens);
+      this.dropUnusable(data.tokens);
       data.tokens[key] = entry;
     });
     return entry.access_token;
   }
 
-  /** Expired tokens (of any profile, issuer or client) would otherwise pile up in the store for ever. */
-  private dropExpired(tokens: Record<string, CachedToken>): void {
+  /** Expired tokens (of any profile, issuer or client), and keys of an older format, would otherwise pile up for ever. */
+  private dropUnusable(tokens: Record<string, CachedToken>): void {
     const now = this.deps.clock.now().getTime();
     for (const [key, token] of Object.entries(tokens)) {
-      const unusable = token === null || typeof token !== 'object' || typeof token.access_token !== 'string';
+      const unusable = !isCurrentTokenKey(key) || token === null || typeof token !== 'object' || typeof token.access_token !== 'string';
       if (unusable || (token.expires_at !== undefined && !(Date.parse(token.expires_at) > now))) delete tokens[key];
     }
   }

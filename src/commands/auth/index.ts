@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/settings.js';
 import { PROFILE_KEYS } from '../../config/store.js';
 import { fullScope } from '../../auth/scopes.js';
+import { credentialFingerprint, dropProfileTokens, parseTokenCacheKey } from '../../auth/token-key.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { describeVerb } from '../shared/help.js';
 import { newAuthLoginCommand } from './login.js';
@@ -17,16 +18,20 @@ export function newAuthCommand(deps: Deps): Command {
   status.action(async () => {
     const settings = await deps.settings();
     const store = await deps.config();
-    const prefix = `${settings.profile.value}|`;
     const now = deps.clock.now().getTime();
-    const tokens = Object.entries(store.read().tokens)
-      .filter(([key]) => key.startsWith(prefix))
-      .map(([key, token]) => ({
-        scope: token.scope,
-        client_id: key.split('|')[2],
-        expires_at: token.expires_at ?? null,
-        state: token.expires_at && Date.parse(token.expires_at) <= now ? 'expired' : 'valid',
-      }));
+    const clientId = settings.client_id.value;
+    const secret = settings.client_secret.value;
+    const current = clientId && secret ? credentialFingerprint(clientId, secret) : undefined;
+    const issuer = deps.override?.tokenCacheAs ?? settings.auth_url.value;
+    const tokens = Object.entries(store.read().tokens).flatMap(([key, token]) => {
+      const owner = parseTokenCacheKey(key);
+      if (!owner || owner.profile !== settings.profile.value) return [];
+      const expired = token.expires_at !== undefined && Date.parse(token.expires_at) <= now;
+      // A token fetched with other credentials (a rotated secret, another client) is kept but never used.
+      const usable = owner.issuer === issuer && owner.clientId === clientId && owner.fingerprint === current;
+      const state = expired ? 'expired' : usable ? 'valid' : 'other credentials';
+      return [{ scope: owner.scope, client_id: owner.clientId, expires_at: token.expires_at ?? null, state }];
+    });
     const setting = (key: (typeof PROFILE_KEYS)[number]) => ({
       value: key === 'client_secret' ? (settings[key].value ? '(set, hidden)' : null) : (settings[key].value ?? null),
       source: settings[key].source ?? null,
@@ -68,12 +73,7 @@ export function newAuthCommand(deps: Deps): Command {
     let dropped = 0;
     let hadSecret = false;
     store.update((data) => {
-      for (const key of Object.keys(data.tokens)) {
-        if (key.startsWith(`${profile}|`)) {
-          delete data.tokens[key];
-          dropped++;
-        }
-      }
+      dropped = dropProfileTokens(data.tokens, profile);
       hadSecret = data.profiles[profile]?.client_secret !== undefined;
       if (data.profiles[profile]) delete data.profiles[profile].client_secret;
     });
