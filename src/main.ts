@@ -14,7 +14,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   0    success
   1    unexpected internal error
   2    usage or invalid input (bad flag or argument, refused confirmation, HTTP 400)
-  3    authentication failed (HTTP 401, token endpoint failure)
+  3    authentication failed (HTTP 401, the token issuer refused the client or scope)
   4    forbidden (HTTP 403: missing scope, organization outside your tenant)
   5    not found (HTTP 404)
   6    conflict (HTTP 409, 412)

@@ -1,6 +1,6 @@
 // The one undici Agent of the process, with timeouts, tracing and network errors turned into NetworkError.
 import type { Dispatcher } from 'undici';
-import { NetworkError } from '../errors.js';
+import { toNetworkError } from './network-failure.js';
 import type { Tracer } from './trace.js';
 
 export interface HttpRequest {
@@ -66,50 +66,4 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
       }
     },
   };
-}
-
-const LOST_CONNECTION_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-
-export function toNetworkError(error: unknown, url: string, timeoutMs: number, signal?: AbortSignal): Error {
-  if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : (error as Error);
-  const code = networkErrorCode(error);
-  const origin = safeOrigin(url);
-  if (code && TIMEOUT_CODES.has(code)) {
-    const failure = new NetworkError(`request to ${origin} timed out after ${timeoutMs / 1000} s`, 'raise --timeout, or check the service status');
-    (failure as NetworkError & { code?: string }).code = code;
-    return failure;
-  }
-  const reason = code ?? (error as Error)?.message ?? 'unknown error';
-  // A connection lost after the request went out may or may not have been acted on: say so.
-  const failure = LOST_CONNECTION_CODES.has(code ?? '')
-    ? new NetworkError(`the connection to ${origin} was lost before an answer came (${reason})`, 'the request may or may not have been processed; retry it (idempotent requests are safe to repeat)')
-    : new NetworkError(`could not reach ${origin} (${reason})`, 'check the base URL and your network connection');
-  (failure as NetworkError & { code?: string }).code = code;
-  return failure;
-}
-
-export function networkErrorCode(error: unknown): string | undefined {
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if (typeof current.code === 'string') return current.code;
-    current = current.cause as typeof current;
-  }
-  return undefined;
-}
-
-/** Connection-level failures are safe to retry for idempotent requests; timeouts are not retried. */
-export function isRetryableNetworkError(error: unknown): boolean {
-  if (!(error instanceof NetworkError)) return false;
-  const code = (error as NetworkError & { code?: string }).code;
-  return code === undefined || !TIMEOUT_CODES.has(code);
-}
-
-function safeOrigin(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return url;
-  }
 }

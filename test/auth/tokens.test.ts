@@ -206,14 +206,16 @@ describe('401 from the API', () => {
 
 describe('token endpoint failures', () => {
   const endpoint = `${AUTH_URL}/connect/token`;
-  const cases: [string, Parameters<typeof stubToken>[1] | 'unreachable', string][] = [
-    ['invalid_client', { scope: 'devices_read', status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } }, 'invalid_client'],
-    ['invalid_scope', { scope: 'devices_read', status: 400, body: { error: 'invalid_scope', error_description: 'The client is not allowed the scope.' } }, 'invalid_scope'],
-    ['a non-JSON answer', { scope: 'devices_read', status: 200, body: '<html><body>Sign in</body></html>', contentType: 'text/html' }, 'non-JSON'],
-    ['a non-JSON error page', { scope: 'devices_read', status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' }, 'non-JSON'],
-    ['an unreachable issuer', 'unreachable', 'ECONNREFUSED'],
+  // Only a refusal by the issuer is exit 3; an issuer that fails or cannot be reached is exit 9 (8 when rate limiting).
+  const cases: [string, Parameters<typeof stubToken>[1] | 'unreachable', string, number][] = [
+    ['invalid_client', { scope: 'devices_read', status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } }, 'invalid_client', 3],
+    ['invalid_scope', { scope: 'devices_read', status: 400, body: { error: 'invalid_scope', error_description: 'The client is not allowed the scope.' } }, 'invalid_scope', 3],
+    ['a 401 without a body', { scope: 'devices_read', status: 401, body: '' }, 'HTTP 401', 3],
+    ['a non-JSON answer', { scope: 'devices_read', status: 200, body: '<html><body>Sign in</body></html>', contentType: 'text/html' }, 'non-JSON', 9],
+    ['a non-JSON error page', { scope: 'devices_read', status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' }, 'non-JSON', 9],
+    ['an unreachable issuer', 'unreachable', 'ECONNREFUSED', 9],
   ];
-  it.each(cases)('%s: one message naming the client id, the scope and the endpoint, exit 3', async (_name, stub, reason) => {
+  it.each(cases)('%s: one message naming the client id, the scope and the endpoint, exit %i', async (_name, stub, reason, exit) => {
     const agent = newMockAgent();
     if (stub === 'unreachable') {
       agent
@@ -225,7 +227,7 @@ describe('token endpoint failures', () => {
       stubToken(agent, stub);
     }
     const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(exit);
     expect(result.stdout).toBe('');
     const errors = result.stderr.split('\n').filter((line) => line.startsWith('Error:'));
     expect(errors).toHaveLength(1);
@@ -256,7 +258,7 @@ describe('token endpoint retries (the token POST is safe to repeat)', () => {
     expect(clock.sleeps).toHaveLength(2);
   });
 
-  it('honours Retry-After on a 429, and gives up (exit 3) after --max-retries', async () => {
+  it('honours Retry-After on a 429, and gives up (exit 8, rate limited) after --max-retries', async () => {
     const agent = newMockAgent();
     const clock = new FakeClock();
     agent
@@ -265,7 +267,7 @@ describe('token endpoint retries (the token POST is safe to repeat)', () => {
       .reply(429, { error: 'slow_down' }, { headers: { 'content-type': 'application/json', 'retry-after': '2' } })
       .times(3);
     const result = await runCli(['devices', 'list', '--max-retries', '2'], { env: ciEnv(tempConfigDir()), agent, clock });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(8);
     expect(clock.sleeps).toEqual([2000, 2000]);
     expect(result.stderr).toContain('token request failed');
   });
@@ -278,7 +280,8 @@ describe('token endpoint retries (the token POST is safe to repeat)', () => {
       .intercept({ path: '/connect/token', method: 'POST' })
       .reply(503, { error: 'temporarily_unavailable' }, { headers: { 'content-type': 'application/json', 'retry-after': '3600' } });
     const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(9);
+    expect(result.stderr).toContain(`token request failed for client "${CLIENT_ID}", scope ${DEVICES_READ}, at ${AUTH_URL}/connect/token: HTTP 503: temporarily_unavailable`);
     expect(clock.sleeps).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { resolveSettings } from '../../config/settings.js';
+import { environmentVariableFor, resolveSettings } from '../../config/settings.js';
 import { readAll } from '../../io/read-input.js';
 import { assertSafeForCredentials } from '../../auth/secure-url.js';
 import { requestToken, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
@@ -87,6 +87,15 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
     data.current_profile ??= profile;
   });
   deps.io.info(`Logged in as client "${clientId}" at ${authUrl} (profile "${profile}").${verified.note}`);
+  if (!prompted && !secretFromUser) warnSecretNotStored(deps, settings.profile.source === 'flag' ? profile : undefined);
+}
+
+/** A secret from the environment is not stored: without saying so, the next shell fails with "no client secret". */
+function warnSecretNotStored(deps: LoginDeps, profileFlag: string | undefined): void {
+  const variable = environmentVariableFor('client_secret');
+  const profile = profileFlag ? ` --profile ${profileFlag}` : '';
+  deps.io.warn(`the client secret comes from ${variable} and was not stored: a shell without ${variable} will have no secret`);
+  deps.io.hint(`to store it: printf %s "$${variable}" | fleetctl${profile} auth login --client-secret-stdin`);
 }
 
 /**

@@ -80,6 +80,17 @@ describe('non-interactive', () => {
     const result = await runCli(['--profile', 'ci', 'auth', 'login'], { env, agent });
     expect(result.code).toBe(0);
     expect(storeOf(dir).profiles.ci).toEqual({ base_url: BASE_URL, auth_url: AUTH_URL, client_id: 'env-client' });
+    expect(result.stderr).toContain('Warning: the client secret comes from FLEETCTL_CLIENT_SECRET and was not stored');
+    expect(result.stderr).toContain('Hint: to store it: printf %s "$FLEETCTL_CLIENT_SECRET" | fleetctl --profile ci auth login --client-secret-stdin');
+    expect(result.stderr).not.toContain(SECRET);
+  });
+
+  it('a secret piped in is stored, and no warning says otherwise', async () => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: ALL_SCOPES });
+    const result = await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: tempConfigDir() }, stdin: SECRET, agent });
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('Warning');
   });
 
   it('without a secret and no TTY exits 2 naming what is missing, before any request', async () => {

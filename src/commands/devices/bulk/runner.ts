@@ -1,6 +1,7 @@
 // Sends one command to many devices: N workers, each device once, results reported as they arrive.
 import type { ApiClient } from '../../../api/client.js';
 import { ApiError, CancelledError, FleetctlError, NetworkError } from '../../../errors.js';
+import { TokenEndpointUnavailable } from '../../../auth/tokens.js';
 import { sendDeviceCommand, type DeviceCommand, type DeviceCommandOutcome } from '../../../api/device-commands.js';
 
 export interface BulkPlan {
@@ -12,9 +13,11 @@ export interface BulkPlan {
 
 /**
  * A failure that is not about one device but about the run (the token endpoint refused the credentials or the
- * scope, the configuration is unusable): every other device would fail the same way, so the run stops.
+ * scope, or could not give a token at all; the configuration is unusable): every other device would fail the
+ * same way, so the run stops.
  */
 export function isRunFatal(error: unknown): error is FleetctlError {
+  if (error instanceof TokenEndpointUnavailable) return true;
   return error instanceof FleetctlError && !(error instanceof ApiError) && !(error instanceof NetworkError) && !(error instanceof CancelledError);
 }
 

@@ -12,6 +12,7 @@ import { Journal } from '../../../../src/commands/devices/bulk/journal.js';
 import type { DeviceCommandResult } from '../../../../src/api/device-commands.js';
 import type { ApiClient } from '../../../../src/api/client.js';
 import { AuthError } from '../../../../src/errors.js';
+import { TokenEndpointUnavailable } from '../../../../src/auth/tokens.js';
 import { fakeDeps, parseVerb, type ScriptedAnswer } from '../../fake-deps.js';
 
 const FLEET = '22222222-2222-4222-8222-222222222222';
@@ -275,10 +276,12 @@ describe('devices reboot, bulk: run', () => {
     expect(f.io.stderr()).toMatch(/Interrupted after 1 of 3 devices; resume with: fleetctl devices reboot --resume \S+ --yes/);
   });
 
-  it('a token endpoint failure stops the run with that error (exit 3), records nothing for it, and says how to resume', async () => {
+  it.each([
+    ['refusing the client (exit 3)', new AuthError('token request failed for client "c": invalid_client (bad secret)', 'check the client secret')],
+    ['unreachable (exit 9)', new TokenEndpointUnavailable('token request failed for client "c": connection refused (ECONNREFUSED)', 'check the URL')],
+  ])('a token endpoint %s stops the run with that error, records nothing for it, and says how to resume', async (_what, refused) => {
     const dir = tempDir();
     const f = fakeDeps({ configDir: dir, format: 'ndjson' });
-    const refused = new AuthError('token request failed for client "c": invalid_client (bad secret)', 'check the client secret');
     const real = await f.deps.api();
     // as the API client fails when the token endpoint refuses: before any request reaches the API
     const api = { retryPolicy: real.retryPolicy, derive: () => ({ call: () => Promise.reject(refused) }) } as unknown as ApiClient;
