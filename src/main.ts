@@ -24,6 +24,9 @@ export const EXIT_CODES_HELP = `Exit codes:
   10   partial failure of a bulk operation
   130  interrupted (Ctrl-C)`;
 
+/** How long a command has to stop after Ctrl-C or SIGTERM before the process ends anyway (the promise: 2 s). */
+const INTERRUPT_GRACE_MS = 1500;
+
 export function buildProgram(deps: Deps): Command {
   const program = new Command('fleetctl')
     .description('Operate fleets, devices and webhooks through the Fleet and Telematics Developer API.')
@@ -86,11 +89,20 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     () => program?.opts<GlobalOptions>() ?? {},
   );
   // Ctrl-C, and SIGTERM (a CI job cancelled, a service stopped), stop the command cleanly: the cleanups still
-  // run (an embedded sandbox saves its state). A second signal, or a command that does not stop, ends the
-  // process at once. The handlers stay installed until the end, so no library's exit-on-signal hook fires.
+  // run (an embedded sandbox saves its state). A second signal ends the process at once, and so does the end of
+  // a grace period when the command does not stop. The handlers stay installed until the end, so no library's
+  // exit-on-signal hook fires.
+  let finished = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(ExitCode.interrupted);
     controller.abort(new CancelledError(signal === 'SIGTERM' ? 'terminated' : undefined));
+    // Whatever the command was waiting for (a stdin never closed, a cleanup that hangs), the process ends
+    // within 2 s of the first signal. unref: a command that did stop lets the process end at once.
+    setTimeout(() => {
+      if (finished) process.exit(); // with the code main returned; something else kept the process alive
+      io.info('Interrupted.');
+      process.exit(ExitCode.interrupted);
+    }, INTERRUPT_GRACE_MS).unref();
   };
   // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash. Reads and watchers
   // stop quietly (deps.signal); confirmed work such as a bulk reboot goes on (deps.interruptSignal), and the
@@ -117,6 +129,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     return reportError(error, deps, argv, controller.signal.aborted);
   } finally {
     await deps.cleanup().catch(() => undefined);
+    finished = true;
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }

@@ -1,7 +1,8 @@
 // The operations of the OpenAPI document a server serves at {base_url}/openapi/v1.json, for `fleetctl api`:
 // fetched without a token, cached in the config folder per base URL, and the bundled document as the fallback.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { ensureParentDirectory } from '../io/directories.js';
 import path from 'node:path';
 import { OPERATIONS } from '../openapi/operations.js';
 import type { Clock } from '../io/clock.js';
@@ -113,7 +114,7 @@ async function readCache(file: string, baseUrl: string): Promise<CacheFile | und
 }
 
 async function writeCache(file: string, data: CacheFile): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  ensureParentDirectory(file);
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, `${JSON.stringify(data)}\n`, { mode: 0o600 });
   await rename(temporary, file);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
+import { ensureDirectory } from '../io/directories.js';
 
 export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'scopes', 'organization_id'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -38,6 +39,12 @@ export function configDirectory(env: NodeJS.ProcessEnv): string {
 export async function openConfigStore(directory: string): Promise<ConfigStore> {
   const { default: Conf } = await loadKeepingSignals(() => import('conf'));
   const file = path.join(directory, 'config.json');
+  try {
+    // conf would make it with a recursive mkdir, which never ends under /proc
+    ensureDirectory(directory);
+  } catch (error) {
+    throw new ConfigError(`cannot use the config directory: ${(error as Error).message}`, 'set FLEETCTL_CONFIG_DIR to a directory you can write to');
+  }
   let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
   try {
     conf = new Conf<Record<string, unknown>>({

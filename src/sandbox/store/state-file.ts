@@ -1,9 +1,9 @@
 // The state file: seed parameters plus everything the API changed. Written atomically (temporary file in
 // the same directory, then rename) a moment after each change and at close; read at start. A file that
 // cannot be read as sandbox state makes start-up fail and is never overwritten.
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { ensureParentDirectory } from '../../io/directories.js';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { WorldChanges } from './world-store.js';
 import type { CommandsState } from './commands.js';
 import type { WebhookConfigsState } from './webhook-configs.js';
@@ -101,7 +101,7 @@ function recordProblem(world: Json, commands: Json, webhooks: Json, tokens: Json
 }
 
 export async function writeStateAtomically(file: string, state: SandboxState): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  ensureParentDirectory(file);
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(temp, JSON.stringify(state), { mode: 0o600 });

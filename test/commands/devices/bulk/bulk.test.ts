@@ -320,7 +320,7 @@ describe('devices reboot, bulk: run', () => {
     const blocked = path.join(dir, 'j.ndjson', 'sub', 'j.ndjson');
     await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, journal: blocked }))).rejects.toMatchObject({
       exitCode: 2,
-      message: expect.stringMatching(new RegExp(`^cannot write the journal ${blocked.replace(/[.]/g, '\\.')}: E`)),
+      message: `cannot write the journal ${blocked}: cannot create ${path.dirname(blocked)}: ${file} exists and is not a directory`,
     });
     expect(f.sent).toEqual([]);
   });
