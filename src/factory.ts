@@ -9,6 +9,7 @@ import { configDirectory, openConfigStore, type ConfigStore } from './config/sto
 import { resolveSettings, type Settings } from './config/settings.js';
 import { silentTracer, streamTracer, type Tracer } from './api/trace.js';
 import type { Transport } from './api/transport.js';
+import type { NetworkSettings } from './api/dispatcher.js';
 import type { ApiClient, OperationInfo } from './api/client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './api/retry.js';
 import type { Dispatcher } from 'undici';
@@ -28,6 +29,7 @@ export interface GlobalOptions {
   maxRetries?: string;
   maxRetryWait?: string;
   insecure?: boolean;
+  caFile?: string;
   sandbox?: boolean;
 }
 
@@ -134,9 +136,10 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       };
     },
     transport() {
-      transport ??= import('./api/transport.js').then(({ createTransport }) =>
-        createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher }),
-      );
+      transport ??= (async () => {
+        const [{ createTransport }, network] = await Promise.all([import('./api/transport.js'), networkSettings(deps)]);
+        return createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher, network });
+      })();
       return transport;
     },
     api() {
@@ -193,6 +196,16 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     signal: deps.signal,
     operation: (id) => operation(id) as OperationInfo,
   });
+}
+
+/** Proxies from the environment, except for the embedded sandbox on loopback; the CA bundle of the settings. */
+async function networkSettings(deps: Deps): Promise<NetworkSettings> {
+  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('./api/dispatcher.js'), deps.settings()]);
+  const proxy = deps.globals().sandbox ? NO_PROXY : proxyEnvironment(deps.env);
+  const caFile = settings.ca_file;
+  if (!caFile.value) return { proxy };
+  const origin = caFile.source === 'flag' ? '--ca-file' : caFile.source === 'environment' ? 'FLEETCTL_CA_FILE' : `ca_file of profile "${settings.profile.value}"`;
+  return { proxy, extraCa: readCaBundle(caFile.value, origin) };
 }
 
 export function timeoutMs(g: GlobalOptions): number {

@@ -43,6 +43,7 @@ export function buildProgram(deps: Deps): Command {
     .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')
     .option('--max-retries <n>', 'retries for 429, 503 and connection failures (default 3)')
     .option('--max-retry-wait <seconds>', 'longest Retry-After to wait for (default 60)')
+    .option('--ca-file <file>', 'PEM bundle of certificate authorities to trust besides the usual ones (env FLEETCTL_CA_FILE)')
     .option('--insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
     .showSuggestionAfterError()

@@ -1,6 +1,7 @@
 // The one undici Agent of the process, with timeouts, tracing and network errors turned into NetworkError.
 import type { Dispatcher } from 'undici';
 import { toNetworkError } from './network-failure.js';
+import { NO_PROXY, createDispatcher, describeProxies, hasProxy, type NetworkSettings } from './dispatcher.js';
 import type { Tracer } from './trace.js';
 
 export interface HttpRequest {
@@ -26,6 +27,8 @@ export interface Transport {
 export interface TransportOptions {
   timeoutMs: number;
   tracer: Tracer;
+  /** Proxies and trusted roots; the defaults: no proxy, Node's roots. */
+  network?: NetworkSettings;
   /** Tests pass undici's MockAgent. */
   dispatcher?: Dispatcher;
 }
@@ -34,7 +37,10 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
   // undici is CommonJS: bundled, its dynamic import has only a default export; under Node both forms exist.
   const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
   const undici = loaded.default ?? loaded;
-  const dispatcher = opts.dispatcher ?? new undici.Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  const network = opts.network ?? { proxy: NO_PROXY };
+  const dispatcher = opts.dispatcher ?? createDispatcher(undici, network);
+  if (hasProxy(network.proxy)) opts.tracer.note(`proxy: ${describeProxies(network.proxy)}`);
+  const proxyNote = hasProxy(network.proxy) ? describeProxies(network.proxy) : undefined;
   const timeouts = { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
   return {
     async send(request) {
@@ -55,14 +61,14 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
         return { status: answer.statusCode, headers: answer.headers, text };
       } catch (error) {
         opts.tracer.failure(request.method, request.url, Date.now() - started, error as Error);
-        throw toNetworkError(error, request.url, opts.timeoutMs, request.signal);
+        throw toNetworkError(error, request.url, opts.timeoutMs, request.signal, proxyNote);
       }
     },
     async stream(url, streamOpts) {
       try {
         return await undici.request(url, { method: 'GET', headers: streamOpts.headers, signal: streamOpts.signal, dispatcher, ...timeouts });
       } catch (error) {
-        throw toNetworkError(error, url, opts.timeoutMs, streamOpts.signal);
+        throw toNetworkError(error, url, opts.timeoutMs, streamOpts.signal, proxyNote);
       }
     },
   };

@@ -16,12 +16,15 @@ export interface Settings {
   client_secret: Setting;
   scopes: Setting;
   organization_id: Setting;
+  /** A PEM bundle of certificate authorities trusted on top of the usual roots. */
+  ca_file: Setting;
 }
 
 export interface SettingFlags {
   profile?: string;
   baseUrl?: string;
   authUrl?: string;
+  caFile?: string;
 }
 
 export const DEFAULT_PROFILE = 'default';
@@ -33,6 +36,7 @@ const ENVIRONMENT: Record<ProfileKey, string> = {
   client_secret: 'FLEETCTL_CLIENT_SECRET',
   scopes: 'FLEETCTL_SCOPES',
   organization_id: 'FLEETCTL_ORGANIZATION_ID',
+  ca_file: 'FLEETCTL_CA_FILE',
 };
 
 export function environmentVariableFor(key: ProfileKey): string {
@@ -70,6 +74,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, dat
     client_secret: pick('client_secret', undefined),
     scopes: pick('scopes', undefined),
     organization_id: pick('organization_id', undefined),
+    ca_file: pick('ca_file', flags.caFile),
   };
 }
 

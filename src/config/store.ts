@@ -5,7 +5,7 @@ import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
 
-export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'scopes', 'organization_id'] as const;
+export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'scopes', 'organization_id', 'ca_file'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 export type Profile = Partial<Record<ProfileKey, string>>;
 

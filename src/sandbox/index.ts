@@ -19,6 +19,7 @@ import { FaultInjector, RateLimiter } from './resilience.js';
 import { answerClientError, createRequestHandler } from './http/server.js';
 import { buildRouter } from './routes/index.js';
 import { organizationView } from './routes/views.js';
+import { serverFor, type SandboxTls } from './tls-certificate.js';
 import type { SandboxApp } from './app.js';
 import { SandboxWebhookDelivery, addSandboxWebhookRoutes } from './webhooks/index.js';
 import type { Resolver, RetryPolicy } from '../webhooks/index.js';
@@ -48,6 +49,8 @@ export interface SandboxOptions {
   webhookResolver?: Resolver;
   log?: (line: string) => void;
   now?: () => Date;
+  /** Serve HTTPS with this key and certificate (`fleetctl sandbox --tls`). */
+  tls?: SandboxTls;
 }
 
 export interface RunningSandbox {
@@ -125,7 +128,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   });
   const router = buildRouter();
   addSandboxWebhookRoutes(router, webhookDelivery);
-  const server = createServer(
+  const server = serverFor(opts.tls, createServer)(
     { keepAliveTimeout: 5_000 },
     createRequestHandler(app, router, {
       latencyMs: opts.latencyMs ?? 0,
@@ -135,7 +138,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   );
   server.on('clientError', answerClientError);
   const address = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 4010);
-  baseUrl = `http://${urlHost(address)}:${address.port}`;
+  baseUrl = `${opts.tls ? 'https' : 'http'}://${urlHost(address)}:${address.port}`;
   log(`sandbox: listening on ${baseUrl} (seed ${seed}, ${deviceCount} devices)`);
   webhookDelivery.start();
 

@@ -1,16 +1,18 @@
 // Real sockets, no stubs: each way a token endpoint can fail to answer is exit 9 naming the endpoint; only the
 // issuer refusing the client is exit 3.
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
 import { CLIENT_ID, CLIENT_SECRET } from '../support/mock-http.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { sandboxCertificate } from '../../src/sandbox/tls-certificate.js';
 
 const servers: net.Server[] = [];
 afterEach(async () => {
-  for (const server of servers) if (server instanceof http.Server) server.closeAllConnections();
+  for (const server of servers) if (server instanceof http.Server || server instanceof https.Server) server.closeAllConnections();
   await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
 });
 
@@ -62,6 +64,17 @@ describe('a token endpoint that does not answer: exit 9, naming the endpoint', (
     const result = await tokenFrom(`https://127.0.0.1:${port}`);
     expect(result.code).toBe(9);
     expectOneError(result.stderr, `https://127.0.0.1:${port}/connect/token`, 'TLS failure');
+  });
+
+  it('TLS failure (a certificate nobody vouches for), not retried: it would fail the same way', async () => {
+    const port = await listen(https.createServer(await sandboxCertificate('127.0.0.1'), (_req, res) => res.end('{}')));
+    const clock = new FakeClock();
+    const env = ciEnv(tempConfigDir(), { FLEETCTL_AUTH_URL: `https://127.0.0.1:${port}` });
+    const result = await runCli(['auth', 'token', '--scope', 'devices_read'], { env, clock });
+    expect(result.code).toBe(9);
+    expectOneError(result.stderr, `https://127.0.0.1:${port}/connect/token`, 'TLS failure, the server certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT)');
+    expect(result.stderr).toContain('Hint: if your organization uses its own certificate authority, pass its PEM bundle with --ca-file');
+    expect(clock.sleeps).toEqual([]);
   });
 
   it('timeout (the server accepts the request and never answers)', async () => {

@@ -120,6 +120,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     client_secret: { value: 'test-secret', source: 'environment' },
     scopes: none,
     organization_id: opts.organizationId ? { value: opts.organizationId, source: 'environment' } : none,
+    ca_file: none,
   };
   const store = memoryConfigStore();
   const deps: Deps = {

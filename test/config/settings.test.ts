@@ -73,6 +73,7 @@ describe('through the CLI', () => {
         'client_secret\t(set, hidden)\tprofile',
         'scopes\t\t',
         'organization_id\t\t',
+        'ca_file\t\t',
         '',
       ].join('\n'),
     );
