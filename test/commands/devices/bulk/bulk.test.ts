@@ -91,7 +91,7 @@ describe('devices reboot, bulk: parse', () => {
     return { calls, run: async (_d: unknown, _v: DeviceCommandVerb, i: DeviceCommandInvocation) => void calls.push(i) };
   }
   const cases: { argv: string[]; want?: Partial<DeviceCommandInvocation>; error?: string }[] = [
-    { argv: ['HW-1', 'HW-2'], want: { mode: 'bulk', source: { ids: ['HW-1', 'HW-2'], fromFile: undefined, fleetId: undefined, organizationId: undefined }, maxDevices: 100, concurrency: 8 } },
+    { argv: ['HW-1', 'HW-2'], want: { mode: 'bulk', source: { ids: ['HW-1', 'HW-2'], fromFile: undefined, fleetId: undefined, organizationId: undefined }, maxDevices: 100, concurrency: undefined } },
     { argv: ['--fleet-id', FLEET, '--dry-run'], want: { mode: 'bulk', dryRun: true } },
     { argv: ['HW-1', '--from-file', '-', '--concurrency', '16', '--max-devices', '5000', '--idempotency-key', 'ci'], want: { mode: 'bulk', concurrency: 16, maxDevices: 5000, keyBase: 'ci' } },
     { argv: ['--resume', '20240601T120000Z-3f9a1c', '--yes'], want: { mode: 'bulk', resume: '20240601T120000Z-3f9a1c', yes: true } },
