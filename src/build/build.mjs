@@ -30,6 +30,8 @@ const result = await build({
   // them load: `fleetctl --version` must start about as fast as node itself.
   splitting: true,
   logLevel: 'warning',
+  // a native module: loaded from node_modules at run time, with its prebuilt binary
+  external: ['@napi-rs/keyring'],
   define: { __FLEETCTL_VERSION__: JSON.stringify(version) },
   // commander and other CommonJS dependencies call require(); an ESM bundle has none of its own.
   banner: {

@@ -5,9 +5,12 @@ import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
 
-export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'scopes', 'organization_id', 'ca_file'] as const;
+export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
-export type Profile = Partial<Record<ProfileKey, string>>;
+export type Profile = Partial<Record<ProfileKey, string>> & {
+  /** Set by `auth login` when the secret went to the OS keychain (it is then not in the file). */
+  client_secret_store?: 'keychain';
+};
 
 export interface CachedToken {
   access_token: string;

@@ -121,6 +121,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     scopes: none,
     organization_id: opts.organizationId ? { value: opts.organizationId, source: 'environment' } : none,
     ca_file: none,
+    client_secret_command: none,
   };
   const store = memoryConfigStore();
   const deps: Deps = {
@@ -135,6 +136,9 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     tracer: () => silentTracer,
     configDir: () => opts.configDir ?? '/nonexistent/fleetctl-test',
     config: async () => store,
+    keychain: () => {
+      throw new Error('no keychain in unit tests of verbs');
+    },
     settings: async () => settings,
     transport: async () => transport,
     api: async () => api,

@@ -6,6 +6,9 @@ import { resolveSettings } from '../../config/settings.js';
 import { PROFILE_KEYS } from '../../config/store.js';
 import { fullScope } from '../../auth/scopes.js';
 import { credentialFingerprint, dropProfileTokens, parseTokenCacheKey } from '../../auth/token-key.js';
+import { KeychainUnavailable, secretLocation, storedSecretLocation, type SecretLocation } from '../../auth/secret-store.js';
+import type { Profile } from '../../config/store.js';
+import type { Settings } from '../../config/settings.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { describeVerb } from '../shared/help.js';
 import { newAuthLoginCommand } from './login.js';
@@ -36,11 +39,14 @@ export function newAuthCommand(deps: Deps): Command {
       value: key === 'client_secret' ? (settings[key].value ? '(set, hidden)' : null) : (settings[key].value ?? null),
       source: settings[key].source ?? null,
     });
+    const data = store.read();
+    const secrets = secretLocations(settings, data.profiles);
     const report = {
       profile: settings.profile.value,
       profile_source: settings.profile.source,
       config_file: store.path,
       settings: Object.fromEntries(PROFILE_KEYS.map((key) => [key, setting(key)])),
+      secrets,
       tokens,
     };
     const output = deps.output();
@@ -50,6 +56,11 @@ export function newAuthCommand(deps: Deps): Command {
       PROFILE_KEYS.map((key) => ({ setting: key, ...report.settings[key] })),
       ['setting', 'value', 'source'],
     );
+    await output.list(secrets, ['profile', 'secret']);
+    for (const { profile } of secrets.filter((s) => s.secret === 'file')) {
+      const flag = profile === settings.profile.value ? '' : ` --profile ${profile}`;
+      deps.io.warn(`the client secret of profile "${profile}" is in plain text in ${store.path} (mode 0600); \`fleetctl${flag} auth login\` moves it to the system keychain when one answers`);
+    }
     if (tokens.length === 0) deps.io.info('No cached tokens.');
     else await output.list(tokens, ['scope', 'client_id', 'expires_at', 'state']);
   });
@@ -71,15 +82,37 @@ export function newAuthCommand(deps: Deps): Command {
     const store = await deps.config();
     const profile = resolveSettings(deps.globals(), deps.env, store.read()).profile.value;
     let dropped = 0;
-    let hadSecret = false;
+    let inFile = false;
+    const markedInKeychain = store.read().profiles[profile]?.client_secret_store === 'keychain';
+    const inKeychain = await deps.keychain().delete(profile).catch((error: Error) => error);
     store.update((data) => {
       dropped = dropProfileTokens(data.tokens, profile);
-      hadSecret = data.profiles[profile]?.client_secret !== undefined;
-      if (data.profiles[profile]) delete data.profiles[profile].client_secret;
+      inFile = data.profiles[profile]?.client_secret !== undefined;
+      if (data.profiles[profile]) {
+        delete data.profiles[profile].client_secret;
+        delete data.profiles[profile].client_secret_store;
+      }
     });
-    const secret = hadSecret ? 'the stored client secret removed' : 'no client secret was stored';
+    const removed = [inKeychain === true && 'from the system keychain', inFile && `from ${store.path}`].filter(Boolean);
+    const secret = removed.length > 0 ? `the client secret removed ${removed.join(' and ')}` : 'no client secret was stored';
     deps.io.info(`Logged out of profile "${profile}": ${dropped} cached token(s) dropped, ${secret}.`);
+    // No keychain on this machine is the usual case in CI, and no warning; a keychain that holds the secret (or
+    // exists but did not answer in time) and could not delete it is said.
+    const timedOut = inKeychain instanceof KeychainUnavailable && inKeychain.timedOut;
+    if (inKeychain instanceof Error && (markedInKeychain || timedOut)) {
+      deps.io.warn(`the system keychain did not remove the secret (${inKeychain.message}): an entry "${profile}" of service "fleetctl" may remain`);
+    }
   });
 
   return auth.addCommand(newAuthLoginCommand(deps)).addCommand(status).addCommand(token).addCommand(logout);
+}
+
+/** Where the secret of each profile lives; for the current one, the environment and flags count too. */
+function secretLocations(settings: Settings, profiles: Record<string, Profile>): { profile: string; secret: SecretLocation | null }[] {
+  const current = settings.profile.value;
+  const names = [...new Set([current, ...Object.keys(profiles)])];
+  return names.map((name) => {
+    const location = name === current ? secretLocation(settings, profiles[name]) : storedSecretLocation(profiles[name]);
+    return { profile: name, secret: location ?? null };
+  });
 }

@@ -85,12 +85,16 @@ describe('non-interactive', () => {
     expect(result.stderr).not.toContain(SECRET);
   });
 
-  it('a secret piped in is stored, and no warning says otherwise', async () => {
+  it('a secret piped in, no keychain on the machine: stored in the file, and the warning says so and why', async () => {
+    const dir = tempConfigDir();
     const agent = newMockAgent();
     stubToken(agent, { scope: ALL_SCOPES });
-    const result = await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: tempConfigDir() }, stdin: SECRET, agent });
+    const result = await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent });
     expect(result.code).toBe(0);
-    expect(result.stderr).not.toContain('Warning');
+    expect(result.stderr).toContain(`Warning: the client secret is stored in plain text in ${path.join(dir, 'config.json')} (mode 0600): no system keychain answered (DBus error: no session bus (test))`);
+    expect(result.stderr).toContain('Hint: to keep it out of that file, set client_secret_command');
+    expect(result.stderr).not.toContain(SECRET);
+    expect(storeOf(dir).profiles.default.client_secret).toBe(SECRET);
   });
 
   it('without a secret and no TTY exits 2 naming what is missing, before any request', async () => {

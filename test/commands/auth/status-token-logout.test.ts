@@ -103,7 +103,7 @@ describe('auth logout', () => {
 
     const result = await runCli(['auth', 'logout'], { env: { FLEETCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('Logged out of profile "default": 1 cached token(s) dropped, the stored client secret removed.\n');
+    expect(result.stderr).toBe(`Logged out of profile "default": 1 cached token(s) dropped, the client secret removed from ${path.join(dir, 'config.json')}.\n`);
     const after = storeOf(dir);
     const fingerprint = credentialFingerprint(CLIENT_ID, CLIENT_SECRET);
     expect(Object.keys(after.tokens)).toEqual([tokenCacheKey({ profile: 'other', issuer: AUTH_URL, clientId: CLIENT_ID, fingerprint, scope: 'thirdparty.api.devices_read' })]);
