@@ -10,6 +10,8 @@ import { configDirectory, openConfigStore, type ConfigStore } from './config/sto
 import { resolveSettings, type Settings } from './config/settings.js';
 import { silentTracer, streamTracer, type Tracer } from './api/trace.js';
 import type { Transport } from './api/transport.js';
+import type { NetworkSettings } from './api/dispatcher.js';
+import type { Keychain } from './auth/secret-store.js';
 import type { ApiClient, OperationInfo } from './api/client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './api/retry.js';
 import type { Dispatcher } from 'undici';
@@ -32,6 +34,7 @@ export interface GlobalOptions {
   maxRetries?: string;
   maxRetryWait?: string;
   insecure?: boolean;
+  caFile?: string;
   sandbox?: boolean;
 }
 
@@ -57,6 +60,8 @@ export interface Runtime {
   signal?: AbortSignal;
   /** Aborted on Ctrl-C and SIGTERM only (defaults to `signal`). */
   interruptSignal?: AbortSignal;
+  /** Tests pass a keychain of their own; by default, the system's. */
+  keychain?: Keychain;
 }
 
 export interface Deps {
@@ -76,6 +81,8 @@ export interface Deps {
   tracer(): Tracer;
   configDir(): string;
   config(): Promise<ConfigStore>;
+  /** The OS keychain (each call bounded: a machine without one answers "unavailable" within 3 s). */
+  keychain(): Keychain;
   settings(): Promise<Settings>;
   transport(): Promise<Transport>;
   api(): Promise<ApiClient>;
@@ -101,6 +108,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
   let transport: Promise<Transport> | undefined;
   let api: Promise<ApiClient> | undefined;
   let jq: Promise<JqProgram> | undefined;
+  let keychain: Keychain | undefined = runtime.keychain;
 
   const deps: Deps = {
     io: runtime.io,
@@ -129,6 +137,10 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       return tracer;
     },
     configDir: () => configDirectory(runtime.env),
+    keychain() {
+      keychain ??= lazyKeychain(runtime.env);
+      return keychain;
+    },
     config() {
       store ??= openConfigStore(deps.configDir());
       return store;
@@ -151,9 +163,10 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       };
     },
     transport() {
-      transport ??= import('./api/transport.js').then(({ createTransport }) =>
-        createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher, activity: runtime.io.activity }),
-      );
+      transport ??= (async () => {
+        const [{ createTransport }, network] = await Promise.all([import('./api/transport.js'), networkSettings(deps)]);
+        return createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher, network, activity: runtime.io.activity });
+      })();
       return transport;
     },
     api() {
@@ -192,7 +205,9 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     throw new UsageError('no base URL configured', 'pass --base-url, set FLEETCTL_BASE_URL, run `fleetctl auth login`, or try `fleetctl --sandbox ...`');
   }
   const clientId = settings.client_id.value;
-  const clientSecret = settings.client_secret.value;
+  const { readClientSecret } = await import('./auth/secret-store.js');
+  const profile = (await deps.config()).read().profiles[settings.profile.value];
+  const clientSecret = clientId ? await readClientSecret(settings, profile, deps.keychain, deps.signal) : undefined;
   if (!clientId || !clientSecret) {
     throw new AuthError(
       `no ${clientId ? 'client secret' : 'client id'} for profile "${settings.profile.value}"`,
@@ -225,6 +240,30 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     operation: (id) => operation(id) as OperationInfo,
     activity: deps.io.activity,
   });
+}
+
+/**
+ * The system keychain, its module loaded on the first call (most commands never make one). FLEETCTL_KEYCHAIN=off
+ * turns it off: the file is used, as on a machine without one (a keyring that prompts, a shared account, tests).
+ */
+function lazyKeychain(env: NodeJS.ProcessEnv): Keychain {
+  const off = /^(off|0|false|no)$/i.test(env.FLEETCTL_KEYCHAIN ?? '');
+  const system = import('./auth/secret-store.js').then(({ systemKeychain, switchedOffKeychain }) => (off ? switchedOffKeychain() : systemKeychain()));
+  return {
+    get: async (profile) => (await system).get(profile),
+    set: async (profile, secret) => (await system).set(profile, secret),
+    delete: async (profile) => (await system).delete(profile),
+  };
+}
+
+/** Proxies from the environment, except for the embedded sandbox on loopback; the CA bundle of the settings. */
+async function networkSettings(deps: Deps): Promise<NetworkSettings> {
+  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('./api/dispatcher.js'), deps.settings()]);
+  const proxy = deps.globals().sandbox ? NO_PROXY : proxyEnvironment(deps.env);
+  const caFile = settings.ca_file;
+  if (!caFile.value) return { proxy };
+  const origin = caFile.source === 'flag' ? '--ca-file' : caFile.source === 'environment' ? 'FLEETCTL_CA_FILE' : `ca_file of profile "${settings.profile.value}"`;
+  return { proxy, extraCa: readCaBundle(caFile.value, origin) };
 }
 
 export function timeoutMs(g: GlobalOptions): number {

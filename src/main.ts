@@ -18,7 +18,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage or invalid input (bad flag or argument, refused confirmation), or
        a request the API refused as sent: HTTP 400 and any other 4xx not named
        below (405, 413, 414, 415, 431 ...)
-  3    authentication failed (HTTP 401, 407, token endpoint failure)
+  3    authentication failed (HTTP 401, 407, the token issuer refused the
+       client or scope)
   4    forbidden (HTTP 403: missing scope, organization outside your tenant)
   5    not found (HTTP 404, 410)
   6    conflict (HTTP 409, 412, 428)
@@ -50,6 +51,7 @@ export function buildProgram(deps: Deps): Command {
     .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')
     .option('--max-retries <n>', 'retries for 429, 503 and connection failures (default 3)')
     .option('--max-retry-wait <seconds>', 'longest Retry-After to wait for (default 60)')
+    .option('--ca-file <file>', 'PEM bundle of certificate authorities to trust besides the usual ones (env FLEETCTL_CA_FILE)')
     .option('--insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
     .showSuggestionAfterError()
@@ -115,8 +117,9 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     () => program?.opts<GlobalOptions>() ?? {},
   );
   // Ctrl-C, and SIGTERM (a CI job cancelled, a service stopped), stop the command cleanly: the cleanups still
-  // run (an embedded sandbox saves its state). A second signal, or a command that does not stop, ends the
-  // process at once. The handlers stay installed until the end, so no library's exit-on-signal hook fires.
+  // run (an embedded sandbox saves its state). A second signal ends the process at once, and so does the end of
+  // a grace period when the command does not stop. The handlers stay installed until the end, so no library's
+  // exit-on-signal hook fires.
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(ExitCode.interrupted);
     controller.abort(new CancelledError(signal === 'SIGTERM' ? 'terminated' : undefined));

@@ -8,7 +8,8 @@ import { toApiError, headerValue } from './problem.js';
 import { backoffDelay, isSafeToRepeat, parseRetryAfter, type RetryPolicy } from './retry.js';
 import type { Tracer } from './trace.js';
 import { noActivity, type Activity, type ActivityTask } from '../io/spinner.js';
-import { isRetryableNetworkError, type HttpResponse, type Transport } from './transport.js';
+import type { HttpResponse, Transport } from './transport.js';
+import { isRetryableNetworkError } from './network-failure.js';
 import { paginate, type Page, type PageOptions, type Pager } from './paginate.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;

@@ -1,6 +1,7 @@
 // The one undici Agent of the process, with timeouts, tracing and network errors turned into NetworkError.
 import type { Dispatcher } from 'undici';
-import { NetworkError, UsageError } from '../errors.js';
+import { toNetworkError } from './network-failure.js';
+import { NO_PROXY, createDispatcher, describeProxies, hasProxy, type NetworkSettings } from './dispatcher.js';
 import type { Tracer } from './trace.js';
 import { noActivity, type Activity } from '../io/spinner.js';
 
@@ -29,6 +30,8 @@ export interface Transport {
 export interface TransportOptions {
   timeoutMs: number;
   tracer: Tracer;
+  /** Proxies and trusted roots; the defaults: no proxy, Node's roots. */
+  network?: NetworkSettings;
   /** Tests pass undici's MockAgent. */
   dispatcher?: Dispatcher;
   /** Every request under way is a wait a person may see (a token fetch, a download's first bytes). */
@@ -39,7 +42,10 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
   // undici is CommonJS: bundled, its dynamic import has only a default export; under Node both forms exist.
   const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
   const undici = loaded.default ?? loaded;
-  const dispatcher = opts.dispatcher ?? new undici.Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  const network = opts.network ?? { proxy: NO_PROXY };
+  const dispatcher = opts.dispatcher ?? createDispatcher(undici, network);
+  if (hasProxy(network.proxy)) opts.tracer.note(`proxy: ${describeProxies(network.proxy)}`);
+  const proxyNote = hasProxy(network.proxy) ? describeProxies(network.proxy) : undefined;
   const timeouts = { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
   const activity = opts.activity ?? noActivity;
   return {
@@ -65,7 +71,7 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
       return { status: answer.statusCode, headers: answer.headers, text };
     } catch (error) {
       opts.tracer.failure(request.method, request.url, Date.now() - started, error as Error);
-      throw toNetworkError(error, request.url, opts.timeoutMs, request.signal);
+      throw toNetworkError(error, request.url, opts.timeoutMs, request.signal, proxyNote);
     }
   }
 
@@ -73,7 +79,7 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
     try {
       return await undici.request(url, { method: 'GET', headers: streamOpts.headers, signal: streamOpts.signal, dispatcher, ...timeouts });
     } catch (error) {
-      throw toNetworkError(error, url, opts.timeoutMs, streamOpts.signal);
+      throw toNetworkError(error, url, opts.timeoutMs, streamOpts.signal, proxyNote);
     }
   }
 }
@@ -84,53 +90,5 @@ export function requestLabel(method: string, url: string): string {
     return `${method} ${new URL(url).pathname}`;
   } catch {
     return method;
-  }
-}
-
-const LOST_CONNECTION_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-
-export function toNetworkError(error: unknown, url: string, timeoutMs: number, signal?: AbortSignal): Error {
-  if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : (error as Error);
-  const code = networkErrorCode(error);
-  const origin = safeOrigin(url);
-  // the client refused to send what it was given: nothing went out, and a retry would refuse it again
-  if (code === 'UND_ERR_INVALID_ARG') return new UsageError(`the request to ${origin} cannot be sent: ${(error as Error).message}`);
-  if (code && TIMEOUT_CODES.has(code)) {
-    const failure = new NetworkError(`request to ${origin} timed out after ${timeoutMs / 1000} s`, 'raise --timeout, or check the service status');
-    (failure as NetworkError & { code?: string }).code = code;
-    return failure;
-  }
-  const reason = code ?? (error as Error)?.message ?? 'unknown error';
-  // A connection lost after the request went out may or may not have been acted on: say so.
-  const failure = LOST_CONNECTION_CODES.has(code ?? '')
-    ? new NetworkError(`the connection to ${origin} was lost before an answer came (${reason})`, 'the request may or may not have been processed; retry it (idempotent requests are safe to repeat)')
-    : new NetworkError(`could not reach ${origin} (${reason})`, 'check the base URL and your network connection');
-  (failure as NetworkError & { code?: string }).code = code;
-  return failure;
-}
-
-export function networkErrorCode(error: unknown): string | undefined {
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if (typeof current.code === 'string') return current.code;
-    current = current.cause as typeof current;
-  }
-  return undefined;
-}
-
-/** Connection-level failures are safe to retry for idempotent requests; timeouts are not retried. */
-export function isRetryableNetworkError(error: unknown): boolean {
-  if (!(error instanceof NetworkError)) return false;
-  const code = (error as NetworkError & { code?: string }).code;
-  return code === undefined || !TIMEOUT_CODES.has(code);
-}
-
-function safeOrigin(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return url;
   }
 }

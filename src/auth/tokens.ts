@@ -1,10 +1,12 @@
 // OAuth 2.0 client credentials: one token per scope (least privilege), cached until shortly before expiry.
-import { AuthError, NetworkError } from '../errors.js';
+import { ApiError, AuthError, NetworkError } from '../errors.js';
 import type { Clock } from '../io/clock.js';
 import type { ConfigStore, CachedToken } from '../config/store.js';
 import type { Tracer } from '../api/trace.js';
-import { isRetryableNetworkError, type HttpResponse, type Transport } from '../api/transport.js';
+import type { HttpResponse, Transport } from '../api/transport.js';
+import { ConnectionFailure, isRetryableNetworkError } from '../api/network-failure.js';
 import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../api/retry.js';
+import { credentialFingerprint, isCurrentTokenKey, tokenCacheKey, type TokenOwner } from './token-key.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -66,13 +68,31 @@ export async function requestToken(
   if (answer.status >= 200 && answer.status < 300 && body && typeof body.access_token === 'string' && body.access_token) {
     return body as unknown as TokenAnswer;
   }
-  if (!body || typeof body !== 'object') {
-    throw new AuthError(`token request failed for ${context}: HTTP ${answer.status} with a non-JSON answer`, 'check the auth URL: it should be the token issuer');
+  const status = answer.status;
+  const rfcError = body && typeof body.error === 'string' ? body.error : undefined;
+  const description = body && typeof body.error_description === 'string' ? body.error_description : undefined;
+  const said = `${rfcError ? `: ${rfcError}` : ''}${description ? ` (${description})` : ''}`;
+  // Only a refusal by the issuer is an authentication failure (exit 3): an issuer that is down, overloaded or
+  // answering something else than a token is the service failing (exit 8 or 9), whatever the credentials.
+  if (status === 429 || status >= 500) {
+    const hint = status === 429 ? 'the issuer is rate limiting: wait, or raise --max-retries / --max-retry-wait' : 'the token issuer is failing: try again later';
+    const message = `token request failed for ${context}: HTTP ${status}${said || (body ? '' : ' with a non-JSON answer')}`;
+    if (status === 429) throw new ApiError({ status, message, hint });
+    throw new TokenEndpointUnavailable(message, hint);
   }
-  const error = typeof body.error === 'string' ? body.error : `HTTP ${answer.status}`;
-  const description = typeof body.error_description === 'string' ? body.error_description : undefined;
+  if (status >= 200 && status < 300) {
+    const what = body ? 'a JSON answer without an access_token' : 'a non-JSON answer';
+    throw new TokenEndpointUnavailable(`token request failed for ${context}: HTTP ${status} with ${what}`, 'check the auth URL: it should be the token issuer (a proxy or sign-in page may be answering instead)');
+  }
+  if (!body || typeof body !== 'object') {
+    throw new AuthError(`token request failed for ${context}: HTTP ${status} with a non-JSON answer`, 'check the auth URL: it should be the token issuer');
+  }
+  const error = rfcError ?? `HTTP ${status}`;
   throw new TokenEndpointError(`token request failed for ${context}: ${error}${description ? ` (${description})` : ''}`, tokenHint(error), error, description);
 }
+
+/** No token came, for want of an answer from the issuer (refused connection, DNS, TLS, timeout) or of a usable one (5xx). */
+export class TokenEndpointUnavailable extends NetworkError {}
 
 /** The issuer refused the request with an RFC 6749 error (invalid_client, invalid_scope, ...). */
 export class TokenEndpointError extends AuthError {
@@ -106,7 +126,9 @@ async function sendWithRetries(transport: Transport, url: string, body: string, 
         await pause(retry, backoffDelay(attempt, retry.policy), `token request failed: ${error.message}`);
         continue;
       }
-      throw new AuthError(`token request failed for ${context}: ${error.message}`, 'check the auth URL and your network');
+      // No answer at all (refused, DNS, TLS, timeout) says nothing about the credentials: a network failure.
+      const why = error instanceof ConnectionFailure && !error.lost ? error.reason : error.message;
+      throw new TokenEndpointUnavailable(`token request failed for ${context}: ${why}`, error.hint ?? 'check the auth URL and your network');
     }
     if (!retry || (answer.status !== 429 && answer.status !== 503) || attempt >= retry.policy.maxRetries) return answer;
     const wait = parseRetryAfter(answer.headers['retry-after'], retry.clock.now());
@@ -126,22 +148,31 @@ function tokenHint(error: string): string {
   return 'check the auth URL and credentials with `fleetctl auth status`';
 }
 
-export function tokenCacheKey(credentials: Credentials, scope: string): string {
-  return [credentials.profile, credentials.cacheAs ?? credentials.authUrl, credentials.clientId, scope].join('|');
+/** Whose tokens these credentials may use: a token is never shared across profiles, issuers, clients or secrets. */
+export function tokenOwner(credentials: Credentials): TokenOwner {
+  return {
+    profile: credentials.profile,
+    issuer: credentials.cacheAs ?? credentials.authUrl,
+    clientId: credentials.clientId,
+    fingerprint: credentialFingerprint(credentials.clientId, credentials.clientSecret),
+  };
 }
 
 /** Tokens cached in memory and in the config store, shared by every call of the process. */
 export class CachingTokenSource implements TokenSource {
   private readonly memory = new Map<string, CachedToken>();
   private readonly inFlight = new Map<string, Promise<string>>();
+  private readonly owner: TokenOwner;
 
   constructor(
     private readonly deps: { transport: Transport; store: ConfigStore; clock: Clock; tracer: Tracer; retry?: RetryPolicy; signal?: AbortSignal },
     private readonly credentials: Credentials,
-  ) {}
+  ) {
+    this.owner = tokenOwner(credentials);
+  }
 
   async accessToken(scope: string): Promise<string> {
-    const key = tokenCacheKey(this.credentials, scope);
+    const key = tokenCacheKey({ ...this.owner, scope });
     const cached = this.memory.get(key) ?? this.readStored(key);
     if (cached && this.isFresh(cached)) {
       this.memory.set(key, cached);
@@ -155,7 +186,7 @@ export class CachingTokenSource implements TokenSource {
   }
 
   invalidate(scope: string, token: string): void {
-    const key = tokenCacheKey(this.credentials, scope);
+    const key = tokenCacheKey({ ...this.owner, scope });
     if (this.memory.get(key)?.access_token === token) this.memory.delete(key);
     this.safeUpdate((data) => {
       if (data.tokens[key]?.access_token === token) delete data.tokens[key];
@@ -176,17 +207,17 @@ export class CachingTokenSource implements TokenSource {
     }
     this.memory.set(key, entry);
     this.safeUpdate((data) => {
-      this.dropExpired(data.tokens);
+      this.dropUnusable(data.tokens);
       data.tokens[key] = entry;
     });
     return entry.access_token;
   }
 
-  /** Expired tokens (of any profile, issuer or client) would otherwise pile up in the store for ever. */
-  private dropExpired(tokens: Record<string, CachedToken>): void {
+  /** Expired tokens (of any profile, issuer or client), and keys of an older format, would otherwise pile up for ever. */
+  private dropUnusable(tokens: Record<string, CachedToken>): void {
     const now = this.deps.clock.now().getTime();
     for (const [key, token] of Object.entries(tokens)) {
-      const unusable = token === null || typeof token !== 'object' || typeof token.access_token !== 'string';
+      const unusable = !isCurrentTokenKey(key) || token === null || typeof token !== 'object' || typeof token.access_token !== 'string';
       if (unusable || (token.expires_at !== undefined && !(Date.parse(token.expires_at) > now))) delete tokens[key];
     }
   }

@@ -32,6 +32,8 @@ const result = await build({
   // jq-web finds its WebAssembly file next to its own script: it stays in node_modules, loaded by --jq only.
   external: ['jq-web'],
   logLevel: 'warning',
+  // a native module: loaded from node_modules at run time, with its prebuilt binary
+  external: ['@napi-rs/keyring'],
   define: { __FLEETCTL_VERSION__: JSON.stringify(version) },
   // commander and other CommonJS dependencies call require(); an ESM bundle has none of its own.
   banner: {

@@ -14,14 +14,19 @@ export interface Settings {
   auth_url: Setting;
   client_id: Setting;
   client_secret: Setting;
+  /** A command whose standard output is the client secret. */
+  client_secret_command: Setting;
   scopes: Setting;
   organization_id: Setting;
+  /** A PEM bundle of certificate authorities trusted on top of the usual roots. */
+  ca_file: Setting;
 }
 
 export interface SettingFlags {
   profile?: string;
   baseUrl?: string;
   authUrl?: string;
+  caFile?: string;
 }
 
 export const DEFAULT_PROFILE = 'default';
@@ -31,8 +36,10 @@ const ENVIRONMENT: Record<ProfileKey, string> = {
   auth_url: 'FLEETCTL_AUTH_URL',
   client_id: 'FLEETCTL_CLIENT_ID',
   client_secret: 'FLEETCTL_CLIENT_SECRET',
+  client_secret_command: 'FLEETCTL_CLIENT_SECRET_COMMAND',
   scopes: 'FLEETCTL_SCOPES',
   organization_id: 'FLEETCTL_ORGANIZATION_ID',
+  ca_file: 'FLEETCTL_CA_FILE',
 };
 
 export function environmentVariableFor(key: ProfileKey): string {
@@ -68,8 +75,10 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, dat
       : { value: baseUrl.value && trimSlash(baseUrl.value), source: baseUrl.value ? 'default' : undefined },
     client_id: pick('client_id', undefined),
     client_secret: pick('client_secret', undefined),
+    client_secret_command: pick('client_secret_command', undefined),
     scopes: pick('scopes', undefined),
     organization_id: pick('organization_id', undefined),
+    ca_file: pick('ca_file', flags.caFile),
   };
 }
 

@@ -3,10 +3,14 @@ import path from 'node:path';
 import os from 'node:os';
 import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
+import { ensureDirectory } from '../io/directories.js';
 
-export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'scopes', 'organization_id'] as const;
+export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
-export type Profile = Partial<Record<ProfileKey, string>>;
+export type Profile = Partial<Record<ProfileKey, string>> & {
+  /** Set by `auth login` when the secret went to the OS keychain (it is then not in the file). */
+  client_secret_store?: 'keychain';
+};
 
 export interface CachedToken {
   access_token: string;
@@ -38,6 +42,12 @@ export function configDirectory(env: NodeJS.ProcessEnv): string {
 export async function openConfigStore(directory: string): Promise<ConfigStore> {
   const { default: Conf } = await loadKeepingSignals(() => import('conf'));
   const file = path.join(directory, 'config.json');
+  try {
+    // conf would make it with a recursive mkdir, which never ends under /proc
+    ensureDirectory(directory);
+  } catch (error) {
+    throw new ConfigError(`cannot use the config directory: ${(error as Error).message}`, 'set FLEETCTL_CONFIG_DIR to a directory you can write to');
+  }
   let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
   try {
     conf = new Conf<Record<string, unknown>>({

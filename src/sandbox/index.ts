@@ -19,6 +19,7 @@ import { createApp, type AppHandle } from './sandbox-app.js';
 import { MovingWorld } from './telemetry/moving-world.js';
 import { asScenario, type Scenario } from './scenario/scenario.js';
 import { DEFAULT_DEVICES, DEFAULT_JOURNAL_SIZE, DEFAULT_SEED, validateOptions, type SandboxOptions } from './options.js';
+import { serverFor } from './tls-certificate.js';
 import { UsageError } from '../errors.js';
 
 export { CorruptStateError } from './store/state-file.js';
@@ -58,7 +59,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     retry: opts.webhookRetry, resolve: opts.webhookResolver,
   });
   const router = buildRouter(controlRoutes(webhookDelivery));
-  const server = createServer(
+  const server = serverFor(opts.tls, createServer)(
     { keepAliveTimeout: 5_000 },
     createRequestHandler(app, router, {
       latencyMs: opts.latencyMs ?? 0,
@@ -68,7 +69,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   );
   server.on('clientError', answerClientError);
   const address = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 4010);
-  const baseUrl = `http://${urlHost(address)}:${address.port}`;
+  const baseUrl = `${opts.tls ? 'https' : 'http'}://${urlHost(address)}:${address.port}`;
   handle.setBaseUrl(baseUrl);
   log(`sandbox: listening on ${baseUrl} (seed ${seed}, ${app.world.devices.size} devices${scenario ? `, scenario ${scenario.name ?? '(unnamed)'}` : ''})`);
   for (const rule of app.faults.list()) log(`sandbox: fault ${rule.id} in effect: ${JSON.stringify(rule.match)} → ${JSON.stringify(rule.respond)}`);

@@ -1,6 +1,7 @@
 // The one options type of the sandbox: `fleetctl sandbox` (src/commands/sandbox/start.ts) builds it from its
 // flags, `fleetctl --sandbox` (src/sandbox/embedded.ts) from the config directory, tests and the bench directly.
 import type { Resolver, RetryPolicy } from '../webhooks/index.js';
+import type { SandboxTls } from './tls-certificate.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -33,6 +34,8 @@ export interface SandboxOptions {
   webhookResolver?: Resolver;
   log?: (line: string) => void;
   now?: () => Date;
+  /** Serve HTTPS with this key and certificate (`fleetctl sandbox --tls`). */
+  tls?: SandboxTls;
 }
 
 export const DEFAULT_SEED = 1;

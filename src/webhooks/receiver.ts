@@ -47,6 +47,12 @@ export interface ReceiverOptions {
   onEvent?: (delivery: ReceivedDelivery) => void | Promise<void>;
   /** Called for each refused request and each duplicate delivery (status 200). */
   onReject?: (rejection: RejectedDelivery) => void;
+  /**
+   * Accept at most this many events: a request after the last one is answered 503 (the sender retries later or
+   * elsewhere), whatever the connection it comes on; onLimitReached runs once the last answer is sent.
+   */
+  maxEvents?: number;
+  onLimitReached?: () => void;
   /** Envelope ids and Idempotency-Keys remembered for de-duplication (oldest forgotten first). */
   dedupCapacity?: number;
   now?: () => number;
@@ -81,6 +87,29 @@ class HttpRefusal extends Error {
   }
 }
 
+/** Counts accepted events, and those being accepted, against an optional maximum. */
+class EventLimit {
+  private accepted = 0;
+  private pending = 0;
+  constructor(private readonly max: number | undefined) {}
+  full(): boolean {
+    return this.max !== undefined && this.accepted >= this.max;
+  }
+  reserve(): boolean {
+    if (this.max !== undefined && this.accepted + this.pending >= this.max) return false;
+    this.pending++;
+    return true;
+  }
+  settle(accepted: boolean): void {
+    this.pending--;
+    if (accepted) this.accepted++;
+  }
+}
+
+function limitRefusal(max: number): HttpRefusal {
+  return new HttpRefusal(503, `this receiver stops after ${max} event(s) and has accepted them all`, { connection: 'close', 'retry-after': '60' });
+}
+
 function header(headers: IncomingHttpHeaders, name: string): string | null {
   const v = headers[name];
   return typeof v === 'string' ? v : Array.isArray(v) ? (v[0] ?? null) : null;
@@ -107,12 +136,14 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
   const keys = new WebhookKeyRing(opts.key, opts.previousKey, opts.previousKeyGraceMs, opts.now);
   const seen = new RecentIds(opts.dedupCapacity ?? 100_000);
   const inFlight = new Set<string>();
+  const limit = new EventLimit(opts.maxEvents);
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (opts.forwardTo !== undefined && !/^https?:$/.test(new URL(opts.forwardTo).protocol)) {
     throw new TypeError('forwardTo must be an http:// or https:// URL');
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (limit.full()) throw limitRefusal(opts.maxEvents!);
     if (req.method !== 'POST') throw new HttpRefusal(405, 'only POST is accepted', { allow: 'POST' });
     const keyUsed = keys.check(header(req.headers, 'x-webhook-key') ?? undefined);
     if (!keyUsed) throw new HttpRefusal(401, 'missing or wrong X-Webhook-Key', { connection: 'close' });
@@ -139,19 +170,24 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
     if (inFlight.has(event.id)) {
       throw new HttpRefusal(409, 'a delivery of this event is being processed', { 'retry-after': '1' });
     }
+    // Events being accepted count against the limit too: concurrent deliveries never overshoot it.
+    if (!limit.reserve()) throw limitRefusal(opts.maxEvents!);
     inFlight.add(event.id);
+    let accepted = false;
     try {
-      await accept(req, res, { event, raw, keyUsed, idempotencyKey });
+      accepted = await accept(req, res, { event, raw, keyUsed, idempotencyKey });
     } finally {
       inFlight.delete(event.id);
+      limit.settle(accepted);
     }
+    if (accepted && limit.full()) res.once('finish', () => opts.onLimitReached?.());
   }
 
   async function accept(
     req: IncomingMessage,
     res: ServerResponse,
     d: { event: AnyWebhookEvent; raw: Buffer; keyUsed: KeyMatch; idempotencyKey: string | null },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const attemptHeader = header(req.headers, 'x-delivery-attempt');
     const delivery: ReceivedDelivery = {
       event: d.event, body: d.raw.toString('utf8'), headers: req.headers, idempotencyKey: d.idempotencyKey,
@@ -162,17 +198,18 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
       if (relayed.status < 200 || relayed.status >= 300) {
         opts.onReject?.({ status: relayed.status, reason: relayed.reason, method: 'POST', path: req.url ?? '', eventId: d.event.id });
         res.writeHead(relayed.status, relayed.headers).end(relayed.body);
-        return;
+        return false;
       }
       delivery.forwardStatus = relayed.status;
       await opts.onEvent?.(delivery);
       remember(d.event.id, d.idempotencyKey);
       res.writeHead(relayed.status, relayed.headers).end(relayed.body);
-      return;
+      return true;
     }
     await opts.onEvent?.(delivery);
     remember(d.event.id, d.idempotencyKey);
     sendJson(res, 200, { status: 'accepted', id: d.event.id });
+    return true;
   }
 
   function remember(id: string, idempotencyKey: string | null): void {

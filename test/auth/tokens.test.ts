@@ -5,9 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { AUTH_URL, BASE_URL, CLIENT_ID, CLIENT_SECRET, newMockAgent, page, problem, stubApi, stubToken } from '../support/mock-http.js';
 import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
 import { FakeClock, T0 } from '../support/fake-clock.js';
+import { credentialFingerprint, tokenCacheKey } from '../../src/auth/token-key.js';
 
 const DEVICES_READ = 'thirdparty.api.devices_read';
 const FLEETS_READ = 'thirdparty.api.fleets_read';
+const FINGERPRINT = credentialFingerprint(CLIENT_ID, CLIENT_SECRET);
+const keyOf = (scope: string, issuer = AUTH_URL, profile = 'default') =>
+  tokenCacheKey({ profile, issuer, clientId: CLIENT_ID, fingerprint: FINGERPRINT, scope });
 
 function storedTokens(configDir: string): Record<string, { access_token: string; scope: string; expires_at?: string }> {
   return JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8')).tokens;
@@ -54,7 +58,7 @@ describe('token cache', () => {
     expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(0);
     expect(forms).toHaveLength(1);
     expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer tok-devices', 'Bearer tok-devices']);
-    expect(Object.keys(storedTokens(dir))).toEqual([`default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`]);
+    expect(Object.keys(storedTokens(dir))).toEqual([keyOf(DEVICES_READ)]);
   });
 
   it('asks for another token for another scope (least privilege)', async () => {
@@ -69,8 +73,8 @@ describe('token cache', () => {
     await runCli(['fleets', 'list'], { env: ciEnv(dir), agent, clock });
     expect(fleets[0].headers.authorization).toBe('Bearer tok-fleets');
     expect(Object.keys(storedTokens(dir)).sort()).toEqual([
-      `default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`,
-      `default|${AUTH_URL}|${CLIENT_ID}|${FLEETS_READ}`,
+      keyOf(DEVICES_READ),
+      keyOf(FLEETS_READ),
     ]);
   });
 
@@ -78,6 +82,7 @@ describe('token cache', () => {
     ['profile', { FLEETCTL_PROFILE: 'staging' }, AUTH_URL],
     ['client id', { FLEETCTL_CLIENT_ID: 'other-client' }, AUTH_URL],
     ['auth URL', { FLEETCTL_AUTH_URL: 'https://other-issuer.fleet.test' }, 'https://other-issuer.fleet.test'],
+    ['client secret', { FLEETCTL_CLIENT_SECRET: 'a-rotated-secret' }, AUTH_URL],
   ])('does not reuse a token cached for another %s', async (_what, change, secondIssuer) => {
     const agent = newMockAgent();
     const dir = tempConfigDir();
@@ -91,6 +96,32 @@ describe('token cache', () => {
     expect(Object.keys(storedTokens(dir))).toHaveLength(2);
   });
 
+  it('never reuses a token fetched with another secret: a mistyped secret is refused at once (exit 3)', async () => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    const clock = new FakeClock();
+    stubToken(agent, { scope: 'devices_read', token: 'tok-right-secret' });
+    const calls = stubApi(agent, { path: '/v1/devices', body: page([]) });
+    expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(0);
+    const forms = stubToken(agent, { scope: 'devices_read', status: 401, body: { error: 'invalid_client' } });
+    const typo = await runCli(['devices', 'list'], { env: ciEnv(dir, { FLEETCTL_CLIENT_SECRET: `${CLIENT_SECRET}x` }), agent, clock });
+    expect(typo.code).toBe(3);
+    expect(typo.stderr).toContain('invalid_client');
+    expect(forms.map((f) => f.client_secret)).toEqual([`${CLIENT_SECRET}x`]);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('keys the cache by a fingerprint of the credentials, never the secret itself', async () => {
+    const agent = newMockAgent();
+    const dir = tempConfigDir();
+    stubToken(agent, { scope: 'devices_read', token: 'tok-A' });
+    stubApi(agent, { path: '/v1/devices', body: page([]) });
+    expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock: new FakeClock() })).code).toBe(0);
+    const file = readFileSync(path.join(dir, 'config.json'), 'utf8');
+    expect(file).not.toContain(CLIENT_SECRET);
+    expect(Object.keys(storedTokens(dir))).toEqual([keyOf(DEVICES_READ)]);
+  });
+
   it('stops using a token shortly before expires_in runs out', async () => {
     const agent = newMockAgent();
     const dir = tempConfigDir();
@@ -99,7 +130,7 @@ describe('token cache', () => {
     stubToken(agent, { scope: 'devices_read', token: 'tok-2', expiresIn: 3600 });
     const calls = stubApi(agent, { path: '/v1/devices', body: page([]), times: 3 });
     await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
-    expect(storedTokens(dir)[`default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`].expires_at).toBe(
+    expect(storedTokens(dir)[keyOf(DEVICES_READ)].expires_at).toBe(
       new Date(T0.getTime() + 3540_000).toISOString(),
     );
     clock.advance(3539_000); // still inside the lifetime minus the margin
@@ -117,7 +148,7 @@ describe('token cache', () => {
     stubToken(agent, { scope: 'devices_read', token: 'tok-fresh', expiresIn: null });
     const ok = stubApi(agent, { path: '/v1/devices', body: page([]), times: 1 });
     await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
-    expect(storedTokens(dir)[`default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`].expires_at).toBeUndefined();
+    expect(storedTokens(dir)[keyOf(DEVICES_READ)].expires_at).toBeUndefined();
     clock.advance(30 * 24 * 3600_000);
     const refused = stubApi(agent, { path: '/v1/devices', status: 401, body: problem(401, 'auth.token_expired', 'The token has expired.') });
     const retried = stubApi(agent, { path: '/v1/devices', body: page([]) });
@@ -126,7 +157,7 @@ describe('token cache', () => {
     expect(ok[0].headers.authorization).toBe('Bearer tok-forever');
     expect(refused[0].headers.authorization).toBe('Bearer tok-forever');
     expect(retried[0].headers.authorization).toBe('Bearer tok-fresh');
-    expect(storedTokens(dir)[`default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`].access_token).toBe('tok-fresh');
+    expect(storedTokens(dir)[keyOf(DEVICES_READ)].access_token).toBe('tok-fresh');
   });
 });
 
@@ -175,14 +206,16 @@ describe('401 from the API', () => {
 
 describe('token endpoint failures', () => {
   const endpoint = `${AUTH_URL}/connect/token`;
-  const cases: [string, Parameters<typeof stubToken>[1] | 'unreachable', string][] = [
-    ['invalid_client', { scope: 'devices_read', status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } }, 'invalid_client'],
-    ['invalid_scope', { scope: 'devices_read', status: 400, body: { error: 'invalid_scope', error_description: 'The client is not allowed the scope.' } }, 'invalid_scope'],
-    ['a non-JSON answer', { scope: 'devices_read', status: 200, body: '<html><body>Sign in</body></html>', contentType: 'text/html' }, 'non-JSON'],
-    ['a non-JSON error page', { scope: 'devices_read', status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' }, 'non-JSON'],
-    ['an unreachable issuer', 'unreachable', 'ECONNREFUSED'],
+  // Only a refusal by the issuer is exit 3; an issuer that fails or cannot be reached is exit 9 (8 when rate limiting).
+  const cases: [string, Parameters<typeof stubToken>[1] | 'unreachable', string, number][] = [
+    ['invalid_client', { scope: 'devices_read', status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } }, 'invalid_client', 3],
+    ['invalid_scope', { scope: 'devices_read', status: 400, body: { error: 'invalid_scope', error_description: 'The client is not allowed the scope.' } }, 'invalid_scope', 3],
+    ['a 401 without a body', { scope: 'devices_read', status: 401, body: '' }, 'HTTP 401', 3],
+    ['a non-JSON answer', { scope: 'devices_read', status: 200, body: '<html><body>Sign in</body></html>', contentType: 'text/html' }, 'non-JSON', 9],
+    ['a non-JSON error page', { scope: 'devices_read', status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' }, 'non-JSON', 9],
+    ['an unreachable issuer', 'unreachable', 'ECONNREFUSED', 9],
   ];
-  it.each(cases)('%s: one message naming the client id, the scope and the endpoint, exit 3', async (_name, stub, reason) => {
+  it.each(cases)('%s: one message naming the client id, the scope and the endpoint, exit %i', async (_name, stub, reason, exit) => {
     const agent = newMockAgent();
     if (stub === 'unreachable') {
       agent
@@ -194,7 +227,7 @@ describe('token endpoint failures', () => {
       stubToken(agent, stub);
     }
     const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(exit);
     expect(result.stdout).toBe('');
     const errors = result.stderr.split('\n').filter((line) => line.startsWith('Error:'));
     expect(errors).toHaveLength(1);
@@ -225,7 +258,7 @@ describe('token endpoint retries (the token POST is safe to repeat)', () => {
     expect(clock.sleeps).toHaveLength(2);
   });
 
-  it('honours Retry-After on a 429, and gives up (exit 3) after --max-retries', async () => {
+  it('honours Retry-After on a 429, and gives up (exit 8, rate limited) after --max-retries', async () => {
     const agent = newMockAgent();
     const clock = new FakeClock();
     agent
@@ -234,7 +267,7 @@ describe('token endpoint retries (the token POST is safe to repeat)', () => {
       .reply(429, { error: 'slow_down' }, { headers: { 'content-type': 'application/json', 'retry-after': '2' } })
       .times(3);
     const result = await runCli(['devices', 'list', '--max-retries', '2'], { env: ciEnv(tempConfigDir()), agent, clock });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(8);
     expect(clock.sleeps).toEqual([2000, 2000]);
     expect(result.stderr).toContain('token request failed');
   });
@@ -247,13 +280,14 @@ describe('token endpoint retries (the token POST is safe to repeat)', () => {
       .intercept({ path: '/connect/token', method: 'POST' })
       .reply(503, { error: 'temporarily_unavailable' }, { headers: { 'content-type': 'application/json', 'retry-after': '3600' } });
     const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir()), agent, clock });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(9);
+    expect(result.stderr).toContain(`token request failed for client "${CLIENT_ID}", scope ${DEVICES_READ}, at ${AUTH_URL}/connect/token: HTTP 503: temporarily_unavailable`);
     expect(clock.sleeps).toEqual([]);
   });
 });
 
 describe('token store hygiene', () => {
-  it('drops expired tokens (of any issuer or client) when it caches a new one', async () => {
+  it('drops expired tokens (of any issuer or client) and keys of an older format when it caches a new one', async () => {
     const agent = newMockAgent();
     const dir = tempConfigDir();
     const clock = new FakeClock();
@@ -261,19 +295,19 @@ describe('token store hygiene', () => {
     const store = await openConfigStore(dir);
     const past = new Date(T0.getTime() - 1000).toISOString();
     const future = new Date(T0.getTime() + 3_600_000).toISOString();
+    const other = (scope: string, issuer: string) => tokenCacheKey({ profile: 'default', issuer, clientId: 'c', fingerprint: '0123456789abcdef', scope });
     store.update((data) => {
-      data.tokens['default|http://127.0.0.1:40001|sandbox-admin|x'] = { access_token: 'old', scope: 'x', obtained_at: past, expires_at: past };
-      data.tokens['default|https://other.test|c|y'] = { access_token: 'live', scope: 'y', obtained_at: past, expires_at: future };
-      data.tokens['default|https://other.test|c|z'] = { access_token: 'no-expiry', scope: 'z', obtained_at: past };
+      data.tokens[other('x', 'http://127.0.0.1:40001')] = { access_token: 'old', scope: 'x', obtained_at: past, expires_at: past };
+      data.tokens[other('y', 'https://other.test')] = { access_token: 'live', scope: 'y', obtained_at: past, expires_at: future };
+      data.tokens[other('z', 'https://other.test')] = { access_token: 'no-expiry', scope: 'z', obtained_at: past };
+      // The format before credentials were part of the key: such a token can never be matched again.
+      data.tokens[`default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`] = { access_token: 'legacy', scope: DEVICES_READ, obtained_at: past };
     });
     stubToken(agent, { scope: 'devices_read', token: 'tok-new' });
-    stubApi(agent, { path: '/v1/devices', body: page([]) });
+    const calls = stubApi(agent, { path: '/v1/devices', body: page([]) });
     expect((await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(0);
-    expect(Object.keys(storedTokens(dir)).sort()).toEqual([
-      `default|${AUTH_URL}|${CLIENT_ID}|${DEVICES_READ}`,
-      'default|https://other.test|c|y',
-      'default|https://other.test|c|z',
-    ]);
+    expect(calls[0].headers.authorization).toBe('Bearer tok-new');
+    expect(Object.keys(storedTokens(dir)).sort()).toEqual([keyOf(DEVICES_READ), other('y', 'https://other.test'), other('z', 'https://other.test')].sort());
   });
 
   it('times the expiry from the request, not from a slow answer', async () => {

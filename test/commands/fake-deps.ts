@@ -163,6 +163,8 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     client_secret: { value: 'test-secret', source: 'environment' },
     scopes: none,
     organization_id: opts.organizationId ? { value: opts.organizationId, source: 'environment' } : none,
+    ca_file: none,
+    client_secret_command: none,
   };
   const store = memoryConfigStore();
   const deps: Deps = {
@@ -177,6 +179,9 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     tracer: () => silentTracer,
     configDir: () => opts.configDir ?? '/nonexistent/fleetctl-test',
     config: async () => store,
+    keychain: () => {
+      throw new Error('no keychain in unit tests of verbs');
+    },
     settings: async () => settings,
     transport: async () => transport,
     api: async () => api,

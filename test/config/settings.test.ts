@@ -71,8 +71,10 @@ describe('through the CLI', () => {
         'auth_url\thttps://flag.fleet.test\tdefault',
         'client_id\tenv-client\tenvironment',
         'client_secret\t(set, hidden)\tprofile',
+        'client_secret_command\t\t',
         'scopes\t\t',
         'organization_id\t\t',
+        'ca_file\t\t',
         '',
       ].join('\n'),
     );

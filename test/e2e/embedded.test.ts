@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './harness.js';
+import { parseTokenCacheKey } from '../../src/auth/token-key.js';
 
 let configDir: string;
 afterEach(() => rmSync(configDir, { recursive: true, force: true }));
@@ -21,7 +22,9 @@ describe('embedded sandbox', () => {
     expect(second.stderr).not.toContain('fetching a token');
     expect(second.stderr).not.toContain('/connect/token');
     const tokens = JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8')).tokens;
-    expect(Object.keys(tokens)).toEqual(['sandbox|embedded-sandbox|sandbox-admin|thirdparty.api.devices_read']);
+    expect(Object.keys(tokens).map(parseTokenCacheKey)).toEqual([
+      { profile: 'sandbox', issuer: 'embedded-sandbox', clientId: 'sandbox-admin', fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/), scope: 'thirdparty.api.devices_read' },
+    ]);
   });
 
   it('after `sandbox reset` the stale cached token is refused once and replaced', async () => {

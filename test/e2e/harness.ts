@@ -47,6 +47,8 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Sandbo
       FLEETCTL_CLIENT_SECRET: client.client_secret,
       FLEETCTL_ORGANIZATION_ID: client.organization_id,
       FLEETCTL_CONFIG_DIR: configDir,
+      // the machine's own keychain is never touched by tests
+      FLEETCTL_KEYCHAIN: 'off',
     };
   };
   return {
@@ -64,7 +66,7 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Sandbo
 /** Runs the built CLI with a clean environment: no TTY, CI=true, nothing inherited that could change behaviour. */
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), CI: 'true', NO_COLOR: '1' };
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), CI: 'true', NO_COLOR: '1', FLEETCTL_KEYCHAIN: 'off' };
     for (const [key, value] of Object.entries(opts.env ?? {})) {
       if (value === undefined) delete env[key];
       else env[key] = value;

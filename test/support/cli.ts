@@ -9,6 +9,8 @@ import { IOStreams, type TerminalEnv } from '../../src/io/streams.js';
 import type { Clock } from '../../src/io/clock.js';
 import type { Prompter } from '../../src/io/prompter.js';
 import { AUTH_URL, BASE_URL, CLIENT_ID, CLIENT_SECRET } from './mock-http.js';
+import type { Keychain } from '../../src/auth/secret-store.js';
+import { absentKeychain } from './keychain.js';
 
 /** A temporary FLEETCTL_CONFIG_DIR, removed when the test finishes. */
 export function tempConfigDir(): string {
@@ -36,6 +38,8 @@ export interface RunOptions {
   agent?: MockAgent;
   clock?: Clock;
   prompter?: Prompter;
+  /** Default: no keychain, as in CI (tests never touch the machine's own). */
+  keychain?: Keychain;
 }
 
 export interface RunResult {
@@ -52,6 +56,7 @@ export async function runCli(args: string[], opts: RunOptions): Promise<RunResul
     dispatcher: opts.agent,
     clock: opts.clock,
     prompter: opts.prompter,
+    keychain: opts.keychain ?? absentKeychain(),
     signal: new AbortController().signal,
   });
   return { code, stdout: io.stdout(), stderr: io.stderr() };

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { request } from 'undici';
+import { Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../src/webhooks/cloudevents.js';
 import type { EventType } from '../../src/webhooks/cloudevents.js';
@@ -225,5 +225,53 @@ describe('receiver: --forward-to', () => {
     const slow = await post(r2.url, event());
     expect(slow.status).toBe(504);
     expect(slow.json().error).toMatch(/did not answer within 100 ms/);
+  });
+});
+
+describe('receiver: --max-events', () => {
+  it('over one keep-alive connection: exactly N accepted, every later request 503, the limit reported once the Nth answer is sent', async () => {
+    let reached = 0;
+    const { r, events } = await receiver({ maxEvents: 3, onLimitReached: () => reached++ });
+    const client = new Client(r.url, { pipelining: 1 });
+    cleanups.push(() => client.close());
+    let connects = 0;
+    client.on('connect', () => connects++);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const answer = await client.request({
+        path: '/', method: 'POST', body: JSON.stringify(event()),
+        headers: { 'content-type': 'application/cloudevents+json', 'x-webhook-key': KEY },
+      });
+      await answer.body.text();
+      statuses.push(answer.statusCode);
+      if (i === 3) expect(connects).toBe(1); // the three accepted and the first refused: one connection
+    }
+    expect(statuses).toEqual([200, 200, 200, 503, 503, 503]);
+    expect(events).toHaveLength(3);
+    expect(reached).toBe(1);
+  });
+
+  it('concurrent deliveries on many connections never overshoot the limit', async () => {
+    const { r, events, rejects } = await receiver({
+      maxEvents: 3,
+      onEvent: async (d) => {
+        await new Promise((done) => setTimeout(done, 50)); // all ten are in flight together
+        events.push(d);
+      },
+    });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(r.url, event())));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 503, 503, 503, 503, 503, 503, 503]);
+    expect(events).toHaveLength(3);
+    expect(rejects.filter((x) => x.status === 503)).toHaveLength(7);
+    expect(rejects[0]!.reason).toBe('this receiver stops after 3 event(s) and has accepted them all');
+  });
+
+  it('a delivery that is not accepted (the app behind --forward-to fails) does not count', async () => {
+    const target = await app((_req, res, index) => res.writeHead(index === 0 ? 500 : 200).end());
+    const { r, events } = await receiver({ maxEvents: 1, forwardTo: target.url });
+    expect((await post(r.url, event())).status).toBe(500);
+    expect((await post(r.url, event())).status).toBe(200);
+    expect((await post(r.url, event())).status).toBe(503);
+    expect(events).toHaveLength(1);
   });
 });

@@ -5,6 +5,10 @@ import { UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/settings.js';
 import { PROFILE_KEYS } from '../../config/store.js';
 import { fullScope, shortScope } from '../../auth/scopes.js';
+import { credentialFingerprint, dropProfileTokens, parseTokenCacheKey } from '../../auth/token-key.js';
+import { KeychainUnavailable, secretLocation, storedSecretLocation, type SecretLocation } from '../../auth/secret-store.js';
+import type { Profile } from '../../config/store.js';
+import type { Settings } from '../../config/settings.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { completeValues } from '../../completion/values.js';
 import { API_USES, describeVerb } from '../shared/help.js';
@@ -18,25 +22,32 @@ export function newAuthCommand(deps: Deps): Command {
   status.action(async () => {
     const settings = await deps.settings();
     const store = await deps.config();
-    const prefix = `${settings.profile.value}|`;
     const now = deps.clock.now().getTime();
-    const tokens = Object.entries(store.read().tokens)
-      .filter(([key]) => key.startsWith(prefix))
-      .map(([key, token]) => ({
-        scope: token.scope,
-        client_id: key.split('|')[2],
-        expires_at: token.expires_at ?? null,
-        state: token.expires_at && Date.parse(token.expires_at) <= now ? 'expired' : 'valid',
-      }));
+    const clientId = settings.client_id.value;
+    const secret = settings.client_secret.value;
+    const current = clientId && secret ? credentialFingerprint(clientId, secret) : undefined;
+    const issuer = deps.override?.tokenCacheAs ?? settings.auth_url.value;
+    const tokens = Object.entries(store.read().tokens).flatMap(([key, token]) => {
+      const owner = parseTokenCacheKey(key);
+      if (!owner || owner.profile !== settings.profile.value) return [];
+      const expired = token.expires_at !== undefined && Date.parse(token.expires_at) <= now;
+      // A token fetched with other credentials (a rotated secret, another client) is kept but never used.
+      const usable = owner.issuer === issuer && owner.clientId === clientId && owner.fingerprint === current;
+      const state = expired ? 'expired' : usable ? 'valid' : 'other credentials';
+      return [{ scope: owner.scope, client_id: owner.clientId, expires_at: token.expires_at ?? null, state }];
+    });
     const setting = (key: (typeof PROFILE_KEYS)[number]) => ({
       value: key === 'client_secret' ? (settings[key].value ? '(set, hidden)' : null) : (settings[key].value ?? null),
       source: settings[key].source ?? null,
     });
+    const data = store.read();
+    const secrets = secretLocations(settings, data.profiles);
     const report = {
       profile: settings.profile.value,
       profile_source: settings.profile.source,
       config_file: store.path,
       settings: Object.fromEntries(PROFILE_KEYS.map((key) => [key, setting(key)])),
+      secrets,
       tokens,
     };
     const output = deps.output();
@@ -46,6 +57,11 @@ export function newAuthCommand(deps: Deps): Command {
       PROFILE_KEYS.map((key) => ({ setting: key, ...report.settings[key] })),
       ['setting', 'value', 'source'],
     );
+    await output.list(secrets, ['profile', 'secret']);
+    for (const { profile } of secrets.filter((s) => s.secret === 'file')) {
+      const flag = profile === settings.profile.value ? '' : ` --profile ${profile}`;
+      deps.io.warn(`the client secret of profile "${profile}" is in plain text in ${store.path} (mode 0600); \`fleetctl${flag} auth login\` moves it to the system keychain when one answers`);
+    }
     if (tokens.length === 0) deps.io.info('No cached tokens.');
     else await output.list(tokens, ['scope', 'client_id', 'expires_at', 'state']);
   });
@@ -73,20 +89,37 @@ export function newAuthCommand(deps: Deps): Command {
     const store = await deps.config();
     const profile = resolveSettings(deps.globals(), deps.env, store.read()).profile.value;
     let dropped = 0;
-    let hadSecret = false;
+    let inFile = false;
+    const markedInKeychain = store.read().profiles[profile]?.client_secret_store === 'keychain';
+    const inKeychain = await deps.keychain().delete(profile).catch((error: Error) => error);
     store.update((data) => {
-      for (const key of Object.keys(data.tokens)) {
-        if (key.startsWith(`${profile}|`)) {
-          delete data.tokens[key];
-          dropped++;
-        }
+      dropped = dropProfileTokens(data.tokens, profile);
+      inFile = data.profiles[profile]?.client_secret !== undefined;
+      if (data.profiles[profile]) {
+        delete data.profiles[profile].client_secret;
+        delete data.profiles[profile].client_secret_store;
       }
-      hadSecret = data.profiles[profile]?.client_secret !== undefined;
-      if (data.profiles[profile]) delete data.profiles[profile].client_secret;
     });
-    const secret = hadSecret ? 'the stored client secret removed' : 'no client secret was stored';
+    const removed = [inKeychain === true && 'from the system keychain', inFile && `from ${store.path}`].filter(Boolean);
+    const secret = removed.length > 0 ? `the client secret removed ${removed.join(' and ')}` : 'no client secret was stored';
     deps.io.info(`Logged out of profile "${profile}": ${dropped} cached token(s) dropped, ${secret}.`);
+    // No keychain on this machine is the usual case in CI, and no warning; a keychain that holds the secret (or
+    // exists but did not answer in time) and could not delete it is said.
+    const timedOut = inKeychain instanceof KeychainUnavailable && inKeychain.timedOut;
+    if (inKeychain instanceof Error && (markedInKeychain || timedOut)) {
+      deps.io.warn(`the system keychain did not remove the secret (${inKeychain.message}): an entry "${profile}" of service "fleetctl" may remain`);
+    }
   });
 
   return auth.addCommand(newAuthLoginCommand(deps)).addCommand(status).addCommand(token).addCommand(logout);
+}
+
+/** Where the secret of each profile lives; for the current one, the environment and flags count too. */
+function secretLocations(settings: Settings, profiles: Record<string, Profile>): { profile: string; secret: SecretLocation | null }[] {
+  const current = settings.profile.value;
+  const names = [...new Set([current, ...Object.keys(profiles)])];
+  return names.map((name) => {
+    const location = name === current ? secretLocation(settings, profiles[name]) : storedSecretLocation(profiles[name]);
+    return { profile: name, secret: location ?? null };
+  });
 }

@@ -1,10 +1,11 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { resolveSettings } from '../../config/settings.js';
+import { environmentVariableFor, resolveSettings } from '../../config/settings.js';
 import { readAll } from '../../io/read-input.js';
 import { assertSafeForCredentials } from '../../auth/secure-url.js';
 import { requestToken, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
+import { KEYCHAIN_SERVICE, readClientSecret, secretLocation, storeInKeychain } from '../../auth/secret-store.js';
 import { parseScopeList, shortScope } from '../../auth/scopes.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { retryPolicy } from '../../factory.js';
@@ -19,7 +20,7 @@ export interface LoginFlags {
   organizationId?: string;
 }
 
-type LoginDeps = Pick<Deps, 'config' | 'io' | 'env' | 'globals' | 'prompter' | 'transport' | 'output' | 'clock' | 'signal'>;
+type LoginDeps = Pick<Deps, 'config' | 'io' | 'env' | 'globals' | 'prompter' | 'transport' | 'output' | 'clock' | 'signal' | 'keychain'>;
 
 export function newAuthLoginCommand(deps: LoginDeps): Command {
   const command = new Command('login')
@@ -63,15 +64,17 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
   // The issuer defaults to the base URL: when that is missing too, naming --base-url is enough.
   const authUrl = explicitAuthUrl || baseUrl || canPrompt ? await ask(explicitAuthUrl, '--auth-url', 'Token issuer (auth) URL', baseUrl || undefined) : '';
   const clientId = await ask(flags.clientId ?? settings.client_id.value, '--client-id', 'Client id');
-  let clientSecret = flags.clientSecretStdin ? (await readAll(deps.io.in, '--client-secret-stdin', { signal: deps.signal })).trim() : settings.client_secret.value;
-  const secretFromUser = Boolean(flags.clientSecretStdin) || settings.client_secret.source === 'profile';
-  let prompted = false;
+  const profile = settings.profile.value;
+  // where the secret is now: a secret given here, or kept in the file, is stored (in the keychain if one answers)
+  const location = flags.clientSecretStdin ? undefined : secretLocation(settings, store.read().profiles[profile]);
+  let clientSecret = flags.clientSecretStdin
+    ? (await readAll(deps.io.in, '--client-secret-stdin', { signal: deps.signal })).trim()
+    : await readClientSecret(settings, store.read().profiles[profile], deps.keychain, deps.signal);
   if (!clientSecret) {
-    if (canPrompt) {
-      clientSecret = await deps.prompter.password('Client secret');
-      prompted = true;
-    } else missing.push('the client secret (--client-secret-stdin or FLEETCTL_CLIENT_SECRET)');
+    if (canPrompt) clientSecret = await deps.prompter.password('Client secret');
+    else missing.push('the client secret (--client-secret-stdin or FLEETCTL_CLIENT_SECRET)');
   }
+  const toStore = location === undefined || location === 'file';
   if (missing.length > 0) {
     throw new UsageError(`cannot log in without ${missing.join(', ')}`, 'pass them as flags or environment variables, or run `fleetctl auth login` in a terminal');
   }
@@ -82,17 +85,40 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
   const organizationId = optionalUuid(flags.organizationId, '--organization-id');
 
   const verified = await verifyCredentials(deps, { authUrl, clientId, clientSecret: clientSecret! }, scopes);
-  const profile = settings.profile.value;
+  // A secret from the environment or a command stays there; one typed or piped in is stored.
+  const stored = toStore ? await storeInKeychain(deps.keychain(), profile, clientSecret!) : undefined;
   store.update((data) => {
     const next = { ...data.profiles[profile], base_url: baseUrl, auth_url: authUrl, client_id: clientId };
-    // A secret that came from the environment stays there; one typed or piped in is stored (file mode 0600).
-    if (prompted || secretFromUser) next.client_secret = clientSecret;
+    if (stored) {
+      const inKeychain = stored.where === 'keychain';
+      if (inKeychain) delete next.client_secret;
+      else next.client_secret = clientSecret;
+      if (inKeychain) next.client_secret_store = 'keychain';
+      else delete next.client_secret_store;
+    }
     if (scopes) next.scopes = scopes.join(' ');
     if (organizationId) next.organization_id = organizationId;
     data.profiles[profile] = next;
     data.current_profile ??= profile;
   });
   deps.io.info(`Logged in as client "${clientId}" at ${authUrl} (profile "${profile}").${verified.note}`);
+  if (stored?.where === 'keychain') deps.io.info(`The client secret is stored in the system keychain (service "${KEYCHAIN_SERVICE}", account "${profile}").`);
+  else if (stored) warnPlainText(deps, store.path, stored.reason);
+  else if (location === 'environment') warnSecretNotStored(deps, settings.profile.source === 'flag' ? profile : undefined);
+  else deps.io.info(`The client secret comes from ${location === 'command' ? 'client_secret_command' : 'the system keychain'}, where it stays.`);
+}
+
+function warnPlainText(deps: LoginDeps, file: string, reason: string): void {
+  deps.io.warn(`the client secret is stored in plain text in ${file} (mode 0600): no system keychain answered (${reason})`);
+  deps.io.hint('to keep it out of that file, set client_secret_command to a command that prints it (`fleetctl config set client_secret_command "op read op://vault/fleet/secret"`), or FLEETCTL_CLIENT_SECRET');
+}
+
+/** A secret from the environment is not stored: without saying so, the next shell fails with "no client secret". */
+function warnSecretNotStored(deps: LoginDeps, profileFlag: string | undefined): void {
+  const variable = environmentVariableFor('client_secret');
+  const profile = profileFlag ? ` --profile ${profileFlag}` : '';
+  deps.io.warn(`the client secret comes from ${variable} and was not stored: a shell without ${variable} will have no secret`);
+  deps.io.hint(`to store it: printf %s "$${variable}" | fleetctl${profile} auth login --client-secret-stdin`);
 }
 
 /**

@@ -10,11 +10,12 @@ import { requireNonEmpty, requireUuid } from '../shared/validate.js';
 import { displayValue, requireProfileKey } from './keys.js';
 import { readAll } from '../../io/read-input.js';
 import { quoteInput } from '../../output/terminal-text.js';
+import path from 'node:path';
 
 type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals' | 'signal'>;
 
 export function newConfigCommand(deps: ConfigDeps): Command {
-  const config = new Command('config').description('Profiles and settings (base_url, auth_url, client_id, client_secret, scopes, organization_id)');
+  const config = new Command('config').description('Profiles and settings (base_url, auth_url, client_id, client_secret, scopes, organization_id, ca_file)');
 
   const list = new Command('list').description('Show the settings of the profile and where each comes from');
   describeVerb(list, { output: 'records', uses: ['profile', 'endpoints'], examples: [{ comment: 'settings of the current profile', command: 'fleetctl config list' }] });
@@ -61,7 +62,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     } else if (key === 'client_secret') {
       deps.io.warn('a secret on the command line stays in your shell history; pipe it on stdin instead.');
     }
-    value = validateSetting(key, requireNonEmpty(value, key));
+    value = await validateSetting(key, requireNonEmpty(value, key));
     const store = await deps.config();
     const profile = selectedProfile(deps.globals(), deps.env, store.read()).value;
     store.update((data) => {
@@ -122,7 +123,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   return config.addCommand(list).addCommand(get).addCommand(set).addCommand(unset).addCommand(profiles).addCommand(use);
 }
 
-function validateSetting(key: string, value: string): string {
+async function validateSetting(key: string, value: string): Promise<string> {
   if (key === 'base_url' || key === 'auth_url') {
     try {
       const url = new URL(value);
@@ -133,5 +134,11 @@ function validateSetting(key: string, value: string): string {
     return value.replace(/\/+$/, '');
   }
   if (key === 'organization_id') return requireUuid(value, 'organization_id');
+  if (key === 'ca_file') {
+    // checked now rather than at the next command, and kept absolute: commands run from anywhere
+    const { readCaBundle } = await import('../../api/dispatcher.js');
+    readCaBundle(value, 'ca_file');
+    return path.resolve(value);
+  }
   return value;
 }

@@ -93,7 +93,7 @@ export function newDeviceCommandVerb(
     .option('--organization-id <uuid>', 'every device of this organization')
     .option('--dry-run', 'list what would be sent, and send nothing')
     .option('--max-devices <n>', 'above this many devices, --yes is required even on a terminal (default 100)')
-    .option('--concurrency <n>', 'requests in flight at once, 1 to 64 (default 8); slows down by itself on 429')
+    .option('--concurrency <n>', 'at most n requests in flight, 1 to 64 (default: from 8, more while the API accepts, fewer on 429)')
     .option('--journal <file>', 'where to record results (default: in the config directory, by run id)')
     .option('--resume <run-id>', 'finish an interrupted run: skips devices already done, replays the rest with the same keys');
   completeValues(command, {
@@ -130,7 +130,7 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
   const yes = Boolean(flags.yes);
   // every flag is checked, even those a single device does not use, before anything is sent
   const maxDevices = wholeNumber(flags.maxDevices, '--max-devices', 100, 1, Number.MAX_SAFE_INTEGER);
-  const concurrency = wholeNumber(flags.concurrency, '--concurrency', 8, 1, 64);
+  const concurrency = flags.concurrency === undefined ? undefined : wholeNumber(flags.concurrency, '--concurrency', 8, 1, 64);
   const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined;
   const runOnly = flags.resume !== undefined || flags.journal !== undefined;
   if (ids.length === 1 && !bulkOnly && !runOnly) {

@@ -2,7 +2,8 @@
 // no client secret, no header of ours is ever sent to the download host.
 import { Command } from 'commander';
 import { createWriteStream, statSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
+import { ensureDirectory } from '../../io/directories.js';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Transform } from 'node:stream';
@@ -88,9 +89,11 @@ function directoryFlag(dir: string): string {
 
 export async function devicesMediaDownloadRun(deps: DevicesMediaDownloadDeps, opts: DevicesMediaDownloadOptions): Promise<void> {
   // the directory first: a place that cannot be written to is found before any request
-  await mkdir(opts.dir, { recursive: true }).catch((error: Error) => {
-    throw new UsageError(`cannot create --dir ${opts.dir}: ${error.message}`, 'choose a directory you can write to');
-  });
+  try {
+    ensureDirectory(opts.dir, { mode: 0o777 });
+  } catch (error) {
+    throw new UsageError(`cannot use --dir ${opts.dir}: ${(error as Error).message}`, 'choose a directory you can write to');
+  }
   const items = await mediaToDownload(deps, opts);
   const transport = await deps.transport();
   const names = fileNames(items);

@@ -31,7 +31,11 @@ export interface SandboxStartFlags {
   telemetryRate?: string;
   journalSize?: string;
   json?: boolean;
+  tls?: boolean;
 }
+
+/** The sandbox's options, and whether to make a certificate and serve HTTPS (--tls). */
+export type SandboxStartOptions = SandboxOptions & { certificate?: boolean };
 
 type SandboxStartDeps = Pick<Deps, 'io' | 'output' | 'signal' | 'globals'>;
 
@@ -53,12 +57,14 @@ export function addSandboxStartOptions(command: Command): Command {
     .option('--allow-private-webhooks', 'LOCAL DEVELOPMENT ONLY: deliver webhooks to private and loopback addresses, and over http:// to loopback')
     .option('--emit-rate <n>', 'webhook events per second emitted from the seeded fleet, round robin over the five types (default 0: off)')
     .option('--propagation <ms>', 'delay before webhook configuration changes and key rotations reach deliveries (at most 60000)', String(DEFAULT_PROPAGATION_MS))
-    .option('--json', 'print one JSON line with the endpoints and credentials when ready');
+    .option('--json', 'print one JSON line with the endpoints and credentials when ready')
+    .option('--tls', 'serve HTTPS with a certificate made at start; its PEM file is printed (trust it with --ca-file)');
   return completeValues(command, { '--state': 'file', '--scenario': 'file', '--fault': 'file' });
 }
 
-export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
+export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxStartOptions {
   return {
+    certificate: flags.tls === true,
     host: requireListenHost(flags.host),
     port: integer(flags.port, '--port', 0, 65535),
     statePath: flags.state,
@@ -78,13 +84,21 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
   };
 }
 
-export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxOptions, json: boolean): Promise<void> {
+export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxStartOptions, json: boolean): Promise<void> {
   const { startSandbox } = await import('../../sandbox/index.js');
-  const sandbox = await deps.io.activity.during('Starting the sandbox', () => startSandbox({ ...options, log: (line) => deps.io.info(line) }));
+  const { certificateOnDisk } = await import('../../sandbox/tls-certificate.js');
+  const certificate = options.certificate ? await certificateOnDisk(options.host ?? '127.0.0.1') : undefined;
+  const sandbox = await deps.io.activity
+    .during('Starting the sandbox', () => startSandbox({ ...options, tls: certificate?.tls, log: (line) => deps.io.info(line) }))
+    .catch(async (error: unknown) => {
+      await certificate?.remove();
+      throw error;
+    });
+  const caFile = certificate?.file;
   if (json) {
-    deps.output().text(JSON.stringify(readyFacts(sandbox)));
+    deps.output().text(JSON.stringify({ ...readyFacts(sandbox), ...(caFile && { ca_file: caFile }) }));
   } else {
-    deps.output().text(readableFacts(sandbox, options));
+    deps.output().text(readableFacts(sandbox, options, caFile));
   }
   // said again as the last thing before "ready", where it cannot scroll away unseen (issue: "loudly")
   if (options.allowPrivateWebhooks) deps.io.info(PRIVATE_WEBHOOKS_WARNING);
@@ -94,6 +108,7 @@ export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxOp
     deps.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sandbox.close();
+  await certificate?.remove();
   deps.io.info(options.statePath ? `Sandbox stopped; state saved to ${options.statePath}.` : 'Sandbox stopped.');
 }
 
@@ -114,7 +129,7 @@ export function readyFacts(sandbox: RunningSandbox) {
   };
 }
 
-function readableFacts(sandbox: RunningSandbox, options: SandboxOptions): string {
+function readableFacts(sandbox: RunningSandbox, options: SandboxOptions, caFile: string | undefined): string {
   const facts = readyFacts(sandbox);
   const admin = facts.clients.find((client) => client.client_id === 'sandbox-admin') ?? facts.clients[0];
   const lines = [
@@ -127,6 +142,7 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions): string
     `  Faults:           ${options.faultFile ?? 'none at start'}; add some with: fleetctl sandbox fault add`,
     `  Telemetry:        ${options.telemetryRatePerSecond ? `${options.telemetryRatePerSecond} device reports per second` : 'still (--telemetry-rate N)'}`,
     `  Request journal:  latest ${options.journalSize ?? DEFAULT_JOURNAL_SIZE} requests: fleetctl sandbox requests`,
+    ...(caFile ? [`  TLS certificate:  ${caFile} (trust it with --ca-file or FLEETCTL_CA_FILE)`] : []),
     '',
     'Clients:',
     ...facts.clients.map((c) => `  ${c.client_id.padEnd(20)} secret ${c.client_secret}  org ${c.organization_id}  scopes: ${c.scopes.map(shortScope).join(' ')}`),
@@ -146,6 +162,7 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions): string
     `  export FLEETCTL_CLIENT_ID=${admin.client_id}`,
     `  export FLEETCTL_CLIENT_SECRET=${admin.client_secret}`,
     `  export FLEETCTL_ORGANIZATION_ID=${admin.organization_id}`,
+    ...(caFile ? [`  export FLEETCTL_CA_FILE=${caFile}`] : []),
     '  fleetctl devices list',
   ];
   return `${lines.join('\n')}\n`;

@@ -40,7 +40,8 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
     notes: [
       'Point a webhook topic at the printed URL; against a local sandbox that needs `fleetctl sandbox --allow-private-webhooks`',
       '(plain http:// to loopback). Answers: 200 accepted or duplicate, 401 wrong key, 400 invalid envelope, 413 too large,',
-      "415 not CloudEvents JSON; with --forward-to, your app's answer. Runs until Ctrl-C unless --max-events is given.",
+      "415 not CloudEvents JSON, 503 after --max-events were accepted; with --forward-to, your app's answer.",
+      'Runs until Ctrl-C unless --max-events is given.',
       'Everyday use (runs until Ctrl-C):  fleetctl webhook listen --key-env FLEETCTL_WEBHOOK_KEY --forward-to http://127.0.0.1:3000/webhooks',
     ].join('\n'),
     examples: [
@@ -89,14 +90,13 @@ export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookLis
       output.text(summary(d));
     }
     accepted++;
-    // leave time for the answer to be written before the receiver closes its connections
-    if (opts.maxEvents !== undefined && accepted >= opts.maxEvents) setTimeout(finish, 100);
   };
   let receiver: RunningReceiver;
   try {
     receiver = await startReceiver({
       host: opts.host, port: opts.port, key: opts.key, previousKey: opts.previousKey, forwardTo: opts.forwardTo,
       onEvent, onReject: (r) => deps.io.info(rejection(r)),
+      maxEvents: opts.maxEvents, onLimitReached: () => finish(),
     });
   } catch (err) {
     const code = (err as { code?: string }).code;

@@ -80,6 +80,21 @@ describe('non-interactive', () => {
     const result = await runCli(['--profile', 'ci', 'auth', 'login'], { env, agent });
     expect(result.code).toBe(0);
     expect(storeOf(dir).profiles.ci).toEqual({ base_url: BASE_URL, auth_url: AUTH_URL, client_id: 'env-client' });
+    expect(result.stderr).toContain('Warning: the client secret comes from FLEETCTL_CLIENT_SECRET and was not stored');
+    expect(result.stderr).toContain('Hint: to store it: printf %s "$FLEETCTL_CLIENT_SECRET" | fleetctl --profile ci auth login --client-secret-stdin');
+    expect(result.stderr).not.toContain(SECRET);
+  });
+
+  it('a secret piped in, no keychain on the machine: stored in the file, and the warning says so and why', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: ALL_SCOPES });
+    const result = await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Warning: the client secret is stored in plain text in ${path.join(dir, 'config.json')} (mode 0600): no system keychain answered (DBus error: no session bus (test))`);
+    expect(result.stderr).toContain('Hint: to keep it out of that file, set client_secret_command');
+    expect(result.stderr).not.toContain(SECRET);
+    expect(storeOf(dir).profiles.default.client_secret).toBe(SECRET);
   });
 
   it('without a secret and no TTY exits 2 naming what is missing, before any request', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AUTH_URL, CLIENT_ID, CLIENT_SECRET, newMockAgent, page, stubApi, stubToken } from '../../support/mock-http.js';
 import { ciEnv, runCli, tempConfigDir } from '../../support/cli.js';
 import { FakeClock, T0 } from '../../support/fake-clock.js';
+import { credentialFingerprint, tokenCacheKey } from '../../../src/auth/token-key.js';
 
 const storeOf = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
 
@@ -66,6 +67,17 @@ describe('auth status', () => {
     expect(later.tokens[0].state).toBe('expired');
   });
 
+  it('marks a token fetched with other credentials (a rotated secret) as such', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    const clock = new FakeClock();
+    stubToken(agent, { scope: 'devices_read', token: 'tok-old-secret' });
+    stubApi(agent, { path: '/v1/devices', body: page([]) });
+    await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
+    const rotated = await runCli(['auth', 'status', '--json'], { env: ciEnv(dir, { FLEETCTL_CLIENT_SECRET: 'rotated' }), clock });
+    expect(JSON.parse(rotated.stdout).tokens.map((t: { state: string }) => t.state)).toEqual(['other credentials']);
+  });
+
   it('says so when no token is cached', async () => {
     const result = await runCli(['auth', 'status'], { env: ciEnv(tempConfigDir()) });
     expect(result.code).toBe(0);
@@ -91,9 +103,10 @@ describe('auth logout', () => {
 
     const result = await runCli(['auth', 'logout'], { env: { FLEETCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('Logged out of profile "default": 1 cached token(s) dropped, the stored client secret removed.\n');
+    expect(result.stderr).toBe(`Logged out of profile "default": 1 cached token(s) dropped, the client secret removed from ${path.join(dir, 'config.json')}.\n`);
     const after = storeOf(dir);
-    expect(Object.keys(after.tokens)).toEqual([`other|${AUTH_URL}|${CLIENT_ID}|thirdparty.api.devices_read`]);
+    const fingerprint = credentialFingerprint(CLIENT_ID, CLIENT_SECRET);
+    expect(Object.keys(after.tokens)).toEqual([tokenCacheKey({ profile: 'other', issuer: AUTH_URL, clientId: CLIENT_ID, fingerprint, scope: 'thirdparty.api.devices_read' })]);
     expect(after.profiles.default).toEqual({ client_id: CLIENT_ID });
     const token = await runCli(['auth', 'token', '--scope', 'devices_read'], { env, agent: newMockAgent() });
     expect(token.code).toBe(3);

@@ -223,7 +223,7 @@ describe('devices media download', () => {
     // and a directory that cannot be created, found only once the run starts, is exit 2 too, before any download
     await expect(devicesMediaDownloadRun(f.deps, { hardwareId: 'HW-1', mediaIds: [], all: true, dir: path.join(file, 'sub'), window: {} })).rejects.toMatchObject({
       exitCode: 2,
-      message: expect.stringMatching(/^cannot create --dir .*not-a-dir\/sub: /),
+      message: expect.stringMatching(/^cannot use --dir .*not-a-dir\/sub: cannot create .*not-a-dir\/sub: .*not-a-dir exists and is not a directory$/),
     });
     expect(f.sent).toEqual([]);
   });

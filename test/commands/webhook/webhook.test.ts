@@ -2,10 +2,11 @@
 // local receiver (TTY summary vs piped NDJSON, stderr messages, exit codes through the thrown errors).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from 'undici';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { newWebhookListenCommand, webhookListenRun, type WebhookListenOptions } from '../../../src/commands/webhook/listen.js';
 import { newWebhookTriggerCommand, webhookTriggerRun, type WebhookTriggerOptions } from '../../../src/commands/webhook/trigger.js';
-import { triggerSampleEvent, validateEnvelope } from '../../../src/webhooks/index.js';
+import { sampleEvent, triggerSampleEvent, validateEnvelope } from '../../../src/webhooks/index.js';
 import { BASE_URL, fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
 import type { Deps } from '../../../src/factory.js';
 
@@ -107,6 +108,30 @@ describe('webhook listen: running', () => {
     expect(screen).not.toMatch(/[\u001b\u0007\u009b]/);
     expect(l.f.io.stdout()).toContain('HW-\\x1b[2J\\x9b');
     expect(l.f.io.stdout()).toContain('evt-\\x1b]0;pwned\\x07');
+  });
+
+  it('--max-events 3 with six deliveries on one keep-alive connection: exactly three printed, none of the rest accepted', async () => {
+    const l = await listening({ maxEvents: 3 }, false);
+    const client = new Client(l.url, { pipelining: 6 });
+    onTestFinished(() => client.destroy());
+    const deliveries = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const event = { ...sampleEvent('live.gps', { baseUrl: 'https://api.example.com' }), id: `evt-${i}` };
+        const headers = { 'content-type': 'application/cloudevents+json', 'x-webhook-key': 'secret' };
+        try {
+          const answer = await client.request({ path: '/', method: 'POST', headers, body: JSON.stringify(event) });
+          await answer.body.text();
+          return answer.statusCode;
+        } catch {
+          return 'closed'; // the listener had stopped: nothing is accepted either
+        }
+      }),
+    );
+    await l.done;
+    expect(deliveries.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(deliveries.slice(3).every((status) => status === 503 || status === 'closed')).toBe(true);
+    expect(l.f.io.stdout().trim().split('\n').map((line) => JSON.parse(line).id)).toEqual(['evt-0', 'evt-1', 'evt-2']);
+    expect(l.f.io.stderr()).toMatch(/Stopped after 3 event\(s\)\.\n$/);
   });
 
   it('the previous key is accepted, and marked as such', async () => {

@@ -1,6 +1,7 @@
 // The journal of a bulk run: a header naming the run, then one line per device result, appended as results
 // arrive (synchronously, so a crash loses at most the answers in flight; those are replayed by their keys).
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { ensureParentDirectory } from '../../../io/directories.js';
 import path from 'node:path';
 import { UsageError } from '../../../errors.js';
 import { InputFileError, readTextFile } from '../../../io/read-input.js';
@@ -48,7 +49,7 @@ export class Journal {
       );
     }
     try {
-      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      ensureParentDirectory(file);
       appendFileSync(file, `${JSON.stringify(header)}\n`, { mode: 0o600, flag: 'wx' });
     } catch (error) {
       // nothing was sent yet: a journal that cannot be written stops the run before it starts

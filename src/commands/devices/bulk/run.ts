@@ -8,6 +8,7 @@ import { confirmOrRequireYes } from '../../../io/prompter.js';
 import { startProgress } from '../../../io/progress.js';
 import { RatePacer } from '../../../api/rate-pacer.js';
 import type { ApiClient } from '../../../api/client.js';
+import type { RetryPolicy } from '../../../api/retry.js';
 import { isSuccess, type DeviceCommandResult } from '../../../api/device-commands.js';
 import { viewOf } from '../../../output/columns.js';
 import type { DeviceCommandVerb } from '../command-verb.js';
@@ -15,6 +16,7 @@ import { isEmptySource, resolveTargets, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { defaultJournalPath, isDone, Journal } from './journal.js';
 import { isRunFatal, runBulk } from './runner.js';
+import type { ConcurrencyBounds } from './concurrency.js';
 import { bulkFailure, summaryLines } from './summary.js';
 import { capabilityLines, checkCapability, NOTHING_CHECKED, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
 
@@ -25,7 +27,8 @@ export interface BulkCommandOptions {
   yes: boolean;
   dryRun: boolean;
   maxDevices: number;
-  concurrency: number;
+  /** --concurrency N: at most N in flight; absent, the run adapts (DEFAULT_CONCURRENCY). */
+  concurrency?: number;
   journal?: string;
   resume?: string;
 }
@@ -34,6 +37,9 @@ export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interr
 
 /** Retries per request in a bulk run unless --max-retries says otherwise: 503s and drops are retried with the same key. */
 export const BULK_MAX_RETRIES = 10;
+
+/** Without --concurrency: 8 in flight at first, up to 64 while the API accepts them. */
+export const DEFAULT_CONCURRENCY: ConcurrencyBounds = { initial: 8, max: 64 };
 
 interface Run {
   runId: string;
@@ -73,15 +79,17 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   const progress = await startProgress(deps.io, { label: verb.name, total: pending.length });
   let done = 0;
   let failed = 0;
-  const api = pacedClient(await deps.api(), deps);
+  const { api, retry } = pacedClient(await deps.api(), deps);
+  const concurrency = opts.concurrency === undefined ? DEFAULT_CONCURRENCY : { initial: opts.concurrency, max: opts.concurrency };
   // every request in flight listens to the signal (undici, Retry-After sleeps, the pacer)
-  setMaxListeners(Math.max(64, opts.concurrency * 8), deps.interruptSignal);
+  setMaxListeners(Math.max(64, concurrency.max * 8), deps.interruptSignal);
   try {
     await runBulk(
       api,
-      { command: verb.command, hardwareIds: pending, keyFor: (id) => deviceKey(run.keyBase, id), concurrency: opts.concurrency },
+      { command: verb.command, hardwareIds: pending, keyFor: (id) => deviceKey(run.keyBase, id), concurrency, retry },
       {
         signal: deps.interruptSignal,
+        clock: deps.clock,
         onResult: ({ result }) => {
           journal.append(result, deps.clock.now());
           done++;
@@ -177,14 +185,19 @@ function announceCapability(deps: BulkDeps, verb: DeviceCommandVerb, run: Run, m
   for (const line of capabilityLines(deps.io.errTheme(), verb.command, run.capability, moment)) deps.io.paintedInfo(line);
 }
 
-/** The API client for the run: paced to the rate the API accepts, and patient with 503s and dropped connections. */
-function pacedClient(api: ApiClient, deps: BulkDeps): ApiClient {
+/**
+ * The API client for the run, paced to the rate the API accepts; and the retries of the run, patient with 503s and
+ * dropped connections. The runner makes them (a device waiting for its retry holds no request slot): the client
+ * makes none.
+ */
+function pacedClient(api: ApiClient, deps: BulkDeps): { api: ApiClient; retry: RetryPolicy } {
   const pacer = new RatePacer(deps.clock);
   const policy = api.retryPolicy;
   const maxRetries = deps.globals().maxRetries === undefined ? Math.max(policy.maxRetries, BULK_MAX_RETRIES) : policy.maxRetries;
-  return api.derive({
-    retry: { ...policy, maxRetries },
+  const paced = api.derive({
+    retry: { ...policy, maxRetries: 0 },
     onRateLimited: (waitMs) => pacer.onRateLimited(waitMs),
     throttle: (signal) => pacer.acquire(signal),
   });
+  return { api: paced, retry: { ...policy, maxRetries } };
 }

@@ -1,56 +1,130 @@
-// Sends one command to many devices: N workers, each device once, results reported as they arrive.
+// Sends one command to many devices: each device once (its retries carry the same Idempotency-Key), results
+// reported as they arrive. A device told to wait (503 or 429 with Retry-After, a dropped connection) waits in a
+// queue, not in a request slot: the slot goes to the next device at once. How many requests are in flight adapts
+// to the answers (concurrency.ts); how fast they go out is the RatePacer's business (in the API client).
 import type { ApiClient } from '../../../api/client.js';
 import { ApiError, CancelledError, FleetctlError, NetworkError } from '../../../errors.js';
+import type { Clock } from '../../../io/clock.js';
+import { TokenEndpointUnavailable } from '../../../auth/tokens.js';
+import { backoffDelay, type RetryPolicy } from '../../../api/retry.js';
+import { isRetryableNetworkError } from '../../../api/network-failure.js';
 import { sendDeviceCommand, type DeviceCommand, type DeviceCommandOutcome } from '../../../api/device-commands.js';
+import { AdaptiveConcurrency, type ConcurrencyBounds } from './concurrency.js';
 
 export interface BulkPlan {
   command: DeviceCommand;
   hardwareIds: string[];
   keyFor: (hardwareId: string) => string;
-  concurrency: number;
+  concurrency: ConcurrencyBounds;
+  /** Retries of each device (503, 429, dropped connections), made by the runner: the API client makes none. */
+  retry: RetryPolicy;
 }
 
 /**
  * A failure that is not about one device but about the run (the token endpoint refused the credentials or the
- * scope, the configuration is unusable): every other device would fail the same way, so the run stops.
+ * scope, or could not give a token at all; the configuration is unusable): every other device would fail the
+ * same way, so the run stops.
  */
 export function isRunFatal(error: unknown): error is FleetctlError {
+  if (error instanceof TokenEndpointUnavailable) return true;
   return error instanceof FleetctlError && !(error instanceof ApiError) && !(error instanceof NetworkError) && !(error instanceof CancelledError);
 }
 
+interface Pending {
+  hardwareId: string;
+  /** Retries made so far. */
+  retries: number;
+  /** Not before this time (ms since the epoch). */
+  at: number;
+}
+
 /**
- * Runs the plan; stops taking new devices when the signal aborts, and then rejects with its reason once the
- * requests in flight have ended. onResult sees every outcome, in the order they arrive. A run-fatal failure
- * (see isRunFatal) stops it too: that device is not reported (nothing reached the API for it) and the run
- * rejects with that error.
+ * Runs the plan; stops taking devices when the signal aborts, and then rejects with its reason once the requests
+ * in flight have ended (devices still waiting to be retried are not reported: --resume sends them, same keys).
+ * onResult sees every final outcome, in the order they arrive. A run-fatal failure (see isRunFatal) stops it too:
+ * that device is not reported (nothing reached the API for it) and the run rejects with that error.
  */
-export async function runBulk(
+export function runBulk(
   api: Pick<ApiClient, 'call'>,
   plan: BulkPlan,
-  opts: { signal: AbortSignal; onResult: (outcome: DeviceCommandOutcome) => void },
+  opts: { signal: AbortSignal; clock: Clock; onResult: (outcome: DeviceCommandOutcome) => void },
 ): Promise<void> {
-  let next = 0;
-  let fatal: FleetctlError | undefined;
-  const worker = async (): Promise<void> => {
-    while (!opts.signal.aborted && fatal === undefined && next < plan.hardwareIds.length) {
-      const hardwareId = plan.hardwareIds[next++]!;
-      const outcome = await sendDeviceCommand(api, {
-        hardwareId,
-        command: plan.command,
-        idempotencyKey: plan.keyFor(hardwareId),
-        signal: opts.signal,
-      });
-      if (isRunFatal(outcome.error)) {
-        fatal ??= outcome.error;
+  const concurrency = new AdaptiveConcurrency(plan.concurrency);
+  const now = () => opts.clock.now().getTime();
+  let nextFresh = 0;
+  const due: Pending[] = [];
+  const waiting: Pending[] = []; // by time
+  let inFlight = 0;
+  let wakeAt = Infinity;
+  let stop: unknown;
+
+  return new Promise<void>((resolve, reject) => {
+    const stopped = () => opts.signal.aborted || stop !== undefined;
+    const hasWork = () => due.length > 0 || nextFresh < plan.hardwareIds.length;
+    // devices whose wait is over go before those not tried yet
+    const take = (): Pending => due.shift() ?? { hardwareId: plan.hardwareIds[nextFresh++]!, retries: 0, at: 0 };
+
+    const pump = (): void => {
+      while (waiting.length > 0 && waiting[0]!.at <= now()) due.push(waiting.shift()!);
+      while (!stopped() && inFlight < concurrency.limit && hasWork()) send(take());
+      if (inFlight === 0 && (stopped() || (!hasWork() && waiting.length === 0))) return settle();
+      if (!stopped() && !hasWork() && waiting.length > 0 && waiting[0]!.at < wakeAt) sleepUntil(waiting[0]!.at);
+    };
+
+    const sleepUntil = (at: number): void => {
+      wakeAt = at;
+      opts.clock.sleep(Math.max(0, at - now()), opts.signal).then(
+        () => {
+          if (wakeAt === at) wakeAt = Infinity;
+          pump();
+        },
+        () => pump(), // aborted: pump settles once nothing is in flight
+      );
+    };
+
+    const send = (item: Pending): void => {
+      inFlight++;
+      const ticket = concurrency.started();
+      sendDeviceCommand(api, { hardwareId: item.hardwareId, command: plan.command, idempotencyKey: plan.keyFor(item.hardwareId), signal: opts.signal })
+        .then((outcome) => answered(item, ticket, outcome))
+        .catch((error: unknown) => (stop ??= error))
+        .finally(() => {
+          inFlight--;
+          pump();
+        });
+    };
+
+    const answered = (item: Pending, ticket: number, outcome: DeviceCommandOutcome): void => {
+      const error = outcome.error;
+      if (isRunFatal(error)) {
+        stop ??= error;
         return;
       }
-      opts.onResult(outcome);
-    }
-  };
-  const workers = Array.from({ length: Math.max(1, Math.min(plan.concurrency, plan.hardwareIds.length)) }, worker);
-  const settled = await Promise.allSettled(workers);
-  if (opts.signal.aborted) throw opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted');
-  if (fatal) throw fatal;
-  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failure) throw failure.reason;
+      if (error instanceof ApiError && error.status === 429) concurrency.rateLimited(ticket);
+      else if (outcome.result.http_status !== null && outcome.result.http_status !== 503) concurrency.accepted();
+      const wait = item.retries < plan.retry.maxRetries ? retryDelay(error, item.retries, plan.retry) : undefined;
+      if (wait === undefined) return opts.onResult(outcome);
+      const later = { ...item, retries: item.retries + 1, at: now() + wait };
+      const before = waiting.findIndex((w) => w.at > later.at);
+      waiting.splice(before === -1 ? waiting.length : before, 0, later);
+    };
+
+    const settle = (): void => {
+      if (opts.signal.aborted) reject(opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
+      else if (stop !== undefined) reject(stop);
+      else resolve();
+    };
+
+    pump();
+  });
+}
+
+/** How long a device waits before its next try, or undefined when it is done (success, or a final failure). */
+function retryDelay(error: Error | undefined, retries: number, policy: RetryPolicy): number | undefined {
+  if (error instanceof ApiError && (error.status === 503 || error.status === 429)) {
+    if (error.retryAfter === undefined) return backoffDelay(retries, policy);
+    const ms = error.retryAfter * 1000;
+    return ms > policy.maxRetryWaitMs ? undefined : ms;
+  }
+  return error && isRetryableNetworkError(error) ? backoffDelay(retries, policy) : undefined;
 }

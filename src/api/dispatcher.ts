@@ -1,0 +1,117 @@
+// The undici dispatcher of the process: the proxies of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, in
+// either case, as curl reads them) for API, token and signed-URL requests alike, and the trusted roots plus an
+// organization's own CA bundle (--ca-file, FLEETCTL_CA_FILE, ca_file).
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import tls from 'node:tls';
+import type { Dispatcher } from 'undici';
+import { UsageError } from '../errors.js';
+
+export interface ProxyEnvironment {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+}
+
+export interface NetworkSettings {
+  proxy: ProxyEnvironment;
+  /** PEM certificates trusted on top of the usual roots. */
+  extraCa?: string[];
+}
+
+type Undici = typeof import('undici');
+
+/** The lower-case name wins, as with curl; an empty value means none. */
+export function proxyEnvironment(env: NodeJS.ProcessEnv): ProxyEnvironment {
+  const read = (name: string) => env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '';
+  return { httpProxy: read('http_proxy'), httpsProxy: read('https_proxy'), noProxy: read('no_proxy') };
+}
+
+/** No proxy at all: what the embedded sandbox on loopback needs, whatever the environment says. */
+export const NO_PROXY: ProxyEnvironment = { httpProxy: '', httpsProxy: '', noProxy: '' };
+
+export function hasProxy(proxy: ProxyEnvironment): boolean {
+  return proxy.httpProxy !== '' || proxy.httpsProxy !== '';
+}
+
+/** A proxy URL fit for a message or a trace: user name and password never shown. */
+export function proxyForDisplay(proxyUrl: string): string {
+  try {
+    const url = new URL(proxyUrl);
+    const hidden = url.username || url.password ? '***@' : '';
+    return `${url.protocol}//${hidden}${url.host}`;
+  } catch {
+    return '(a proxy URL that cannot be parsed)';
+  }
+}
+
+export function describeProxies(proxy: ProxyEnvironment): string {
+  const parts = [
+    proxy.httpsProxy && `https via ${proxyForDisplay(proxy.httpsProxy)}`,
+    proxy.httpProxy && `http${proxy.httpsProxy ? '' : ' and https'} via ${proxyForDisplay(proxy.httpProxy)}`,
+    proxy.noProxy && `direct for NO_PROXY ${proxy.noProxy}`,
+  ].filter(Boolean);
+  return parts.join('; ');
+}
+
+export function createDispatcher(undici: Undici, settings: NetworkSettings): Dispatcher {
+  const ca = settings.extraCa && settings.extraCa.length > 0 ? [...defaultRoots(), ...settings.extraCa] : undefined;
+  const pool = { keepAliveTimeout: 10_000, connections: 64 };
+  if (!hasProxy(settings.proxy)) return new undici.Agent({ ...pool, connect: ca ? { ca } : undefined });
+  for (const value of [settings.proxy.httpProxy, settings.proxy.httpsProxy]) {
+    if (value && !/^https?:\/\//i.test(value)) {
+      throw new UsageError(`the proxy ${proxyForDisplay(value)} is not an http:// or https:// URL`, 'set HTTPS_PROXY / HTTP_PROXY to a URL such as http://proxy.example.com:3128');
+    }
+  }
+  // Through a proxy the TLS session with the server runs inside the CONNECT tunnel: requestTls carries the roots
+  // there, proxyTls to an https:// proxy, connect to the hosts NO_PROXY sends direct.
+  const trust = ca ? { ca } : undefined;
+  return new undici.EnvHttpProxyAgent({ ...pool, ...settings.proxy, connect: trust, requestTls: trust, proxyTls: trust });
+}
+
+/**
+ * The roots Node trusts by default (its bundled ones and NODE_EXTRA_CA_CERTS): giving `ca` replaces them, and
+ * the CA bundle must add to them. tls.getCACertificates exists from Node 22.15; before it, the same set is
+ * rebuilt from its two parts.
+ */
+function defaultRoots(): string[] {
+  const modern = (tls as { getCACertificates?: (type: 'default') => string[] }).getCACertificates;
+  if (modern) return modern('default');
+  const extraFile = process.env.NODE_EXTRA_CA_CERTS;
+  let extra: string[] = [];
+  if (extraFile) {
+    try {
+      extra = pemCertificates(readFileSync(extraFile, 'utf8'));
+    } catch {
+      extra = []; // Node warns about an unreadable NODE_EXTRA_CA_CERTS itself, at start
+    }
+  }
+  return [...tls.rootCertificates, ...extra];
+}
+
+/** Reads a PEM bundle; a file that cannot be read or holds no certificate is refused with its name and origin. */
+export function readCaBundle(file: string, origin: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`cannot read the CA bundle ${file} (${origin}): ${code}`, 'pass a PEM file of the certificate authorities to trust');
+  }
+  const certificates = pemCertificates(text);
+  if (certificates.length === 0) {
+    throw new UsageError(`the CA bundle ${file} (${origin}) holds no PEM certificate`, 'it should hold one or more "-----BEGIN CERTIFICATE-----" blocks');
+  }
+  certificates.forEach((pem, index) => {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw new UsageError(`certificate ${index + 1} of the CA bundle ${file} (${origin}) cannot be read`, 'check that the file is a PEM bundle, not DER or a private key');
+    }
+  });
+  return certificates;
+}
+
+function pemCertificates(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}

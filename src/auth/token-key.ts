@@ -1,0 +1,65 @@
+// The one format of a token cache key: to whom a token was issued (profile, issuer, client id and a fingerprint
+// of the client's credentials) and for which scope. Only this module writes or reads keys.
+import { createHmac } from 'node:crypto';
+
+export interface TokenOwner {
+  profile: string;
+  /** The auth URL, or the name standing for it when that URL changes from run to run (the embedded sandbox). */
+  issuer: string;
+  clientId: string;
+  /** credentialFingerprint(clientId, clientSecret): a changed or mistyped secret gives another key. */
+  fingerprint: string;
+}
+
+export interface TokenKey extends TokenOwner {
+  scope: string;
+}
+
+const FORMAT = 'v2';
+const FINGERPRINT = /^[0-9a-f]{16}$/;
+
+/**
+ * A keyed hash of the client id under the secret, cut to 64 bits: enough that two secrets never share a token,
+ * while the config file holds nothing from which the secret could be read back.
+ */
+export function credentialFingerprint(clientId: string, clientSecret: string): string {
+  return createHmac('sha256', clientSecret).update(`fleetctl token cache\0${clientId}`).digest('hex').slice(0, 16);
+}
+
+/** Each part is URI-encoded, so a `|` in a profile name or URL never shifts the fields. */
+export function tokenCacheKey(key: TokenKey): string {
+  const parts = [key.profile, key.issuer, key.clientId, key.fingerprint, key.scope].map(encodeURIComponent);
+  return [FORMAT, ...parts].join('|');
+}
+
+/** The parts of a key; undefined for anything else (a key written by an older version, which nothing can match). */
+export function parseTokenCacheKey(key: string): TokenKey | undefined {
+  const fields = key.split('|');
+  if (fields.length !== 6 || fields[0] !== FORMAT) return undefined;
+  let decoded: string[];
+  try {
+    decoded = fields.slice(1).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+  const [profile, issuer, clientId, fingerprint, scope] = decoded;
+  if (!FINGERPRINT.test(fingerprint) || !profile || !scope) return undefined;
+  return { profile, issuer, clientId, fingerprint, scope };
+}
+
+/** Whether a cache entry under this key can ever be used again (an older format: never). */
+export function isCurrentTokenKey(key: string): boolean {
+  return parseTokenCacheKey(key) !== undefined;
+}
+
+/** Removes the profile's tokens (and keys of an older format, unusable anyway); returns how many of the profile went. */
+export function dropProfileTokens(tokens: Record<string, unknown>, profile: string): number {
+  let dropped = 0;
+  for (const key of Object.keys(tokens)) {
+    const parsed = parseTokenCacheKey(key);
+    if (parsed && parsed.profile !== profile) continue;
+    if (parsed) dropped++;
+    delete tokens[key];
+  }
+  return dropped;
+}
