@@ -237,8 +237,9 @@ _fleetctl_value() {
     "sandbox requests|--operation-id" | "sandbox requests|--client-id" | "sandbox requests|--status" | "sandbox requests|--limit") echo "any" ;;
     "sandbox requests|--hardware-id") echo "lookup hardware-id" ;;
     *"|--profile") echo "lookup profile" ;;
-    *"|--base-url" | *"|--auth-url" | *"|--columns" | *"|--jq" | *"|--timeout" | *"|--max-retries" | *"|--max-retry-wait" | *"|--ca-file") echo "any" ;;
+    *"|--base-url" | *"|--auth-url" | *"|--columns" | *"|--jq" | *"|--timeout" | *"|--max-retries" | *"|--max-retry-wait") echo "any" ;;
     *"|-o" | *"|--output") echo "words table wide json ndjson csv yaml" ;;
+    *"|--ca-file") echo "file" ;;
   esac
 }
 # How positional argument $2 (from 0) of command $1 completes.

@@ -464,10 +464,12 @@ function __fleetctl_value
       echo 'lookup hardware-id'
     case '*|--profile'
       echo 'lookup profile'
-    case '*|--base-url' '*|--auth-url' '*|--columns' '*|--jq' '*|--timeout' '*|--max-retries' '*|--max-retry-wait' '*|--ca-file'
+    case '*|--base-url' '*|--auth-url' '*|--columns' '*|--jq' '*|--timeout' '*|--max-retries' '*|--max-retry-wait'
       echo 'any'
     case '*|-o' '*|--output'
       echo 'words table wide json ndjson csv yaml'
+    case '*|--ca-file'
+      echo 'file'
   end
 end
 # How positional argument $argv[2] (from 0) of command $argv[1] completes.

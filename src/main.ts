@@ -56,7 +56,7 @@ export function buildProgram(deps: Deps): Command {
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
     .showSuggestionAfterError()
     .addHelpText('after', `\nExamples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
-  completeValues(program, { '--profile': 'profile' });
+  completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
   program.hook('preAction', async (_program, verb) => {
     const g = program.opts<GlobalOptions>();

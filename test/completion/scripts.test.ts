@@ -142,7 +142,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(await complete('fleetctl webhook-config create --topics events,al')).toEqual(['events,alarms']);
     expect(await complete('fleetctl webhook trigger alarm')).toEqual(['alarm.triggered']);
     expect(await complete('fleetctl sandbox emit media')).toEqual(['media.ready']);
-    expect(await complete('fleetctl config set client_')).toEqual(['client_id', 'client_secret']);
+    expect(await complete('fleetctl config set client_')).toEqual(['client_id', 'client_secret', 'client_secret_command']);
     expect(await complete('fleetctl auth token --scope devices_r')).toEqual(['devices_read']);
     expect(await complete('fleetctl api PA')).toEqual(['PATCH']);
   });

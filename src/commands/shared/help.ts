@@ -66,6 +66,7 @@ const HONOURED_BY: Record<string, (verb: VerbTraits) => boolean> = {
   maxRetryWait: (v) => v.uses.has('retries'),
   debug: (v) => v.uses.has('debug'),
   insecure: (v) => v.uses.has('insecure'),
+  caFile: (v) => v.uses.has('insecure'),
   output: (v) => v.output === 'records' || v.output === 'document',
   json: (v) => v.output === 'records' || v.output === 'document',
   columns: (v) => v.output === 'records',
