@@ -84,6 +84,13 @@ function directoryFlag(dir: string): string {
     throw new UsageError(`--dir ${dir} cannot be used: ${(error as Error).message}`);
   }
   if (stat && !stat.isDirectory()) throw new UsageError(`--dir ${dir} is not a directory`);
+  // Node 22 and later answer "no entry" for a path under a file where Node 20 throws ENOTDIR: the nearest
+  // existing parent decides, the same on every version
+  for (let parent = path.dirname(dir); !stat; parent = path.dirname(parent)) {
+    const found = statSync(parent, { throwIfNoEntry: false });
+    if (found && !found.isDirectory()) throw new UsageError(`--dir ${dir} cannot be used: ENOTDIR: ${parent} is not a directory`);
+    if (found || path.dirname(parent) === parent) break;
+  }
   return dir;
 }
 
