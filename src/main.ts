@@ -6,7 +6,7 @@ import { createDeps, type Deps, type GlobalOptions, type Runtime } from './facto
 import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
 import { recordsShownBy } from './commands/shared/help.js';
-import { quoteInput, safeText } from './output/terminal-text.js';
+import { quoteInput, safeText, terminalSafeJson } from './output/terminal-text.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
@@ -164,7 +164,7 @@ function reportError(error: unknown, deps: Deps, argv: string[], interrupted: bo
   if (error instanceof ApiError) {
     if (machine) {
       const problem = error.problem ?? { status: error.status, title: error.message };
-      deps.io.err.write(`${JSON.stringify(problem)}\n`);
+      deps.io.err.write(`${terminalSafeJson(problem)}\n`);
     } else {
       const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
       const text = error.detail ?? error.title ?? error.message;

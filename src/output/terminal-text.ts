@@ -53,3 +53,11 @@ function codePoints(text: string): number {
   }
   return count;
 }
+
+// What JSON.stringify leaves raw but a terminal may act on: DEL, C1 controls (0x9b is a CSI), bidi controls.
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON for a terminal: the same value, with the characters JSON leaves raw but a terminal acts on escaped. */
+export function terminalSafeJson(value: unknown, space?: number): string {
+  return (JSON.stringify(value, null, space) ?? 'null').replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

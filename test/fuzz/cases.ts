@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
+import { terminalSafeJson } from '../../src/output/terminal-text.js';
 import type { CommandSpec, OptionSpec } from './tree.js';
 import { argumentValue, optionValue, stdinValue, strayToken, type World } from './values.js';
 
@@ -149,6 +150,6 @@ export function runsUntilInterrupted(c: FuzzCase, argv: string[]): boolean {
 /** An argv for a message: JSON-quoted (escapes visible), long values cut. */
 export function describeArgv(argv: string[]): string {
   return argv
-    .map((arg) => JSON.stringify(arg.length > 120 ? `${arg.slice(0, 100)}…(${arg.length} chars)` : arg))
+    .map((arg) => terminalSafeJson(arg.length > 120 ? `${arg.slice(0, 100)}…(${arg.length} chars)` : arg))
     .join(' ');
 }

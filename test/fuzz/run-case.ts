@@ -5,6 +5,7 @@ import path from 'node:path';
 import { main } from '../../src/main.js';
 import { CancelledError, ExitCode } from '../../src/errors.js';
 import { IOStreams, type TerminalEnv } from '../../src/io/streams.js';
+import { terminalSafeJson } from '../../src/output/terminal-text.js';
 import { confinedArgv, describeArgv, runsUntilInterrupted, type FuzzCase } from './cases.js';
 import type { World } from './values.js';
 
@@ -119,6 +120,8 @@ export function violations(c: FuzzCase, run: CaseRun, suite: Suite): string[] {
   if (CONTROL.test(run.stdout)) found.push('a raw control character on stdout');
   if (run.code !== ExitCode.ok) {
     if (run.stderr.trim() === '') found.push('failed with nothing on stderr');
+    // the one line that says what was wrong (a problem document with -o json)
+    else if (run.code !== ExitCode.interrupted && !/^(Error: \S|\{")/m.test(run.stderr)) found.push('failed without an "Error:" line');
     if (run.stdout !== '' && !BULK.has(name) && run.code !== ExitCode.interrupted) found.push('failed, yet wrote to stdout');
   }
   for (const secret of suite.secrets) if (output.includes(secret)) found.push('a client secret in the output');
@@ -131,6 +134,11 @@ export function violations(c: FuzzCase, run: CaseRun, suite: Suite): string[] {
   return found;
 }
 
+/** Problems of time alone (a budget or a stop missed), which a stalled machine can cause once. */
+export function isTimingProblem(problem: string): boolean {
+  return /^(took longer than its budget|stopped \d+ ms after Ctrl-C|did not stop within)/.test(problem);
+}
+
 /** What a failing case prints: the command line, the exit code, and the start of each stream. */
 export function describeRun(run: CaseRun, problems: string[]): string {
   const cut = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}… (${text.length} characters)` : text);
@@ -138,7 +146,7 @@ export function describeRun(run: CaseRun, problems: string[]): string {
     `fleetctl ${describeArgv(run.argv)}`,
     `  broke: ${problems.join('; ')}`,
     `  exit ${run.code ?? '(still running)'} after ${Math.round(run.elapsedMs)} ms${run.interrupted ? ' from Ctrl-C' : ''}`,
-    `  stdout: ${JSON.stringify(cut(run.stdout))}`,
-    `  stderr: ${JSON.stringify(cut(run.stderr))}`,
+    `  stdout: ${terminalSafeJson(cut(run.stdout))}`,
+    `  stderr: ${terminalSafeJson(cut(run.stderr))}`,
   ].join('\n');
 }
