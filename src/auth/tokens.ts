@@ -5,6 +5,7 @@ import type { ConfigStore, CachedToken } from '../config/store.js';
 import type { Tracer } from '../api/trace.js';
 import { isRetryableNetworkError, type HttpResponse, type Transport } from '../api/transport.js';
 import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../api/retry.js';
+import { quoteInput } from '../output/terminal-text.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -55,7 +56,7 @@ export async function requestToken(
   });
   if (scopes && scopes.length > 0) form.set('scope', scopes.join(' '));
   const scopeText = scopes && scopes.length > 0 ? scopes.join(' ') : '(all granted)';
-  const context = `client "${credentials.clientId}", scope ${scopeText}, at ${url}`;
+  const context = `client ${quoteInput(credentials.clientId)}, scope ${quoteInput(scopeText, 200)}, at ${url}`;
   const answer = await sendWithRetries(transport, url, form.toString(), context, retry);
   let body: Record<string, unknown> | undefined;
   try {

@@ -90,6 +90,8 @@ async function untilStopped(run: Promise<number>, interruptAfterMs: number): Pro
   }
 }
 
+/** Messages quote input cut to a few dozen characters; a path or a URL may make a line long, never this long. */
+const MAX_MESSAGE_LINE = 1000;
 const DOCUMENTED = new Set<number>(Object.values(ExitCode).filter((code) => code !== ExitCode.internal));
 const STACK_FRAME = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -117,6 +119,8 @@ export function violations(c: FuzzCase, run: CaseRun, suite: Suite): string[] {
     if (new RegExp(`(^|\\W)${word.replace(/[[\]]/g, '\\$&')}(\\W|$)`).test(output) && !input.includes(word)) found.push(`"${word}" in the output`);
   }
   if (CONTROL.test(run.stderr)) found.push('a raw control character on stderr');
+  // quoted input is cut: a 100,000-character argument is not echoed whole
+  if (run.stderr.split('\n').some((line) => line.length > MAX_MESSAGE_LINE)) found.push(`a line of more than ${MAX_MESSAGE_LINE} characters on stderr`);
   if (CONTROL.test(run.stdout)) found.push('a raw control character on stdout');
   if (run.code !== ExitCode.ok) {
     if (run.stderr.trim() === '') found.push('failed with nothing on stderr');

@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readAll } from '../../io/read-input.js';
+import { quoteInput } from '../../output/terminal-text.js';
 import { assertSafeForCredentials } from '../../auth/secure-url.js';
 import { requestToken, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
 import { parseScopeList } from '../../auth/scopes.js';
@@ -86,7 +87,7 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
     data.profiles[profile] = next;
     data.current_profile ??= profile;
   });
-  deps.io.info(`Logged in as client "${clientId}" at ${authUrl} (profile "${profile}").${verified.note}`);
+  deps.io.info(`Logged in as client ${quoteInput(clientId)} at ${authUrl} (profile ${quoteInput(profile)}).${verified.note}`);
 }
 
 /**
