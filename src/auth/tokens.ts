@@ -56,7 +56,7 @@ export async function requestToken(
   });
   if (scopes && scopes.length > 0) form.set('scope', scopes.join(' '));
   const scopeText = scopes && scopes.length > 0 ? scopes.join(' ') : '(all granted)';
-  const context = `client ${quoteInput(credentials.clientId)}, scope ${quoteInput(scopeText, 200)}, at ${url}`;
+  const context = `client ${quoteInput(credentials.clientId)}, scope ${scopeText}, at ${url}`;
   const answer = await sendWithRetries(transport, url, form.toString(), context, retry);
   let body: Record<string, unknown> | undefined;
   try {
