@@ -90,7 +90,12 @@ export function plainArgv(c: FuzzCase): string[] {
 /** The command line as run: see confineValue. */
 export function confinedArgv(c: FuzzCase, caseDir: string, world: World): string[] {
   const confine = (option: OptionSpec, value: string) => confineValue(option.name, value, caseDir, world);
-  return [...c.globals.flatMap((t) => tokenArgv(t, confine)), ...c.command.path, ...c.tokens.flatMap((t) => tokenArgv(t, confine))];
+  // a server's default port is a fixed one (4010, 4011): the case picks a free one unless it chose a port
+  const port = c.command.options.find((o) => o.name === 'port');
+  const choosesPort = c.tokens.some((t) => t.kind === 'option' && t.option === port);
+  const freePort = port && !choosesPort ? [port.flag, '0'] : [];
+  // before the generated tokens: after a `--`, it would be an argument
+  return [...c.globals.flatMap((t) => tokenArgv(t, confine)), ...c.command.path, ...freePort, ...c.tokens.flatMap((t) => tokenArgv(t, confine))];
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1']);
