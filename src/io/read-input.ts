@@ -17,8 +17,7 @@ const CHUNK_BYTES = 64 * 1024;
 const openFile = promisify(open);
 const statFd = promisify(fstat);
 const closeFd = promisify(close);
-const readFd = (fd: number, buffer: Buffer, offset: number, length: number, position: null) =>
-  new Promise<number>((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
+const readFd = promisify(read);
 
 /** A file that cannot be read; `code` is the system's (ENOENT...) when opening it failed. */
 export class InputFileError extends UsageError {
@@ -138,7 +137,7 @@ async function readChunks(fd: number, what: string, maxBytes: number, signal: Ab
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let bytesRead: number;
     try {
-      bytesRead = await readFd(fd, buffer, 0, CHUNK_BYTES, null);
+      ({ bytesRead } = await readFd(fd, buffer, 0, CHUNK_BYTES, null));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN' || code === 'EWOULDBLOCK') throw new UsageError(`cannot read ${what}: it waits for data instead of ending like a file`);
