@@ -1,7 +1,7 @@
 // Reading what the user hands us: stdin, or a file (where `-` means stdin). Every read is bounded and can be
 // interrupted: a 5 GB file, /dev/zero, a FIFO nobody writes to or /proc/kmsg (which waits for the kernel)
 // must end in a clear error, or stop at Ctrl-C, never hang or exhaust memory.
-import { close, constants, fstat, open, read, type Stats } from 'node:fs';
+import { close, constants, fstat, open, read, statSync, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { Socket } from 'node:net';
 import { UsageError } from '../errors.js';
@@ -89,6 +89,22 @@ export async function readJsonInput(file: string, stdin: NodeJS.ReadableStream, 
   } catch (error) {
     throw new UsageError(`${what} is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
   }
+}
+
+/**
+ * A file fleetctl keeps (a journal, a sandbox state file): missing, or a regular file. Anything else is refused
+ * before it is touched: a FIFO would never end, and renaming or deleting over /dev/null would replace a device.
+ */
+export function requireRegularFileOrMissing(file: string, what: string): string {
+  let info: Stats | undefined;
+  try {
+    info = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    // not there to look at (a parent that is a file, a folder not readable): what uses it says why it fails
+    return file;
+  }
+  if (info && !info.isFile()) throw new UsageError(`${what} ${quoteInput(file)} is ${kindOf(info)}, not a regular file`);
+  return file;
 }
 
 /** A regular file or a pipe, as UTF-8, bounded and interruptible; `what` names it in errors. */

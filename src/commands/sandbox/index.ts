@@ -6,6 +6,7 @@ import { describeVerb } from '../shared/help.js';
 import { embeddedStatePath } from '../../sandbox/embedded.js';
 import { addSandboxStartOptions, sandboxOptionsFrom, sandboxStartRun, type SandboxStartFlags } from './start.js';
 import { newSandboxEmitCommand } from './emit.js';
+import { requireRegularFileOrMissing } from '../../io/read-input.js';
 
 export function newSandboxCommand(deps: Deps): Command {
   const sandbox = new Command('sandbox').description('Run a faithful, stateful local emulator of the whole Fleet API (token endpoint included)');
@@ -22,7 +23,9 @@ export function newSandboxCommand(deps: Deps): Command {
   const reset = new Command('reset').description('Start the state of `fleetctl --sandbox` afresh (or of --state FILE)').option('--state <file>', 'a state file of `fleetctl sandbox --state FILE` instead');
   describeVerb(reset, { examples: [{ comment: 'forget every change made with --sandbox', command: 'fleetctl sandbox reset' }] });
   reset.action(async (flags: { state?: string }) => {
-    const file = flags.state ?? embeddedStatePath(deps.configDir());
+    // `sandbox` has a --state of its own, and commander gives a parent's option to the parent wherever it stands
+    const state = flags.state ?? sandbox.opts<{ state?: string }>().state;
+    const file = requireRegularFileOrMissing(state ?? embeddedStatePath(deps.configDir()), '--state');
     await rm(file, { force: true });
     deps.io.info(`Sandbox state reset (${file}).`);
   });

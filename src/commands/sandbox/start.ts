@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { SandboxOptions, RunningSandbox } from '../../sandbox/index.js';
 import { quoteInput } from '../../output/terminal-text.js';
 import { requireListenHost } from '../shared/validate.js';
+import { requireRegularFileOrMissing } from '../../io/read-input.js';
 
 /** spec Limits: "Webhook change propagation: up to 60 seconds"; the sandbox's default is shorter. */
 const DEFAULT_PROPAGATION_MS = 5_000;
@@ -48,7 +49,7 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxOptions {
   return {
     host: requireListenHost(flags.host),
     port: integer(flags.port, '--port', 0, 65535),
-    statePath: flags.state,
+    statePath: flags.state === undefined ? undefined : requireRegularFileOrMissing(flags.state, '--state'),
     seed: integer(flags.seed ?? '1', '--seed', 0, 2 ** 31),
     devices: integer(flags.devices ?? '200', '--devices', 1, 1_000_000),
     rateLimit: flags.rateLimit === undefined ? undefined : positive(flags.rateLimit, '--rate-limit'),
