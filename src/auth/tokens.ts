@@ -5,7 +5,7 @@ import type { ConfigStore, CachedToken } from '../config/store.js';
 import type { Tracer } from '../api/trace.js';
 import { isRetryableNetworkError, type HttpResponse, type Transport } from '../api/transport.js';
 import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../api/retry.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { cutText, quoteInput } from '../output/terminal-text.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -56,7 +56,7 @@ export async function requestToken(
   });
   if (scopes && scopes.length > 0) form.set('scope', scopes.join(' '));
   const scopeText = scopes && scopes.length > 0 ? scopes.join(' ') : '(all granted)';
-  const context = `client ${quoteInput(credentials.clientId)}, scope ${scopeText}, at ${url}`;
+  const context = `client ${quoteInput(credentials.clientId)}, scope ${cutText(scopeText, 300)}, at ${url}`;
   const answer = await sendWithRetries(transport, url, form.toString(), context, retry);
   let body: Record<string, unknown> | undefined;
   try {
@@ -72,7 +72,9 @@ export async function requestToken(
   }
   const error = typeof body.error === 'string' ? body.error : `HTTP ${answer.status}`;
   const description = typeof body.error_description === 'string' ? body.error_description : undefined;
-  throw new TokenEndpointError(`token request failed for ${context}: ${error}${description ? ` (${description})` : ''}`, tokenHint(error), error, description);
+  // the issuer's words may quote the request back (every scope asked for): the message stays one readable line
+  const said = description ? ` (${cutText(description, 300)})` : '';
+  throw new TokenEndpointError(`token request failed for ${context}: ${cutText(String(error), 100)}${said}`, tokenHint(error), error, description);
 }
 
 /** The issuer refused the request with an RFC 6749 error (invalid_client, invalid_scope, ...). */

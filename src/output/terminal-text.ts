@@ -32,6 +32,13 @@ export function hasControlCharacters(text: string): boolean {
   return CONTROL.test(text) || LONE_SURROGATE.test(text);
 }
 
+/** Text cut to at most `maxLength` characters (code units), saying how long it was; for lines, not quotes. */
+export function cutText(text: string, maxLength: number): string {
+  if (text.length <= maxLength) return text;
+  const said = `… (${text.length} characters)`;
+  return `${text.slice(0, Math.max(0, maxLength - said.length))}${said}`;
+}
+
 /**
  * The user's own input quoted back in a message: made visible, and cut so that a 5 MB argument does not flood
  * the terminal. The cut falls between characters, never inside a surrogate pair.

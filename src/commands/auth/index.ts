@@ -8,6 +8,7 @@ import { fullScope } from '../../auth/scopes.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { describeVerb } from '../shared/help.js';
 import { newAuthLoginCommand } from './login.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export function newAuthCommand(deps: Deps): Command {
   const auth = new Command('auth').description('Client-credentials login, status and tokens');
@@ -55,7 +56,7 @@ export function newAuthCommand(deps: Deps): Command {
   });
   token.action(async (flags: { scope: string }) => {
     const scope = fullScope(flags.scope);
-    if (!(SCOPES as readonly string[]).includes(scope)) throw new UsageError(`unknown scope "${flags.scope}"`, `scopes are: ${SCOPES.map((s) => s.replace('thirdparty.api.', '')).join(', ')}`);
+    if (!(SCOPES as readonly string[]).includes(scope)) throw new UsageError(`unknown scope ${quoteInput(flags.scope)}`, `scopes are: ${SCOPES.map((s) => s.replace('thirdparty.api.', '')).join(', ')}`);
     const api = await deps.api();
     deps.output().text(await api.accessToken(scope));
   });

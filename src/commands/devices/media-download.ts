@@ -13,6 +13,7 @@ import type { Transport } from '../../api/transport.js';
 import { describeVerb } from '../shared/help.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireHardwareId, requireNonEmpty } from '../shared/validate.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export interface DevicesMediaDownloadOptions {
   hardwareId: string;
@@ -112,7 +113,7 @@ async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMedi
   if (missing.length > 0) {
     throw new ApiError({
       status: 404,
-      problem: { status: 404, code: 'resource.not_found', detail: `no media ${missing.join(', ')} for device ${opts.hardwareId}` },
+      problem: { status: 404, code: 'resource.not_found', detail: `no media ${missing.slice(0, 5).map((id) => quoteInput(id, 40)).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''} for device ${opts.hardwareId}` },
       hint: `list them with: fleetctl devices media ${opts.hardwareId}`,
     });
   }
