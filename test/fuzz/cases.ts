@@ -1,7 +1,6 @@
 // One fuzz case: a command of the tree with generated arguments, flags and stdin; and the command line it
 // becomes once confined (no fixed port, no network beyond loopback, no write outside its temporary folder).
 import { execFileSync } from 'node:child_process';
-import { isIP } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { terminalSafeJson } from '../../src/output/terminal-text.js';
@@ -18,9 +17,6 @@ export interface FuzzCase {
   /** Ctrl-C this long after start, as a person might; otherwise only when the case overruns its budget. */
   interruptAfterMs?: number;
 }
-
-/** Global flags that would leave the sandbox: another API (any URL is confined away), another profile store. */
-const GLOBALS_NOT_FUZZED = new Set(['help']);
 
 /** One case in eight has it. */
 function rarely<T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
@@ -50,7 +46,7 @@ function argumentTokens(command: CommandSpec, world: World): fc.Arbitrary<Token[
 }
 
 export function caseFor(command: CommandSpec, globals: OptionSpec[], world: World): fc.Arbitrary<FuzzCase> {
-  const fuzzedGlobals = globals.filter((o) => !GLOBALS_NOT_FUZZED.has(o.name) && o.name !== 'sandbox');
+  const fuzzedGlobals = globals.filter((o) => o.name !== 'sandbox');
   const sandboxFlag = globals.find((o) => o.name === 'sandbox')!;
   return fc
     .record({
@@ -108,7 +104,8 @@ const WRITTEN_PATHS = new Set(['state', 'journal', 'dir']);
  */
 export function confineValue(name: string, value: string, caseDir: string, world: World): string {
   if (name === 'port') return /^\d+$/.test(value) && Number(value) !== 0 ? '0' : value;
-  if (name === 'host') return /^[^\s\u0000-\u001f\u007f-\u009f]{1,253}$/.test(value) && !LOOPBACK_HOSTS.has(value) && isIP(value) === 0 ? '127.0.0.1' : value;
+  // any address a server would accept becomes loopback: '::' or a host name would listen beyond this machine
+  if (name === 'host') return /^[^\s\u0000-\u001f\u007f-\u009f]{1,253}$/.test(value) && !LOOPBACK_HOSTS.has(value) ? '127.0.0.1' : value;
   if (name === 'base-url' || name === 'auth-url') return parsesAsUrl(value) ? 'not-a-url' : value;
   if (name === 'to' && parsesAsUrl(value)) return isLoopbackUrl(value) ? value : 'http://127.0.0.1:9/hooks';
   // the sandbox's start-up time for a big world is a bench matter (bench/sandbox-startup.mjs), not a fuzz one
