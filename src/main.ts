@@ -7,7 +7,7 @@ import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
 import { recordsShownBy } from './commands/shared/help.js';
 import { completeValues } from './completion/values.js';
-import { quoteInput, safeText } from './output/terminal-text.js';
+import { cutText, quoteInput, safeText, terminalSafeJson } from './output/terminal-text.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
@@ -99,7 +99,7 @@ function commanderMessage(text: string): string {
   const quoted = text.replace(/'([^'\n]*)'/g, (whole, inner: string) => (inner.length > MAX_QUOTED ? quoteInput(inner, MAX_QUOTED) : whole));
   return safeText(quoted, { newlines: true })
     .split('\n')
-    .map((line) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}… (${line.length} characters)` : line))
+    .map((line) => cutText(line, MAX_LINE))
     .join('\n');
 }
 
@@ -174,10 +174,11 @@ function reportError(error: unknown, deps: Deps, argv: string[], interrupted: bo
   if (error instanceof ApiError) {
     if (machine) {
       const problem = error.problem ?? { status: error.status, title: error.message };
-      deps.io.err.write(`${JSON.stringify(problem)}\n`);
+      deps.io.err.write(`${terminalSafeJson(problem)}\n`);
     } else {
       const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
-      const text = error.detail ?? error.title ?? error.message;
+      // the service's words, which may quote the request back at length: -o json has the whole problem
+      const text = cutText(error.detail ?? error.title ?? error.message, MAX_LINE);
       deps.io.error(text.includes(`HTTP ${error.status}`) ? text : `${text} (${tag})`);
       if (error.hint) deps.io.hint(error.hint);
     }

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.js';
+import { quoteInput } from '../output/terminal-text.js';
 
 export interface ProxyEnvironment {
   httpProxy: string;
@@ -96,17 +97,17 @@ export function readCaBundle(file: string, origin: string): string[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`cannot read the CA bundle ${file} (${origin}): ${code}`, 'pass a PEM file of the certificate authorities to trust');
+    throw new UsageError(`cannot read the CA bundle ${quoteInput(file, 200)} (${origin}): ${code}`, 'pass a PEM file of the certificate authorities to trust');
   }
   const certificates = pemCertificates(text);
   if (certificates.length === 0) {
-    throw new UsageError(`the CA bundle ${file} (${origin}) holds no PEM certificate`, 'it should hold one or more "-----BEGIN CERTIFICATE-----" blocks');
+    throw new UsageError(`the CA bundle ${quoteInput(file, 200)} (${origin}) holds no PEM certificate`, 'it should hold one or more "-----BEGIN CERTIFICATE-----" blocks');
   }
   certificates.forEach((pem, index) => {
     try {
       new X509Certificate(pem);
     } catch {
-      throw new UsageError(`certificate ${index + 1} of the CA bundle ${file} (${origin}) cannot be read`, 'check that the file is a PEM bundle, not DER or a private key');
+      throw new UsageError(`certificate ${index + 1} of the CA bundle ${quoteInput(file, 200)} (${origin}) cannot be read`, 'check that the file is a PEM bundle, not DER or a private key');
     }
   });
   return certificates;

@@ -1,6 +1,9 @@
 // --debug: each request and response on stderr, with every secret redacted.
 import type { Writable } from 'node:stream';
 import { redactHeaders, redactJson, redactForm } from './redact.js';
+import { cutText, safeText } from '../output/terminal-text.js';
+
+const MAX_TRACE_LINE = 800;
 
 export interface Tracer {
   readonly enabled: boolean;
@@ -19,7 +22,8 @@ export const silentTracer: Tracer = {
 };
 
 export function streamTracer(err: Writable): Tracer {
-  const line = (text: string) => err.write(`[debug] ${text}\n`);
+  // what is traced comes from the user and the service: made visible, and a body of megabytes cut
+  const line = (text: string) => err.write(`[debug] ${cutText(safeText(text), MAX_TRACE_LINE)}\n`);
   const headerLines = (headers: Record<string, string | string[] | undefined>) => {
     for (const [name, value] of Object.entries(redactHeaders(headers))) line(`    ${name}: ${value}`);
   };

@@ -1,5 +1,6 @@
 // spec: credentials travel only over TLS; plain http is allowed for the local sandbox on loopback.
 import { UsageError } from '../errors.js';
+import { quoteInput } from '../output/terminal-text.js';
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -12,11 +13,11 @@ export function assertSafeForCredentials(url: string, what: string, setting: str
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`${setting} "${url}" is not a valid URL`, `set it with --${setting.replace('_', '-')} or \`fleetctl config set ${setting} URL\``);
+    throw new UsageError(`${setting} ${quoteInput(url)} is not a valid URL`, `set it with --${setting.replace('_', '-')} or \`fleetctl config set ${setting} URL\``);
   }
   if (parsed.protocol === 'https:') return;
   if (parsed.protocol !== 'http:') {
-    throw new UsageError(`${setting} "${url}" must be an http(s) URL`);
+    throw new UsageError(`${setting} ${quoteInput(url)} must be an http(s) URL`);
   }
   if (isLoopbackHost(parsed.hostname) || insecure) return;
   throw new UsageError(

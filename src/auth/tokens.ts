@@ -7,6 +7,7 @@ import type { HttpResponse, Transport } from '../api/transport.js';
 import { ConnectionFailure, isRetryableNetworkError } from '../api/network-failure.js';
 import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../api/retry.js';
 import { credentialFingerprint, isCurrentTokenKey, tokenCacheKey, type TokenOwner } from './token-key.js';
+import { cutText, quoteInput } from '../output/terminal-text.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -57,7 +58,7 @@ export async function requestToken(
   });
   if (scopes && scopes.length > 0) form.set('scope', scopes.join(' '));
   const scopeText = scopes && scopes.length > 0 ? scopes.join(' ') : '(all granted)';
-  const context = `client "${credentials.clientId}", scope ${scopeText}, at ${url}`;
+  const context = `client ${quoteInput(credentials.clientId)}, scope ${cutText(scopeText, 300)}, at ${url}`;
   const answer = await sendWithRetries(transport, url, form.toString(), context, retry);
   let body: Record<string, unknown> | undefined;
   try {
@@ -71,7 +72,7 @@ export async function requestToken(
   const status = answer.status;
   const rfcError = body && typeof body.error === 'string' ? body.error : undefined;
   const description = body && typeof body.error_description === 'string' ? body.error_description : undefined;
-  const said = `${rfcError ? `: ${rfcError}` : ''}${description ? ` (${description})` : ''}`;
+  const said = `${rfcError ? `: ${cutText(rfcError, 100)}` : ''}${description ? ` (${cutText(description, 300)})` : ''}`;
   // Only a refusal by the issuer is an authentication failure (exit 3): an issuer that is down, overloaded or
   // answering something else than a token is the service failing (exit 8 or 9), whatever the credentials.
   if (status === 429 || status >= 500) {
@@ -88,7 +89,9 @@ export async function requestToken(
     throw new AuthError(`token request failed for ${context}: HTTP ${status} with a non-JSON answer`, 'check the auth URL: it should be the token issuer');
   }
   const error = rfcError ?? `HTTP ${status}`;
-  throw new TokenEndpointError(`token request failed for ${context}: ${error}${description ? ` (${description})` : ''}`, tokenHint(error), error, description);
+  // the issuer's words may quote the request back (every scope asked for): the message stays one readable line
+  const cutSaid = description ? ` (${cutText(description, 300)})` : '';
+  throw new TokenEndpointError(`token request failed for ${context}: ${cutText(error, 100)}${cutSaid}`, tokenHint(error), error, description);
 }
 
 /** No token came, for want of an answer from the issuer (refused connection, DNS, TLS, timeout) or of a usable one (5xx). */

@@ -1,5 +1,7 @@
 // Precedence: flags > environment > profile > defaults; each value remembers where it came from.
 import type { ConfigData, ProfileKey } from './store.js';
+import { UsageError } from '../errors.js';
+import { hasControlCharacters, quoteInput } from '../output/terminal-text.js';
 
 export type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
 
@@ -47,8 +49,8 @@ export function environmentVariableFor(key: ProfileKey): string {
 }
 
 export function selectedProfile(flags: SettingFlags, env: NodeJS.ProcessEnv, data: ConfigData | undefined): Setting & { value: string } {
-  if (flags.profile) return { value: flags.profile, source: 'flag' };
-  if (env.FLEETCTL_PROFILE) return { value: env.FLEETCTL_PROFILE, source: 'environment' };
+  if (flags.profile) return { value: checkProfileName(flags.profile, '--profile'), source: 'flag' };
+  if (env.FLEETCTL_PROFILE) return { value: checkProfileName(env.FLEETCTL_PROFILE, 'FLEETCTL_PROFILE'), source: 'environment' };
   if (data?.current_profile) return { value: data.current_profile, source: 'profile' };
   return { value: DEFAULT_PROFILE, source: 'default' };
 }
@@ -84,4 +86,14 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, dat
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/** Profile names are short labels: a name with control characters or of a thousand characters is a mistake. */
+export const MAX_PROFILE_NAME = 64;
+
+export function checkProfileName(name: string, what: string): string {
+  if (name.trim() === '' || name.length > MAX_PROFILE_NAME || hasControlCharacters(name)) {
+    throw new UsageError(`${what} must be a profile name of 1 to ${MAX_PROFILE_NAME} printable characters, got ${quoteInput(name, 40)}`);
+  }
+  return name;
 }

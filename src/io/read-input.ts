@@ -1,7 +1,7 @@
 // Reading what the user hands us: stdin, or a file (where `-` means stdin). Every read is bounded and can be
 // interrupted: a 5 GB file, /dev/zero, a FIFO nobody writes to or /proc/kmsg (which waits for the kernel)
 // must end in a clear error, or stop at Ctrl-C, never hang or exhaust memory.
-import { close, constants, fstat, open, read, type Stats } from 'node:fs';
+import { close, constants, fstat, open, read, statSync, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { Socket } from 'node:net';
 import { UsageError } from '../errors.js';
@@ -17,8 +17,7 @@ const CHUNK_BYTES = 64 * 1024;
 const openFile = promisify(open);
 const statFd = promisify(fstat);
 const closeFd = promisify(close);
-const readFd = (fd: number, buffer: Buffer, offset: number, length: number, position: null) =>
-  new Promise<number>((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
+const readFd = promisify(read);
 
 /** A file that cannot be read; `code` is the system's (ENOENT...) when opening it failed. */
 export class InputFileError extends UsageError {
@@ -92,6 +91,22 @@ export async function readJsonInput(file: string, stdin: NodeJS.ReadableStream, 
   }
 }
 
+/**
+ * A file fleetctl keeps (a journal, a sandbox state file): missing, or a regular file. Anything else is refused
+ * before it is touched: a FIFO would never end, and renaming or deleting over /dev/null would replace a device.
+ */
+export function requireRegularFileOrMissing(file: string, what: string): string {
+  let info: Stats | undefined;
+  try {
+    info = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    // not there to look at (a parent that is a file, a folder not readable): what uses it says why it fails
+    return file;
+  }
+  if (info && !info.isFile()) throw new UsageError(`${what} ${quoteInput(file)} is ${kindOf(info)}, not a regular file`);
+  return file;
+}
+
 /** A regular file or a pipe, as UTF-8, bounded and interruptible; `what` names it in errors. */
 export async function readTextFile(file: string, what: string, limits: ReadLimits = {}): Promise<string> {
   const maxBytes = limits.maxBytes ?? MAX_INPUT_BYTES;
@@ -138,7 +153,7 @@ async function readChunks(fd: number, what: string, maxBytes: number, signal: Ab
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let bytesRead: number;
     try {
-      bytesRead = await readFd(fd, buffer, 0, CHUNK_BYTES, null);
+      ({ bytesRead } = await readFd(fd, buffer, 0, CHUNK_BYTES, null));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN' || code === 'EWOULDBLOCK') throw new UsageError(`cannot read ${what}: it waits for data instead of ending like a file`);

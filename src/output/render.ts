@@ -3,7 +3,7 @@ import type { IOStreams } from '../io/streams.js';
 import { UsageError } from '../errors.js';
 import { cellText, flattenRecord, valueAt } from './values.js';
 import { checkColumns, fieldKind, wideColumns, type ResourceView } from './columns.js';
-import { safeText } from './terminal-text.js';
+import { quoteInput, safeText } from './terminal-text.js';
 import { holdAll, sortRecords, type SortKey } from './sort.js';
 import { csvField, oneLine, personCell, tableHeads, tsvField } from './cells.js';
 
@@ -363,7 +363,7 @@ export class Output {
 
 export function parseOutputFormat(value: string): OutputFormat {
   if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new UsageError(`invalid output format "${value}"`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);
+  throw new UsageError(`invalid output format ${quoteInput(value)}`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);
 }
 
 function isView(shape: Shape): shape is ResourceView {

@@ -2,6 +2,7 @@
 // Sorting needs every item before the first is printed: what is held is bounded unless the user says otherwise.
 import { UsageError } from '../errors.js';
 import { valueAt } from './values.js';
+import { quoteInput } from './terminal-text.js';
 
 export interface SortKey {
   field: string;
@@ -15,7 +16,7 @@ export function parseSort(spec: string | undefined): SortKey[] | undefined {
   if (spec === undefined) return undefined;
   const keys = spec.split(',').map((part) => part.trim());
   if (keys.some((key) => key === '' || key === '-' || /\s/.test(key))) {
-    throw new UsageError(`--sort must be fields separated by commas, each optionally preceded by - for descending, got "${spec}"`, 'for example: --sort fleet_id,-last_seen_at');
+    throw new UsageError(`--sort must be fields separated by commas, each optionally preceded by - for descending, got ${quoteInput(spec)}`, 'for example: --sort fleet_id,-last_seen_at');
   }
   return keys.map((key) => (key.startsWith('-') ? { field: key.slice(1), descending: true } : { field: key, descending: false }));
 }

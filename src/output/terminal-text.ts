@@ -32,6 +32,13 @@ export function hasControlCharacters(text: string): boolean {
   return CONTROL.test(text) || LONE_SURROGATE.test(text);
 }
 
+/** Text cut to at most `maxLength` characters (code units), saying how long it was; for lines, not quotes. */
+export function cutText(text: string, maxLength: number): string {
+  if (text.length <= maxLength) return text;
+  const said = `… (${text.length} characters)`;
+  return `${text.slice(0, Math.max(0, maxLength - said.length))}${said}`;
+}
+
 /**
  * The user's own input quoted back in a message: made visible, and cut so that a 5 MB argument does not flood
  * the terminal. The cut falls between characters, never inside a surrogate pair.
@@ -52,4 +59,12 @@ function codePoints(text: string): number {
     if (!(unit >= 0xdc00 && unit <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) count++;
   }
   return count;
+}
+
+// What JSON.stringify leaves raw but a terminal may act on: DEL, C1 controls (0x9b is a CSI), bidi controls.
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON for a terminal: the same value, with the characters JSON leaves raw but a terminal acts on escaped. */
+export function terminalSafeJson(value: unknown, space?: number): string {
+  return (JSON.stringify(value, null, space) ?? 'null').replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

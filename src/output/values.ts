@@ -1,4 +1,6 @@
 // Turning API records into cells: dotted paths, and missing fields that show empty instead of crashing.
+import { UsageError } from '../errors.js';
+import { hasControlCharacters, quoteInput } from './terminal-text.js';
 
 export function valueAt(record: unknown, path: string): unknown {
   let current: unknown = record;
@@ -41,5 +43,11 @@ export function parseColumns(spec: string | undefined): string[] | undefined {
     .split(',')
     .map((column) => column.trim())
     .filter((column) => column.length > 0);
+  // no field of the API has a name like these: refused here, before a message quotes them whole
+  const impossible = columns.find((column) => column.length > MAX_COLUMN_NAME || hasControlCharacters(column));
+  if (impossible !== undefined) throw new UsageError(`--columns: ${quoteInput(impossible, 40)} cannot be a field name`, 'field names are short words such as hardware_id, or dotted paths such as delivery.url');
   return columns.length > 0 ? columns : undefined;
 }
+
+/** Dotted paths of the API's records are a few dozen characters at most. */
+const MAX_COLUMN_NAME = 200;

@@ -86,3 +86,16 @@ describe('redaction', () => {
     expect(io.stderr()).toContain('expires=9');
   });
 });
+
+describe('--debug trace of hostile values', () => {
+  it('shows control characters as escapes and cuts a body of megabytes', () => {
+    const io = IOStreams.forTest();
+    const tracer = streamTracer(io.err);
+    tracer.request('PUT', `${BASE_URL}/v1/organizations/o/webhook-config`, { 'if-match': '\u009b2J\u001b[31m' }, JSON.stringify({ name: 'x'.repeat(5_000_000) }), 'application/json');
+    const trace = io.stderr();
+    expect(trace).toContain('if-match: \\x9b2J\\x1b[31m');
+    expect(trace).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(trace.split('\n').every((line) => line.length <= 810)).toBe(true);
+    expect(trace).toMatch(/body: \{"name":"x+… \(\d+ characters\)/);
+  });
+});

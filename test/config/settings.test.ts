@@ -103,3 +103,14 @@ describe('through the CLI', () => {
     expect((await get(['--base-url', 'https://flag.fleet.test'], { FLEETCTL_BASE_URL: 'https://env.fleet.test' })).stdout).toBe('https://flag.fleet.test\n');
   });
 });
+
+describe('profile names', () => {
+  it.each([['', '""'], ['x'.repeat(65), `"${'x'.repeat(39)}… (65 characters)"`], ['a\u001b[2Jb', '"a\\x1b[2Jb"']])('--profile %j is refused, quoted as %s', (name, shown) => {
+    expect(() => resolveSettings({ profile: name || ' ' }, {}, data)).toThrow(`--profile must be a profile name of 1 to 64 printable characters, got ${name ? shown : '" "'}`);
+  });
+
+  it('FLEETCTL_PROFILE is checked the same way, and a name like __proto__ is a name like any other', () => {
+    expect(() => resolveSettings({}, { FLEETCTL_PROFILE: 'bad\u0000' }, data)).toThrow(/^FLEETCTL_PROFILE must be a profile name/);
+    expect(resolveSettings({ profile: '__proto__' }, {}, data).base_url.value).toBeUndefined();
+  });
+});

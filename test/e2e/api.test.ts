@@ -62,11 +62,11 @@ describe('fleetctl api end to end', { timeout: 60_000 }, () => {
   it('an unknown path, or a method the path does not take: exit 2 before any API request', async () => {
     const unknown = await h.cli(['api', 'GET', '/v1/teleporters', '--debug']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Error: /v1/teleporters is not a path of the API document');
+    expect(unknown.stderr).toContain('Error: "/v1/teleporters" is not a path of the API document');
     expect(requests(unknown.stderr)).toEqual(['GET /openapi/v1.json']);
     const method = await h.cli(['api', 'DELETE', '/v1/drivers']);
     expect(method.code).toBe(2);
-    expect(method.stderr).toContain('Error: DELETE /v1/drivers is not an operation of the API: that path takes GET, POST');
+    expect(method.stderr).toContain('Error: DELETE "/v1/drivers" is not an operation of the API: that path takes GET, POST');
   });
 
   it('API errors keep their exit codes: 404 → 5, 400 → 2', async () => {

@@ -1,9 +1,9 @@
 // One fuzz case: a command of the tree with generated arguments, flags and stdin; and the command line it
 // becomes once confined (no fixed port, no network beyond loopback, no write outside its temporary folder).
 import { execFileSync } from 'node:child_process';
-import { isIP } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
+import { terminalSafeJson } from '../../src/output/terminal-text.js';
 import type { CommandSpec, OptionSpec } from './tree.js';
 import { argumentValue, optionValue, stdinValue, strayToken, type World } from './values.js';
 
@@ -17,9 +17,6 @@ export interface FuzzCase {
   /** Ctrl-C this long after start, as a person might; otherwise only when the case overruns its budget. */
   interruptAfterMs?: number;
 }
-
-/** Global flags that would leave the sandbox: another API (any URL is confined away), another profile store. */
-const GLOBALS_NOT_FUZZED = new Set(['help']);
 
 /** One case in eight has it. */
 function rarely<T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
@@ -49,7 +46,7 @@ function argumentTokens(command: CommandSpec, world: World): fc.Arbitrary<Token[
 }
 
 export function caseFor(command: CommandSpec, globals: OptionSpec[], world: World): fc.Arbitrary<FuzzCase> {
-  const fuzzedGlobals = globals.filter((o) => !GLOBALS_NOT_FUZZED.has(o.name) && o.name !== 'sandbox');
+  const fuzzedGlobals = globals.filter((o) => o.name !== 'sandbox');
   const sandboxFlag = globals.find((o) => o.name === 'sandbox')!;
   return fc
     .record({
@@ -89,7 +86,12 @@ export function plainArgv(c: FuzzCase): string[] {
 /** The command line as run: see confineValue. */
 export function confinedArgv(c: FuzzCase, caseDir: string, world: World): string[] {
   const confine = (option: OptionSpec, value: string) => confineValue(option.name, value, caseDir, world);
-  return [...c.globals.flatMap((t) => tokenArgv(t, confine)), ...c.command.path, ...c.tokens.flatMap((t) => tokenArgv(t, confine))];
+  // a server's default port is a fixed one (4010, 4011): the case picks a free one unless it chose a port
+  const port = c.command.options.find((o) => o.name === 'port');
+  const choosesPort = c.tokens.some((t) => t.kind === 'option' && t.option === port);
+  const freePort = port && !choosesPort ? [port.flag, '0'] : [];
+  // before the generated tokens: after a `--`, it would be an argument
+  return [...c.globals.flatMap((t) => tokenArgv(t, confine)), ...c.command.path, ...freePort, ...c.tokens.flatMap((t) => tokenArgv(t, confine))];
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1']);
@@ -102,7 +104,8 @@ const WRITTEN_PATHS = new Set(['state', 'journal', 'dir']);
  */
 export function confineValue(name: string, value: string, caseDir: string, world: World): string {
   if (name === 'port') return /^\d+$/.test(value) && Number(value) !== 0 ? '0' : value;
-  if (name === 'host') return /^[^\s\u0000-\u001f\u007f-\u009f]{1,253}$/.test(value) && !LOOPBACK_HOSTS.has(value) && isIP(value) === 0 ? '127.0.0.1' : value;
+  // any address a server would accept becomes loopback: '::' or a host name would listen beyond this machine
+  if (name === 'host') return /^[^\s\u0000-\u001f\u007f-\u009f]{1,253}$/.test(value) && !LOOPBACK_HOSTS.has(value) ? '127.0.0.1' : value;
   if (name === 'base-url' || name === 'auth-url') return parsesAsUrl(value) ? 'not-a-url' : value;
   if (name === 'to' && parsesAsUrl(value)) return isLoopbackUrl(value) ? value : 'http://127.0.0.1:9/hooks';
   // the sandbox's start-up time for a big world is a bench matter (bench/sandbox-startup.mjs), not a fuzz one
@@ -149,6 +152,6 @@ export function runsUntilInterrupted(c: FuzzCase, argv: string[]): boolean {
 /** An argv for a message: JSON-quoted (escapes visible), long values cut. */
 export function describeArgv(argv: string[]): string {
   return argv
-    .map((arg) => JSON.stringify(arg.length > 120 ? `${arg.slice(0, 100)}…(${arg.length} chars)` : arg))
+    .map((arg) => terminalSafeJson(arg.length > 120 ? `${arg.slice(0, 100)}…(${arg.length} chars)` : arg))
     .join(' ');
 }

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { commandTree } from './tree.js';
 import { caseFor, describeArgv } from './cases.js';
-import { describeRun, runCase, violations, type Suite } from './run-case.js';
+import { describeRun, isTimingProblem, runCase, violations, type Suite } from './run-case.js';
 import { prepareWorld } from './world.js';
 
 const FIXED_SEED = 20_261_122;
@@ -94,8 +94,14 @@ describe('hostile input never crashes a command', () => {
     const seed = (SEED + tree.commands.indexOf(command)) | 0;
     it(name, async () => {
       const property = fc.asyncProperty(caseFor(command, tree.globals, suite.world), async (fuzzCase) => {
-        const run = await runCase(fuzzCase, suite);
-        const problems = violations(fuzzCase, run, suite);
+        let run = await runCase(fuzzCase, suite);
+        let problems = violations(fuzzCase, run, suite);
+        // a machine shared with other jobs can stall this process for seconds: a time limit missed once is
+        // checked again before it counts
+        if (problems.length > 0 && problems.every(isTimingProblem)) {
+          run = await runCase(fuzzCase, suite);
+          problems = violations(fuzzCase, run, suite);
+        }
         if (VERBOSE) console.info(`exit ${run.code} ${Math.round(run.elapsedMs)} ms: fleetctl ${describeArgv(run.argv)}`);
         if (problems.length > 0) throw new Error(describeRun(run, problems));
       });

@@ -1,7 +1,7 @@
 // The reproductions of issue 14, each as it was reported: a documented exit code (never 1), one line naming the
 // bad input (visible escapes, cut when long), nothing sent that could never form a request, within 2 s.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -150,6 +150,26 @@ describe('issue 14: input files are bounded and interruptible', () => {
     const fromStdin = await cli(['devices', 'reboot', '--from-file', '-', '--yes'], { stdin: open, interruptAfterMs: 300 });
     expect(fromStdin.code).toBe(130);
     expect(fromStdin.ms).toBeLessThan(2300);
+  });
+});
+
+describe('issue 14: files fleetctl keeps must be regular files', () => {
+  it('a FIFO as --state or --journal is refused before it is read, written or deleted', async () => {
+    const fifo = path.join(dir, 'kept-fifo');
+    execFileSync('mkfifo', [fifo]);
+    expectRefused(await cli(['sandbox', 'reset', '--state', fifo]), /^Error: --state ".*kept-fifo" is a named pipe, not a regular file$/);
+    expectRefused(await cli(['sandbox', '--port', '0', '--state', fifo]), /^Error: --state ".*kept-fifo" is a named pipe, not a regular file$/);
+    expectRefused(await cli(['devices', 'reboot', '--resume', '20240601T120000Z-3f9a1c', '--journal', fifo, '--yes']), /^Error: the journal ".*kept-fifo" is a named pipe/);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('sandbox reset --state FILE resets that file (the parent command has a --state of its own)', async () => {
+    const state = path.join(dir, 'state.json');
+    writeFileSync(state, '{}');
+    const run = await cli(['sandbox', 'reset', '--state', state]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe(`Sandbox state reset (${state}).\n`);
+    expect(() => statSync(state)).toThrow();
   });
 });
 

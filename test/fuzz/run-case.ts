@@ -5,6 +5,7 @@ import path from 'node:path';
 import { main } from '../../src/main.js';
 import { CancelledError, ExitCode } from '../../src/errors.js';
 import { IOStreams, type TerminalEnv } from '../../src/io/streams.js';
+import { terminalSafeJson } from '../../src/output/terminal-text.js';
 import { confinedArgv, describeArgv, runsUntilInterrupted, type FuzzCase } from './cases.js';
 import type { World } from './values.js';
 
@@ -89,6 +90,8 @@ async function untilStopped(run: Promise<number>, interruptAfterMs: number): Pro
   }
 }
 
+/** Messages quote input cut to a few dozen characters; a path or a URL may make a line long, never this long. */
+const MAX_MESSAGE_LINE = 1000;
 const DOCUMENTED = new Set<number>(Object.values(ExitCode).filter((code) => code !== ExitCode.internal));
 const STACK_FRAME = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -116,9 +119,13 @@ export function violations(c: FuzzCase, run: CaseRun, suite: Suite): string[] {
     if (new RegExp(`(^|\\W)${word.replace(/[[\]]/g, '\\$&')}(\\W|$)`).test(output) && !input.includes(word)) found.push(`"${word}" in the output`);
   }
   if (CONTROL.test(run.stderr)) found.push('a raw control character on stderr');
+  // quoted input is cut: a 100,000-character argument is not echoed whole
+  if (run.stderr.split('\n').some((line) => line.length > MAX_MESSAGE_LINE)) found.push(`a line of more than ${MAX_MESSAGE_LINE} characters on stderr`);
   if (CONTROL.test(run.stdout)) found.push('a raw control character on stdout');
   if (run.code !== ExitCode.ok) {
     if (run.stderr.trim() === '') found.push('failed with nothing on stderr');
+    // the one line that says what was wrong (a problem document with -o json)
+    else if (run.code !== ExitCode.interrupted && !/^(Error: \S|\{")/m.test(run.stderr)) found.push('failed without an "Error:" line');
     if (run.stdout !== '' && !BULK.has(name) && run.code !== ExitCode.interrupted) found.push('failed, yet wrote to stdout');
   }
   for (const secret of suite.secrets) if (output.includes(secret)) found.push('a client secret in the output');
@@ -131,6 +138,11 @@ export function violations(c: FuzzCase, run: CaseRun, suite: Suite): string[] {
   return found;
 }
 
+/** Problems of time alone (a budget or a stop missed), which a stalled machine can cause once. */
+export function isTimingProblem(problem: string): boolean {
+  return /^(took longer than its budget|stopped \d+ ms after Ctrl-C|did not stop within)/.test(problem);
+}
+
 /** What a failing case prints: the command line, the exit code, and the start of each stream. */
 export function describeRun(run: CaseRun, problems: string[]): string {
   const cut = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}… (${text.length} characters)` : text);
@@ -138,7 +150,7 @@ export function describeRun(run: CaseRun, problems: string[]): string {
     `fleetctl ${describeArgv(run.argv)}`,
     `  broke: ${problems.join('; ')}`,
     `  exit ${run.code ?? '(still running)'} after ${Math.round(run.elapsedMs)} ms${run.interrupted ? ' from Ctrl-C' : ''}`,
-    `  stdout: ${JSON.stringify(cut(run.stdout))}`,
-    `  stderr: ${JSON.stringify(cut(run.stderr))}`,
+    `  stdout: ${terminalSafeJson(cut(run.stdout))}`,
+    `  stderr: ${terminalSafeJson(cut(run.stderr))}`,
   ].join('\n');
 }

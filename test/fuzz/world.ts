@@ -16,16 +16,8 @@ export async function prepareWorld(dir: string, sandbox: RunningSandbox, env: No
   const vehicles = await ask(['vehicles', 'list', '--limit', '2', '-o', 'json']);
   const drivers = await ask(['drivers', 'list', '--limit', '2', '-o', 'json']);
   const devices = await ask(['devices', 'list', '--limit', '2', '-o', 'json']);
-  // real event and media ids, from the first devices that have some
-  const events: Record<string, unknown>[] = [];
-  const media: Record<string, unknown>[] = [];
-  for (const device of await ask(['devices', 'list', '--limit', '20', '-o', 'json'])) {
-    const hardwareId = String(device.hardware_id);
-    if (events.length === 0) events.push(...(await ask(['events', 'search', '--hardware-id', hardwareId, '--since', '30d', '--limit', '2', '-o', 'json'])));
-    if (media.length === 0) media.push(...(await ask(['devices', 'media', hardwareId, '--limit', '2', '-o', 'json'])));
-    if (events.length > 0 && media.length > 0) break;
-  }
-  if (events.length === 0 || media.length === 0) throw new Error('the sandbox world has no events or media for its first 20 devices');
+  const events = await ask(['events', 'search', '--fleet-id', String(fleets[0]!.id), '--since', '30d', '--limit', '2', '-o', 'json']);
+  const media = await firstMedia(ask, await ask(['devices', 'list', '--limit', '20', '-o', 'json']));
   const uuids = [...sandbox.organizations.map((o) => o.id), ...[fleets, vehicles, drivers, devices].flatMap((list) => list.map((r) => String(r.id)))];
   const root = sandbox.organizations.find((o) => o.parent_id === null)!;
   const file = (name: string, content: string | Buffer) => {
@@ -56,9 +48,18 @@ export async function prepareWorld(dir: string, sandbox: RunningSandbox, env: No
     },
     uuids,
     hardwareIds: ['HW-000001', 'HW-000004', 'HW-000006', 'HW-000008', 'HW-000009', ...devices.map((d) => String(d.hardware_id))],
-    eventIds: events.map((e) => String(e.event_id)),
+    eventIds: nonEmpty(events.map((e) => String(e.event_id)), 'events'),
     mediaIds: media.map((m) => String(m.id)),
   };
+}
+
+/** Media of the first devices that have some (not every device has media). */
+async function firstMedia(ask: (args: string[]) => Promise<Record<string, unknown>[]>, devices: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  for (const device of devices) {
+    const media = await ask(['devices', 'media', String(device.hardware_id), '--limit', '2', '-o', 'json']);
+    if (media.length > 0) return media;
+  }
+  throw new Error('no device of the fuzz sandbox has media');
 }
 
 async function cliJson(args: string[], env: NodeJS.ProcessEnv): Promise<Record<string, unknown>[]> {
@@ -79,4 +80,9 @@ function pseudoRandomBytes(size: number): Buffer {
     bytes[i] = state & 0xff;
   }
   return bytes;
+}
+
+function nonEmpty(values: string[], what: string): string[] {
+  if (values.length === 0) throw new Error(`the fuzz sandbox has no ${what}`);
+  return values;
 }

@@ -1,6 +1,6 @@
 // Outside text is made harmless before it reaches a terminal.
 import { describe, expect, it } from 'vitest';
-import { hasControlCharacters, quoteInput, safeText } from '../../src/output/terminal-text.js';
+import { hasControlCharacters, quoteInput, safeText, terminalSafeJson } from '../../src/output/terminal-text.js';
 import { IOStreams } from '../../src/io/streams.js';
 
 describe('safeText', () => {
@@ -64,5 +64,14 @@ describe('messages on stderr', () => {
     expect(theme.status('capability_missing')).toBe('\u001b[33mcapability_missing\u001b[39m');
     expect(theme.status('queued')).toBe('queued');
     expect(IOStreams.forTest({ tty: true, env: { NO_COLOR: '1' } }).errTheme().status('failed')).toBe('failed');
+  });
+});
+
+describe('terminalSafeJson', () => {
+  it('escapes what JSON leaves raw but a terminal acts on, and stays the same JSON value', () => {
+    const value = { detail: 'Event \u009b2J\u007f\u202eevil was not found', ok: 'plain é 日本' };
+    const text = terminalSafeJson(value);
+    expect(text).toBe('{"detail":"Event \\u009b2J\\u007f\\u202eevil was not found","ok":"plain é 日本"}');
+    expect(JSON.parse(text)).toEqual(value);
   });
 });

@@ -5,6 +5,7 @@ import { DEFAULT_LIMIT, paginate, type Page } from '../../api/paginate.js';
 import { bundledOperations, loadOperationCatalog, type OperationCatalog, type ServedOperation } from '../../api/served-operations.js';
 import { matchOperationIn } from '../../openapi/operations.js';
 import { readJsonInput } from '../../io/read-input.js';
+import { quoteInput } from '../../output/terminal-text.js';
 import type { Output } from '../../output/render.js';
 import { API_METHODS, type ApiRequestOptions } from './request.js';
 
@@ -60,9 +61,9 @@ export function operationFor(catalog: OperationCatalog, method: string, path: st
   if (op) return op;
   const others = API_METHODS.filter((m) => matchOperationIn(catalog.operations, m, path));
   if (others.length > 0) {
-    throw new UsageError(`${method} ${path} is not an operation of the API: that path takes ${others.join(', ')}`, 'run `fleetctl api --list` for every operation');
+    throw new UsageError(`${method} ${quoteInput(path)} is not an operation of the API: that path takes ${others.join(', ')}`, 'run `fleetctl api --list` for every operation');
   }
-  throw new UsageError(`${path} is not a path of the API document`, 'run `fleetctl api --list` for every operation');
+  throw new UsageError(`${quoteInput(path)} is not a path of the API document`, 'run `fleetctl api --list` for every operation');
 }
 
 /** JSON unless the user asked for another format (or --jq): `api` prints what the API answers. */

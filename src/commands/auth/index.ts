@@ -13,6 +13,7 @@ import { SCOPES } from '../../openapi/operations.js';
 import { completeValues } from '../../completion/values.js';
 import { API_USES, describeVerb } from '../shared/help.js';
 import { newAuthLoginCommand } from './login.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export function newAuthCommand(deps: Deps): Command {
   const auth = new Command('auth').description('Client-credentials login, status and tokens');
@@ -78,7 +79,7 @@ export function newAuthCommand(deps: Deps): Command {
   });
   token.action(async (flags: { scope: string }) => {
     const scope = fullScope(flags.scope);
-    if (!(SCOPES as readonly string[]).includes(scope)) throw new UsageError(`unknown scope "${flags.scope}"`, `scopes are: ${SCOPES.map(shortScope).join(', ')}`);
+    if (!(SCOPES as readonly string[]).includes(scope)) throw new UsageError(`unknown scope ${quoteInput(flags.scope)}`, `scopes are: ${SCOPES.map(shortScope).join(', ')}`);
     const api = await deps.api();
     deps.output().text(await api.accessToken(scope));
   });

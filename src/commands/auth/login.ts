@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { environmentVariableFor, resolveSettings } from '../../config/settings.js';
 import { readAll } from '../../io/read-input.js';
+import { quoteInput } from '../../output/terminal-text.js';
 import { assertSafeForCredentials } from '../../auth/secure-url.js';
 import { requestToken, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
 import { KEYCHAIN_SERVICE, readClientSecret, secretLocation, storeInKeychain } from '../../auth/secret-store.js';
@@ -101,7 +102,7 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
     data.profiles[profile] = next;
     data.current_profile ??= profile;
   });
-  deps.io.info(`Logged in as client "${clientId}" at ${authUrl} (profile "${profile}").${verified.note}`);
+  deps.io.info(`Logged in as client ${quoteInput(clientId)} at ${authUrl} (profile ${quoteInput(profile)}).${verified.note}`);
   if (stored?.where === 'keychain') deps.io.info(`The client secret is stored in the system keychain (service "${KEYCHAIN_SERVICE}", account "${profile}").`);
   else if (stored) warnPlainText(deps, store.path, stored.reason);
   else if (location === 'environment') warnSecretNotStored(deps, settings.profile.source === 'flag' ? profile : undefined);

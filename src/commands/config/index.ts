@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { PROFILE_KEYS } from '../../config/store.js';
-import { resolveSettings, selectedProfile } from '../../config/settings.js';
+import { checkProfileName, resolveSettings, selectedProfile } from '../../config/settings.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { requireNonEmpty, requireUuid } from '../shared/validate.js';
@@ -104,7 +104,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   completeValues(use, { profile: 'profile' });
   describeVerb(use, { output: 'nothing', examples: [{ comment: 'switch to the staging profile', command: 'fleetctl config use staging' }] });
   use.action(async (profile: string) => {
-    requireNonEmpty(profile, 'profile name');
+    checkProfileName(profile, 'the profile name');
     const store = await deps.config();
     let created = false;
     store.update((data) => {

@@ -1,9 +1,10 @@
 import { UsageError } from '../../errors.js';
 import { PROFILE_KEYS, type ProfileKey } from '../../config/store.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export function requireProfileKey(key: string): ProfileKey {
   if ((PROFILE_KEYS as readonly string[]).includes(key)) return key as ProfileKey;
-  throw new UsageError(`unknown setting "${key}"`, `settings are: ${PROFILE_KEYS.join(', ')}`);
+  throw new UsageError(`unknown setting ${quoteInput(key)}`, `settings are: ${PROFILE_KEYS.join(', ')}`);
 }
 
 /** The secret is never printed: only whether it is set. */

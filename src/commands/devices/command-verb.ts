@@ -110,7 +110,7 @@ export function newDeviceCommandVerb(
     examples: examplesFor(verb),
     notes: [
       `Rerunning with the same --idempotency-key replays the first answers instead of sending the ${verb.command} again.`,
-      'With several devices, each key is BASE:HARDWARE_ID (hashed when over 200 characters); results are journalled as they arrive,',
+      'With several devices, each key is BASE:HARDWARE_ID (hashed when over 200 characters or not ASCII); results are journalled as they arrive,',
       'and an interrupted run is finished with --resume RUN_ID. Exit code: 0 all succeeded, 10 some failed, or the failure\'s own',
       'code when every device failed for the same reason.',
     ].join('\n'),

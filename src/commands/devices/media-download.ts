@@ -19,6 +19,7 @@ import { requireNonEmpty } from '../shared/validate.js';
 import { pickable } from '../shared/pick-list.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT, pickMedia } from '../shared/pickers.js';
 import { formatBytes, startProgress } from '../../io/progress.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export interface DevicesMediaDownloadOptions {
   hardwareId: string;
@@ -129,7 +130,7 @@ async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMedi
   if (missing.length > 0) {
     throw new ApiError({
       status: 404,
-      problem: { status: 404, code: 'resource.not_found', detail: `no media ${missing.join(', ')} for device ${opts.hardwareId}` },
+      problem: { status: 404, code: 'resource.not_found', detail: `no media ${missing.slice(0, 5).map((id) => quoteInput(id, 40)).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''} for device ${opts.hardwareId}` },
       hint: `list them with: fleetctl devices media ${opts.hardwareId}`,
     });
   }

@@ -147,13 +147,13 @@ function ruleId(value: string): string {
 }
 
 function whole(value: string, flag: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got ${quoteInput(value)}`);
   return Number(value);
 }
 
 function probability(value: string): number {
   const p = Number(value);
-  if (value.trim() === '' || !Number.isFinite(p) || p <= 0 || p > 1) throw new UsageError(`--probability must be a number above 0 and at most 1, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(p) || p <= 0 || p > 1) throw new UsageError(`--probability must be a number above 0 and at most 1, got ${quoteInput(value)}`);
   return p;
 }
 

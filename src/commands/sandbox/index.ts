@@ -9,6 +9,7 @@ import { addSandboxStartOptions, sandboxOptionsFrom, sandboxStartRun, type Sandb
 import { newSandboxEmitCommand } from './emit.js';
 import { newSandboxFaultCommand } from './fault.js';
 import { newSandboxRequestsCommand } from './requests.js';
+import { requireRegularFileOrMissing } from '../../io/read-input.js';
 
 export function newSandboxCommand(deps: Deps): Command {
   const sandbox = new Command('sandbox').description('Run a faithful, stateful local emulator of the whole Fleet API (token endpoint included)');
@@ -27,7 +28,9 @@ export function newSandboxCommand(deps: Deps): Command {
   completeValues(reset, { '--state': 'file' });
   describeVerb(reset, { output: 'nothing', examples: [{ comment: 'forget every change made with --sandbox', command: 'fleetctl sandbox reset' }] });
   reset.action(async (flags: { state?: string }) => {
-    const file = flags.state ?? embeddedStatePath(deps.configDir());
+    // `sandbox` has a --state of its own, and commander gives a parent's option to the parent wherever it stands
+    const state = flags.state ?? sandbox.opts<{ state?: string }>().state;
+    const file = requireRegularFileOrMissing(state ?? embeddedStatePath(deps.configDir()), '--state');
     await rm(file, { force: true });
     deps.io.info(`Sandbox state reset (${file}).`);
   });

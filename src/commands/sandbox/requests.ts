@@ -7,6 +7,7 @@ import { viewOf } from '../../output/columns.js';
 import { completeValues } from '../../completion/values.js';
 import { describeVerb } from '../shared/help.js';
 import { callSandbox } from './control-client.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 export interface SandboxRequestsOptions {
   operationId?: string;
@@ -62,11 +63,11 @@ export async function sandboxRequestsRun(deps: RequestsDeps, opts: SandboxReques
 
 function statusFlag(value: string | undefined): string | undefined {
   if (value === undefined || /^([1-5]\d\d|[1-5]xx|dropped)$/.test(value)) return value;
-  throw new UsageError(`--status must be a status such as 503, a class such as 5xx, or dropped, got "${value}"`);
+  throw new UsageError(`--status must be a status such as 503, a class such as 5xx, or dropped, got ${quoteInput(value)}`);
 }
 
 function limitFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new UsageError(`--limit must be a whole number from 1 to 10000, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new UsageError(`--limit must be a whole number from 1 to 10000, got ${quoteInput(value)}`);
   return Number(value);
 }

@@ -9,6 +9,7 @@ import type { RunningSandbox } from '../../sandbox/index.js';
 import type { SandboxOptions } from '../../sandbox/options.js';
 import { quoteInput } from '../../output/terminal-text.js';
 import { requireListenHost } from '../shared/validate.js';
+import { requireRegularFileOrMissing } from '../../io/read-input.js';
 
 /** spec Limits: "Webhook change propagation: up to 60 seconds"; the sandbox's default is shorter. */
 const DEFAULT_PROPAGATION_MS = 5_000;
@@ -67,7 +68,7 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxStartOption
     certificate: flags.tls === true,
     host: requireListenHost(flags.host),
     port: integer(flags.port, '--port', 0, 65535),
-    statePath: flags.state,
+    statePath: flags.state === undefined ? undefined : requireRegularFileOrMissing(flags.state, '--state'),
     seed: integer(flags.seed ?? '1', '--seed', 0, 2 ** 31),
     devices: integer(flags.devices ?? '200', '--devices', 1, 1_000_000),
     rateLimit: flags.rateLimit === undefined ? undefined : positive(flags.rateLimit, '--rate-limit'),

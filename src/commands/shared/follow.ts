@@ -9,6 +9,7 @@ import { backoffDelay } from '../../api/retry.js';
 import type { Shape } from '../../output/render.js';
 import { parseDuration } from './dates.js';
 import type { ListPaging } from './paging.js';
+import { quoteInput } from '../../output/terminal-text.js';
 
 /** How far back each poll looks beyond the last one: events whose device time is older are not waited for. */
 export const LATE_ARRIVAL_MS = 5 * 60_000;
@@ -48,7 +49,7 @@ export function followFrom(flags: RawFollowFlags & { to?: string; cursor?: strin
     throw new UsageError(`--follow cannot be combined with ${names.join(', ')}`, 'a followed window ends now and moves on; events print oldest first, each once');
   }
   const intervalMs = flags.interval === undefined ? DEFAULT_INTERVAL_MS : parseDuration(flags.interval, '--interval');
-  if (intervalMs < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least 1s, got "${flags.interval}"`);
+  if (intervalMs < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least 1s, got ${quoteInput(String(flags.interval))}`);
   return { intervalMs };
 }
 

@@ -21,14 +21,17 @@ export function orgFrom(flags: OrgFlags): string | undefined {
   return optionalUuid(flags.org, '--org');
 }
 
+/** ETags are short opaque tags (a hash): one of hundreds of characters is a paste gone wrong. */
+const MAX_ETAG_LENGTH = 200;
+
 /** An ETag as `get` shows it ("abc"), or bare (abc, quoted for you), or W/"abc"; "*" matches any configuration. */
 export function parseIfMatch(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const etag = value.trim();
   if (etag === '') throw new UsageError('--if-match must not be empty', 'pass the ETag shown by `fleetctl webhook-config get`');
-  if (/[\u0000-\u001f\u007f,]/.test(etag)) throw new UsageError(`--if-match must be one ETag, got ${quoteInput(value)}`);
+  if (/[\u0000-\u001f\u007f-\u009f,]/.test(etag) || etag.length > MAX_ETAG_LENGTH) throw new UsageError(`--if-match must be one ETag, got ${quoteInput(value)}`);
   if (etag === '*' || /^(W\/)?".*"$/.test(etag)) return etag;
-  if (etag.includes('"')) throw new UsageError(`--if-match is not a valid ETag: ${value}`, 'pass it as `get` shows it, e.g. --if-match \'"abc123"\'');
+  if (etag.includes('"')) throw new UsageError(`--if-match is not a valid ETag: ${quoteInput(value)}`, 'pass it as `get` shows it, e.g. --if-match \'"abc123"\'');
   return `"${etag}"`;
 }
 

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { quoteInput } from '../../output/terminal-text.js';
+import { checkHeaderValue } from '../../api/request-limits.js';
 
 export const WEBHOOK_KEY_ENV = 'FLEETCTL_WEBHOOK_KEY';
 /** `webhook listen --previous-key`: the key before a rotation, still accepted for 60 s. */
@@ -23,12 +24,12 @@ export function keyFrom(flags: KeyFlags, env: NodeJS.ProcessEnv): string {
   if (flags.key !== undefined && flags.keyEnv !== undefined) throw new UsageError('use either --key or --key-env, not both');
   if (flags.key !== undefined) {
     if (flags.key === '') throw new UsageError('--key must not be empty');
-    return flags.key;
+    return checkHeaderValue(flags.key, '--key');
   }
   const name = flags.keyEnv ?? WEBHOOK_KEY_ENV;
   // the name is the user's: `--key-env __proto__` must find no variable, not Object.prototype
   const value = Object.hasOwn(env, name) ? env[name] : undefined;
-  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'string' && value !== '') return checkHeaderValue(value, `the key in ${quoteInput(name)}`);
   if (flags.keyEnv !== undefined) throw new UsageError(`the environment variable ${quoteInput(name)} (--key-env) is not set or empty`);
   throw new UsageError(
     'a webhook key is required',

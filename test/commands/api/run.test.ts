@@ -70,11 +70,11 @@ describe('fleetctl api', () => {
   it('an unknown path is exit 2 naming it, before any API request', async () => {
     const f = setup([documentAnswer]);
     await expect(parseVerb(newApiCommand(f.deps), ['GET', '/v1/nothing/here'])).rejects.toMatchObject({
-      message: '/v1/nothing/here is not a path of the API document',
+      message: '"/v1/nothing/here" is not a path of the API document',
       exitCode: 2,
     });
     const g = setup([documentAnswer]);
-    await expect(parseVerb(newApiCommand(g.deps), ['DELETE', '/v1/organizations'])).rejects.toThrow('DELETE /v1/organizations is not an operation of the API: that path takes GET');
+    await expect(parseVerb(newApiCommand(g.deps), ['DELETE', '/v1/organizations'])).rejects.toThrow('DELETE "/v1/organizations" is not an operation of the API: that path takes GET');
     f.done();
     g.done();
   });

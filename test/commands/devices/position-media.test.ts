@@ -184,7 +184,7 @@ describe('devices media download', () => {
     const deps = { ...f.deps, transport: async () => transport };
     await expect(devicesMediaDownloadRun(deps, { hardwareId: 'HW-1', mediaIds: ['m1', 'nope'], all: false, dir, window: {} })).rejects.toMatchObject({
       exitCode: 5,
-      detail: 'no media nope for device HW-1',
+      detail: 'no media "nope" for device HW-1',
     });
     expect(seen).toHaveLength(0);
     await expect(devicesMediaDownloadRun(deps, { hardwareId: 'HW-1', mediaIds: [], all: true, dir, window: {} })).rejects.toMatchObject({

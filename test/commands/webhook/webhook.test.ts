@@ -38,6 +38,7 @@ describe('webhook listen: parsing', () => {
     [['--key', 'k', '--max-events', '0'], '--max-events must be a whole number of at least 1, got "0"'],
     // a name of the user's choosing finds no variable, not Object.prototype
     [['--key-env', '__proto__'], 'the environment variable "__proto__" (--key-env) is not set or empty'],
+    [['--key', 'a\u0001b'], '--key holds "\\x01" at position 2, which an HTTP header cannot carry'],
     [['--key', 'k', '--host', ''], '--host must be an address such as 127.0.0.1 or a host name, got ""'],
     [['--key', 'k', '--host', '127.0.0.1 x'], '--host must be an address such as 127.0.0.1 or a host name, got "127.0.0.1 x"'],
   ])('%j is refused: %s', async (args, message) => {

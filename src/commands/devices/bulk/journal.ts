@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { ensureParentDirectory } from '../../../io/directories.js';
 import path from 'node:path';
 import { UsageError } from '../../../errors.js';
-import { InputFileError, readTextFile } from '../../../io/read-input.js';
+import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../../../io/read-input.js';
 import type { DeviceCommand, DeviceCommandResult } from '../../../api/device-commands.js';
 import { isSuccess } from '../../../api/device-commands.js';
 
@@ -41,6 +41,7 @@ export class Journal {
   ) {}
 
   static async create(file: string, header: JournalHeader): Promise<Journal> {
+    requireRegularFileOrMissing(file, 'the journal');
     if (existsSync(file)) {
       const owner = await runIdOf(file);
       throw new UsageError(
@@ -59,6 +60,7 @@ export class Journal {
   }
 
   static async open(file: string, runId: string): Promise<Journal> {
+    requireRegularFileOrMissing(file, 'the journal');
     let text: string;
     try {
       // bounded and never blocking: --journal may name a FIFO or a device by mistake
