@@ -1,6 +1,7 @@
 // Look-ups over the operations of the OpenAPI document (generated into operations.gen.ts by the build):
 // which scope an operation needs, and which operation a concrete request path is.
 import { OPERATIONS, type Operation, type OperationId } from './operations.gen.js';
+import { compileTemplate, fitsTemplate, mostSpecific, pathSegments, type PathTemplate } from './path-template.js';
 
 export { OPERATIONS, SCOPES, type Operation, type OperationId, type Scope } from './operations.gen.js';
 
@@ -28,25 +29,15 @@ export interface OperationTemplate {
   path: string;
 }
 
-interface CompiledTemplate<T extends OperationTemplate> {
-  op: T;
-  /** Literal segments as strings, path parameters as null. */
-  segments: (string | null)[];
-  literals: number;
-}
+const COMPILED = new WeakMap<readonly OperationTemplate[], PathTemplate[]>();
 
-const COMPILED = new WeakMap<readonly OperationTemplate[], CompiledTemplate<OperationTemplate>[]>();
-
-function compile<T extends OperationTemplate>(operations: readonly T[]): CompiledTemplate<T>[] {
+function templatesOf(operations: readonly OperationTemplate[]): PathTemplate[] {
   let compiled = COMPILED.get(operations);
   if (!compiled) {
-    compiled = operations.map((op) => {
-      const segments = splitPath(op.path).map((segment) => (/^\{[^}]+\}$/.test(segment) ? null : segment));
-      return { op, segments, literals: segments.filter((segment) => segment !== null).length };
-    });
+    compiled = operations.map((op) => compileTemplate(op.path));
     COMPILED.set(operations, compiled);
   }
-  return compiled as CompiledTemplate<T>[];
+  return compiled;
 }
 
 /**
@@ -61,17 +52,11 @@ export function matchOperation(method: string, concretePath: string): Operation 
 /** matchOperation over another list of operations, such as those of a document a server serves. */
 export function matchOperationIn<T extends OperationTemplate>(operations: readonly T[], method: string, concretePath: string): T | undefined {
   const wanted = method.toUpperCase();
-  const segments = splitPath(concretePath.replace(/[?#].*$/, ''));
-  let best: CompiledTemplate<T> | undefined;
-  for (const template of compile(operations)) {
-    if (template.op.method.toUpperCase() !== wanted || template.segments.length !== segments.length) continue;
-    const matches = template.segments.every((literal, i) => (literal === null ? segments[i] !== '' : literal === segments[i]));
-    if (matches && (!best || template.literals > best.literals)) best = template;
-  }
-  return best?.op;
-}
-
-function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '');
-  return trimmed === '' ? [] : trimmed.split('/');
+  // a path typed by a person: its query, fragment and outer slashes are not part of what it names
+  const segments = pathSegments(`/${concretePath.replace(/[?#].*$/, '').replace(/^\/+|\/+$/g, '')}`);
+  const templates = templatesOf(operations);
+  const fitting = operations
+    .map((op, i) => ({ op, template: templates[i]! }))
+    .filter((c) => c.op.method.toUpperCase() === wanted && fitsTemplate(c.template, segments));
+  return mostSpecific(fitting, (c) => c.template)?.op;
 }

@@ -5,6 +5,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { invalidParameter, problem } from './http/problems.js';
 import type { ApiContext, Reply } from './http/context.js';
+import { single } from './http/params.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
@@ -56,8 +57,8 @@ export function queryFingerprint(ctx: ApiContext): string {
 }
 
 export function parseLimit(query: URLSearchParams): number {
-  const raw = query.get('limit');
-  if (raw === null) return DEFAULT_LIMIT;
+  const raw = single(query, 'limit');
+  if (raw === undefined) return DEFAULT_LIMIT;
   if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT) {
     throw invalidParameter('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
   }
@@ -79,9 +80,9 @@ export interface PageRequest<K> {
 export function readPage<K>(ctx: ApiContext, codec: CursorCodec, isKey: (v: unknown) => v is K): PageRequest<K> {
   const limit = parseLimit(ctx.query);
   const fingerprint = queryFingerprint(ctx);
-  const cursor = ctx.query.get('cursor');
+  const cursor = single(ctx.query, 'cursor');
   let after: K | undefined;
-  if (cursor !== null) {
+  if (cursor !== undefined) {
     const decoded = codec.decode(cursor, fingerprint);
     if (!isKey(decoded)) throw invalidCursor('malformed');
     after = decoded;

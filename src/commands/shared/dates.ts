@@ -2,12 +2,14 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { quoteInput } from '../../output/terminal-text.js';
+import { parseRfc3339 } from '../../dates/rfc3339.js';
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 const DURATION = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
-// A date, or a date-time with seconds optional, fraction optional, and a Z or ±hh:mm offset.
+// A date, or a date-time with a space for the T, seconds optional, fraction optional, and a Z or ±hh[:]mm offset:
+// spelt as RFC 3339 before the one RFC 3339 reading checks it.
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(?:[Zz]|([+-]\d{2}):?(\d{2}))$/;
 const ISO_NO_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 /** How far back a relative time may reach: beyond a century it is a typo, and soon not a date at all. */
@@ -37,18 +39,17 @@ export function parseDateTime(value: string, flag: string, now: Date): string {
   if (ISO_NO_OFFSET.test(text)) {
     throw new UsageError(`${flag} ${quoteInput(value)} has no time zone`, `add Z for UTC or an offset such as +02:00 (${text}Z)`);
   }
-  if ((ISO_DATE.test(text) || ISO_DATE_TIME.test(text)) && isCalendarDate(text)) {
-    const ms = Date.parse(ISO_DATE.test(text) ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
-    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
-  }
+  const ms = parseRfc3339(asRfc3339(text));
+  if (ms !== undefined) return new Date(ms).toISOString();
   throw new UsageError(`${flag} must be ${DATE_FORMS}; got ${quoteInput(value)}`);
 }
 
-/** The date part names a real day: Date.parse would roll 2024-02-30 over to 2024-03-01. */
-function isCalendarDate(text: string): boolean {
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+/** The RFC 3339 spelling of a date or a looser date-time (a date is its midnight UTC); '' when it is neither. */
+function asRfc3339(text: string): string {
+  if (ISO_DATE.test(text)) return `${text}T00:00:00Z`;
+  const m = ISO_DATE_TIME.exec(text);
+  if (!m) return '';
+  return `${m[1]}T${m[2]}${m[3] ?? ':00'}${m[4] === undefined ? 'Z' : `${m[4]}:${m[5]}`}`;
 }
 
 export interface RawDateFlags {

@@ -1,10 +1,9 @@
 // Path and query parameter parsing (contract: query parameter conventions). Any invalid value is
 // 400 request.invalid_parameter naming the parameter.
 import { invalidParameter } from './problems.js';
+import { parseRfc3339 } from '../../dates/rfc3339.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// RFC 3339 date-time with a mandatory offset or Z
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
 export const isUuid = (value: string): boolean => UUID.test(value);
 
@@ -35,8 +34,8 @@ export function optionalBoolean(query: URLSearchParams, name: string): boolean |
 export function optionalDateTime(query: URLSearchParams, name: string): number | undefined {
   const value = single(query, name);
   if (value === undefined) return undefined;
-  const ms = Date.parse(value);
-  if (!DATE_TIME.test(value) || Number.isNaN(ms)) {
+  const ms = parseRfc3339(value);
+  if (ms === undefined) {
     throw invalidParameter(name, 'must be an RFC 3339 date-time with an offset, e.g. 2025-01-31T00:00:00Z');
   }
   return ms;
@@ -63,7 +62,8 @@ export function uuidList(query: URLSearchParams, name: string): string[] | undef
   return listParam(query, name)?.map((v) => uuidParam(name, v));
 }
 
-function single(query: URLSearchParams, name: string): string | undefined {
+/** A single-valued parameter (undefined when absent): given more than once is 400, whatever the values. */
+export function single(query: URLSearchParams, name: string): string | undefined {
   const all = query.getAll(name);
   if (all.length > 1) throw invalidParameter(name, 'must be given once');
   return all[0];

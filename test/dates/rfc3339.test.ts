@@ -1,0 +1,44 @@
+// The one RFC 3339 reading shared by the sandbox's date parameters and the CLI's date flags.
+import { describe, expect, it } from 'vitest';
+import { isCalendarDate, parseRfc3339 } from '../../src/dates/rfc3339.js';
+
+describe('parseRfc3339', () => {
+  it.each([
+    ['2024-05-01T08:00:00Z', '2024-05-01T08:00:00.000Z'],
+    ['2024-05-01t08:00:00z', '2024-05-01T08:00:00.000Z'],
+    ['2024-05-01T10:00:00+02:00', '2024-05-01T08:00:00.000Z'],
+    ['2024-05-01T03:30:00-04:30', '2024-05-01T08:00:00.000Z'],
+    ['2024-05-01T08:00:00.5Z', '2024-05-01T08:00:00.500Z'],
+    ['2024-05-01T08:00:00.123456789012345Z', '2024-05-01T08:00:00.123Z'],
+    ['2024-02-29T00:00:00Z', '2024-02-29T00:00:00.000Z'],
+    ['2000-02-29T00:00:00Z', '2000-02-29T00:00:00.000Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+    ['0099-12-31T23:59:59Z', '0099-12-31T23:59:59.000Z'],
+    ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'],
+  ])('%s is %s', (text, iso) => expect(new Date(parseRfc3339(text)!).toISOString()).toBe(iso));
+
+  it('takes a leap second where one can be (the last minute of a UTC day), as the second before it', () => {
+    expect(new Date(parseRfc3339('2016-12-31T23:59:60Z')!).toISOString()).toBe('2016-12-31T23:59:59.000Z');
+    expect(new Date(parseRfc3339('2016-12-31T23:59:60.25Z')!).toISOString()).toBe('2016-12-31T23:59:59.250Z');
+    expect(new Date(parseRfc3339('2017-01-01T00:59:60+01:00')!).toISOString()).toBe('2016-12-31T23:59:59.000Z');
+    expect(new Date(parseRfc3339('2016-12-31T18:59:60-05:00')!).toISOString()).toBe('2016-12-31T23:59:59.000Z');
+    expect(parseRfc3339('2016-12-31T12:00:60Z')).toBeUndefined();
+    expect(parseRfc3339('2016-12-31T23:59:60+01:00')).toBeUndefined();
+  });
+
+  it.each([
+    '2026-02-30T00:00:00Z', '2023-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2024-04-31T00:00:00Z', '2024-13-01T00:00:00Z',
+    '2024-00-10T00:00:00Z', '2024-05-00T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T23:60:00Z', '2026-01-01T23:59:61Z',
+    '2026-01-01T00:00:00+24:00', '2026-01-01T00:00:00+01:60', '2026-01-01T00:00:00', '2026-01-01', '2026-01-01 00:00:00Z',
+    '2026-01-01T00:00Z', '2026-01-01T00:00:00.Z', '2026-01-01T00:00:00+0100', '+02026-01-01T00:00:00Z', '26-01-01T00:00:00Z',
+    '2026-01-01T00:00:00Z ', '', 'yesterday',
+  ])('refuses %j', (text) => expect(parseRfc3339(text)).toBeUndefined());
+});
+
+describe('isCalendarDate', () => {
+  it('knows the length of every month, and the Gregorian leap years', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((m) => [28, 29, 30, 31, 32].find((d) => !isCalendarDate(2023, m, d))! - 1))
+      .toEqual([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]);
+    expect([1900, 2000, 2023, 2024].map((y) => isCalendarDate(y, 2, 29))).toEqual([false, true, false, true]);
+  });
+});
