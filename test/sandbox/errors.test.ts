@@ -18,7 +18,7 @@ describe('errors are problem+json with a stable code', () => {
   it('405 method.not_allowed with an Allow header', async () => {
     const res = await h.call('PATCH', '/v1/devices');
     expectProblem(res, 405, 'method.not_allowed');
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
     const token = await fetch(`${h.sb.authUrl}/connect/token`);
     expect(token.status).toBe(405);
   });

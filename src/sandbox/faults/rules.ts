@@ -1,7 +1,7 @@
 // Targeted faults: rules that make matching API and token requests fail, wait, drop or arrive damaged
 // (POST/GET/DELETE /_sandbox/faults, --fault FILE). Rules are tried in the order they were added; the
 // first that matches and wins its probability draw answers, `times` times at most.
-import { matchSegments, templateSegments, type TemplateSegment } from '../http/router.js';
+import { compileTemplate, fitsTemplate, pathSegments, type PathTemplate } from '../../openapi/path-template.js';
 import { OPERATIONS } from '../../openapi/operations.js';
 import { Prng, hash32 } from '../seed/prng.js';
 import type { SchemaIssue } from '../control/schema-check.js';
@@ -77,7 +77,7 @@ export function faultRuleIssue(rule: FaultRuleInput): SchemaIssue | null {
 
 interface StoredRule {
   rule: FaultRule;
-  path: TemplateSegment[] | null;
+  path: PathTemplate | null;
 }
 
 export class FaultBook {
@@ -101,7 +101,7 @@ export class FaultBook {
       ...(input.description === undefined ? {} : { description: input.description }),
       created_at: this.now().toISOString(),
     };
-    this.rules.push({ rule, path: rule.match.path === undefined ? null : templateSegments(rule.match.path) });
+    this.rules.push({ rule, path: rule.match.path === undefined ? null : compileTemplate(rule.match.path) });
     return copy(rule);
   }
 
@@ -139,14 +139,7 @@ function matches({ rule, path }: StoredRule, facts: RequestFacts): boolean {
   if (m.method !== undefined && m.method !== facts.method) return false;
   if (m.hardware_id !== undefined && m.hardware_id !== facts.hardwareId) return false;
   if (m.client_id !== undefined && m.client_id !== facts.clientId) return false;
-  if (path) {
-    try {
-      if (!matchSegments(path, facts.path.split('/').slice(1))) return false;
-    } catch {
-      return false; // a path that is not valid percent-encoding matches no pattern
-    }
-  }
-  return true;
+  return path === null || fitsTemplate(path, pathSegments(facts.path));
 }
 
 const copy = (rule: FaultRule): FaultRule => ({ ...rule, match: { ...rule.match }, respond: { ...rule.respond } });

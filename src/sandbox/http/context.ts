@@ -66,8 +66,15 @@ export function parseJsonBody(req: IncomingMessage, raw: Buffer): unknown {
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
     throw problem(415, 'request.unsupported_media_type', `The request body must be application/json, not ${type || 'untyped'}.`);
   }
+  let text: string;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    // fatal: a byte sequence that is not UTF-8 is refused, not stored as U+FFFD
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw problem(400, 'request.invalid_body', 'The request body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     throw problem(400, 'request.invalid_body', 'The request body is not valid JSON.');
   }

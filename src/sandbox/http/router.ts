@@ -1,6 +1,9 @@
-// Path-template routing: "/v1/devices/{id}/assignment". A path that no template matches is
-// 404 route.not_found; a path that matches with another method is 405 method.not_allowed (+ Allow).
+// Path-template routing: "/v1/devices/{id}/assignment", matched by the one matcher (openapi/path-template.ts).
+// A path that no template matches is 404 route.not_found; a path that matches with another method is 405
+// method.not_allowed (+ Allow); HEAD is served wherever GET is (HTTP requires it; Node sends no body).
+// Parameters are decoded after the match: bad percent-encoding is 400 naming the chosen template's parameter.
 import { problem } from './problems.js';
+import { compileTemplate, decodeParams, fitsTemplate, mostSpecific, pathSegments, type PathTemplate } from '../../openapi/path-template.js';
 
 export interface Route<H> {
   method: string;
@@ -8,20 +11,9 @@ export interface Route<H> {
   handler: H;
 }
 
-export type TemplateSegment = { literal?: string; param?: string };
-
 interface Compiled<H> {
   route: Route<H>;
-  segments: TemplateSegment[];
-}
-
-/** The segments of a path template: `{name}` (and `*`, unnamed) match any one segment. */
-export function templateSegments(path: string): TemplateSegment[] {
-  return path.split('/').slice(1).map((s) => {
-    if (s === '*') return { param: '*' };
-    const m = /^\{(\w+)\}$/.exec(s);
-    return m ? { param: m[1]! } : { literal: s };
-  });
+  template: PathTemplate;
 }
 
 export interface RouteMatch<H> {
@@ -33,52 +25,33 @@ export class Router<H> {
   private readonly compiled: Compiled<H>[] = [];
 
   add(route: Route<H>): void {
-    this.compiled.push({ route, segments: templateSegments(route.path) });
+    this.compiled.push({ route, template: compileTemplate(route.path) });
   }
 
   get routes(): Route<H>[] {
     return this.compiled.map((c) => c.route);
   }
 
-  /** The route for a request; throws 404 route.not_found or 405 method.not_allowed. */
+  /** The route for a request; throws 404 route.not_found, 405 method.not_allowed or 400 for a bad encoding. */
   match(method: string, pathname: string): RouteMatch<H> {
-    const parts = pathname.split('/').slice(1);
-    const candidates: RouteMatch<H>[] = [];
-    for (const c of this.compiled) {
-      const params = matchSegments(c.segments, parts);
-      if (params) candidates.push({ route: c.route, params });
-    }
+    const segments = pathSegments(pathname);
+    const candidates = this.compiled.filter((c) => fitsTemplate(c.template, segments));
     if (candidates.length === 0) throw problem(404, 'route.not_found', `No route matches ${pathname}.`);
-    // a literal segment beats a parameter: prefer the template with the most literal segments
-    const literalCount = (r: Route<H>) => r.path.split('/').filter((s) => s && !s.startsWith('{')).length;
-    const forMethod = candidates.filter((m) => m.route.method === method).sort((a, b) => literalCount(b.route) - literalCount(a.route));
-    if (forMethod.length > 0) return forMethod[0]!;
-    const allow = [...new Set(candidates.map((m) => m.route.method))].join(', ');
-    throw problem(405, 'method.not_allowed', `${method} is not allowed on ${pathname}; allowed: ${allow}.`, {
-      headers: { allow },
-    });
-  }
-}
-
-/** The parameters of a path split in segments, or null when the template does not match; 400 on bad encoding. */
-export function matchSegments(segments: readonly TemplateSegment[], parts: string[]): Record<string, string> | null {
-  if (segments.length !== parts.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i]!;
-    const part = parts[i]!;
-    if (seg.literal !== undefined) {
-      if (seg.literal !== part) return null;
-      continue;
+    const methods = new Set(candidates.map((c) => c.route.method));
+    const served = method === 'HEAD' && !methods.has('HEAD') ? 'GET' : method;
+    const chosen = mostSpecific(candidates.filter((c) => c.route.method === served), (c) => c.template);
+    if (!chosen) {
+      if (methods.has('GET')) methods.add('HEAD');
+      const allow = [...methods].join(', ');
+      throw problem(405, 'method.not_allowed', `${method} is not allowed on ${pathname}; allowed: ${allow}.`, { headers: { allow } });
     }
-    if (part === '') return null;
-    try {
-      params[seg.param!] = decodeURIComponent(part);
-    } catch {
-      throw problem(400, 'request.invalid_parameter', `The path segment ${part} is not valid percent-encoding.`, {
-        invalid_params: [{ name: seg.param!, reason: 'invalid percent-encoding' }],
+    const decoded = decodeParams(chosen.template, segments);
+    if ('badlyEncoded' in decoded) {
+      const name = decoded.badlyEncoded;
+      throw problem(400, 'request.invalid_parameter', `Invalid parameter ${name}: the path segment is not valid percent-encoding.`, {
+        invalid_params: [{ name, reason: 'invalid percent-encoding' }],
       });
     }
+    return { route: chosen.route, params: decoded.params };
   }
-  return params;
 }

@@ -59,7 +59,7 @@ export function createRequestHandler(app: SandboxApp, router: Router<RouteEntry>
 async function handle(req: IncomingMessage, app: SandboxApp, router: Router<RouteEntry>, opts: PipelineOptions, exchange: Exchange): Promise<Reply | null> {
   let url: URL;
   try {
-    url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    url = requestUrl(req.url ?? '/');
   } catch {
     return problemReply(problem(400, 'request.invalid_parameter', 'The request target is not a valid URL.'));
   }
@@ -86,6 +86,14 @@ async function handle(req: IncomingMessage, app: SandboxApp, router: Router<Rout
     app.log(`sandbox: internal error on ${req.method} ${url.pathname}: ${(err as Error)?.stack ?? String(err)}`);
     return problemReply(problem(500, 'internal.error', 'An unexpected error occurred in the sandbox.'));
   }
+}
+
+/**
+ * The request target as a URL. An origin-form target is appended to the origin, not resolved against it: resolved,
+ * '//x/v1/fleets' would name host x and path /v1/fleets, and be served as /v1/fleets.
+ */
+function requestUrl(target: string): URL {
+  return target.startsWith('/') ? new URL(`http://sandbox.invalid${target}`) : new URL(target, 'http://sandbox.invalid');
 }
 
 /**
