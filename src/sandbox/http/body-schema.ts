@@ -1,5 +1,5 @@
 // Small validators for JSON request bodies. A failure is 400 request.invalid_body naming the field.
-import { invalidBody, problem } from './problems.js';
+import { invalidBody, listedNames, problem } from './problems.js';
 import { isUuid } from './params.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -13,7 +13,7 @@ export function requireObject(body: unknown): JsonObject {
 export function rejectUnknownFields(obj: JsonObject, allowed: readonly string[], where = ''): void {
   const unknown = Object.keys(obj).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) {
-    throw problem(400, 'request.invalid_body', `Unknown field(s) in the request body: ${unknown.map((k) => where + k).join(', ')}.`, {
+    throw problem(400, 'request.invalid_body', `Unknown field(s) in the request body: ${listedNames(unknown.map((k) => where + k))}.`, {
       invalid_params: unknown.map((k) => ({ name: where + k, reason: 'unknown field' })),
     });
   }

@@ -2,6 +2,7 @@
 // application/problem+json. Every problem carries a stable `code` (contract: Errors table).
 import { STATUS_CODES } from 'node:http';
 import type { Reply } from './context.js';
+import { cutText } from '../../output/terminal-text.js';
 
 export interface InvalidParam {
   name: string;
@@ -31,6 +32,12 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+// A problem document stays a few KB whatever the request held (a 1 MB body of unknown keys, a 16 KB path):
+// at most this many invalid_params, and every text cut.
+export const MAX_LISTED = 10;
+const MAX_DETAIL = 1000;
+const MAX_PARAM_TEXT = 200;
+
 export const PROBLEM_TYPE_BASE = 'https://fleetctl.dev/problems/';
 
 export class ProblemError extends Error {
@@ -45,20 +52,29 @@ export class ProblemError extends Error {
   }
 
   toBody(): Record<string, unknown> {
-    const { headers: _headers, ...members } = this.extras;
+    const { headers: _headers, invalid_params: params, ...members } = this.extras;
     return {
       type: `${PROBLEM_TYPE_BASE}${this.code}`,
       title: TITLES[this.status] ?? STATUS_CODES[this.status] ?? 'Error',
       status: this.status,
-      detail: this.detail,
+      detail: cutText(this.detail, MAX_DETAIL),
       code: this.code,
       ...members,
+      ...(params === undefined ? {} : {
+        invalid_params: params.slice(0, MAX_LISTED).map((p) => ({ name: cutText(p.name, MAX_PARAM_TEXT), reason: cutText(p.reason, MAX_PARAM_TEXT) })),
+      }),
     };
   }
 }
 
 export const problem = (status: number, code: string, detail: string, extras?: ProblemExtras): ProblemError =>
   new ProblemError(status, code, detail, extras);
+
+/** Names for a detail: the first MAX_LISTED, each cut, and how many more there are ("a, b and 4990 more"). */
+export function listedNames(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_LISTED).map((name) => cutText(name, 60)).join(', ');
+  return names.length > MAX_LISTED ? `${shown} and ${names.length - MAX_LISTED} more` : shown;
+}
 
 export const notFound = (what: string): ProblemError => problem(404, 'resource.not_found', `${what} was not found.`);
 
