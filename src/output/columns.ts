@@ -78,7 +78,7 @@ export const VIEWS = {
   webhookChange: rows('op', 'type', 'before', 'after'),
   deviceCommandResult: rows('hardware_id', 'status', 'http_status', 'code', 'idempotency_key'),
   webhookEmitted: rows('id', 'type', 'hardware_id', 'organization_id', 'destinations'),
-  sandboxRequest: rows('id', 'at', 'method', 'path', 'operation_id', 'client_id', 'status', 'duration_ms', 'fault'),
+  sandboxRequest: rows('id', 'at', 'method', 'path', 'operation_id', 'client_id', 'status', 'outcome', 'duration_ms', 'fault'),
   sandboxFault: rows('id', 'match', 'respond', 'probability', 'times', 'hits'),
 } as const satisfies Record<string, ResourceView>;
 

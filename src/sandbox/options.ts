@@ -34,6 +34,11 @@ export interface SandboxOptions {
   webhookResolver?: Resolver;
   log?: (line: string) => void;
   now?: () => Date;
+  /**
+   * How long a request may take to arrive, headers and body, before it is answered 408 (default 20 s; Node's own
+   * 300 s would hold a stalled connection for minutes). Tests use a short one.
+   */
+  requestTimeoutMs?: number;
   /** Serve HTTPS with this key and certificate (`fleetctl sandbox --tls`). */
   tls?: SandboxTls;
 }
@@ -43,6 +48,7 @@ export const DEFAULT_DEVICES = 200;
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const MAX_JOURNAL_SIZE = 10_000;
 export const MAX_TELEMETRY_RATE = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 
 /** Programming errors of callers that bypass the CLI's checks (which say the same with flag names). */
 export function validateOptions(opts: SandboxOptions): void {
@@ -59,5 +65,7 @@ export function validateOptions(opts: SandboxOptions): void {
   if (rate !== undefined && !(rate >= 0 && rate <= MAX_TELEMETRY_RATE)) bad(`telemetryRatePerSecond must be from 0 to ${MAX_TELEMETRY_RATE}`);
   const size = opts.journalSize;
   if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= MAX_JOURNAL_SIZE)) bad(`journalSize must be a whole number from 1 to ${MAX_JOURNAL_SIZE}`);
+  const timeout = opts.requestTimeoutMs;
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1)) bad('requestTimeoutMs must be a whole number of milliseconds, 1 or more');
   if (opts.scenario !== undefined && opts.scenarioFile !== undefined) bad('give scenario or scenarioFile, not both');
 }

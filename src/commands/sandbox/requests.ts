@@ -26,7 +26,7 @@ export function newSandboxRequestsCommand(deps: RequestsDeps, run = sandboxReque
     .option('--operation-id <id>', 'only this operation (requestToken: the token endpoint)')
     .option('--client-id <id>', 'only this client')
     .option('--hardware-id <id>', 'only requests about this device')
-    .option('--status <status>', 'only this status (503), class (5xx), or dropped connections (dropped)')
+    .option('--status <status>', 'only this status (503), class (5xx), or those without one (dropped: connections dropped, or left by the client)')
     .option('--limit <n>', 'the latest N only')
     .option('--bodies', 'include request and response bodies (secrets redacted, cut after 8 KiB)');
   completeValues(command, { '--hardware-id': 'hardware-id' });

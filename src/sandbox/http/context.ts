@@ -41,8 +41,21 @@ export interface Reply {
 
 export const MAX_BODY_BYTES = 1_048_576;
 
+/** The client went away, or was timed out, before its request was complete: there is no one to answer. */
+export class IncompleteRequestError extends Error {
+  constructor() {
+    super('the request ended before its body was complete');
+    this.name = 'IncompleteRequestError';
+  }
+}
+
 export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    // already gone: its 'error' was emitted before anyone listened, and would never come now
+    if (req.destroyed && !req.complete) {
+      reject(new IncompleteRequestError());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -55,7 +68,8 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    // Node's only request error: the connection closed mid-body (the client left, or the server timed it out)
+    req.on('error', () => reject(new IncompleteRequestError()));
   });
 }
 

@@ -4,7 +4,7 @@
 // are journalled (GET /_sandbox/requests) once answered.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { parseJsonBody, readBody, type AuthContext, type Reply, type RequestContext } from './context.js';
+import { IncompleteRequestError, parseJsonBody, readBody, type AuthContext, type Reply, type RequestContext } from './context.js';
 import { ProblemError, problem, problemReply } from './problems.js';
 import { Exchange } from './exchange.js';
 import type { Router } from './router.js';
@@ -29,30 +29,49 @@ interface Wire {
   body: Buffer | undefined;
 }
 
+// The response in flight on each connection, and the connections answered 408 because their request stalled.
+const inFlight = new WeakMap<Duplex, ServerResponse>();
+const timedOut = new WeakSet<Duplex>();
+
 export function createRequestHandler(app: SandboxApp, router: Router<RouteEntry>, opts: PipelineOptions) {
   return (req: IncomingMessage, res: ServerResponse): void => {
+    inFlight.set(req.socket, res);
     const exchange = new Exchange(req, app.now());
-    handle(req, app, router, opts, exchange)
-      .then(async (reply) => {
-        if (reply === null) {
-          app.log(`${req.method} ${req.url} dropped (fault injection)`);
-          if (exchange.journaled) app.journal.record(await exchange.entry(null, 'dropped'));
-          return;
-        }
-        const wire = serialize(reply);
-        const damage = wire.body?.length ? exchange.damage : null;
-        if (damage === 'truncated') sendTruncated(res, wire);
-        else send(res, damage === 'malformed' ? { ...wire, body: malformedBody(wire.body!) } : wire);
-        app.log(`${req.method} ${req.url} ${reply.status} ${exchange.elapsedMs()}ms${damage ? ` (${damage} body)` : ''}`);
-        if (exchange.journaled) {
-          app.journal.record(await exchange.entry(wire.status, damage ?? 'answered', { body: wire.body, type: wire.headers['content-type'] }));
-        }
-      })
-      .catch((err: unknown) => {
-        app.log(`sandbox: failed to answer ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
-        res.destroy();
-      });
+    answer(req, res, app, router, opts, exchange).catch((err: unknown) => {
+      app.log(`sandbox: failed to answer ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+      res.destroy();
+    });
   };
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, app: SandboxApp, router: Router<RouteEntry>, opts: PipelineOptions, exchange: Exchange): Promise<void> {
+  let reply: Reply | null | undefined;
+  try {
+    reply = await handle(req, app, router, opts, exchange);
+  } catch (err) {
+    if (!(err instanceof IncompleteRequestError)) throw err;
+  }
+  if (reply === undefined || (req.destroyed && !req.complete)) return recordIncomplete(req, app, exchange);
+  if (reply === null) {
+    app.log(`${req.method} ${req.url} dropped (fault injection)`);
+    if (exchange.journaled) app.journal.record(await exchange.entry(null, 'dropped'));
+    return;
+  }
+  const wire = serialize(reply);
+  const damage = wire.body?.length ? exchange.damage : null;
+  if (damage === 'truncated') sendTruncated(res, wire);
+  else send(res, damage === 'malformed' ? { ...wire, body: malformedBody(wire.body!) } : wire);
+  app.log(`${req.method} ${req.url} ${reply.status} ${exchange.elapsedMs()}ms${damage ? ` (${damage} body)` : ''}`);
+  if (exchange.journaled) {
+    app.journal.record(await exchange.entry(wire.status, damage ?? 'answered', { body: wire.body, type: wire.headers['content-type'] }));
+  }
+}
+
+/** A request whose client left mid-request (aborted), or that stalled and was answered 408 (timed_out): not a 500. */
+async function recordIncomplete(req: IncomingMessage, app: SandboxApp, exchange: Exchange): Promise<void> {
+  const stalled = timedOut.has(req.socket);
+  app.log(`${req.method} ${req.url} ${stalled ? 'timed out (408): the request was not complete in time' : 'aborted: the client left before its request was complete'}`);
+  if (exchange.journaled) app.journal.record(await exchange.entry(stalled ? 408 : null, stalled ? 'timed_out' : 'aborted'));
 }
 
 /** The reply for a request, or null when the connection was dropped on purpose. */
@@ -83,6 +102,7 @@ async function handle(req: IncomingMessage, app: SandboxApp, router: Router<Rout
     return await entry.route.handler({ ...ctx, auth: ctx.auth }, app);
   } catch (err) {
     if (err instanceof ProblemError) return problemReply(err);
+    if (err instanceof IncompleteRequestError) throw err;
     app.log(`sandbox: internal error on ${req.method} ${url.pathname}: ${(err as Error)?.stack ?? String(err)}`);
     return problemReply(problem(500, 'internal.error', 'An unexpected error occurred in the sandbox.'));
   }
@@ -178,19 +198,32 @@ function makeContext(req: IncomingMessage, url: URL, params: Record<string, stri
   };
 }
 
-/** A request Node's HTTP parser refused (bad request line, oversized headers): still problem+json. */
+/**
+ * A request Node's HTTP server refused (bad request line, oversized headers) or timed out (SandboxOptions
+ * requestTimeoutMs): still problem+json. A client that left, or a connection whose answer has begun, gets nothing.
+ */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || (err.code === 'ECONNRESET')) {
+  const res = inFlight.get(socket);
+  const answering = res !== undefined && res.headersSent && !res.writableFinished;
+  if (!socket.writable || answering || err.code === 'ECONNRESET' || err.code === 'HPE_INVALID_EOF_STATE') {
     socket.destroy();
     return;
   }
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const body = JSON.stringify(problem(tooLarge ? 431 : 400, 'request.malformed', tooLarge ? 'The request headers are too large.' : 'The request is not valid HTTP.').toBody());
+  const [status, reason, detail] = CLIENT_ERRORS[err.code ?? ''] ?? CLIENT_ERRORS.default!;
+  if (status === 408) timedOut.add(socket);
+  const body = JSON.stringify(problem(status, status === 408 ? 'request.timeout' : 'request.malformed', detail).toBody());
+  // ended, then closed: a stalled client may never close its side, and the request in flight must learn it is over
   socket.end(
-    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
-      `content-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request was not complete in time; send it whole, without pausing.'],
+  default: [400, 'Bad Request', 'The request is not valid HTTP.'],
+};
 
 function serialize(reply: Reply): Wire {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };

@@ -2,7 +2,8 @@
 // what it got, in a ring buffer of a fixed number of entries, so memory stays bounded however long the
 // sandbox runs. Secrets are redacted when an entry is made (journal/capture.ts): none is ever kept.
 
-export type JournalOutcome = 'answered' | 'dropped' | 'truncated' | 'malformed';
+/** aborted: the client left before its request was complete; timed_out: it stalled and was answered 408. */
+export type JournalOutcome = 'answered' | 'dropped' | 'truncated' | 'malformed' | 'aborted' | 'timed_out';
 
 export interface JournalEntry {
   id: number;
@@ -26,7 +27,7 @@ export interface JournalEntry {
 
 export type NewJournalEntry = Omit<JournalEntry, 'id'>;
 
-/** A status filter: one status (503), a class (5 for 5xx), or the dropped connections. */
+/** A status filter: one status (503), a class (5 for 5xx), or the entries without one (dropped or aborted connections). */
 export type StatusFilter = { status: number } | { statusClass: number } | { dropped: true };
 
 export interface JournalFilter {

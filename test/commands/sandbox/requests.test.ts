@@ -33,14 +33,14 @@ describe('sandbox requests: running', () => {
     f.assertAllAnswered();
     expect(f.sent[0]!.headers.authorization).toBeUndefined();
     if (tty) expect(f.io.stdout()).toContain('rebootDevice');
-    else expect(f.io.stdout()).toBe('id\tat\tmethod\tpath\toperation_id\tclient_id\tstatus\tduration_ms\tfault\n7\t2024-06-01T12:00:00.000Z\tPOST\t/v1/devices/HW-000001/commands/reboot\trebootDevice\tsandbox-admin\t503\t2.5\tf1\n');
+    else expect(f.io.stdout()).toBe('id\tat\tmethod\tpath\toperation_id\tclient_id\tstatus\toutcome\tduration_ms\tfault\n7\t2024-06-01T12:00:00.000Z\tPOST\t/v1/devices/HW-000001/commands/reboot\trebootDevice\tsandbox-admin\t503\tanswered\t2.5\tf1\n');
     expect(f.io.stderr()).toBe('');
   });
 
   it('with --bodies asks for them and shows them as columns; JSON carries whole entries; none found is said on stderr', async () => {
     const f = fakeDeps({ format: 'csv', answers: [{ method: 'GET', path: '/_sandbox/requests?bodies=true', body: [{ ...entry, request_body: null, response_body: '{"code":"x"}' }] }] });
     await sandboxRequestsRun(f.deps, { bodies: true });
-    expect(f.io.stdout().split('\n')[0]).toBe('id,at,method,path,operation_id,client_id,status,duration_ms,fault,request_body,response_body');
+    expect(f.io.stdout().split('\n')[0]).toBe('id,at,method,path,operation_id,client_id,status,outcome,duration_ms,fault,request_body,response_body');
     const none = fakeDeps({ format: 'json', answers: [{ method: 'GET', path: '/_sandbox/requests?client_id=nobody', body: [] }] });
     await sandboxRequestsRun(none.deps, { clientId: 'nobody', bodies: false });
     expect(none.io.stdout()).toBe('[]\n');
