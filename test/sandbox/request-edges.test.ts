@@ -84,10 +84,23 @@ describe('HEAD', () => {
     expect((await h.call('PATCH', '/v1/fleets')).headers.get('allow')).toBe('GET, HEAD');
   });
 
-  it('is journalled as what it is', async () => {
+  it('is journalled as what it is, without the body it did not send', async () => {
     await h.call('HEAD', '/v1/fleets?limit=3');
-    const entries = (await h.call('GET', '/_sandbox/requests?limit=1', { token: null })).body;
-    expect(entries[0]).toMatchObject({ method: 'HEAD', path: '/v1/fleets', operation_id: 'listFleets', status: 200, outcome: 'answered' });
+    const entries = (await h.call('GET', '/_sandbox/requests?limit=1&bodies=true', { token: null })).body;
+    expect(entries[0]).toMatchObject({ method: 'HEAD', path: '/v1/fleets', operation_id: 'listFleets', status: 200, outcome: 'answered', response_body: null });
+  });
+
+  it('is answered whole when a fault rule would damage the body it does not have', async () => {
+    const rule = (await h.call('POST', '/_sandbox/faults', { token: null, body: { match: { path: '/v1/fleets' }, respond: { body: 'truncated' } } })).body;
+    try {
+      const head = await h.call('HEAD', '/v1/fleets');
+      expect(head.status).toBe(200);
+      expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+      const entries = (await h.call('GET', '/_sandbox/requests?limit=1', { token: null })).body;
+      expect(entries[0]).toMatchObject({ method: 'HEAD', status: 200, outcome: 'answered', fault: rule.id });
+    } finally {
+      await h.call('DELETE', `/_sandbox/faults/${rule.id}`, { token: null });
+    }
   });
 });
 

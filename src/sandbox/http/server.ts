@@ -58,12 +58,14 @@ async function answer(req: IncomingMessage, res: ServerResponse, app: SandboxApp
     return;
   }
   const wire = serialize(reply);
-  const damage = wire.body?.length ? exchange.damage : null;
+  // a HEAD answer has no body to damage, and none goes out (Node drops it) nor into the journal
+  const sentBody = req.method === 'HEAD' ? undefined : wire.body;
+  const damage = sentBody?.length ? exchange.damage : null;
   if (damage === 'truncated') sendTruncated(res, wire);
   else send(res, damage === 'malformed' ? { ...wire, body: malformedBody(wire.body!) } : wire);
   app.log(`${req.method} ${req.url} ${reply.status} ${exchange.elapsedMs()}ms${damage ? ` (${damage} body)` : ''}`);
   if (exchange.journaled) {
-    app.journal.record(await exchange.entry(wire.status, damage ?? 'answered', { body: wire.body, type: wire.headers['content-type'] }));
+    app.journal.record(await exchange.entry(wire.status, damage ?? 'answered', { body: sentBody, type: wire.headers['content-type'] }));
   }
 }
 
