@@ -34,6 +34,11 @@ export interface SandboxOptions {
   webhookResolver?: Resolver;
   log?: (line: string) => void;
   now?: () => Date;
+  /**
+   * The token every control route (/_sandbox/*) requires as `Authorization: Bearer`. Without one, a sandbox bound
+   * to a non-loopback address makes one at start (RunningSandbox.controlToken); on loopback none is required.
+   */
+  controlToken?: string;
   /** Serve HTTPS with this key and certificate (`fleetctl sandbox --tls`). */
   tls?: SandboxTls;
 }
