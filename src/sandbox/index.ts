@@ -14,6 +14,7 @@ import { buildRouter } from './routes/index.js';
 import { organizationView } from './routes/views.js';
 import { SandboxWebhookDelivery } from './webhooks/index.js';
 import { controlRoutes } from './control/index.js';
+import { controlTokenFor, guardControlRoutes, isLoopbackAddress } from './control/control-token.js';
 import { faultRulesOrUsageError, readFaultFile, readScenarioFile, scenarioOrUsageError, scenarioUsageError } from './control/data-file.js';
 import { createApp, type AppHandle } from './sandbox-app.js';
 import { MovingWorld } from './telemetry/moving-world.js';
@@ -34,6 +35,12 @@ export interface RunningSandbox {
   openapiUrl: string;
   /** The control routes' own OpenAPI document. */
   controlOpenapiUrl: string;
+  /** The token the control routes require (given, or made at start off loopback); undefined when none is. */
+  controlToken: string | undefined;
+  /** The address it listens on (0.0.0.0, ::, 127.0.0.1, ...). */
+  listenAddress: string;
+  /** Whether that address can be reached only from this machine. */
+  loopback: boolean;
   clients: SandboxClient[];
   organizations: { id: string; name: string; parent_id: string | null }[];
   /** Webhook seams (issue 6): configuration changes and emitted telemetry. */
@@ -58,7 +65,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     allowPrivate: app.allowPrivateWebhooks, emitRatePerSecond: opts.emitRatePerSecond, propagationMs: opts.propagationMs,
     retry: opts.webhookRetry, resolve: opts.webhookResolver,
   });
-  const router = buildRouter(controlRoutes(webhookDelivery));
+  // required until the bound address is known to be loopback: no request slips through before that
+  let controlToken: string | undefined = opts.controlToken ?? controlTokenFor(undefined, '0.0.0.0');
+  const router = buildRouter(guardControlRoutes(controlRoutes(webhookDelivery), () => controlToken));
   const server = serverFor(opts.tls, createServer)(
     serverTimeouts(opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     createRequestHandler(app, router, {
@@ -70,8 +79,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   server.on('clientError', answerClientError);
   const address = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 4010);
   const baseUrl = `${opts.tls ? 'https' : 'http'}://${urlHost(address)}:${address.port}`;
+  controlToken = controlTokenFor(opts.controlToken, address.address);
   handle.setBaseUrl(baseUrl);
-  log(`sandbox: listening on ${baseUrl} (seed ${seed}, ${app.world.devices.size} devices${scenario ? `, scenario ${scenario.name ?? '(unnamed)'}` : ''})`);
+  log(`sandbox: serving ${baseUrl} (seed ${seed}, ${app.world.devices.size} devices${scenario ? `, scenario ${scenario.name ?? '(unnamed)'}` : ''})`);
   for (const rule of app.faults.list()) log(`sandbox: fault ${rule.id} in effect: ${JSON.stringify(rule.match)} → ${JSON.stringify(rule.respond)}`);
   webhookDelivery.start();
   const movingWorld = new MovingWorld(app, app.telemetryRate);
@@ -83,6 +93,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     authUrl: baseUrl,
     openapiUrl: `${baseUrl}/openapi/v1.json`,
     controlOpenapiUrl: `${baseUrl}/_sandbox/openapi.json`,
+    controlToken,
+    listenAddress: address.address,
+    loopback: isLoopbackAddress(address.address),
     clients: app.clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
     organizations: app.world.organizationList().map(organizationView),
     hooks: app.hooks,

@@ -39,6 +39,11 @@ export interface SandboxOptions {
    * 300 s would hold a stalled connection for minutes). Tests use a short one.
    */
   requestTimeoutMs?: number;
+  /**
+   * The token every control route (/_sandbox/*) requires as `Authorization: Bearer`. Without one, a sandbox bound
+   * to a non-loopback address makes one at start (RunningSandbox.controlToken); on loopback none is required.
+   */
+  controlToken?: string;
   /** Serve HTTPS with this key and certificate (`fleetctl sandbox --tls`). */
   tls?: SandboxTls;
 }

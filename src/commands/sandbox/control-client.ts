@@ -1,9 +1,15 @@
-// Calls a running sandbox's control routes (/_sandbox/..., no token) on the sandbox that --base-url or
-// FLEETCTL_BASE_URL names: the one way the `sandbox` verbs talk to it (the sandbox imports nothing from here).
+// Calls a running sandbox's control routes (/_sandbox/...) on the sandbox that --base-url or FLEETCTL_BASE_URL
+// names: the one way the `sandbox` verbs talk to it (the sandbox imports nothing from here). A sandbox shared on the
+// network requires its control token (`--control-token` or FLEETCTL_SANDBOX_CONTROL_TOKEN), sent as a bearer token.
 import type { Deps } from '../../factory.js';
-import { UsageError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
 
-export type ControlDeps = Pick<Deps, 'settings' | 'transport'>;
+export type ControlDeps = Pick<Deps, 'settings' | 'transport'> & {
+  /** The control token to present, if the user gave one. */
+  controlToken?: () => string | undefined;
+};
+
+export const CONTROL_TOKEN_VARIABLE = 'FLEETCTL_SANDBOX_CONTROL_TOKEN';
 
 export interface ControlAnswer {
   status: number;
@@ -22,15 +28,26 @@ export async function callSandbox(deps: ControlDeps, method: string, path: strin
   const baseUrl = configured.replace(/\/+$/, '');
   const url = `${baseUrl}${path}`;
   const transport = await deps.transport();
+  const token = deps.controlToken?.();
   const answer = await transport.send({
     method,
     url,
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      accept: 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const parsed = parseJson(answer.text);
   if (answer.status === 404 && !isOwnProblem(parsed)) {
     throw new UsageError(`${configured} is not a fleetctl sandbox (no ${path.split('?')[0]} there)`, 'point --base-url or FLEETCTL_BASE_URL at a running `fleetctl sandbox`');
+  }
+  if (answer.status === 401 && /^sandbox\.control_token/.test(String((parsed as { code?: unknown } | undefined)?.code))) {
+    throw new AuthError(
+      token ? `the control token is not the one of the sandbox at ${baseUrl}` : `the sandbox at ${baseUrl} requires its control token`,
+      `pass the token it printed at start: --control-token TOKEN, or export ${CONTROL_TOKEN_VARIABLE}`,
+    );
   }
   if (answer.status < 200 || answer.status >= 300) {
     const { toApiError } = await import('../../api/problem.js');

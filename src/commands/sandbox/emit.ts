@@ -3,7 +3,7 @@
 import { Argument, Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { callSandbox } from './control-client.js';
+import { callSandbox, type ControlDeps } from './control-client.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
@@ -20,7 +20,7 @@ export interface SandboxEmitOptions {
   organizationId?: string;
 }
 
-type SandboxEmitDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io' | 'globals'>;
+type SandboxEmitDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io' | 'globals'> & ControlDeps;
 
 export function newSandboxEmitCommand(deps: SandboxEmitDeps, run = sandboxEmitRun): Command {
   const command = new Command('emit')
@@ -32,7 +32,7 @@ export function newSandboxEmitCommand(deps: SandboxEmitDeps, run = sandboxEmitRu
   describeVerb(command, {
     output: 'records',
     uses: ['profile', 'endpoints', 'sandbox', 'timeout', 'debug'],
-    notes: 'Calls POST /_sandbox/emit (no token) on the sandbox that --base-url or FLEETCTL_BASE_URL names.',
+    notes: 'Calls POST /_sandbox/emit on the sandbox that --base-url or FLEETCTL_BASE_URL names.',
     examples: [
       { comment: 'one live GPS fix, from the sandbox FLEETCTL_BASE_URL names', command: 'fleetctl sandbox emit live.gps' },
       { comment: 'three live GPS fixes from the embedded sandbox', command: 'fleetctl --sandbox sandbox emit live.gps --count 3' },

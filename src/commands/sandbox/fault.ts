@@ -7,7 +7,7 @@ import { viewOf } from '../../output/columns.js';
 import { quoteInput } from '../../output/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { callSandbox } from './control-client.js';
+import { callSandbox, type ControlDeps } from './control-client.js';
 
 // spec: any 4xx the spec names, 500 and 503 (control/openapi.json, FaultAnswer.status)
 export const FAULT_STATUSES = ['400', '401', '403', '404', '409', '412', '422', '429', '500', '503'] as const;
@@ -40,14 +40,14 @@ interface FaultAddFlags {
   description?: string;
 }
 
-type FaultDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io'>;
+type FaultDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io'> & ControlDeps;
 
 export function newSandboxFaultCommand(deps: FaultDeps, runs = { add: faultAddRun, list: faultListRun, clear: faultClearRun }): Command {
   const fault = new Command('fault').description('Make chosen requests to a running sandbox fail, wait, drop or arrive damaged (targeted faults)');
   describeVerb(fault, {
     output: 'nothing',
     uses: ['profile', 'endpoints', 'timeout', 'debug'],
-    notes: 'Calls /_sandbox/faults (no token) on the sandbox that --base-url or FLEETCTL_BASE_URL names. Rules are tried in the order they\nwere added; the first that matches answers. Start a sandbox with rules in effect: fleetctl sandbox --fault FILE.',
+    notes: 'Calls /_sandbox/faults on the sandbox that --base-url or FLEETCTL_BASE_URL names. Rules are tried in the order they\nwere added; the first that matches answers. Start a sandbox with rules in effect: fleetctl sandbox --fault FILE.',
     examples: [{ comment: 'the rules in effect', command: 'fleetctl sandbox fault list' }],
   });
 

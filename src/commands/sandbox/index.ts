@@ -10,6 +10,7 @@ import { newSandboxEmitCommand } from './emit.js';
 import { newSandboxFaultCommand } from './fault.js';
 import { newSandboxRequestsCommand } from './requests.js';
 import { requireRegularFileOrMissing } from '../../io/read-input.js';
+import { CONTROL_TOKEN_VARIABLE } from './control-client.js';
 
 export function newSandboxCommand(deps: Deps): Command {
   const sandbox = new Command('sandbox').description('Run a faithful, stateful local emulator of the whole Fleet API (token endpoint included)');
@@ -22,7 +23,10 @@ export function newSandboxCommand(deps: Deps): Command {
       { comment: 'a flaky, rate-limited service to test retries', command: 'fleetctl sandbox --port 0 --fault-rate 0.2 --rate-limit 50', runsUntilInterrupted: true },
     ],
   });
-  sandbox.action(async (flags: SandboxStartFlags) => sandboxStartRun(deps, sandboxOptionsFrom(flags), Boolean(flags.json || deps.globals().json)));
+  sandbox.action(async (flags: SandboxStartFlags) => {
+    const options = sandboxOptionsFrom({ ...flags, controlToken: flags.controlToken ?? (deps.env[CONTROL_TOKEN_VARIABLE] || undefined) });
+    await sandboxStartRun(deps, options, Boolean(flags.json || deps.globals().json));
+  });
 
   const reset = new Command('reset').description('Start the state of `fleetctl --sandbox` afresh (or of --state FILE)').option('--state <file>', 'a state file of `fleetctl sandbox --state FILE` instead');
   completeValues(reset, { '--state': 'file' });
@@ -35,5 +39,8 @@ export function newSandboxCommand(deps: Deps): Command {
     deps.io.info(`Sandbox state reset (${file}).`);
   });
 
-  return sandbox.addCommand(reset).addCommand(newSandboxEmitCommand(deps)).addCommand(newSandboxFaultCommand(deps)).addCommand(newSandboxRequestsCommand(deps));
+  // `--control-token` belongs to `sandbox`, so commander hands it to this command wherever it stands: the control
+  // verbs read it from here (or from the environment)
+  const control = { ...deps, controlToken: () => sandbox.opts<{ controlToken?: string }>().controlToken ?? (deps.env[CONTROL_TOKEN_VARIABLE] || undefined) };
+  return sandbox.addCommand(reset).addCommand(newSandboxEmitCommand(control)).addCommand(newSandboxFaultCommand(control)).addCommand(newSandboxRequestsCommand(control));
 }

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { viewOf } from '../../output/columns.js';
 import { completeValues } from '../../completion/values.js';
 import { describeVerb } from '../shared/help.js';
-import { callSandbox } from './control-client.js';
+import { callSandbox, type ControlDeps } from './control-client.js';
 import { quoteInput } from '../../output/terminal-text.js';
 
 export interface SandboxRequestsOptions {
@@ -18,7 +18,7 @@ export interface SandboxRequestsOptions {
   bodies: boolean;
 }
 
-type RequestsDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io'>;
+type RequestsDeps = Pick<Deps, 'settings' | 'transport' | 'output' | 'io'> & ControlDeps;
 
 export function newSandboxRequestsCommand(deps: RequestsDeps, run = sandboxRequestsRun): Command {
   const command = new Command('requests')
@@ -33,7 +33,7 @@ export function newSandboxRequestsCommand(deps: RequestsDeps, run = sandboxReque
   describeVerb(command, {
     output: 'records',
     uses: ['profile', 'endpoints', 'timeout', 'debug'],
-    notes: 'Calls GET /_sandbox/requests (no token) on the sandbox that --base-url or FLEETCTL_BASE_URL names. The sandbox keeps\nthe latest 1000 requests (--journal-size); Authorization headers, client secrets and tokens are never kept.',
+    notes: 'Calls GET /_sandbox/requests on the sandbox that --base-url or FLEETCTL_BASE_URL names. The sandbox keeps\nthe latest 1000 requests (--journal-size); Authorization headers, client secrets and tokens are never kept.',
     examples: [
       { comment: 'the last five requests', command: 'fleetctl sandbox requests --limit 5' },
       { comment: 'what the reboots of one device got, failures included', command: 'fleetctl sandbox requests --operation-id rebootDevice --hardware-id HW-000001' },

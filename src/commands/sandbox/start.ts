@@ -10,6 +10,7 @@ import type { SandboxOptions } from '../../sandbox/options.js';
 import { quoteInput } from '../../output/terminal-text.js';
 import { requireListenHost } from '../shared/validate.js';
 import { requireRegularFileOrMissing } from '../../io/read-input.js';
+import { CONTROL_TOKEN_VARIABLE } from './control-client.js';
 
 /** spec Limits: "Webhook change propagation: up to 60 seconds"; the sandbox's default is shorter. */
 const DEFAULT_PROPAGATION_MS = 5_000;
@@ -33,6 +34,7 @@ export interface SandboxStartFlags {
   journalSize?: string;
   json?: boolean;
   tls?: boolean;
+  controlToken?: string;
 }
 
 /** The sandbox's options, and whether to make a certificate and serve HTTPS (--tls). */
@@ -59,6 +61,7 @@ export function addSandboxStartOptions(command: Command): Command {
     .option('--emit-rate <n>', 'webhook events per second emitted from the seeded fleet, round robin over the five types (default 0: off)')
     .option('--propagation <ms>', 'delay before webhook configuration changes and key rotations reach deliveries (at most 60000)', String(DEFAULT_PROPAGATION_MS))
     .option('--json', 'print one JSON line with the endpoints and credentials when ready')
+    .option('--control-token <token>', `token the control routes (/_sandbox/*) require as a bearer token; made and printed at start when --host is not loopback (env ${CONTROL_TOKEN_VARIABLE})`)
     .option('--tls', 'serve HTTPS with a certificate made at start; its PEM file is printed (trust it with --ca-file)');
   return completeValues(command, { '--state': 'file', '--scenario': 'file', '--fault': 'file' });
 }
@@ -82,6 +85,7 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxStartOption
     faultFile: flags.fault,
     telemetryRatePerSecond: flags.telemetryRate === undefined ? undefined : rate(flags.telemetryRate, '--telemetry-rate', MAX_TELEMETRY_RATE),
     journalSize: integer(flags.journalSize ?? String(DEFAULT_JOURNAL_SIZE), '--journal-size', 1, MAX_JOURNAL_SIZE),
+    controlToken: flags.controlToken === undefined ? undefined : controlToken(flags.controlToken),
   };
 }
 
@@ -101,6 +105,7 @@ export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxSt
   } else {
     deps.output().text(readableFacts(sandbox, options, caFile));
   }
+  if (!sandbox.loopback) deps.io.warn(sharedSandboxWarning(sandbox, options.controlToken !== undefined));
   // said again as the last thing before "ready", where it cannot scroll away unseen (issue: "loudly")
   if (options.allowPrivateWebhooks) deps.io.info(PRIVATE_WEBHOOKS_WARNING);
   deps.io.info('Sandbox ready. Press Ctrl-C to stop.');
@@ -119,12 +124,21 @@ export const PRIVATE_WEBHOOKS_WARNING = [
   '!! LOCAL DEVELOPMENT ONLY: never use it where the sandbox can be reached by others.',
 ].join('\n');
 
+/** Off loopback, anyone who reaches the port is a client: say what they can do, and what guards the control routes. */
+function sharedSandboxWarning(sandbox: RunningSandbox, tokenGiven: boolean): string {
+  return [
+    `the sandbox listens on ${sandbox.listenAddress}, which other machines can reach: anyone there can use its API with the seeded client secrets printed above (the same for every sandbox of this seed).`,
+    `Its control routes (/_sandbox/*: reset, faults, emit, the request and delivery logs) require the control token${tokenGiven ? ' you gave' : ' printed above'}. Share it only on a network you trust.`,
+  ].join('\n');
+}
+
 export function readyFacts(sandbox: RunningSandbox) {
   return {
     base_url: sandbox.baseUrl,
     auth_url: sandbox.authUrl,
     openapi_url: sandbox.openapiUrl,
     control_openapi_url: sandbox.controlOpenapiUrl,
+    ...(sandbox.controlToken !== undefined && { control_token: sandbox.controlToken }),
     clients: sandbox.clients.map(({ client_id, client_secret, scopes, organization_id }) => ({ client_id, client_secret, scopes, organization_id })),
     organizations: sandbox.organizations.map(({ id, name, parent_id }) => ({ id, name, parent_id })),
   };
@@ -138,6 +152,7 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions, caFile:
     `  OpenAPI document: ${facts.openapi_url}`,
     `  Token endpoint:   ${facts.auth_url}/connect/token`,
     `  Control routes:   ${facts.control_openapi_url} (readiness: ${facts.base_url}/_sandbox/health)`,
+    ...(facts.control_token !== undefined ? [`  Control token:    ${facts.control_token} (required on /_sandbox/*: Authorization: Bearer TOKEN)`] : []),
     `  State:            ${options.statePath ?? 'in memory only (use --state FILE to keep it)'}`,
     `  Scenario:         ${options.scenarioFile ?? 'none: the seeded world (--scenario FILE)'}`,
     `  Faults:           ${options.faultFile ?? 'none at start'}; add some with: fleetctl sandbox fault add`,
@@ -164,6 +179,7 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions, caFile:
     `  export FLEETCTL_CLIENT_SECRET=${admin.client_secret}`,
     `  export FLEETCTL_ORGANIZATION_ID=${admin.organization_id}`,
     ...(caFile ? [`  export FLEETCTL_CA_FILE=${caFile}`] : []),
+    ...(facts.control_token !== undefined ? [`  export ${CONTROL_TOKEN_VARIABLE}=${facts.control_token}`] : []),
     '  fleetctl devices list',
   ];
   return `${lines.join('\n')}\n`;
@@ -195,4 +211,12 @@ function share(value: string, flag: string): number {
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new UsageError(`${flag} must be a number from 0 to 1, got ${quoteInput(value)}`);
   return parsed;
+}
+
+/** A token goes in an Authorization header: printable ASCII, no spaces, and long enough to guess at no better than chance. */
+function controlToken(value: string): string {
+  if (!/^[\x21-\x7e]{16,256}$/.test(value)) {
+    throw new UsageError(`--control-token (or ${CONTROL_TOKEN_VARIABLE}) must be 16 to 256 printable ASCII characters without spaces`, 'make one with: openssl rand -base64 24');
+  }
+  return value;
 }
