@@ -90,8 +90,8 @@ export class ApiClient {
 
   /** A list operation as a pager over its items. */
   list<Id extends ListOperationId>(operationId: Id, options: CallOptions<Id>, paging: PageOptions): Pager<ListItem<Id>> {
-    const request = this.toRequest(operationId, options);
     return paginate(async (cursor, limit) => {
+      const request = this.toRequest(operationId, options);
       const answer = await this.request({ ...request, query: { ...request.query, cursor, limit } });
       return answer.body as Page<ListItem<Id>>;
     }, paging);
