@@ -12,7 +12,7 @@ import { silentTracer, streamTracer, type Tracer } from './api/trace.js';
 import type { Transport } from './api/transport.js';
 import type { NetworkSettings } from './api/dispatcher.js';
 import type { Keychain } from './auth/secret-store.js';
-import type { ApiClient, OperationInfo } from './api/client.js';
+import type { ApiClient } from './api/client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './api/retry.js';
 import type { Dispatcher } from 'undici';
 import { quoteInput } from './output/terminal-text.js';
@@ -237,7 +237,7 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     tracer: deps.tracer(),
     retry: retryPolicy(g),
     signal: deps.signal,
-    operation: (id) => operation(id) as OperationInfo,
+    operation,
     activity: deps.io.activity,
   });
 }

@@ -11,10 +11,12 @@ import { noActivity, type Activity, type ActivityTask } from '../io/spinner.js';
 import type { HttpResponse, Transport } from './transport.js';
 import { isRetryableNetworkError } from './network-failure.js';
 import { paginate, type Page, type PageOptions, type Pager } from './paginate.js';
+import type { CallArguments, CallOptions, ListItem, ListOperationId, OperationId, ResponseBody } from '../openapi/operation-types.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 
-export interface CallOptions {
+/** What a call sends, before the document's types apply: the shape every CallOptions<Id> fits. */
+interface UntypedOptions {
   pathParams?: Record<string, string>;
   query?: Record<string, QueryValue>;
   body?: unknown;
@@ -22,7 +24,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export interface RawRequest extends CallOptions {
+export interface RawRequest extends Omit<UntypedOptions, 'pathParams'> {
   method: string;
   /** A path below the base URL, such as /v1/devices/123 (already expanded). */
   path: string;
@@ -48,7 +50,7 @@ export interface ApiClientDeps {
   clock: Clock;
   tracer: Tracer;
   retry: RetryPolicy;
-  operation: (operationId: string) => OperationInfo;
+  operation: (operationId: OperationId) => OperationInfo;
   /** Told about each 429 and its wait, so bulk work can slow down. */
   onRateLimited?: (waitMs: number) => void;
   /** Awaited before every attempt (retries included), so bulk work can pace its requests. */
@@ -81,28 +83,34 @@ export class ApiClient {
   }
 
   /** Calls an operation of the OpenAPI document by its operationId; its scope comes from the document. */
-  async call<T = unknown>(operationId: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
-    const op = this.deps.operation(operationId);
-    return this.request<T>({ ...options, method: op.method, path: expandPath(op.path, options.pathParams ?? {}), scope: op.scope });
+  async call<Id extends OperationId>(operationId: Id, ...[options]: CallArguments<Id>): Promise<ApiResponse<ResponseBody<Id>>> {
+    // the one place an answer takes the document's type: what the API sends is trusted to follow it
+    return (await this.request(this.toRequest(operationId, options ?? {}))) as ApiResponse<ResponseBody<Id>>;
   }
 
   /** A list operation as a pager over its items. */
-  list<T = unknown>(operationId: string, options: CallOptions, paging: PageOptions): Pager<T> {
-    return paginate<T>(async (cursor, limit) => {
-      const query = { ...options.query, cursor, limit };
-      const answer = await this.call<Page<T>>(operationId, { ...options, query });
-      return answer.body;
+  list<Id extends ListOperationId>(operationId: Id, options: CallOptions<Id>, paging: PageOptions): Pager<ListItem<Id>> {
+    return paginate(async (cursor, limit) => {
+      const request = this.toRequest(operationId, options);
+      const answer = await this.request({ ...request, query: { ...request.query, cursor, limit } });
+      return answer.body as Page<ListItem<Id>>;
     }, paging);
   }
 
-  request<T = unknown>(raw: RawRequest): Promise<ApiResponse<T>> {
+  /** Explicitly untyped: a request by method and path, for `fleetctl api` and tests of the transport. */
+  request(raw: RawRequest): Promise<ApiResponse> {
     const request = { ...raw, signal: raw.signal ?? this.deps.signal };
     checkRequestFits({ path: request.path, query: queryEntries(request.query), headers: request.headers ?? {} });
     const label = `${request.method} ${request.path}`;
-    return (this.deps.activity ?? noActivity).during(label, (task) => this.send<T>(request, label, task), request.signal);
+    return (this.deps.activity ?? noActivity).during(label, (task) => this.send(request, label, task), request.signal);
   }
 
-  private async send<T>(request: RawRequest, label: string, task: ActivityTask): Promise<ApiResponse<T>> {
+  private toRequest(operationId: OperationId, { pathParams, ...options }: UntypedOptions): RawRequest {
+    const op = this.deps.operation(operationId);
+    return { ...options, method: op.method, path: expandPath(op.path, pathParams ?? {}), scope: op.scope };
+  }
+
+  private async send(request: RawRequest, label: string, task: ActivityTask): Promise<ApiResponse> {
     const url = this.deps.baseUrl + request.path + queryString(request.query);
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...request.headers };
     let body: string | undefined;
@@ -155,7 +163,7 @@ export class ApiClient {
       }
       // a redirect is not followed (it would carry the bearer token elsewhere): it fails as the answer it is
       if (response.status >= 300) throw toApiError(response, url, parseRetryAfter(response.headers['retry-after'], this.deps.clock.now()), request.scope);
-      return { status: response.status, headers: response.headers, body: parseBody(response) as T };
+      return { status: response.status, headers: response.headers, body: parseBody(response) };
     }
   }
 

@@ -2,13 +2,20 @@
 // the answer into a per-device result: the unit of work of both `devices reboot HW` and a bulk run.
 import { randomUUID } from 'node:crypto';
 import { ApiError, CancelledError, FleetctlError, UsageError } from '../errors.js';
-import type { ApiClient } from './client.js';
+import type { ApiResponse } from './client.js';
+import type { CallOptions, ResponseBody } from '../openapi/operation-types.js';
 import { headerValue } from './problem.js';
 import { quoteInput } from '../output/terminal-text.js';
 
 export type DeviceCommand = 'reboot' | 'wake_up';
 
-export const COMMAND_OPERATION: Record<DeviceCommand, string> = { reboot: 'rebootDevice', wake_up: 'wakeUpDevice' };
+type CommandOperation = 'rebootDevice' | 'wakeUpDevice';
+export const COMMAND_OPERATION: Record<DeviceCommand, CommandOperation> = { reboot: 'rebootDevice', wake_up: 'wakeUpDevice' };
+
+/** What sending a command needs of the API client: its call for these two operations. */
+export interface CommandSender {
+  call(operationId: CommandOperation, options: CallOptions<CommandOperation>): Promise<ApiResponse<ResponseBody<CommandOperation>>>;
+}
 
 /** spec: Limits — Idempotency-Key at most 200 characters. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
@@ -62,7 +69,7 @@ export function isSuccess(status: CommandStatus): boolean {
  * Never throws for an API or network failure: that becomes the result. Cancellation does throw.
  */
 export async function sendDeviceCommand(
-  api: Pick<ApiClient, 'call'>,
+  api: CommandSender,
   opts: { hardwareId: string; command: DeviceCommand; idempotencyKey: string; signal?: AbortSignal },
 ): Promise<DeviceCommandOutcome> {
   const base = { hardware_id: opts.hardwareId, idempotency_key: opts.idempotencyKey, command: opts.command };

@@ -2,7 +2,7 @@
 // Loaded only when a live value is asked for, so the rest of completion never pays for the HTTP stack.
 import type { Deps } from '../factory.js';
 import type { ApiClient } from '../api/client.js';
-import { MAX_LIMIT } from '../api/paginate.js';
+import { MAX_LIMIT, type Pager } from '../api/paginate.js';
 import type { Candidate } from './candidates.js';
 import { CompletionCache, type CachedListing } from './cache.js';
 import type { LookedUpValue } from './values.js';
@@ -14,18 +14,20 @@ export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
 export const MAX_LISTED = 4 * MAX_LIMIT;
 
 interface Listing {
-  operationId: string;
+  pages(api: ApiClient, signal: AbortSignal): Pager<Record<string, unknown>>;
   toCandidate(item: Record<string, unknown>): Candidate | undefined;
 }
+
+const FIRST_PAGES = { limit: MAX_LIMIT, all: true, maxItems: MAX_LISTED };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const candidate = (value: unknown, description: unknown): Candidate | undefined =>
   typeof value === 'string' ? { value, description: text(description) } : undefined;
 
 const LISTINGS: Record<ApiValue, Listing> = {
-  'hardware-id': { operationId: 'listDevices', toCandidate: (d) => candidate(d.hardware_id, d.name) },
-  'fleet-id': { operationId: 'listFleets', toCandidate: (f) => candidate(f.id, f.name) },
-  'organization-id': { operationId: 'listOrganizations', toCandidate: (o) => candidate(o.id, o.name) },
+  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(d.hardware_id, d.name) },
+  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(f.id, f.name) },
+  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(o.id, o.name) },
 };
 
 /**
@@ -50,7 +52,7 @@ export async function lookUp(deps: LookupDeps, kind: ApiValue, prefix: string, s
 
 async function firstPages(api: ApiClient, listing: Listing, signal: AbortSignal): Promise<CachedListing & { finished: boolean }> {
   const candidates: Candidate[] = [];
-  const pager = api.list<Record<string, unknown>>(listing.operationId, { signal }, { limit: MAX_LIMIT, all: true, maxItems: MAX_LISTED });
+  const pager = listing.pages(api, signal);
   try {
     for await (const item of pager) {
       const found = item && typeof item === 'object' ? listing.toCandidate(item) : undefined;
@@ -65,7 +67,7 @@ async function firstPages(api: ApiClient, listing: Listing, signal: AbortSignal)
 
 /** Beyond the first pages: the API's hardware_id filter is exact, so it confirms one typed in full. */
 async function exactHardwareId(api: ApiClient, prefix: string, signal: AbortSignal): Promise<Candidate[]> {
-  const answer = await api.call<{ data?: Record<string, unknown>[] }>('listDevices', { query: { hardware_id: prefix, limit: 1 }, signal });
+  const answer = await api.call('listDevices', { query: { hardware_id: prefix, limit: 1 }, signal });
   const found = (answer.body?.data ?? []).map(LISTINGS['hardware-id'].toCandidate);
   return found.filter((c): c is Candidate => c !== undefined && c.value.startsWith(prefix));
 }

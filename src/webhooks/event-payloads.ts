@@ -2,6 +2,7 @@
 // envelope type. Payload shapes are declared once, in DATA_FIELDS, and validated from there.
 import type { TopicType } from './callback-url.js';
 import type { FieldKind } from './envelope-checks.js';
+import type { Schema } from '../openapi/operation-types.js';
 
 export const EVENT_TYPES = ['live.gps', 'journey.closed', 'alarm.triggered', 'event.generic', 'media.ready'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -24,36 +25,15 @@ export const DATA_SCHEMA_NAMES: Readonly<Record<EventType, string>> = {
   'media.ready': 'MediaReadyData',
 };
 
-export interface LocationPoint { latitude: number; longitude: number; utc: string }
-export interface SpeedPoint { speed: number; utc: string }
-export interface HeadingPoint { heading: number; utc: string }
+export type LiveGpsData = Schema<'LiveGpsData'>;
+export type MediaReadyData = Schema<'MediaReadyData'>;
 
-export interface LiveGpsData {
-  hardwareId: string; latitude: number; longitude: number; heading: number; speed: number; utc: string;
-  invalidGps: boolean;
-}
-export interface JourneyClosedData {
-  journeyId: string; hardwareId: string; startUtc: string; endUtc: string;
-  startLatitude: number; startLongitude: number; endLatitude: number; endLongitude: number;
-  distanceMeters: number; durationSeconds: number;
-}
-export interface AlarmTriggeredData {
-  id: string; hardwareId: string; triggerOn: string; alarmKey: string;
-  locations: LocationPoint[]; speedPoints: SpeedPoint[]; headingPoints: HeadingPoint[];
-}
-export interface EventGenericData {
-  eventId: string; hardwareId: string; triggerUtc: string; eventTypes: string[]; eventCategories: string[];
-  isAccident: boolean; locations: LocationPoint[]; address: string | null; vehicleId: string | null;
-}
-export interface MediaReadyData {
-  mediaId: string; hardwareId: string; fileName: string; mimeType: string; channel: number; downloadUrl: string;
-}
-
+/** The payload of each type, as the document's schemas declare it. */
 export interface EventDataByType {
   'live.gps': LiveGpsData;
-  'journey.closed': JourneyClosedData;
-  'alarm.triggered': AlarmTriggeredData;
-  'event.generic': EventGenericData;
+  'journey.closed': Schema<'JourneyClosedData'>;
+  'alarm.triggered': Schema<'AlarmTriggeredData'>;
+  'event.generic': Schema<'EventGenericData'>;
   'media.ready': MediaReadyData;
 }
 

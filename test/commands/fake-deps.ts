@@ -4,7 +4,7 @@ import { expect, onTestFinished } from 'vitest';
 import { Command } from 'commander';
 import { IOStreams, type TestIOStreams } from '../../src/io/streams.js';
 import { Output, type OutputFormat } from '../../src/output/render.js';
-import { ApiClient, type OperationInfo } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/client.js';
 import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transport.js';
 import { silentTracer } from '../../src/api/trace.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/retry.js';
@@ -118,7 +118,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     clock,
     tracer: silentTracer,
     retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 0 },
-    operation: (id) => operation(id) as OperationInfo,
+    operation,
   });
   const prompter: Prompter = {
     async input(message, o) {

@@ -33,7 +33,7 @@ export async function apiRun(deps: ApiRunDeps, opts: ApiRunOptions): Promise<voi
   const first = request.query.cursor?.[0];
   const limit = Number(request.query.limit?.[0] ?? DEFAULT_LIMIT);
   const pager = paginate(async (cursor, pageLimit) => {
-    const answer = await api.request<Page<unknown>>({ ...call, query: { ...request.query, cursor: cursor ?? first, limit: String(pageLimit) } });
+    const answer = await api.request({ ...call, query: { ...request.query, cursor: cursor ?? first, limit: String(pageLimit) } });
     if (!isPage(answer.body)) throw new UsageError(`--paginate: ${request.method} ${request.path} does not answer with a list ({data, next_cursor, has_more})`);
     return answer.body;
   }, { limit, cursor: first, all: true });

@@ -22,12 +22,13 @@ import { isRunFatal } from './bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
 import { pickDevicesFor } from '../shared/pickers.js';
 import { quoteInput } from '../../output/terminal-text.js';
+import type { OperationId } from '../../openapi/operation-types.js';
 
 export interface DeviceCommandVerb {
   command: DeviceCommand;
   /** The verb as typed: reboot, wake-up. */
   name: string;
-  operationId: string;
+  operationId: OperationId;
   /** "Reboot", "Wake up". */
   label: string;
   summary: string;

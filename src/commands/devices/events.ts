@@ -1,20 +1,16 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
+import type { ListItem } from '../../openapi/operation-types.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
-import { addFollowOptions, followEvents, followFrom, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
+import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireHardwareId, collect, requireNonEmpty } from '../shared/validate.js';
-
-interface DeviceEvent {
-  event_id: string;
-  triggered_at: string;
-}
 
 export interface DevicesEventsOptions {
   hardwareId: string;
@@ -82,16 +78,16 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
 export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEventsOptions): Promise<void> {
   const api = await deps.api();
   // spec: event_types of this endpoint is a string (an array only for GET /v1/events): one comma-separated value
-  // reads the same under either form, where repeated parameters could keep only the last type
-  const filters = { event_types: opts.types?.join(','), is_accident: opts.accident, is_important: opts.important };
-  const list = (query: Record<string, string | boolean | undefined>, paging: PageOptions) =>
-    api.list<DeviceEvent>('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query: { ...query, ...filters } }, paging);
+  // reads the same under either form (sent as a single value), where repeated parameters could keep only the last type
+  const filters = { event_types: opts.types && [opts.types.join(',')], is_accident: opts.accident, is_important: opts.important };
+  const list = (query: { date_from?: string; date_to?: string }, paging: PageOptions) =>
+    api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query: { ...query, ...filters } }, paging);
   if (opts.follow) {
-    const source = {
+    const source: EventSource<ListItem<'listDeviceEvents'>> = {
       what: `events of ${opts.hardwareId}`,
-      fetch: (dateFrom: string, dateTo: string, paging: PageOptions) => list({ date_from: dateFrom, date_to: dateTo }, paging),
-      id: (event: DeviceEvent) => event.event_id,
-      time: (event: DeviceEvent) => event.triggered_at,
+      fetch: (dateFrom, dateTo, paging) => list({ date_from: dateFrom, date_to: dateTo }, paging),
+      id: (event) => event.event_id,
+      time: (event) => event.triggered_at,
     };
     await followEvents(deps, source, viewOf('deviceEvent'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
     return;

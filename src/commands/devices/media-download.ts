@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Deps } from '../../factory.js';
 import { ApiError, FleetctlError, NetworkError, UsageError } from '../../errors.js';
 import type { Transport } from '../../api/transport.js';
+import type { Schema } from '../../openapi/operation-types.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
@@ -30,12 +31,7 @@ export interface DevicesMediaDownloadOptions {
   window: DateWindow;
 }
 
-export interface MediaItem {
-  id: string;
-  file_name: string;
-  size_bytes?: number;
-  download_url: string;
-}
+type MediaItem = Schema<'DeviceMedia'>;
 
 type DevicesMediaDownloadDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'transport' | 'prompter'>;
 
@@ -118,7 +114,7 @@ export async function devicesMediaDownloadRun(deps: DevicesMediaDownloadDeps, op
 /** The items to fetch, with fresh signed URLs; an unknown id fails before anything is downloaded. */
 async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMediaDownloadOptions): Promise<MediaItem[]> {
   const api = await deps.api();
-  const pager = api.list<MediaItem>(
+  const pager = api.list(
     'listDeviceMedia',
     { pathParams: { hardwareId: opts.hardwareId }, query: dateQuery(opts.window), signal: deps.signal },
     { limit: 500, all: true },

@@ -31,7 +31,7 @@ export function isDeviceId(ref: string): boolean {
 export async function resolveDevice(api: ApiClient, ref: string, signal?: AbortSignal): Promise<ResolvedDevice> {
   if (isDeviceId(ref)) return { id: ref, label: ref };
   // two are enough to know whether the hardware id names more than one device
-  const pager = api.list<{ id: string }>('listDevices', { query: { hardware_id: ref }, signal }, { limit: 2, all: false });
+  const pager = api.list('listDevices', { query: { hardware_id: ref }, signal }, { limit: 2, all: false });
   const found: string[] = [];
   for await (const device of pager) found.push(device.id);
   if (found.length === 0) {

@@ -7,9 +7,11 @@ import { describeVerb } from '../shared/help.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addDriverFieldOptions, checkMember, CREATE_FIELDS, CREATE_REQUIRED, driverBodyFrom, flagOf, type DriverBody, type RawDriverFlags } from './driver-fields.js';
 
+/** The create-driver command, complete and checked. */
+type CreateBody = DriverBody & Record<(typeof CREATE_REQUIRED)[number], string>;
+
 export interface DriversCreateOptions {
-  /** The create-driver command, complete and checked. */
-  body: DriverBody;
+  body: CreateBody;
 }
 
 type DriversCreateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'settings' | 'signal'>;
@@ -51,17 +53,9 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
 }
 
 /** Asks for the required members still missing when it may prompt; otherwise names them all. */
-async function completeRequired(deps: Pick<Deps, 'io' | 'prompter'>, body: DriverBody): Promise<DriverBody> {
-  const missing = CREATE_REQUIRED.filter((name) => body[name] === undefined || body[name] === null);
-  if (missing.length === 0) return body;
-  if (!deps.io.canPrompt()) {
-    throw new UsageError(
-      `missing required field${missing.length > 1 ? 's' : ''}: ${missing.map(flagOf).join(', ')}`,
-      'pass them as flags or in --from-file (run in a terminal to be asked for them)',
-    );
-  }
+async function completeRequired(deps: Pick<Deps, 'io' | 'prompter'>, body: DriverBody): Promise<CreateBody> {
   const complete = { ...body };
-  for (const name of missing) {
+  for (const name of deps.io.canPrompt() ? missingMembers(complete) : []) {
     const validate = (value: string) => {
       try {
         checkMember(name, value, QUESTIONS[name]!);
@@ -72,7 +66,21 @@ async function completeRequired(deps: Pick<Deps, 'io' | 'prompter'>, body: Drive
     };
     complete[name] = checkMember(name, await deps.prompter.input(QUESTIONS[name]!, { validate }), flagOf(name));
   }
+  assertComplete(complete);
   return complete;
+}
+
+function missingMembers(body: DriverBody): (typeof CREATE_REQUIRED)[number][] {
+  return CREATE_REQUIRED.filter((name) => body[name] === undefined || body[name] === null);
+}
+
+function assertComplete(body: DriverBody): asserts body is CreateBody {
+  const missing = missingMembers(body);
+  if (missing.length === 0) return;
+  throw new UsageError(
+    `missing required field${missing.length > 1 ? 's' : ''}: ${missing.map(flagOf).join(', ')}`,
+    'pass them as flags or in --from-file (run in a terminal to be asked for them)',
+  );
 }
 
 export async function driversCreateRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: DriversCreateOptions): Promise<void> {

@@ -2,11 +2,12 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { PageOptions } from '../../api/paginate.js';
+import type { ListItem } from '../../openapi/operation-types.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
-import { addFollowOptions, followEvents, followFrom, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
+import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireHardwareId, collect, requireNonEmpty, uuidList } from '../shared/validate.js';
 
@@ -78,17 +79,15 @@ export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSea
   return { hardwareId, fleetIds, vehicleIds, window, types, paging, follow };
 }
 
-type FoundEvent = { event_id: string; triggered_at: string };
-
 export async function eventsSearchRun(deps: EventsSearchDeps, opts: EventsSearchOptions): Promise<void> {
   const api = await deps.api();
   const search = (dateFrom: string | undefined, dateTo: string | undefined, paging: PageOptions) => {
     const query = { hardware_id: opts.hardwareId, fleet_ids: opts.fleetIds, vehicle_ids: opts.vehicleIds, date_from: dateFrom, date_to: dateTo, event_types: opts.types };
-    return api.list<FoundEvent>('searchEvents', { query }, paging);
+    return api.list('searchEvents', { query }, paging);
   };
   if (opts.follow) {
     const narrowed = [opts.hardwareId, ...(opts.fleetIds ?? []).map((id) => `fleet ${id}`), ...(opts.vehicleIds ?? []).map((id) => `vehicle ${id}`)];
-    const source = { what: `events of ${narrowed.filter(Boolean).join(', ')}`, fetch: search, id: (e: FoundEvent) => e.event_id, time: (e: FoundEvent) => e.triggered_at };
+    const source: EventSource<ListItem<'searchEvents'>> = { what: `events of ${narrowed.filter(Boolean).join(', ')}`, fetch: search, id: (e) => e.event_id, time: (e) => e.triggered_at };
     await followEvents(deps, source, viewOf('event'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
     return;
   }

@@ -1,7 +1,7 @@
 // Help text shared by every verb: the scope it needs, the global options it honours, and examples that work as
 // written.
 import type { Command, Option } from 'commander';
-import { operation } from '../../openapi/operations.js';
+import { operation, type OperationId } from '../../openapi/operations.js';
 import type { ResourceView } from '../../output/columns.js';
 
 export interface Example {
@@ -34,7 +34,7 @@ export const API_USES: readonly VerbUse[] = ['profile', 'endpoints', 'sandbox', 
 
 export interface VerbMetadata {
   /** The API operations the verb calls (a test checks every operation has a verb). */
-  operationIds?: string[];
+  operationIds?: OperationId[];
   output: VerbOutput;
   /** Default: API_USES when the verb declares operationIds, otherwise nothing. */
   uses?: readonly VerbUse[];

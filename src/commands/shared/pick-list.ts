@@ -1,8 +1,8 @@
 // A required argument left out on a terminal: the operator picks it from the API's own list, fetched page by page
 // as they type. Off a terminal nothing is asked: the argument is missing, exit 2, as commander would say it.
 import type { Deps } from '../../factory.js';
-import type { QueryValue } from '../../api/client.js';
-import type { Pager } from '../../api/paginate.js';
+import type { ApiClient } from '../../api/client.js';
+import type { PageOptions, Pager } from '../../api/paginate.js';
 import type { IOStreams } from '../../io/streams.js';
 import type { PromptChoice, SearchItem } from '../../io/prompter.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -18,11 +18,10 @@ export interface ListPick<T> {
   message: string;
   /** What one item is, for messages: "device". */
   noun: string;
-  operationId: string;
-  pathParams?: Record<string, string>;
-  query?: Record<string, QueryValue>;
-  /** The API's own filter for a search term, where it has one: the query parameters to add for this term. */
-  filter?: (term: string) => Record<string, QueryValue> | undefined;
+  /** The list operation, from a page on; with a term, narrowed by the API's own filter (see `filters`). */
+  list: (api: ApiClient, paging: PageOptions, term?: string) => Pager<T>;
+  /** Whether the API's own filter can look for this term; without one only the items read are searched. */
+  filters?: (term: string) => boolean;
   /** Said instead of prompting when there is nothing to pick from. */
   none?: { message: string; hint: string };
   /** The cells of an item's line, in order, as the API gave them (made terminal-safe here). */
@@ -60,16 +59,13 @@ export async function givenOrPicked<T>(io: IOStreams, value: T | undefined, name
 /** One item of a list operation, searched as the operator types. */
 export async function pickFromList<T>(deps: PickerDeps, spec: ListPick<T>): Promise<T> {
   const api = await deps.api();
-  const listed = (extra: Record<string, QueryValue>, cursor?: string) =>
-    api.list<T>(spec.operationId, { pathParams: spec.pathParams, query: { ...spec.query, ...extra } }, { limit: PAGE_LIMIT, cursor, all: false });
-  const scan = new ListScan<T>((cursor) => listed({}, cursor));
+  const scan = new ListScan<T>((cursor) => spec.list(api, { limit: PAGE_LIMIT, cursor, all: false }));
   await explained(spec, scan.fill(() => true, 1, 1));
   if (scan.items.length === 0) throw nothingToPick(spec);
   const filtered = new Map<string, Promise<T[]>>();
   const byFilter = (term: string): Promise<T[]> => {
-    const extra = term === '' ? undefined : spec.filter?.(term);
-    if (!extra) return Promise.resolve([]);
-    if (!filtered.has(term)) filtered.set(term, collect(listed(extra)));
+    if (term === '' || !spec.filters?.(term)) return Promise.resolve([]);
+    if (!filtered.has(term)) filtered.set(term, collect(spec.list(api, { limit: PAGE_LIMIT, all: false }, term)));
     return filtered.get(term)!;
   };
   const width = lineWidth(deps.io, 3);
@@ -90,7 +86,7 @@ export async function pickFromList<T>(deps: PickerDeps, spec: ListPick<T>): Prom
   return deps.prompter.search(spec.message, { source, pageSize: PAGE_SIZE });
 }
 
-export interface ListCheck<T> extends Omit<ListPick<T>, 'filter'> {
+export interface ListCheck<T> extends Omit<ListPick<T>, 'filters'> {
   /** Why an item may not be chosen, if it may not. */
   unavailable?: (item: T) => string | undefined;
 }
@@ -98,7 +94,7 @@ export interface ListCheck<T> extends Omit<ListPick<T>, 'filter'> {
 /** Several items of a list operation, ticked in one list of its first `max` items. */
 export async function checkFromList<T>(deps: PickerDeps, spec: ListCheck<T>, max = 500): Promise<T[]> {
   const api = await deps.api();
-  const pager = api.list<T>(spec.operationId, { pathParams: spec.pathParams, query: spec.query }, { limit: max, all: false });
+  const pager = spec.list(api, { limit: max, all: false });
   const items = await explained(spec, collect(pager));
   if (items.length === 0) throw nothingToPick(spec);
   if (pager.hasMore) deps.io.info(`Only the first ${items.length} ${spec.noun}s are listed; name others as arguments.`);

@@ -4,55 +4,7 @@ import { safeText } from '../../output/terminal-text.js';
 import { dateQuery, type DateWindow } from './dates.js';
 import { checkFromList, givenOrPicked, pickable, pickFromList, type PickerDeps } from './pick-list.js';
 import { requireHardwareId, requireNonEmpty, requireUuid } from './validate.js';
-
-export interface PickedDevice {
-  id: string;
-  hardware_id: string;
-  name?: string | null;
-  model?: string | null;
-  capabilities?: string[];
-}
-
-interface Named {
-  id: string;
-  name?: string | null;
-}
-
-interface Fleet extends Named {
-  vehicle_count?: number;
-}
-
-interface Vehicle extends Named {
-  license_plate?: string | null;
-  make?: string | null;
-  model?: string | null;
-  year?: number | null;
-}
-
-interface Driver {
-  id: string;
-  first_name?: string | null;
-  last_name?: string | null;
-  employee_id?: string | null;
-  status?: string | null;
-  email?: string | null;
-}
-
-interface EventItem {
-  event_id: string;
-  triggered_at?: string;
-  event_types?: string[];
-  is_accident?: boolean;
-  is_important?: boolean;
-}
-
-interface MediaItem {
-  id: string;
-  file_name?: string;
-  mime_type?: string;
-  recorded_at?: string;
-  size_bytes?: number;
-}
+import type { Schema } from '../../openapi/operation-types.js';
 
 // Hardware ids are free-form; one typed whole is a single word with a digit in it (HW-000123, 359881234567890).
 const HARDWARE_ID_LIKE = /^\S*\d\S*$/;
@@ -61,25 +13,25 @@ const EVENT_DAYS = 30;
 
 export const HARDWARE_ID_ARGUMENT = pickable('hardware id of the device');
 
-const deviceCells = (d: PickedDevice) => [d.hardware_id, d.name, d.model, (d.capabilities ?? []).join(' ')];
+const deviceCells = (d: Schema<'Device'>) => [d.hardware_id, d.name, d.model, (d.capabilities ?? []).join(' ')];
 
-export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<PickedDevice> {
-  return pickFromList<PickedDevice>(deps, {
+export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<Schema<'Device'>> {
+  return pickFromList(deps, {
     message: `${message} (type a hardware id or name)`,
     noun: 'device',
-    operationId: 'listDevices',
-    filter: (term) => (HARDWARE_ID_LIKE.test(term) ? { hardware_id: term } : undefined),
+    list: (api, paging, term) => api.list('listDevices', { query: { hardware_id: term } }, paging),
+    filters: (term) => HARDWARE_ID_LIKE.test(term),
     cells: deviceCells,
     key: (d) => d.id,
   });
 }
 
 /** Devices for a command: those without its capability are shown, and cannot be ticked. */
-export async function pickDevicesFor(deps: PickerDeps, capability: string, verb: string): Promise<string[]> {
-  const devices = await checkFromList<PickedDevice>(deps, {
+export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'DeviceCapability'>, verb: string): Promise<string[]> {
+  const devices = await checkFromList(deps, {
     message: `Devices to ${verb} (space ticks, enter goes on)`,
     noun: 'device',
-    operationId: 'listDevices',
+    list: (api, paging) => api.list('listDevices', {}, paging),
     cells: deviceCells,
     key: (d) => d.id,
     unavailable: (d) => ((d.capabilities ?? []).includes(capability) ? undefined : `(no ${capability})`),
@@ -88,10 +40,10 @@ export async function pickDevicesFor(deps: PickerDeps, capability: string, verb:
 }
 
 export async function pickDriver(deps: PickerDeps): Promise<string> {
-  const driver = await pickFromList<Driver>(deps, {
+  const driver = await pickFromList(deps, {
     message: 'Driver (type a name)',
     noun: 'driver',
-    operationId: 'listDrivers',
+    list: (api, paging) => api.list('listDrivers', {}, paging),
     cells: (d) => [[d.first_name, d.last_name].filter(Boolean).join(' '), d.employee_id, d.status, d.email],
     key: (d) => d.id,
   });
@@ -99,10 +51,10 @@ export async function pickDriver(deps: PickerDeps): Promise<string> {
 }
 
 export async function pickFleet(deps: PickerDeps): Promise<string> {
-  const fleet = await pickFromList<Fleet>(deps, {
+  const fleet = await pickFromList(deps, {
     message: 'Fleet (type a name)',
     noun: 'fleet',
-    operationId: 'listFleets',
+    list: (api, paging) => api.list('listFleets', {}, paging),
     cells: (f) => [f.name, f.vehicle_count === undefined ? undefined : `${f.vehicle_count} vehicles`],
     key: (f) => f.id,
   });
@@ -110,10 +62,10 @@ export async function pickFleet(deps: PickerDeps): Promise<string> {
 }
 
 export async function pickOrganization(deps: PickerDeps): Promise<string> {
-  const organization = await pickFromList<Named>(deps, {
+  const organization = await pickFromList(deps, {
     message: 'Organization (type a name)',
     noun: 'organization',
-    operationId: 'listOrganizations',
+    list: (api, paging) => api.list('listOrganizations', {}, paging),
     // names can repeat across a tenant: the id tells them apart
     cells: (o) => [o.name, o.id],
     key: (o) => o.id,
@@ -122,10 +74,10 @@ export async function pickOrganization(deps: PickerDeps): Promise<string> {
 }
 
 export async function pickVehicle(deps: PickerDeps): Promise<string> {
-  const vehicle = await pickFromList<Vehicle>(deps, {
+  const vehicle = await pickFromList(deps, {
     message: 'Vehicle (type a name or plate)',
     noun: 'vehicle',
-    operationId: 'listVehicles',
+    list: (api, paging) => api.list('listVehicles', {}, paging),
     cells: (v) => [v.name, v.license_plate, [v.make, v.model].filter(Boolean).join(' '), v.year],
     key: (v) => v.id,
   });
@@ -138,11 +90,10 @@ export async function pickEvent(deps: PickerDeps & Pick<Deps, 'clock'>): Promise
   const now = deps.clock.now();
   const window = { dateFrom: new Date(now.getTime() - EVENT_DAYS * 86_400_000).toISOString(), dateTo: now.toISOString() };
   const hardwareId = safeText(device.hardware_id);
-  const event = await pickFromList<EventItem>(deps, {
+  const event = await pickFromList(deps, {
     message: `Event of ${hardwareId}, last ${EVENT_DAYS} days (type a type or date)`,
     noun: 'event',
-    operationId: 'searchEvents',
-    query: { hardware_id: device.hardware_id, ...dateQuery(window) },
+    list: (api, paging) => api.list('searchEvents', { query: { hardware_id: device.hardware_id, ...dateQuery(window) } }, paging),
     none: {
       message: `device ${hardwareId} has no events in the last ${EVENT_DAYS} days`,
       hint: `give the event id; older ones: fleetctl events search --hardware-id ${hardwareId} --since 90d`,
@@ -156,12 +107,10 @@ export async function pickEvent(deps: PickerDeps & Pick<Deps, 'clock'>): Promise
 /** A media item of a device, within the command's own --from/--to. */
 export async function pickMedia(deps: PickerDeps, hardwareId: string, window: DateWindow): Promise<string> {
   const shown = safeText(hardwareId);
-  const item = await pickFromList<MediaItem>(deps, {
+  const item = await pickFromList(deps, {
     message: `Media of ${shown} (type a file name or date)`,
     noun: 'media item',
-    operationId: 'listDeviceMedia',
-    pathParams: { hardwareId },
-    query: dateQuery(window),
+    list: (api, paging) => api.list('listDeviceMedia', { pathParams: { hardwareId }, query: dateQuery(window) }, paging),
     none: {
       message: `device ${shown} has no media${window.dateFrom || window.dateTo ? ' in that window' : ''}`,
       hint: 'widen --from/--to, or leave them out',

@@ -5,21 +5,10 @@ import { ApiError } from '../../errors.js';
 import type { ApiClient, ApiResponse } from '../../api/client.js';
 import { headerValue } from '../../api/problem.js';
 import { MAX_TOPICS, type TopicType } from '../../webhooks/callback-url.js';
+import type { Schema } from '../../openapi/operation-types.js';
 
-export interface WebhookTopic {
-  type: TopicType;
-  is_enabled: boolean;
-  delivery: { url: string };
-}
-
-export interface WebhookConfig {
-  organization_id: string;
-  is_enabled: boolean;
-  topics: WebhookTopic[];
-  auth_key_hint: string;
-  created_at: string;
-  updated_at: string;
-}
+export type WebhookTopic = Schema<'WebhookTopic'>;
+export type WebhookConfig = Schema<'WebhookConfig'>;
 
 /** A configuration as read, with the ETag to send back as If-Match. */
 export interface Versioned {
@@ -43,7 +32,7 @@ export class WebhookConfigClient {
   ) {}
 
   async read(): Promise<Versioned> {
-    const answer = await this.run(undefined, undefined, () => this.api.call<WebhookConfig>('getWebhookConfig', { pathParams: this.path() }));
+    const answer = await this.run(undefined, undefined, () => this.api.call('getWebhookConfig', { pathParams: this.path() }));
     const etag = etagOf(answer);
     if (etag === undefined) throw new Error('the service answered the webhook configuration without an ETag header');
     return { config: answer.body, etag };
@@ -75,40 +64,41 @@ export class WebhookConfigClient {
   }
 
   async replace(body: { is_enabled: boolean; topics: WebhookTopic[] }, pre: Precondition): Promise<string | undefined> {
-    return etagOf(await this.mutate('replaceWebhookConfig', pre, { body }));
+    return etagOf(await this.mutate(pre, undefined, (headers) => this.api.call('replaceWebhookConfig', { pathParams: this.path(), body, headers })));
   }
 
   async setEnabled(enabled: boolean, pre: Precondition): Promise<string | undefined> {
-    return etagOf(await this.mutate('updateWebhookConfig', pre, { body: { is_enabled: enabled } }));
+    const body = { is_enabled: enabled };
+    return etagOf(await this.mutate(pre, undefined, (headers) => this.api.call('updateWebhookConfig', { pathParams: this.path(), body, headers })));
   }
 
   async remove(pre: Precondition): Promise<void> {
-    await this.mutate('deleteWebhookConfig', pre, {});
+    await this.mutate(pre, undefined, (headers) => this.api.call('deleteWebhookConfig', { pathParams: this.path(), headers }));
   }
 
   async regenerateKey(pre: Precondition): Promise<{ authKey: string; etag?: string }> {
-    const answer = await this.mutate<{ auth_key?: unknown }>('regenerateWebhookAuthKey', pre, {});
-    const authKey = answer.body?.auth_key;
+    const answer = await this.mutate(pre, undefined, (headers) => this.api.call('regenerateWebhookAuthKey', { pathParams: this.path(), headers }));
+    const authKey: unknown = answer.body?.auth_key;
     if (typeof authKey !== 'string') throw new Error('the service answered the key rotation without an auth_key');
     return { authKey, etag: etagOf(answer) };
   }
 
   async upsertTopic(type: TopicType, topic: { is_enabled: boolean; delivery: { url: string } }, pre: Precondition): Promise<string | undefined> {
-    return etagOf(await this.mutate('upsertWebhookTopic', pre, { body: topic, topicType: type }));
+    const pathParams = { ...this.path(), topicType: type };
+    return etagOf(await this.mutate(pre, type, (headers) => this.api.call('upsertWebhookTopic', { pathParams, body: topic, headers })));
   }
 
   async removeTopic(type: TopicType, pre: Precondition): Promise<string | undefined> {
-    return etagOf(await this.mutate('deleteWebhookTopic', pre, { topicType: type }));
+    const pathParams = { ...this.path(), topicType: type };
+    return etagOf(await this.mutate(pre, type, (headers) => this.api.call('deleteWebhookTopic', { pathParams, headers })));
   }
 
-  private mutate<T = unknown>(operationId: string, pre: Precondition, opts: { body?: unknown; topicType?: TopicType }): Promise<ApiResponse<T>> {
-    const pathParams = opts.topicType ? { ...this.path(), topicType: opts.topicType } : this.path();
-    return this.run(pre, opts.topicType, () =>
-      this.api.call<T>(operationId, { pathParams, body: opts.body, headers: { 'if-match': pre.etag } }),
-    );
+  /** A mutation sent with the precondition's If-Match; `what` is the topic it is about, for the hints. */
+  private mutate<T>(pre: Precondition, what: TopicType | undefined, call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+    return this.run(pre, what, () => call({ 'if-match': pre.etag }));
   }
 
-  private path(): Record<string, string> {
+  private path(): { organizationId: string } {
     return { organizationId: this.organizationId };
   }
 

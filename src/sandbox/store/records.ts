@@ -1,49 +1,20 @@
 // The sandbox's records. API fields are snake_case as the document names them; fields the API never
 // shows (seq, seed* ...) are internal and stripped by the views in src/sandbox/routes/.
+import type { Schema } from '../../openapi/operation-types.js';
 
-export type Capability = 'reboot' | 'wake_up';
+export type Capability = Schema<'DeviceCapability'>;
+export type OrganizationRecord = Schema<'Organization'>;
 
-export interface OrganizationRecord {
-  id: string;
-  name: string;
-  parent_id: string | null;
+export interface FleetRecord extends Schema<'Fleet'> {
+  seq: number;
 }
 
-export interface FleetRecord {
+export interface VehicleRecord extends Schema<'Vehicle'> {
   seq: number;
-  id: string;
-  organization_id: string;
-  name: string;
-  vehicle_count: number;
-  created_at: string;
 }
 
-export interface VehicleRecord {
+export interface DeviceRecord extends Schema<'Device'> {
   seq: number;
-  id: string;
-  organization_id: string;
-  fleet_id: string;
-  name: string;
-  vin: string;
-  license_plate: string;
-  make: string;
-  model: string;
-  year: number;
-}
-
-export interface DeviceRecord {
-  seq: number;
-  id: string;
-  hardware_id: string;
-  organization_id: string;
-  fleet_id: string;
-  vehicle_id: string | null;
-  name: string;
-  model: string;
-  firmware_version: string;
-  capabilities: Capability[];
-  last_seen_at: string | null;
-  created_at: string;
   /** Where the seed put the device: telemetry (events, journeys) stays attributed there. */
   seedOrganizationId: string;
   seedFleetId: string;
@@ -54,90 +25,30 @@ export interface DeviceRecord {
   fixedPosition: { latitude: number; longitude: number } | null;
 }
 
-export type DriverStatus = 'active' | 'inactive';
+export type DriverStatus = Schema<'DriverStatus'>;
 
-export interface DriverRecord {
+export interface DriverRecord extends Schema<'Driver'> {
   seq: number;
-  id: string;
-  organization_id: string;
-  fleet_id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-  license_number: string | null;
-  employee_id: string | null;
-  status: DriverStatus;
-  created_at: string;
-  updated_at: string;
 }
 
-export interface EventRecord {
-  event_id: string;
+/** The sandbox always knows an event's address and speed, which the document allows to be null. */
+export interface EventRecord extends Schema<'Event'> {
   event_uuid: string;
-  hardware_id: string;
-  organization_id: string;
-  vehicle_id: string | null;
-  fleet_id: string;
-  event_types: string[];
-  event_categories: string[];
-  triggered_at: string;
   triggeredMs: number;
-  is_accident: boolean;
-  is_important: boolean;
   address: string;
   speed_kph: number;
-  locations: { latitude: number; longitude: number; recorded_at: string }[];
-  media_ids: string[];
 }
 
-export interface MediaRecord {
-  id: string;
-  hardware_id: string;
+/** The download URL is signed when a list is answered, not stored. */
+export interface MediaRecord extends Omit<Schema<'DeviceMedia'>, 'download_url' | 'download_url_expires_at'> {
   organization_id: string;
-  event_id: string | null;
-  file_name: string;
-  mime_type: string;
-  channel: number;
-  size_bytes: number;
-  recorded_at: string;
   recordedMs: number;
 }
 
-export interface JourneyRecord {
-  id: string;
-  hardware_id: string;
+export interface JourneyRecord extends Schema<'Journey'> {
   organization_id: string;
-  vehicle_id: string | null;
-  fleet_id: string;
-  start_utc: string;
-  end_utc: string;
   startMs: number;
-  start_latitude: number;
-  start_longitude: number;
-  end_latitude: number;
-  end_longitude: number;
-  distance_meters: number;
-  duration_seconds: number;
 }
 
-export interface LastReportedState {
-  hardware_id: string;
-  reported_at: string;
-  ignition_on: boolean;
-  speed_kph: number;
-  odometer_km: number;
-  battery_voltage: number;
-  latitude: number;
-  longitude: number;
-}
-
-export interface LivePosition {
-  hardware_id: string;
-  latitude: number;
-  longitude: number;
-  heading: number;
-  speed_kph: number;
-  recorded_at: string;
-  is_valid_gps: boolean;
-}
+export type LastReportedState = Schema<'DeviceLastReported'>;
+export type LivePosition = Schema<'DeviceLastPosition'>;

@@ -1,24 +1,16 @@
 // Webhook configurations, one per organization (persisted). Versioned by a revision number from which the
 // strong ETag is derived; the auth key is kept here and shown by the API only as auth_key_hint.
 import { createHash, randomBytes } from 'node:crypto';
-import type { TopicType } from '../../webhooks/callback-url.js';
+import type { Schema } from '../../openapi/operation-types.js';
 
-export interface WebhookTopic {
-  type: TopicType;
-  is_enabled: boolean;
-  delivery: { url: string };
-}
+export type WebhookTopic = Schema<'WebhookTopic'>;
 
-export interface StoredWebhookConfig {
-  organization_id: string;
-  is_enabled: boolean;
-  topics: WebhookTopic[];
+/** The configuration as the API shows it, with the key itself where the API shows only its hint. */
+export interface StoredWebhookConfig extends Omit<Schema<'WebhookConfig'>, 'auth_key_hint'> {
   auth_key: string;
   /** The key before the last rotation (producers may still send it within the propagation window). */
   previous_auth_key: string | null;
   key_rotated_at: string | null;
-  created_at: string;
-  updated_at: string;
   revision: number;
 }
 

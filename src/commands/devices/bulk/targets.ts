@@ -57,10 +57,10 @@ export async function resolveTargets(
   if (hasSelection(source)) {
     const api = await deps.api();
     const query = { organization_id: source.organizationId, fleet_id: source.fleetId };
-    const pager = api.list<{ hardware_id: string; capabilities?: unknown }>('listDevices', { query, signal: deps.signal }, { limit: 500, all: true });
+    const pager = api.list('listDevices', { query, signal: deps.signal }, { limit: 500, all: true });
     for await (const device of pager) {
       all.push(device.hardware_id);
-      const listed = device.capabilities;
+      const listed: unknown = device.capabilities;
       if (Array.isArray(listed)) capabilities.set(device.hardware_id, listed.filter((c): c is string => typeof c === 'string'));
     }
   }

@@ -3,11 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../../../src/errors.js';
 import { DEFAULT_RETRY_POLICY } from '../../../../src/api/retry.js';
-import type { DeviceCommandOutcome } from '../../../../src/api/device-commands.js';
+import type { CommandSender, DeviceCommandOutcome } from '../../../../src/api/device-commands.js';
 import { runBulk, type BulkPlan } from '../../../../src/commands/devices/bulk/runner.js';
 import { AdaptiveConcurrency } from '../../../../src/commands/devices/bulk/concurrency.js';
 import { FakeClock } from '../../../support/fake-clock.js';
-import type { ApiClient, ApiResponse, CallOptions } from '../../../../src/api/client.js';
 
 type Answer = number | { status: number; retryAfter?: number } | 'drop';
 
@@ -16,9 +15,9 @@ function scriptedApi(script: Record<string, Answer[]>, opts: { latencyMs?: numbe
   const calls: { hardwareId: string; key: string }[] = [];
   let inFlight = 0;
   const inFlightSeen: number[] = [];
-  const api: Pick<ApiClient, 'call'> = {
-    async call<T>(_op: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
-      const hardwareId = options.pathParams!.hardwareId!;
+  const api: CommandSender = {
+    async call(_op, options) {
+      const hardwareId = options.pathParams.hardwareId;
       calls.push({ hardwareId, key: options.headers!['Idempotency-Key']! });
       inFlight++;
       inFlightSeen.push(inFlight);
@@ -30,7 +29,8 @@ function scriptedApi(script: Record<string, Answer[]>, opts: { latencyMs?: numbe
         if (answer === 'drop') throw Object.assign(new NetworkError('the connection was lost'), { code: 'ECONNRESET' });
         const { status, retryAfter } = typeof answer === 'number' ? { status: answer, retryAfter: undefined } : answer;
         if (status >= 400) throw new ApiError({ status, retryAfter, problem: { status, code: status === 429 ? 'rate_limited' : 'service.unavailable' } });
-        return { status, headers: {}, body: { command: 'reboot' } as T };
+        const body = { id: 'c-1', hardware_id: hardwareId, command: 'reboot', status: 'accepted', idempotency_key: 'k', accepted_at: '2026-01-01T00:00:00Z' } as const;
+        return { status, headers: {}, body };
       } finally {
         inFlight--;
       }
