@@ -1,18 +1,18 @@
 // Small, dependency-free format and shape checks used to validate CloudEvents envelopes.
+import { parseRfc3339 } from '../dates/rfc3339.js';
 
 export type ScalarKind =
   | 'string' | 'nullableString' | 'stringArray' | 'boolean' | 'dateTime' | 'uri'
   | 'latitude' | 'longitude' | 'heading' | 'nonNegative' | 'nonNegativeInteger';
 export type FieldKind = ScalarKind | { arrayOf: Readonly<Record<string, FieldKind>> };
 
-// RFC 3339 date-time (CloudEvents "Timestamp")
-const RFC3339 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 // RFC 3986: unreserved / reserved characters and percent-encodings only
 const URI_CHARS = /^([A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
+/** An RFC 3339 date-time (CloudEvents "Timestamp"), read as the sandbox and the CLI read one. */
 export function isRfc3339(value: string): boolean {
-  return RFC3339.test(value) && !Number.isNaN(Date.parse(value));
+  return parseRfc3339(value) !== undefined;
 }
 
 /** An absolute URI (RFC 3986 "URI": a scheme, then anything made of URI characters). */

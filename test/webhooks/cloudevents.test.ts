@@ -140,6 +140,7 @@ describe('validateEnvelope refuses', () => {
     ['an object extension', (e) => ({ ...e, extra: {} }), /extension attribute extra/],
     ['a bad time', (e) => ({ ...e, time: 'yesterday' }), /time must be an RFC 3339/],
     ['a time without offset', (e) => ({ ...e, time: '2025-01-01T00:00:00' }), /time must be an RFC 3339/],
+    ['a day the calendar lacks', (e) => ({ ...e, time: '2026-02-30T00:00:00Z' }), /time must be an RFC 3339/],
     ['an empty subject', (e) => ({ ...e, subject: '' }), /subject must be a non-empty string/],
     ['a relative dataschema', (e) => ({ ...e, dataschema: '/openapi/v1.json' }), /dataschema must be an absolute URI/],
     ['a non-JSON datacontenttype', (e) => ({ ...e, datacontenttype: 'text/xml' }), /JSON media type/],
@@ -168,6 +169,11 @@ describe('validateEnvelope refuses', () => {
     delete e.time; delete e.subject; delete e.dataschema; delete e.datacontenttype;
     expect(validateEnvelope(e).ok).toBe(true);
     expect(validateEnvelope({ ...good(), datacontenttype: 'application/vnd.fleet+json; charset=utf-8' }).ok).toBe(true);
+  });
+
+  it('accepts every RFC 3339 time, a leap second included', () => {
+    expect(validateEnvelope({ ...good(), time: '2016-12-31T23:59:60Z' }).ok).toBe(true);
+    expect(validateEnvelope({ ...good(), time: '2025-01-01t05:30:00.1234567891+05:30' }).ok).toBe(true);
   });
 
   it('checks integers and nullable fields of the payload', () => {
