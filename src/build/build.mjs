@@ -29,11 +29,10 @@ const result = await build({
   // Heavy modules (undici, prompts, ora, cli-table3, conf) become chunks that only the commands needing
   // them load: `fleetctl --version` must start about as fast as node itself.
   splitting: true,
-  // jq-web finds its WebAssembly file next to its own script: it stays in node_modules, loaded by --jq only.
-  external: ['jq-web'],
+  // jq-web finds its WebAssembly file next to its own script, and @napi-rs/keyring is a native module with a
+  // prebuilt binary: both stay in node_modules, loaded at run time by the commands that need them.
+  external: ['jq-web', '@napi-rs/keyring'],
   logLevel: 'warning',
-  // a native module: loaded from node_modules at run time, with its prebuilt binary
-  external: ['@napi-rs/keyring'],
   define: { __FLEETCTL_VERSION__: JSON.stringify(version) },
   // commander and other CommonJS dependencies call require(); an ESM bundle has none of its own.
   banner: {
