@@ -16,7 +16,8 @@ if (existsSync(path.join(root, 'src/openapi/v1.json'))) {
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 
 const result = await build({
-  entryPoints: [path.join(root, 'src/main.ts')],
+  // compile-cache is loaded first, alone: it must turn the cache on before the bundle is compiled
+  entryPoints: [path.join(root, 'src/main.ts'), path.join(root, 'src/compile-cache.ts')],
   outdir: path.join(root, 'dist'),
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
