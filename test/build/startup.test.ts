@@ -100,6 +100,16 @@ describe('start-up of the built CLI', () => {
     expect(inputs.has('node_modules/undici/lib/dispatcher/agent.js')).toBe(true);
     expect(['node_modules/undici/index.js', 'node_modules/undici/lib/web/fetch/index.js', 'node_modules/undici/lib/web/websocket/websocket.js'].filter((input) => inputs.has(input))).toEqual([]);
     expect(['conf', 'ajv', '@inquirer/prompts', 'ora', 'cli-table3', 'jq-web', 'yaml'].filter((name) => packages.has(name))).toEqual([]);
+    // one command group: the devices verbs and what commands share, no other group's module
+    const groups = new Set([...inputs].map((input) => /^src\/commands\/([^/]+)\//.exec(input)?.[1]).filter(Boolean));
+    expect([...groups].sort()).toEqual(['devices', 'shared']);
+  });
+
+  it('--help still lists every command group', () => {
+    const { stdout } = loadedBy(['--help']);
+    for (const group of ['devices', 'fleets', 'drivers', 'events', 'vehicles', 'journeys', 'organizations', 'api', 'webhook-config', 'webhook', 'auth', 'config', 'sandbox', 'completion']) {
+      expect(stdout).toMatch(new RegExp(`\\n  ${group} `));
+    }
   });
 
   it('jq is loaded when --jq is given, and yaml with -o yaml', () => {

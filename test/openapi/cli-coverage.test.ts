@@ -25,7 +25,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const program = buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
+const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
 const byOperation = declared(program, 'fleetctl', new Map());
 const documented = new Set<string>(OPERATIONS.map((op) => op.operationId));
 
