@@ -6,15 +6,12 @@
 // every device was executed exactly once. Needs a build first: npm run build && node bench/bulk-reboot.mjs
 // Options: --devices N (2000), --rate-limit R (100), --concurrency C (default: fleetctl's own, adaptive),
 // --fault-rate P (runs only that fault rate instead of 0 and 0.2).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runCli, sandboxEnv, startSandbox } from './sandbox-process.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin/fleetctl.js');
 const { values } = parseArgs({
   options: {
     devices: { type: 'string', default: '2000' },
@@ -26,53 +23,15 @@ const { values } = parseArgs({
 const devices = Number(values.devices);
 const rateLimit = Number(values['rate-limit']);
 
-/** Starts `fleetctl sandbox` and reads its base URL and the sandbox-admin secret from what it prints. */
-function startSandbox(faultRate) {
-  const args = [BIN, 'sandbox', '--port', '0', '--devices', String(devices), '--rate-limit', String(rateLimit), '--fault-rate', String(faultRate)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
-  let text = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      text += chunk.toString('utf8');
-      const url = /listening on (http:\/\/[^\s]+)/.exec(text);
-      const secret = /sandbox-admin\s+secret\s+(\S+)/.exec(text);
-      if (url && secret) resolve({ child, baseUrl: url[1].replace(/\/$/, ''), secret: secret[1] });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}:\n${text}`)));
-  });
-}
-
-function runCli(args, env) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** One bulk reboot of every device against a fresh sandbox; returns the ratio to the floor and whether it was exact. */
 async function bench(faultRate) {
-  const sandbox = await startSandbox(faultRate);
+  const sandbox = await startSandbox(['--devices', String(devices), '--rate-limit', String(rateLimit), '--fault-rate', String(faultRate)]);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-bench-'));
   try {
     const ids = Array.from({ length: devices }, (_, i) => `HW-${String(i + 1).padStart(6, '0')}`);
     const idsFile = path.join(dir, 'ids.txt');
     writeFileSync(idsFile, `${ids.join('\n')}\n`);
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      CI: 'true',
-      NO_COLOR: '1',
-      FLEETCTL_BASE_URL: sandbox.baseUrl,
-      FLEETCTL_CLIENT_ID: 'sandbox-admin',
-      FLEETCTL_CLIENT_SECRET: sandbox.secret,
-      FLEETCTL_CONFIG_DIR: dir,
-    };
+    const env = sandboxEnv(sandbox, dir);
     const concurrency = values.concurrency === undefined ? [] : ['--concurrency', values.concurrency];
     const started = performance.now();
     const result = await runCli(['devices', 'reboot', '--from-file', idsFile, '--yes', ...concurrency, '-o', 'ndjson'], env);

@@ -33,7 +33,8 @@ export const EXIT_CODES_HELP = `Exit codes:
 /** How long a command may take to stop after Ctrl-C or SIGTERM before the process ends regardless. */
 const STOP_GRACE_MS = 1500;
 
-export function buildProgram(deps: Deps): Command {
+/** The command tree: with argv, only the command group it names (every group for help and completion). */
+export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command> {
   const program = new Command('fleetctl')
     .description('Operate fleets, devices and webhooks through the Fleet and Telematics Developer API.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -75,7 +76,7 @@ export function buildProgram(deps: Deps): Command {
     }
   });
 
-  addCommandGroups(program, deps);
+  await addCommandGroups(program, deps, argv);
   configureTree(program, deps);
   return program;
 }
@@ -147,7 +148,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   const onStderrError = () => undefined;
   if (!runtime?.io) process.stderr.on('error', onStderrError);
   try {
-    program = buildProgram(deps);
+    program = await buildProgram(deps, argv);
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (error) {

@@ -20,7 +20,8 @@ export interface NetworkSettings {
   extraCa?: string[];
 }
 
-type Undici = typeof import('undici');
+/** undici's agents: those of src/api/undici-parts.ts, or of its index. */
+type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent'>;
 
 /** The lower-case name wins, as with curl; an empty value means none. */
 export function proxyEnvironment(env: NodeJS.ProcessEnv): ProxyEnvironment {

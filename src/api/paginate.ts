@@ -36,17 +36,25 @@ export class Pager<T> implements AsyncIterable<T> {
     let remaining = this.options.maxItems ?? Number.POSITIVE_INFINITY;
     let cursor = this.options.cursor;
     const followPages = this.options.all || this.options.maxItems !== undefined;
+    let pending = this.fetchPage(cursor, Math.min(this.options.limit, remaining));
     while (remaining > 0) {
-      const page = checkedPage<T>(await this.fetchPage(cursor, Math.min(this.options.limit, remaining)));
+      const page = checkedPage<T>(await pending);
       const items = page.data.slice(0, remaining);
       remaining -= items.length;
       this.hasMore = Boolean(page.has_more && page.next_cursor);
       this.nextCursor = this.hasMore ? (page.next_cursor ?? undefined) : undefined;
-      yield* items;
-      if (!this.hasMore || !followPages) return;
+      const following = this.hasMore && followPages && remaining > 0;
       // An empty page may still have more after it (has_more decides); the same cursor again would loop for ever.
-      if (this.nextCursor === cursor) throw new InvalidResponseError(`the API answered the same next_cursor twice (${cursor}); stopped to avoid a loop`);
-      cursor = this.nextCursor;
+      if (following && this.nextCursor === cursor) throw new InvalidResponseError(`the API answered the same next_cursor twice (${cursor}); stopped to avoid a loop`);
+      if (following) {
+        // the next page is asked for while this one is written: the wait for the API overlaps the output
+        cursor = this.nextCursor;
+        pending = this.fetchPage(cursor, Math.min(this.options.limit, remaining));
+        // a failure is reported where the page is awaited, after this page's items, not as an unhandled rejection
+        pending.catch(() => undefined);
+      }
+      yield* items;
+      if (!following) return;
     }
   }
 }

@@ -39,9 +39,7 @@ export interface TransportOptions {
 }
 
 export async function createTransport(opts: TransportOptions): Promise<Transport> {
-  // undici is CommonJS: bundled, its dynamic import has only a default export; under Node both forms exist.
-  const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
-  const undici = loaded.default ?? loaded;
+  const undici = await import('./undici-parts.js');
   const network = opts.network ?? { proxy: NO_PROXY };
   const dispatcher = opts.dispatcher ?? createDispatcher(undici, network);
   if (hasProxy(network.proxy)) opts.tracer.note(`proxy: ${describeProxies(network.proxy)}`);

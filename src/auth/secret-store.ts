@@ -2,7 +2,6 @@
 // a command whose output is the secret (client_secret_command: `op read ...`, `pass ...`, `vault kv get ...`, as
 // git credential helpers and AWS credential_process do), the OS keychain (macOS Keychain, Windows Credential
 // Manager, Secret Service on Linux), or the config file (plain text, mode 0600).
-import { spawn } from 'node:child_process';
 import { AuthError } from '../errors.js';
 import type { Settings } from '../config/settings.js';
 import type { Profile } from '../config/store.js';
@@ -68,7 +67,9 @@ export async function readClientSecret(settings: Settings, profile: Profile | un
  * Runs client_secret_command with the shell; its standard output, trimmed, is the secret. Its output is never
  * shown: a failure says the exit code and the first line of its standard error.
  */
-export function runSecretCommand(command: string, signal?: AbortSignal): Promise<string> {
+export async function runSecretCommand(command: string, signal?: AbortSignal): Promise<string> {
+  // loaded here: every command that calls the API reads the secret through this module, few run a command for it
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS, signal });
     let stdout = '';

@@ -165,6 +165,8 @@ export function tokenOwner(credentials: Credentials): TokenOwner {
 export class CachingTokenSource implements TokenSource {
   private readonly memory = new Map<string, CachedToken>();
   private readonly inFlight = new Map<string, Promise<string>>();
+  /** Tokens the API refused: never used again by this process, even before the store has forgotten them. */
+  private readonly refused = new Set<string>();
   private readonly owner: TokenOwner;
 
   constructor(
@@ -177,7 +179,7 @@ export class CachingTokenSource implements TokenSource {
   async accessToken(scope: string): Promise<string> {
     const key = tokenCacheKey({ ...this.owner, scope });
     const cached = this.memory.get(key) ?? this.readStored(key);
-    if (cached && this.isFresh(cached)) {
+    if (cached && this.isFresh(cached) && !this.refused.has(cached.access_token)) {
       this.memory.set(key, cached);
       return cached.access_token;
     }
@@ -190,8 +192,10 @@ export class CachingTokenSource implements TokenSource {
 
   invalidate(scope: string, token: string): void {
     const key = tokenCacheKey({ ...this.owner, scope });
+    this.refused.add(token);
     if (this.memory.get(key)?.access_token === token) this.memory.delete(key);
-    this.safeUpdate((data) => {
+    // not awaited: the retry that follows fetches a new token meanwhile; the store applies updates in order
+    void this.safeUpdate((data) => {
       if (data.tokens[key]?.access_token === token) delete data.tokens[key];
     });
   }
@@ -209,7 +213,7 @@ export class CachingTokenSource implements TokenSource {
       entry.expires_at = new Date(asked.getTime() + (answer.expires_in - margin) * 1000).toISOString();
     }
     this.memory.set(key, entry);
-    this.safeUpdate((data) => {
+    await this.safeUpdate((data) => {
       this.dropUnusable(data.tokens);
       data.tokens[key] = entry;
     });
@@ -240,9 +244,9 @@ export class CachingTokenSource implements TokenSource {
   }
 
   /** The cache is an optimisation: a store that cannot be written must not fail the command. */
-  private safeUpdate(change: Parameters<ConfigStore['update']>[0]): void {
+  private async safeUpdate(change: Parameters<ConfigStore['update']>[0]): Promise<void> {
     try {
-      this.deps.store.update(change);
+      await this.deps.store.update(change);
     } catch (error) {
       this.deps.tracer.note(`token cache not saved: ${(error as Error).message}`);
     }

@@ -16,7 +16,8 @@ if (existsSync(path.join(root, 'src/openapi/v1.json'))) {
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 
 const result = await build({
-  entryPoints: [path.join(root, 'src/main.ts')],
+  // compile-cache is loaded first, alone: it must turn the cache on before the bundle is compiled
+  entryPoints: [path.join(root, 'src/main.ts'), path.join(root, 'src/compile-cache.ts')],
   outdir: path.join(root, 'dist'),
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
@@ -29,11 +30,10 @@ const result = await build({
   // Heavy modules (undici, prompts, ora, cli-table3, conf) become chunks that only the commands needing
   // them load: `fleetctl --version` must start about as fast as node itself.
   splitting: true,
-  // jq-web finds its WebAssembly file next to its own script: it stays in node_modules, loaded by --jq only.
-  external: ['jq-web'],
+  // jq-web finds its WebAssembly file next to its own script, and @napi-rs/keyring is a native module with a
+  // prebuilt binary: both stay in node_modules, loaded at run time by the commands that need them.
+  external: ['jq-web', '@napi-rs/keyring'],
   logLevel: 'warning',
-  // a native module: loaded from node_modules at run time, with its prebuilt binary
-  external: ['@napi-rs/keyring'],
   define: { __FLEETCTL_VERSION__: JSON.stringify(version) },
   // commander and other CommonJS dependencies call require(); an ESM bundle has none of its own.
   banner: {

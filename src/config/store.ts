@@ -1,6 +1,7 @@
 // The config store: named profiles and cached tokens in one JSON file (mode 0600), written atomically by conf.
 import path from 'node:path';
 import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
@@ -30,7 +31,7 @@ export interface ConfigStore {
   readonly path: string;
   read(): ConfigData;
   /** Read, change and write back the whole store; the file is replaced atomically or not at all. */
-  update(change: (data: ConfigData) => void): void;
+  update(change: (data: ConfigData) => void): Promise<void>;
 }
 
 export function configDirectory(env: NodeJS.ProcessEnv): string {
@@ -39,8 +40,13 @@ export function configDirectory(env: NodeJS.ProcessEnv): string {
   return path.join(base, 'fleetctl');
 }
 
+type ConfFile = InstanceType<typeof import('conf').default<Record<string, unknown>>>;
+
+/**
+ * Reading is one JSON.parse, as conf's own read is: conf (with the ajv and semver it loads, a third of what a
+ * `devices get` would otherwise load) comes with the first write, which most commands never make.
+ */
 export async function openConfigStore(directory: string): Promise<ConfigStore> {
-  const { default: Conf } = await loadKeepingSignals(() => import('conf'));
   const file = path.join(directory, 'config.json');
   try {
     // conf would make it with a recursive mkdir, which never ends under /proc
@@ -48,47 +54,61 @@ export async function openConfigStore(directory: string): Promise<ConfigStore> {
   } catch (error) {
     throw new ConfigError(`cannot use the config directory: ${(error as Error).message}`, 'set FLEETCTL_CONFIG_DIR to a directory you can write to');
   }
-  let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
-  try {
-    conf = new Conf<Record<string, unknown>>({
-      cwd: directory,
-      configName: 'config',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-      // conf turns any JSON (an array, say) into an object: check the shape of what the file really holds.
-      deserialize: (text: string) => {
-        const value = JSON.parse(text) as unknown;
-        const problem = shapeProblem(value);
-        if (problem) throw new Error(problem);
-        return value as Record<string, unknown>;
-      },
-    });
-  } catch (error) {
-    throw corrupted(file, error);
-  }
+  let conf: Promise<ConfFile> | undefined;
   const read = (): ConfigData => {
-    let raw: Record<string, unknown>;
+    let text: string;
     try {
-      raw = conf.store;
+      text = readFileSync(file, 'utf8');
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalize({}, file);
       throw corrupted(file, error);
     }
-    return normalize(raw, file);
+    try {
+      return normalize(deserialize(text), file);
+    } catch (error) {
+      throw error instanceof ConfigError ? error : corrupted(file, error);
+    }
   };
   return {
     path: file,
     read,
-    update(change) {
+    async update(change) {
+      conf ??= openConf(directory, file);
+      const writer = await conf;
+      // read, change and write with no await between: two updates of one process never interleave
       const data = read();
       change(data);
       try {
-        conf.store = data as unknown as Record<string, unknown>;
+        writer.store = data as unknown as Record<string, unknown>;
       } catch (error) {
         throw new ConfigError(`could not write the config store ${file}: ${(error as Error).message}`, 'check the permissions of the file and its folder');
       }
     },
   };
+}
+
+/** conf turns any JSON (an array, say) into an object: check the shape of what the file really holds. */
+function deserialize(text: string): Record<string, unknown> {
+  const value = JSON.parse(text) as unknown;
+  const problem = shapeProblem(value);
+  if (problem) throw new Error(problem);
+  return value as Record<string, unknown>;
+}
+
+async function openConf(directory: string, file: string): Promise<ConfFile> {
+  const { default: Conf } = await loadKeepingSignals(() => import('conf'));
+  try {
+    return new Conf<Record<string, unknown>>({
+      cwd: directory,
+      configName: 'config',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+      deserialize,
+    });
+  } catch (error) {
+    throw corrupted(file, error);
+  }
 }
 
 /** An in-memory store with the same contract, for tests. */
@@ -97,7 +117,7 @@ export function memoryConfigStore(initial: Partial<ConfigData> = {}): ConfigStor
     path: '(memory)',
     data: { profiles: {}, tokens: {}, ...structuredClone(initial) } as ConfigData,
     read: () => structuredClone(store.data),
-    update(change: (data: ConfigData) => void) {
+    async update(change: (data: ConfigData) => void) {
       const next = structuredClone(store.data);
       change(next);
       store.data = next;

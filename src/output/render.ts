@@ -229,9 +229,14 @@ export class Output {
 
   /** A write in a stream of items: waits while the reader is behind, so memory stays flat however long the list. */
   private async writeInStream(text: string): Promise<void> {
+    if (this.io.out.write(text) || this.io.out.destroyed) return;
+    await this.drained();
+  }
+
+  /** Resolves when the reader of stdout has caught up (or is gone). */
+  private drained(): Promise<void> {
     const out = this.io.out;
-    if (out.write(text) || out.destroyed) return;
-    await new Promise<void>((resolve) => {
+    return new Promise<void>((resolve) => {
       const done = () => {
         out.off('drain', done);
         out.off('error', done);
@@ -247,8 +252,10 @@ export class Output {
   /** The header goes out with the first record (or after an empty list), so a failed request leaves stdout empty. */
   private async writeEach(records: Records, line: (record: unknown) => string, header = ''): Promise<number> {
     let count = 0;
+    const out = this.io.out;
     for await (const record of records) {
-      await this.writeInStream(`${count === 0 ? header : ''}${line(record)}`);
+      // no promise for a write the reader keeps up with: on a list of 100,000 items that is time
+      if (!out.write(`${count === 0 ? header : ''}${line(record)}`) && !out.destroyed) await this.drained();
       count++;
     }
     if (count === 0 && header) this.write(header);

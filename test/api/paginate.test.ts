@@ -27,6 +27,31 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe('paginate', () => {
+  it('with --all asks for the next page while this one is being read, and only when there is one to follow', async () => {
+    const server = fakeServer(5);
+    const seen: number[] = [];
+    for await (const item of paginate(server.fetchPage, { limit: 2, all: true })) {
+      // when the first item of a page is read, that page's successor is already asked for
+      if (item.id === 'd0') seen.push(server.asked.length);
+    }
+    expect(seen).toEqual([2]);
+    expect(server.asked.map((a) => a.cursor)).toEqual([undefined, 'c2', 'c4']);
+  });
+
+  it("a next page that fails fails after this page's items, where it is awaited", async () => {
+    const read: string[] = [];
+    const fetchPage = async (cursor: string | undefined): Promise<Page<{ id: string }>> => {
+      if (cursor) throw new Error('page 2 failed');
+      return { data: items(0, 2), next_cursor: 'c2', has_more: true };
+    };
+    await expect(
+      (async () => {
+        for await (const item of paginate(fetchPage, { limit: 2, all: true })) read.push(item.id);
+      })(),
+    ).rejects.toThrow('page 2 failed');
+    expect(read).toEqual(['d0', 'd1']);
+  });
+
   it('without --all reads one page and remembers the next cursor', async () => {
     const server = fakeServer(7);
     const pager = paginate(server.fetchPage, { limit: 3, all: false });

@@ -296,7 +296,7 @@ describe('token store hygiene', () => {
     const past = new Date(T0.getTime() - 1000).toISOString();
     const future = new Date(T0.getTime() + 3_600_000).toISOString();
     const other = (scope: string, issuer: string) => tokenCacheKey({ profile: 'default', issuer, clientId: 'c', fingerprint: '0123456789abcdef', scope });
-    store.update((data) => {
+    await store.update((data) => {
       data.tokens[other('x', 'http://127.0.0.1:40001')] = { access_token: 'old', scope: 'x', obtained_at: past, expires_at: past };
       data.tokens[other('y', 'https://other.test')] = { access_token: 'live', scope: 'y', obtained_at: past, expires_at: future };
       data.tokens[other('z', 'https://other.test')] = { access_token: 'no-expiry', scope: 'z', obtained_at: past };

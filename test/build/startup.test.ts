@@ -1,7 +1,7 @@
 // Start-up is part of the product: `--version` and `--help` must not load the heavy dependencies.
 // Runs the built CLI (npm run build first) with a loader hook that records every module it loads, then maps the
 // loaded bundle chunks to their node_modules inputs with dist/meta.json. Nothing here is timed.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,25 +34,28 @@ function packageOf(input: string): string | undefined {
 }
 
 /** Runs bin/fleetctl.js with the hook; returns the packages whose code was loaded, and the files loaded. */
-function loadedBy(args: string[]): { packages: Set<string>; files: string[]; stdout: string } {
+function loadedBy(args: string[], env: NodeJS.ProcessEnv = {}): { packages: Set<string>; files: string[]; inputs: Set<string>; stdout: string } {
   const record = path.join(work, `${args.join('_').replace(/[^\w-]/g, '') || 'none'}.txt`);
-  const stdout = execFileSync(process.execPath, ['--import', hook, path.join(root, 'bin/fleetctl.js'), ...args], {
+  const run = spawnSync(process.execPath, ['--import', hook, path.join(root, 'bin/fleetctl.js'), ...args], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, FLEETCTL_LOADED_MODULES: record, FLEETCTL_CONFIG_DIR: path.join(work, 'config'), NO_COLOR: '1' },
+    env: { ...process.env, FLEETCTL_LOADED_MODULES: record, FLEETCTL_CONFIG_DIR: path.join(work, 'config'), NO_COLOR: '1', ...env },
   });
+  const stdout = run.stdout;
   const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
   const files = urls.filter((url) => url.startsWith('file:')).map((url) => path.relative(root, fileURLToPath(url)));
   const packages = new Set<string>();
+  const inputs = new Set<string>();
   for (const file of files) {
     const direct = packageOf(file);
     if (direct) packages.add(direct);
     for (const input of Object.keys(meta.outputs[file]?.inputs ?? {})) {
+      inputs.add(input);
       const pkg = packageOf(input);
       if (pkg) packages.add(pkg);
     }
   }
-  return { packages, files, stdout };
+  return { packages, files, inputs, stdout };
 }
 
 describe('start-up of the built CLI', () => {
@@ -77,11 +80,36 @@ describe('start-up of the built CLI', () => {
     }
   });
 
-  it('the recording sees the heavy chunks when a command needs them (config list loads conf)', () => {
-    const { packages } = loadedBy(['config', 'list']);
+  it('the recording sees the heavy chunks when a command needs them (config set loads conf)', () => {
+    const { packages } = loadedBy(['config', 'set', 'client_id', 'startup-test']);
     expect(packages.has('conf')).toBe(true);
     expect(packages.has('commander')).toBe(true);
     expect(packages.has('jq-web')).toBe(false);
+  });
+
+  it('reading the config store loads no conf (nor its ajv): config list', () => {
+    const { packages, stdout } = loadedBy(['config', 'list']);
+    expect(stdout).toContain('client_id');
+    expect(['conf', 'ajv', 'semver'].filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it("a request loads undici's agents and request, not its index (fetch, WebSocket, mocks), nor conf when no token is written", () => {
+    const env = { FLEETCTL_BASE_URL: 'http://127.0.0.1:9', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's' };
+    const { packages, inputs } = loadedBy(['devices', 'get', 'HW-1', '--max-retries', '0'], env);
+    expect(packages.has('undici')).toBe(true);
+    expect(inputs.has('node_modules/undici/lib/dispatcher/agent.js')).toBe(true);
+    expect(['node_modules/undici/index.js', 'node_modules/undici/lib/web/fetch/index.js', 'node_modules/undici/lib/web/websocket/websocket.js'].filter((input) => inputs.has(input))).toEqual([]);
+    expect(['conf', 'ajv', '@inquirer/prompts', 'ora', 'cli-table3', 'jq-web', 'yaml'].filter((name) => packages.has(name))).toEqual([]);
+    // one command group: the devices verbs and what commands share, no other group's module
+    const groups = new Set([...inputs].map((input) => /^src\/commands\/([^/]+)\//.exec(input)?.[1]).filter(Boolean));
+    expect([...groups].sort()).toEqual(['devices', 'shared']);
+  });
+
+  it('--help still lists every command group', () => {
+    const { stdout } = loadedBy(['--help']);
+    for (const group of ['devices', 'fleets', 'drivers', 'events', 'vehicles', 'journeys', 'organizations', 'api', 'webhook-config', 'webhook', 'auth', 'config', 'sandbox', 'completion']) {
+      expect(stdout).toMatch(new RegExp(`\\n  ${group} `));
+    }
   });
 
   it('jq is loaded when --jq is given, and yaml with -o yaml', () => {

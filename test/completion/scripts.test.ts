@@ -17,7 +17,7 @@ import { COMPLETE_COMMAND } from '../../src/completion/tree.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FILES = { bash: 'fleetctl.bash', zsh: '_fleetctl', fish: 'fleetctl.fish' } as const;
-const program = buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
+const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
 const OUTPUT_CHOICES = program.options.find((o) => o.long === '--output')!.argChoices!;
 
 async function completion(shell: string): Promise<string> {

@@ -1,5 +1,5 @@
 // The config store: one JSON file, mode 0600; a corrupted file is reported, never reset or rewritten.
-import { readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDirectory, openConfigStore } from '../../src/config/store.js';
@@ -17,7 +17,7 @@ describe('file', () => {
   it('keeps mode 0600 when tokens are cached', async () => {
     const dir = tempConfigDir();
     const store = await openConfigStore(dir);
-    store.update((data) => {
+    await store.update((data) => {
       data.tokens.k = { access_token: 't', scope: 's', obtained_at: 'now' };
     });
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
@@ -27,6 +27,21 @@ describe('file', () => {
   it('lives in FLEETCTL_CONFIG_DIR, else XDG_CONFIG_HOME/fleetctl', () => {
     expect(configDirectory({ FLEETCTL_CONFIG_DIR: '/tmp/x' })).toBe('/tmp/x');
     expect(configDirectory({ XDG_CONFIG_HOME: '/home/u/.cfg' })).toBe('/home/u/.cfg/fleetctl');
+  });
+
+  it('two updates started together both land (the writer loads once, each update reads what the other wrote)', async () => {
+    const store = await openConfigStore(tempConfigDir());
+    await Promise.all([
+      store.update((data) => void (data.tokens.a = { access_token: 'ta', scope: 'a', obtained_at: 'now' })),
+      store.update((data) => void (data.tokens.b = { access_token: 'tb', scope: 'b', obtained_at: 'now' })),
+    ]);
+    expect(Object.keys(JSON.parse(readFileSync(store.path, 'utf8')).tokens).sort()).toEqual(['a', 'b']);
+  });
+
+  it('reading writes nothing: a missing store stays missing', async () => {
+    const store = await openConfigStore(tempConfigDir());
+    expect(store.read().profiles).toEqual({});
+    expect(existsSync(store.path)).toBe(false);
   });
 
   it('an empty or missing store reads as no profiles', async () => {

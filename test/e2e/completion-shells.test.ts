@@ -14,7 +14,7 @@ import { startShellPty, type ShellPty } from '../support/shell-pty.js';
 import { BIN, ROOT, startHarness, type SandboxHarness } from './harness.js';
 
 const PROMPT = '$ ';
-const program = buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
+const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
 const OUTPUT_CHOICES = program.options.find((o) => o.long === '--output')!.argChoices!;
 
 let harness: SandboxHarness;

@@ -20,7 +20,7 @@ function collect(command: Command, where: string, out: Found[]): Found[] {
   return out;
 }
 
-const program = buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
+const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
 const examples = collect(program, 'fleetctl', []);
 
 let harness: SandboxHarness;

@@ -36,7 +36,7 @@ function seedFromEnv(value: string | undefined): number {
   return seed;
 }
 
-const tree = commandTree();
+const tree = await commandTree();
 const commands = tree.commands.filter((c) => ONLY === undefined || c.path.join(' ') === ONLY);
 const shareMs = Math.max(500, Math.floor(BUDGET_MS / Math.max(1, commands.length)));
 

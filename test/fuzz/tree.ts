@@ -47,9 +47,9 @@ function argumentSpec(argument: Command['registeredArguments'][number]): Argumen
 }
 
 /** Every command that does something itself (a leaf, or a group with arguments or options of its own). */
-export function commandTree(): { commands: CommandSpec[]; globals: OptionSpec[] } {
+export async function commandTree(): Promise<{ commands: CommandSpec[]; globals: OptionSpec[] }> {
   const io = IOStreams.forTest();
-  const program = buildProgram(createDeps({ io, env: {} }, () => ({})));
+  const program = await buildProgram(createDeps({ io, env: {} }, () => ({})));
   const commands: CommandSpec[] = [];
   const walk = (command: Command, path: string[]) => {
     const acts = command.commands.length === 0 || command.registeredArguments.length > 0 || command.options.length > 0;

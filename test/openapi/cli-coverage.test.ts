@@ -14,7 +14,7 @@ function declared(command: Command, where: string, out: Map<string, string[]>): 
   return out;
 }
 
-const program = buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
+const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
 const byOperation = declared(program, 'fleetctl', new Map());
 const documented = new Set<string>(OPERATIONS.map((op) => op.operationId));
 

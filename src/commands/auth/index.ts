@@ -93,7 +93,7 @@ export function newAuthCommand(deps: Deps): Command {
     let inFile = false;
     const markedInKeychain = store.read().profiles[profile]?.client_secret_store === 'keychain';
     const inKeychain = await deps.keychain().delete(profile).catch((error: Error) => error);
-    store.update((data) => {
+    await store.update((data) => {
       dropped = dropProfileTokens(data.tokens, profile);
       inFile = data.profiles[profile]?.client_secret !== undefined;
       if (data.profiles[profile]) {

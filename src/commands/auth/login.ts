@@ -88,7 +88,7 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
   const verified = await verifyCredentials(deps, { authUrl, clientId, clientSecret: clientSecret! }, scopes);
   // A secret from the environment or a command stays there; one typed or piped in is stored.
   const stored = toStore ? await storeInKeychain(deps.keychain(), profile, clientSecret!) : undefined;
-  store.update((data) => {
+  await store.update((data) => {
     const next = { ...data.profiles[profile], base_url: baseUrl, auth_url: authUrl, client_id: clientId };
     if (stored) {
       const inKeychain = stored.where === 'keychain';

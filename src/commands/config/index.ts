@@ -65,7 +65,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     value = await validateSetting(key, requireNonEmpty(value, key));
     const store = await deps.config();
     const profile = selectedProfile(deps.globals(), deps.env, store.read()).value;
-    store.update((data) => {
+    await store.update((data) => {
       data.profiles[profile] = { ...data.profiles[profile], [key]: value };
     });
     deps.io.info(`Set ${key} for profile "${profile}".`);
@@ -78,7 +78,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     const key = requireProfileKey(rawKey);
     const store = await deps.config();
     const profile = selectedProfile(deps.globals(), deps.env, store.read()).value;
-    store.update((data) => {
+    await store.update((data) => {
       if (data.profiles[profile]) delete data.profiles[profile][key];
     });
     deps.io.info(`Unset ${key} for profile "${profile}".`);
@@ -107,7 +107,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     checkProfileName(profile, 'the profile name');
     const store = await deps.config();
     let created = false;
-    store.update((data) => {
+    await store.update((data) => {
       data.current_profile = profile;
       created = data.profiles[profile] === undefined;
       data.profiles[profile] ??= {};

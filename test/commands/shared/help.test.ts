@@ -9,7 +9,7 @@ import { examplesOf, isDescribedVerb } from '../../../src/commands/shared/help.j
 
 const io = IOStreams.forTest();
 
-function program(): Command {
+function program(): Promise<Command> {
   return buildProgram(createDeps({ io, env: {} }, () => ({})));
 }
 
@@ -45,7 +45,7 @@ function globalFlags(help: string): string[] {
   return [...section.matchAll(/^ {2}((?:-\w, )?--[\w-]+)/gm)].map((m) => m[1]!);
 }
 
-const all = verbs(program(), 'fleetctl');
+const all = verbs(await program(), 'fleetctl');
 
 describe('verb help: global options', () => {
   it('finds every verb', () => expect(all.length).toBeGreaterThan(45));
@@ -87,8 +87,8 @@ describe('verb help: global options', () => {
     expect(globalFlags(helpOf(verb))).toEqual(flags);
   });
 
-  it('a new global option shows up in every verb by itself, with its own description', () => {
-    const root = program();
+  it('a new global option shows up in every verb by itself, with its own description', async () => {
+    const root = await program();
     root.option('--brand-new <thing>', 'a flag no rule knows yet');
     for (const [, verb] of verbs(root, 'fleetctl')) {
       expect(helpOf(verb)).toMatch(/\n {2}--brand-new <thing> +a flag no rule knows yet\n/);

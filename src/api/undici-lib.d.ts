@@ -1,0 +1,14 @@
+// Types for the undici files src/api/undici-parts.ts imports one by one (undici types only its index).
+declare module 'undici/lib/dispatcher/agent.js' {
+  import { Agent } from 'undici';
+  export = Agent;
+}
+declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
+  import { EnvHttpProxyAgent } from 'undici';
+  export = EnvHttpProxyAgent;
+}
+declare module 'undici/lib/api/api-request.js' {
+  import type { Dispatcher } from 'undici';
+  function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  export = request;
+}

@@ -1,0 +1,38 @@
+// src/api/undici-parts.ts imports undici's files one by one: they must be the very classes and function its
+// index exports, and a request through them must reach the server with its path and query whole.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as undici from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, EnvHttpProxyAgent, request } from '../../src/api/undici-parts.js';
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ method: req.method, url: req.url, key: req.headers['idempotency-key'] ?? null }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('undici parts', () => {
+  it('are the agents undici exports', () => {
+    expect(Agent).toBe(undici.Agent);
+    expect(EnvHttpProxyAgent).toBe(undici.EnvHttpProxyAgent);
+  });
+
+  it('send a request with its method, path, query and headers through the given dispatcher', async () => {
+    const dispatcher = new Agent();
+    try {
+      const answer = await request(`${base}/v1/devices/HW%2F1/commands/reboot?a=1&b=x%20y`, { method: 'POST', headers: { 'idempotency-key': 'k-1' }, dispatcher });
+      expect(answer.statusCode).toBe(200);
+      expect(await answer.body.json()).toEqual({ method: 'POST', url: '/v1/devices/HW%2F1/commands/reboot?a=1&b=x%20y', key: 'k-1' });
+    } finally {
+      await dispatcher.close();
+    }
+  });
+});
