@@ -4,7 +4,8 @@
 //                                  operation; tiny and dependency-free because commands import it at start-up.
 //   src/openapi/fields.gen.ts      SCHEMA_FIELDS: the fields of every record schema as dotted paths with their
 //                                  kind, and RESPONSE_RECORDS: the record schema each operation answers with,
-//                                  so --columns is checked against the document before any request.
+//                                  so --columns is checked against the document before any request, and
+//                                  READ_ONLY_FIELDS: the members each schema marks readOnly (answered, never sent).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -113,6 +114,13 @@ export function responseRecords(doc) {
   return records;
 }
 
+/** [schema name, its readOnly top-level members] for every schema that has some. */
+export function readOnlyFields(doc) {
+  return Object.entries(doc.components?.schemas ?? {})
+    .map(([name, schema]) => [name, Object.entries(schema.properties ?? {}).filter(([, member]) => member.readOnly === true).map(([key]) => key)])
+    .filter(([, fields]) => fields.length > 0);
+}
+
 export function renderFieldsModule(doc) {
   const records = responseRecords(doc);
   const names = [...new Set(Object.values(records))].sort();
@@ -131,6 +139,11 @@ export function renderFieldsModule(doc) {
     'export const RESPONSE_RECORDS = {',
     ...operations,
     '} as const satisfies Record<string, RecordSchema>;',
+    '',
+    '/** The members each schema marks readOnly: the service answers them and a request never carries them. */',
+    'export const READ_ONLY_FIELDS = {',
+    ...readOnlyFields(doc).map(([name, fields]) => `  ${name}: ${JSON.stringify(fields)},`),
+    '} as const satisfies Record<string, readonly string[]>;',
     '',
   ].join('\n');
 }

@@ -1,9 +1,12 @@
 // The desired-state file of `webhook-config diff` and `apply`, checked as strictly as the service would.
 import { UsageError } from '../../errors.js';
-import { readJsonInput } from '../../io/read-input.js';
+import { readJsonOrYamlInput } from '../../io/read-input.js';
+import type { IOStreams } from '../../io/streams.js';
+import { READ_ONLY_FIELDS } from '../../openapi/fields.gen.js';
 import { MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/callback-url.js';
 import type { WebhookTopic } from './config-client.js';
 import { requireCallbackUrl, requireTopicType } from './topic-input.js';
+import { ETAG_MEMBER } from './view.js';
 
 export interface DesiredState {
   /** Omitted: leave the delivery switch as it is (a new configuration stays disabled). */
@@ -11,7 +14,10 @@ export interface DesiredState {
   topics: WebhookTopic[];
 }
 
-export const DESIRED_FORMAT_HELP = `The desired-state file (JSON; - reads stdin):
+/** What `webhook-config get -o json|yaml` prints beside the desired state: the document's readOnly members, the ETag. */
+const PRINTED_ONLY: readonly string[] = [...READ_ONLY_FIELDS.WebhookConfig, ETAG_MEMBER];
+
+export const DESIRED_FORMAT_HELP = `The desired-state file (JSON or YAML; - reads stdin):
   {
     "is_enabled": true,
     "topics": [
@@ -23,12 +29,26 @@ export const DESIRED_FORMAT_HELP = `The desired-state file (JSON; - reads stdin)
   topics       1 to ${MAX_TOPICS} topics; type is one of ${TOPIC_TYPES.join(', ')} (a type may repeat with other URLs);
                is_enabled defaults to true; delivery.url is an absolute https URL of a public host,
                at most ${MAX_CALLBACK_URL_LENGTH} characters
-Topics are compared as a set: their order does not matter.`;
+Topics are compared as a set: their order does not matter. What \`webhook-config get -o json\` (or -o yaml) prints
+is a desired-state file too: its read-only members (${PRINTED_ONLY.join(', ')}) are ignored, with a note.`;
 
 /** Reads and checks `-f FILE` (or stdin for -); `source` names it in messages. */
-export async function readDesired(file: string, stdin: NodeJS.ReadableStream, allowPrivate = false, signal?: AbortSignal): Promise<{ desired: DesiredState; source: string }> {
+export async function readDesired(
+  file: string,
+  io: Pick<IOStreams, 'in' | 'info'>,
+  allowPrivate = false,
+  signal?: AbortSignal,
+): Promise<{ desired: DesiredState; source: string }> {
   const source = file === '-' ? 'stdin' : file;
-  return { desired: parseDesired(await readJsonInput(file, stdin, '-f', { signal }), source, allowPrivate), source };
+  const value = await readJsonOrYamlInput(file, io.in, '-f', { signal });
+  const ignored = isObject(value) ? PRINTED_ONLY.filter((member) => member in value) : [];
+  if (ignored.length > 0) io.info(`Note: ignoring the read-only member(s) ${ignored.join(', ')} of ${source} (the service sets them).`);
+  const desired = isObject(value) ? Object.fromEntries(Object.entries(value).filter(([member]) => !ignored.includes(member))) : value;
+  return { desired: parseDesired(desired, source, allowPrivate), source };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export function parseDesired(value: unknown, source: string, allowPrivate = false): DesiredState {

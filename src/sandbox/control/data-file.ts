@@ -2,6 +2,7 @@
 // document's schemas. A mistake is one line naming the file and the member, exit 2.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
+import { parseYaml } from '../../io/read-input.js';
 import { asScenario, ScenarioError, type Scenario } from '../scenario/scenario.js';
 import { checkShape, describeIssue } from './schema-check.js';
 import { faultRuleIssue, type FaultRuleInput } from '../faults/rules.js';
@@ -21,18 +22,7 @@ export async function readDataFile(file: string, what: string): Promise<unknown>
       throw new UsageError(`${file} is not valid JSON: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  // yaml is CommonJS: bundled, its dynamic import has only a default export; under Node both forms exist
-  const loaded = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
-  const { parse, YAMLParseError } = loaded.default ?? loaded;
-  try {
-    return parse(text);
-  } catch (err) {
-    if (!(err instanceof YAMLParseError)) throw err;
-    // the message's first line, without the position it also gives (said once, first)
-    const at = err.linePos?.[0];
-    const what = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new UsageError(`${file} is not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}: ${what}`);
-  }
+  return parseYaml(text, file);
 }
 
 /** A scenario file, checked against the Scenario schema. */
