@@ -67,6 +67,6 @@ describe('webhook-config round trip', { timeout: 60_000 }, () => {
     const got = JSON.parse((await cli(['get', '-o', 'json'])).stdout) as Record<string, unknown>;
     const r = await cli(['diff', '-f', '-'], JSON.stringify({ ...got, auth_key: 'x' }));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('stdin: the document has unknown member(s): auth_key');
+    expect(r.stderr).toContain('Error: stdin: auth_key: is not a known member');
   });
 });

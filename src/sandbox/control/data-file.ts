@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { parseYaml } from '../../io/read-input.js';
 import { asScenario, ScenarioError, type Scenario } from '../scenario/scenario.js';
-import { checkShape, describeIssue } from './schema-check.js';
+import { checkShape, describeIssue } from '../../openapi/schema-check.js';
+import { CONTROL_DOCUMENT } from './document.js';
 import { faultRuleIssue, type FaultRuleInput } from '../faults/rules.js';
 
 /** The parsed content of a YAML or JSON file (JSON by its .json name, YAML otherwise; YAML reads JSON too). */
@@ -50,7 +51,7 @@ export async function readFaultFile(file: string): Promise<FaultRuleInput[]> {
 }
 
 export async function faultRulesOrUsageError(where: string, value: unknown): Promise<FaultRuleInput[]> {
-  const issue = await checkShape('FaultFile', value);
+  const issue = await checkShape(CONTROL_DOCUMENT, 'FaultFile', value);
   if (issue) throw new UsageError(`${where}: ${describeIssue(issue)}`);
   const listed = Array.isArray(value);
   const rules = (listed ? value : (value as { faults: unknown[] }).faults) as FaultRuleInput[];
