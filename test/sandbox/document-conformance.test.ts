@@ -2,8 +2,19 @@
 // and the body validates against the documented schema (problems against Problem).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchOperation } from '../../src/openapi/operations.js';
-import { check, responseSchema } from './schema-check.js';
+import { API_DOCUMENT, checkShape } from '../../src/openapi/schema-check.js';
+import document from '../../src/openapi/v1.json' with { type: 'json' };
 import { startHarness, type CallResult, type Harness } from './harness.js';
+
+type Json = Record<string, any>;
+
+/** The components.schemas name of an operation's answer for a status and media type (the document's are all $refs). */
+function responseSchemaName(method: string, path: string, status: number, mediaType: string): string | undefined {
+  const doc = document as Json;
+  let response = doc.paths[path]?.[method.toLowerCase()]?.responses?.[String(status)];
+  if (response?.$ref) response = doc.components.responses[response.$ref.split('/').pop()];
+  return response?.content?.[mediaType]?.schema?.$ref?.split('/').pop();
+}
 
 let h: Harness;
 const seen = new Set<string>();
@@ -20,9 +31,9 @@ async function conform(method: string, url: string, opts: Parameters<Harness['ca
   if (res.status === 204) {
     expect(res.text).toBe('');
   } else {
-    const schema = responseSchema(method, op!.path, res.status, type);
+    const schema = responseSchemaName(method, op!.path, res.status, type);
     expect(schema, `${op!.operationId}: ${res.status} ${type} is not documented`).toBeDefined();
-    expect(check(schema!, res.body), `${op!.operationId} ${res.status}`).toEqual([]);
+    expect(await checkShape(API_DOCUMENT, schema!, res.body), `${op!.operationId} ${res.status}`).toBeNull();
   }
   seen.add(op!.operationId);
   return res;
