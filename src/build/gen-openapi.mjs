@@ -6,6 +6,8 @@
 //                                  kind, and RESPONSE_RECORDS: the record schema each operation answers with,
 //                                  so --columns is checked against the document before any request, and
 //                                  READ_ONLY_FIELDS: the members each schema marks readOnly (answered, never sent).
+//   src/openapi/validators.gen.ts  ajv's standalone code of the schemas checked where start-up time counts (the
+//                                  config store every command reads, CloudEvents envelopes): no compiling at run time.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -155,6 +157,47 @@ export async function renderTypesModule(doc) {
   return `${BANNER}${astToString(ast)}`;
 }
 
+/** Schemas compiled at build time: name in the module → [document, schema name]. */
+export const STANDALONE_SCHEMAS = {
+  ConfigFile: ['local-files.json', 'ConfigFile'],
+  LiveGpsEvent: ['v1.json', 'LiveGpsEvent'],
+  JourneyClosedEvent: ['v1.json', 'JourneyClosedEvent'],
+  AlarmTriggeredEvent: ['v1.json', 'AlarmTriggeredEvent'],
+  EventGenericEvent: ['v1.json', 'EventGenericEvent'],
+  MediaReadyEvent: ['v1.json', 'MediaReadyEvent'],
+};
+
+/** The same ajv set-up as src/openapi/schema-check.ts, emitting code instead of compiling in memory. */
+export async function renderValidatorsModule(documents) {
+  const [{ default: Ajv2020 }, { default: addFormats }, { default: standaloneCode }, { _ }] = await Promise.all([
+    import('ajv/dist/2020.js'), import('ajv-formats'), import('ajv/dist/standalone/index.js'), import('ajv/dist/compile/codegen/index.js'),
+  ]);
+  const ajv = new Ajv2020({ code: { source: true, esm: true, formats: _`fullFormats` }, allErrors: false, strict: true, strictTypes: false });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'x-must', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'x-sandbox-choice' });
+  for (const [id, doc] of Object.entries(documents)) {
+    const schemas = doc.components?.schemas ?? doc.$defs;
+    ajv.addSchema({ $defs: JSON.parse(JSON.stringify(schemas).replaceAll('#/components/schemas/', '#/$defs/')) }, id);
+  }
+  const refs = Object.fromEntries(Object.entries(STANDALONE_SCHEMAS).map(([name, [id, schema]]) => [name, `${id}#/$defs/${schema}`]));
+  // the code is ESM but still require()s ajv's runtime helpers: imports instead, so it also runs unbundled
+  const runtime = new Map();
+  const code = standaloneCode(ajv, refs).replace(/require\("([^"]+)"\)/g, (_match, module) => {
+    if (!runtime.has(module)) runtime.set(module, `runtime${runtime.size}`);
+    return runtime.get(module);
+  });
+  return [
+    BANNER.trimEnd(),
+    '// @ts-nocheck',
+    "import formats from 'ajv-formats/dist/formats.js';",
+    ...[...runtime].map(([module, name]) => `import ${name} from '${module}.js';`),
+    'const { fullFormats } = formats;',
+    code.replace(/^"use strict";/, ''),
+    '',
+  ].join('\n');
+}
+
 /** Writes both generated modules; `outDir` defaults to src/openapi (tests generate into a temporary folder). */
 export async function generateFromOpenApi(root, { outDir = path.join(root, 'src/openapi') } = {}) {
   const doc = JSON.parse(await readFile(path.join(root, 'src/openapi/v1.json'), 'utf8'));
@@ -164,4 +207,6 @@ export async function generateFromOpenApi(root, { outDir = path.join(root, 'src/
   await writeFile(path.join(outDir, 'operations.gen.ts'), operations);
   await writeFile(path.join(outDir, 'types.gen.ts'), types);
   await writeFile(path.join(outDir, 'fields.gen.ts'), renderFieldsModule(doc));
+  const localFiles = JSON.parse(await readFile(path.join(root, 'src/openapi/local-files.json'), 'utf8'));
+  await writeFile(path.join(outDir, 'validators.gen.ts'), await renderValidatorsModule({ 'v1.json': doc, 'local-files.json': localFiles }));
 }

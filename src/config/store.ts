@@ -4,6 +4,7 @@ import os from 'node:os';
 import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
+import { describeIssue, issueOf } from '../openapi/schema-check.js';
 
 export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -41,6 +42,12 @@ export function configDirectory(env: NodeJS.ProcessEnv): string {
 
 export async function openConfigStore(directory: string): Promise<ConfigStore> {
   const { default: Conf } = await loadKeepingSignals(() => import('conf'));
+  // the ConfigFile schema of local-files.json, compiled at build time: every command reads the store
+  const { ConfigFile } = await import('../openapi/validators.gen.js');
+  const shapeProblem = (value: unknown): string | undefined => {
+    const issue = issueOf(ConfigFile, value);
+    return issue ? describeIssue(issue) : undefined;
+  };
   const file = path.join(directory, 'config.json');
   try {
     // conf would make it with a recursive mkdir, which never ends under /proc
@@ -74,7 +81,9 @@ export async function openConfigStore(directory: string): Promise<ConfigStore> {
     } catch (error) {
       throw corrupted(file, error);
     }
-    return normalize(raw, file);
+    const problem = shapeProblem(raw);
+    if (problem) throw corrupted(file, new Error(problem));
+    return normalize(raw);
   };
   return {
     path: file,
@@ -106,9 +115,7 @@ export function memoryConfigStore(initial: Partial<ConfigData> = {}): ConfigStor
   return store;
 }
 
-function normalize(raw: Record<string, unknown>, file: string): ConfigData {
-  const problem = shapeProblem(raw);
-  if (problem) throw corrupted(file, new Error(problem));
+function normalize(raw: Record<string, unknown>): ConfigData {
   return {
     ...(raw as object),
     current_profile: typeof raw.current_profile === 'string' ? raw.current_profile : undefined,
@@ -120,23 +127,6 @@ function normalize(raw: Record<string, unknown>, file: string): ConfigData {
 /** Profile names are the user's (`--profile __proto__`): looked up in a map with no prototype to fall back on. */
 function nameKeyed<T>(entries: Record<string, T> | undefined): Record<string, T> {
   return Object.assign(Object.create(null) as Record<string, T>, entries);
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** What makes the store unusable, or undefined. Token entries are a cache: a bad one is ignored, not fatal. */
-function shapeProblem(raw: unknown): string | undefined {
-  if (!isRecord(raw)) return 'the file does not hold a JSON object';
-  if (raw.current_profile !== undefined && typeof raw.current_profile !== 'string') return '"current_profile" is not a string';
-  if (raw.tokens !== undefined && !isRecord(raw.tokens)) return '"tokens" is not an object';
-  if (raw.profiles === undefined) return undefined;
-  if (!isRecord(raw.profiles)) return '"profiles" is not an object';
-  for (const [name, profile] of Object.entries(raw.profiles)) {
-    if (!isRecord(profile)) return `profile "${name}" is not an object`;
-    const bad = PROFILE_KEYS.find((key) => profile[key] !== undefined && typeof profile[key] !== 'string');
-    if (bad) return `"${bad}" of profile "${name}" is not a string`;
-  }
-  return undefined;
 }
 
 function corrupted(file: string, cause: unknown): ConfigError {

@@ -74,9 +74,13 @@ function commonJsDefault<T>(mod: unknown): T {
 
 /** The first problem of `value` against the schema `name` of a document, or null when it conforms. */
 export async function checkShape(doc: SchemaDocument, name: string, value: unknown): Promise<SchemaIssue | null> {
-  const validate = await validatorOf(doc, name);
+  return issueOf(await validatorOf(doc, name), value);
+}
+
+/** A validation function, compiled now or at build time (validators.gen.ts): the first problem of `value`, or null. */
+export function issueOf(validate: (value: unknown) => boolean, value: unknown): SchemaIssue | null {
   if (validate(value)) return null;
-  return issueOf(validate.errors ?? []);
+  return firstIssue((validate as { errors?: ErrorObject[] | null }).errors ?? []);
 }
 
 /** A file (or stdin) whose content does not conform: one usage error naming the file and the member. */
@@ -90,7 +94,7 @@ export function describeIssue(issue: SchemaIssue): string {
   return issue.member ? `${issue.member}: ${issue.reason}` : issue.reason;
 }
 
-function issueOf(errors: ErrorObject[]): SchemaIssue {
+function firstIssue(errors: ErrorObject[]): SchemaIssue {
   const last = errors.at(-1)!;
   if (last.keyword !== 'anyOf') return fromError(errors[0]!);
   // no alternative fits: report inside the one that got furthest (a rule of a fault list, say), else the
