@@ -160,6 +160,7 @@ export async function renderTypesModule(doc) {
 /** Schemas compiled at build time: name in the module → [document, schema name]. */
 export const STANDALONE_SCHEMAS = {
   ConfigFile: ['local-files.json', 'ConfigFile'],
+  CloudEvent: ['v1.json', 'CloudEvent'],
   LiveGpsEvent: ['v1.json', 'LiveGpsEvent'],
   JourneyClosedEvent: ['v1.json', 'JourneyClosedEvent'],
   AlarmTriggeredEvent: ['v1.json', 'AlarmTriggeredEvent'],
@@ -190,9 +191,12 @@ export async function renderValidatorsModule(documents) {
   return [
     BANNER.trimEnd(),
     '// @ts-nocheck',
-    "import formats from 'ajv-formats/dist/formats.js';",
-    ...[...runtime].map(([module, name]) => `import ${name} from '${module}.js';`),
-    'const { fullFormats } = formats;',
+    "import * as formats from 'ajv-formats/dist/formats.js';",
+    ...[...runtime].map(([module, name]) => `import * as ${name}Module from '${module}.js';`),
+    // CommonJS modules: Node and bundlers disagree on what their default export is; the function is found either way
+    'const exported = (mod) => { let value = mod; while (typeof value !== "function" && value?.default !== undefined) value = value.default; return value; };',
+    'const fullFormats = formats.fullFormats ?? formats.default.fullFormats;',
+    ...[...runtime].map(([, name]) => `const ${name} = { default: exported(${name}Module) };`),
     code.replace(/^"use strict";/, ''),
     '',
   ].join('\n');
