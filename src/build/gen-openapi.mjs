@@ -160,6 +160,7 @@ export async function renderTypesModule(doc) {
 /** Schemas compiled at build time: name in the module → [document, schema name]. */
 export const STANDALONE_SCHEMAS = {
   ConfigFile: ['local-files.json', 'ConfigFile'],
+  SandboxStateFile: ['local-files.json', 'SandboxStateFile'],
   CloudEvent: ['v1.json', 'CloudEvent'],
   LiveGpsEvent: ['v1.json', 'LiveGpsEvent'],
   JourneyClosedEvent: ['v1.json', 'JourneyClosedEvent'],
