@@ -84,9 +84,8 @@ export function issueOf(validate: (value: unknown) => boolean, value: unknown): 
 }
 
 /** A file (or stdin) whose content does not conform: one usage error naming the file and the member. */
-export async function requireFileShape(source: string, doc: SchemaDocument, name: string, value: unknown, hint?: string): Promise<void> {
-  const issue = await checkShape(doc, name, value);
-  if (issue) throw new UsageError(`${source}: ${describeIssue(issue)}`, hint);
+export function fileShapeError(source: string, what: string, hint?: string): UsageError {
+  return new UsageError(`${source}: ${what}`, hint);
 }
 
 /** One line for people: `devices[2].capabilities[0]: must be one of reboot, wake_up`. */

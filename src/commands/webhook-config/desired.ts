@@ -6,7 +6,7 @@ import { READ_ONLY_FIELDS } from '../../openapi/fields.gen.js';
 import { isCallbackUrlShapeIssue, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/callback-url.js';
 import type { WebhookTopic } from './config-client.js';
 import { requireCallbackUrl } from './topic-input.js';
-import { checkShape, describeIssue, LOCAL_FILES_DOCUMENT } from '../../openapi/schema-check.js';
+import { checkShape, describeIssue, fileShapeError, LOCAL_FILES_DOCUMENT } from '../../openapi/schema-check.js';
 import { ETAG_MEMBER } from './view.js';
 
 export interface DesiredState {
@@ -54,7 +54,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 export async function parseDesired(value: unknown, source: string, allowPrivate = false): Promise<DesiredState> {
   const issue = await checkShape(LOCAL_FILES_DOCUMENT, 'WebhookDesiredState', value);
-  const fail = (what: string) => new UsageError(`${source}: ${what}`, 'see `fleetctl webhook-config apply --help` for the file format');
+  const fail = (what: string) => fileShapeError(source, what, 'see `fleetctl webhook-config apply --help` for the file format');
   // the callback URL policy says more than the schema's format and length: it speaks first for a URL
   if (issue && !isCallbackUrlShapeIssue(issue)) throw fail(describeIssue(issue));
   const topics = ((value as { topics?: unknown } | null)?.topics ?? []) as { delivery?: { url?: unknown } }[];

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { parseYaml } from '../../io/read-input.js';
 import { asScenario, ScenarioError, type Scenario } from '../scenario/scenario.js';
-import { checkShape, describeIssue } from '../../openapi/schema-check.js';
+import { checkShape, describeIssue, fileShapeError } from '../../openapi/schema-check.js';
 import { CONTROL_DOCUMENT } from './document.js';
 import { faultRuleIssue, type FaultRuleInput } from '../faults/rules.js';
 
@@ -42,7 +42,7 @@ export async function scenarioOrUsageError(where: string, value: unknown): Promi
 /** A mistake found while building a scenario's world, as the one-line usage error of its file. */
 export function scenarioUsageError(where: string, err: unknown): unknown {
   if (!(err instanceof ScenarioError)) return err;
-  return new UsageError(`${where}: ${describeIssue(err.issue)}`, 'the Scenario schema is in the control document: GET /_sandbox/openapi.json');
+  return fileShapeError(where, describeIssue(err.issue), 'the Scenario schema is in the control document: GET /_sandbox/openapi.json');
 }
 
 /** Fault rules from a file: a list, or an object with a faults list. */
@@ -52,7 +52,7 @@ export async function readFaultFile(file: string): Promise<FaultRuleInput[]> {
 
 export async function faultRulesOrUsageError(where: string, value: unknown): Promise<FaultRuleInput[]> {
   const issue = await checkShape(CONTROL_DOCUMENT, 'FaultFile', value);
-  if (issue) throw new UsageError(`${where}: ${describeIssue(issue)}`);
+  if (issue) throw fileShapeError(where, describeIssue(issue));
   const listed = Array.isArray(value);
   const rules = (listed ? value : (value as { faults: unknown[] }).faults) as FaultRuleInput[];
   rules.forEach((rule, i) => {
