@@ -6,8 +6,6 @@ import { invalidBody } from '../http/problems.js';
 import type { ControlRoute } from '../app.js';
 import type { SandboxWebhookDelivery } from './delivery.js';
 
-export const MAX_EMIT_COUNT = 1000;
-
 export function sandboxWebhookRoutes(delivery: SandboxWebhookDelivery): ControlRoute[] {
   return [
     {
