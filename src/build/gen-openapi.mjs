@@ -4,7 +4,10 @@
 //                                  operation; tiny and dependency-free because commands import it at start-up.
 //   src/openapi/fields.gen.ts      SCHEMA_FIELDS: the fields of every record schema as dotted paths with their
 //                                  kind, and RESPONSE_RECORDS: the record schema each operation answers with,
-//                                  so --columns is checked against the document before any request.
+//                                  so --columns is checked against the document before any request, and
+//                                  READ_ONLY_FIELDS: the members each schema marks readOnly (answered, never sent).
+//   src/openapi/validators.gen.ts  ajv's standalone code of the schemas checked where start-up time counts (the
+//                                  config store every command reads, CloudEvents envelopes): no compiling at run time.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -113,6 +116,13 @@ export function responseRecords(doc) {
   return records;
 }
 
+/** [schema name, its readOnly top-level members] for every schema that has some. */
+export function readOnlyFields(doc) {
+  return Object.entries(doc.components?.schemas ?? {})
+    .map(([name, schema]) => [name, Object.entries(schema.properties ?? {}).filter(([, member]) => member.readOnly === true).map(([key]) => key)])
+    .filter(([, fields]) => fields.length > 0);
+}
+
 export function renderFieldsModule(doc) {
   const records = responseRecords(doc);
   const names = [...new Set(Object.values(records))].sort();
@@ -132,6 +142,11 @@ export function renderFieldsModule(doc) {
     ...operations,
     '} as const satisfies Record<string, RecordSchema>;',
     '',
+    '/** The members each schema marks readOnly: the service answers them and a request never carries them. */',
+    'export const READ_ONLY_FIELDS = {',
+    ...readOnlyFields(doc).map(([name, fields]) => `  ${name}: ${JSON.stringify(fields)},`),
+    '} as const satisfies Record<string, readonly string[]>;',
+    '',
   ].join('\n');
 }
 
@@ -140,6 +155,52 @@ export async function renderTypesModule(doc) {
   const { default: openapiTS, astToString } = await import('openapi-typescript');
   const ast = await openapiTS(structuredClone(doc), { silent: true });
   return `${BANNER}${astToString(ast)}`;
+}
+
+/** Schemas compiled at build time: name in the module → [document, schema name]. */
+export const STANDALONE_SCHEMAS = {
+  ConfigFile: ['local-files.json', 'ConfigFile'],
+  SandboxStateFile: ['local-files.json', 'SandboxStateFile'],
+  CloudEvent: ['v1.json', 'CloudEvent'],
+  LiveGpsEvent: ['v1.json', 'LiveGpsEvent'],
+  JourneyClosedEvent: ['v1.json', 'JourneyClosedEvent'],
+  AlarmTriggeredEvent: ['v1.json', 'AlarmTriggeredEvent'],
+  EventGenericEvent: ['v1.json', 'EventGenericEvent'],
+  MediaReadyEvent: ['v1.json', 'MediaReadyEvent'],
+};
+
+/** The same ajv set-up as src/openapi/schema-check.ts, emitting code instead of compiling in memory. */
+export async function renderValidatorsModule(documents) {
+  const [{ default: Ajv2020 }, { default: addFormats }, { default: standaloneCode }, { _ }] = await Promise.all([
+    import('ajv/dist/2020.js'), import('ajv-formats'), import('ajv/dist/standalone/index.js'), import('ajv/dist/compile/codegen/index.js'),
+  ]);
+  const ajv = new Ajv2020({ code: { source: true, esm: true, formats: _`fullFormats` }, allErrors: false, strict: true, strictTypes: false });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'x-must', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'x-sandbox-choice' });
+  for (const [id, doc] of Object.entries(documents)) {
+    const schemas = doc.components?.schemas ?? doc.$defs;
+    ajv.addSchema({ $defs: JSON.parse(JSON.stringify(schemas).replaceAll('#/components/schemas/', '#/$defs/')) }, id);
+  }
+  const refs = Object.fromEntries(Object.entries(STANDALONE_SCHEMAS).map(([name, [id, schema]]) => [name, `${id}#/$defs/${schema}`]));
+  // the code is ESM but still require()s ajv's runtime helpers: imports instead, so it also runs unbundled
+  const runtime = new Map();
+  const code = standaloneCode(ajv, refs).replace(/require\("([^"]+)"\)/g, (_match, module) => {
+    if (!runtime.has(module)) runtime.set(module, `runtime${runtime.size}`);
+    return runtime.get(module);
+  });
+  return [
+    BANNER.trimEnd(),
+    '// @ts-nocheck',
+    "import * as formats from 'ajv-formats/dist/formats.js';",
+    ...[...runtime].map(([module, name]) => `import * as ${name}Module from '${module}.js';`),
+    // CommonJS modules: Node and bundlers disagree on what their default export is; the function is found either way
+    'const exported = (mod) => { let value = mod; while (typeof value !== "function" && value?.default !== undefined) value = value.default; return value; };',
+    'const fullFormats = formats.fullFormats ?? formats.default.fullFormats;',
+    ...[...runtime].map(([, name]) => `const ${name} = { default: exported(${name}Module) };`),
+    code.replace(/^"use strict";/, ''),
+    '',
+  ].join('\n');
 }
 
 /** Writes both generated modules; `outDir` defaults to src/openapi (tests generate into a temporary folder). */
@@ -151,4 +212,6 @@ export async function generateFromOpenApi(root, { outDir = path.join(root, 'src/
   await writeFile(path.join(outDir, 'operations.gen.ts'), operations);
   await writeFile(path.join(outDir, 'types.gen.ts'), types);
   await writeFile(path.join(outDir, 'fields.gen.ts'), renderFieldsModule(doc));
+  const localFiles = JSON.parse(await readFile(path.join(root, 'src/openapi/local-files.json'), 'utf8'));
+  await writeFile(path.join(outDir, 'validators.gen.ts'), await renderValidatorsModule({ 'v1.json': doc, 'local-files.json': localFiles }));
 }

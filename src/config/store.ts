@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
+import { describeIssue, issueOf } from '../openapi/schema-check.js';
 
 export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -54,17 +55,24 @@ export async function openConfigStore(directory: string): Promise<ConfigStore> {
   } catch (error) {
     throw new ConfigError(`cannot use the config directory: ${(error as Error).message}`, 'set FLEETCTL_CONFIG_DIR to a directory you can write to');
   }
+  // the ConfigFile schema of local-files.json, compiled at build time: every command reads the store
+  const { ConfigFile } = await import('../openapi/validators.gen.js');
+  const shapeProblem: ShapeCheck = (value) => {
+    if (!isRecord(value)) return 'the file does not hold a JSON object';
+    const issue = issueOf(ConfigFile, value);
+    return issue ? describeIssue(issue) : undefined;
+  };
   let conf: Promise<ConfFile> | undefined;
   const read = (): ConfigData => {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalize({}, file);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalize({}, file, shapeProblem);
       throw corrupted(file, error);
     }
     try {
-      return normalize(deserialize(text), file);
+      return normalize(deserialize(text, shapeProblem), file, shapeProblem);
     } catch (error) {
       throw error instanceof ConfigError ? error : corrupted(file, error);
     }
@@ -73,7 +81,7 @@ export async function openConfigStore(directory: string): Promise<ConfigStore> {
     path: file,
     read,
     async update(change) {
-      conf ??= openConf(directory, file);
+      conf ??= openConf(directory, file, shapeProblem);
       const writer = await conf;
       // read, change and write with no await between: two updates of one process never interleave
       const data = read();
@@ -88,14 +96,16 @@ export async function openConfigStore(directory: string): Promise<ConfigStore> {
 }
 
 /** conf turns any JSON (an array, say) into an object: check the shape of what the file really holds. */
-function deserialize(text: string): Record<string, unknown> {
+type ShapeCheck = (value: unknown) => string | undefined;
+
+function deserialize(text: string, shapeProblem: ShapeCheck): Record<string, unknown> {
   const value = JSON.parse(text) as unknown;
   const problem = shapeProblem(value);
   if (problem) throw new Error(problem);
   return value as Record<string, unknown>;
 }
 
-async function openConf(directory: string, file: string): Promise<ConfFile> {
+async function openConf(directory: string, file: string, shapeProblem: ShapeCheck): Promise<ConfFile> {
   const { default: Conf } = await loadKeepingSignals(() => import('conf'));
   try {
     return new Conf<Record<string, unknown>>({
@@ -104,7 +114,7 @@ async function openConf(directory: string, file: string): Promise<ConfFile> {
       configFileMode: 0o600,
       accessPropertiesByDotNotation: false,
       clearInvalidConfig: false,
-      deserialize,
+      deserialize: (text: string) => deserialize(text, shapeProblem),
     });
   } catch (error) {
     throw corrupted(file, error);
@@ -126,7 +136,7 @@ export function memoryConfigStore(initial: Partial<ConfigData> = {}): ConfigStor
   return store;
 }
 
-function normalize(raw: Record<string, unknown>, file: string): ConfigData {
+function normalize(raw: Record<string, unknown>, file: string, shapeProblem: ShapeCheck): ConfigData {
   const problem = shapeProblem(raw);
   if (problem) throw corrupted(file, new Error(problem));
   return {
@@ -143,21 +153,6 @@ function nameKeyed<T>(entries: Record<string, T> | undefined): Record<string, T>
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** What makes the store unusable, or undefined. Token entries are a cache: a bad one is ignored, not fatal. */
-function shapeProblem(raw: unknown): string | undefined {
-  if (!isRecord(raw)) return 'the file does not hold a JSON object';
-  if (raw.current_profile !== undefined && typeof raw.current_profile !== 'string') return '"current_profile" is not a string';
-  if (raw.tokens !== undefined && !isRecord(raw.tokens)) return '"tokens" is not an object';
-  if (raw.profiles === undefined) return undefined;
-  if (!isRecord(raw.profiles)) return '"profiles" is not an object';
-  for (const [name, profile] of Object.entries(raw.profiles)) {
-    if (!isRecord(profile)) return `profile "${name}" is not an object`;
-    const bad = PROFILE_KEYS.find((key) => profile[key] !== undefined && typeof profile[key] !== 'string');
-    if (bad) return `"${bad}" of profile "${name}" is not a string`;
-  }
-  return undefined;
-}
 
 function corrupted(file: string, cause: unknown): ConfigError {
   const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);

@@ -78,16 +78,50 @@ export async function readFileOrStdin(file: string, stdin: NodeJS.ReadableStream
 
 /** A JSON document from a file or stdin, with the file named in the error when it is not JSON. */
 export async function readJsonInput(file: string, stdin: NodeJS.ReadableStream, flag: string, limits: ReadLimits = {}): Promise<unknown> {
+  const { text, what } = await readBoundedText(file, stdin, flag, limits);
+  return parseJson(text, what);
+}
+
+/**
+ * A JSON or YAML document (what `-o json` and `-o yaml` print) from a file or stdin. Text that opens like JSON
+ * is read as JSON, so a JSON mistake is reported as one rather than as some YAML reading of it.
+ */
+export async function readJsonOrYamlInput(file: string, stdin: NodeJS.ReadableStream, flag: string, limits: ReadLimits = {}): Promise<unknown> {
+  const { text, what } = await readBoundedText(file, stdin, flag, limits);
+  return /^\s*[[{]/.test(text) ? parseJson(text, what) : parseYaml(text, what);
+}
+
+async function readBoundedText(file: string, stdin: NodeJS.ReadableStream, flag: string, limits: ReadLimits): Promise<{ text: string; what: string }> {
   const text = await readFileOrStdin(file, stdin, flag, limits);
   const what = `${flag} ${file === '-' ? '(stdin)' : quoteInput(file)}`;
   // checked before parsing: what consumes the value afterwards (JSON.stringify, schema checks) recurses
   if (exceedsDepth(text, MAX_JSON_DEPTH)) {
     throw new UsageError(`${what} is nested more than ${MAX_JSON_DEPTH} levels deep`, 'request bodies of this API are a few levels deep: check the file');
   }
+  return { text, what };
+}
+
+function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new UsageError(`${what} is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** YAML text (JSON reads as YAML too), with `what` and the position named in the error. */
+export async function parseYaml(text: string, what: string): Promise<unknown> {
+  // yaml is CommonJS: bundled, its dynamic import has only a default export; under Node both forms exist
+  const loaded = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  const { parse, YAMLParseError } = loaded.default ?? loaded;
+  try {
+    return parse(text) as unknown;
+  } catch (err) {
+    if (!(err instanceof YAMLParseError)) throw err;
+    // the message's first line, without the position it also gives (said once, first)
+    const at = err.linePos?.[0];
+    const reason = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new UsageError(`${what} is not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}: ${reason}`);
   }
 }
 

@@ -22,6 +22,14 @@ export interface CallbackUrlOptions {
   allowPrivate?: boolean;
 }
 
+/**
+ * A schema issue (format, maxLength) of a delivery.url: the policy above says more about such a URL (invalid_url,
+ * ssrf_blocked), so it speaks instead.
+ */
+export function isCallbackUrlShapeIssue(issue: { member: string; keyword?: string } | null): boolean {
+  return issue !== null && /(^|\.)delivery\.url$/.test(issue.member) && (issue.keyword === 'format' || issue.keyword === 'maxLength');
+}
+
 export function isTopicType(value: unknown): value is TopicType {
   return typeof value === 'string' && (TOPIC_TYPES as readonly string[]).includes(value);
 }

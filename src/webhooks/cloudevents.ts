@@ -1,8 +1,9 @@
 // The webhook CloudEvents envelope (spec "Events"): building envelopes (sandbox deliveries,
 // `webhook trigger`) and validating them strictly (`webhook listen`).
 import { randomUUID } from 'node:crypto';
-import { checkDataShape, isRfc3339, isUri, isUriReference } from './envelope-checks.js';
-import { DATA_FIELDS, DATA_SCHEMA_NAMES, isEventType } from './event-payloads.js';
+import { describeIssue, issueOf } from '../openapi/schema-check.js';
+import * as schemas from '../openapi/validators.gen.js';
+import { DATA_SCHEMA_NAMES } from './event-payloads.js';
 import type { AnyWebhookEvent, EventDataByType, EventType, LiveGpsData, WebhookEvent } from './event-payloads.js';
 import { sampleData } from './sample-events.js';
 import type { SampleEventOptions } from './sample-events.js';
@@ -79,16 +80,23 @@ const ATTRIBUTE_NAME = /^[a-z0-9]+$/;
 const CORE_ATTRIBUTES = new Set(['id', 'source', 'type', 'specversion', 'time', 'datacontenttype', 'subject',
   'dataschema', 'data', 'data_base64']);
 
-/** Strict CloudEvents 1.0 structured-mode (JSON format) check of a parsed body, then type and payload. */
+// The document's envelope schema of each type (compiled at build time: the listener checks every delivery)
+const EVENT_SCHEMAS: Readonly<Record<EventType, (value: unknown) => boolean>> = {
+  'live.gps': schemas.LiveGpsEvent, 'journey.closed': schemas.JourneyClosedEvent, 'alarm.triggered': schemas.AlarmTriggeredEvent,
+  'event.generic': schemas.EventGenericEvent, 'media.ready': schemas.MediaReadyEvent,
+};
+
+/**
+ * Strict CloudEvents 1.0 structured-mode (JSON format) check of a parsed body: the document's CloudEvent schema,
+ * the attribute rules of CloudEvents itself, then the schema of the type with its payload.
+ */
 export function validateEnvelope(body: unknown): EnvelopeValidation {
   const fail = (reason: string): EnvelopeValidation => ({ ok: false, reason });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('the body is not a JSON object');
-  const e = body as Record<string, unknown>;
-  if (e.specversion !== '1.0') return fail('specversion must be "1.0"');
-  for (const name of ['id', 'source', 'type'] as const) {
-    if (typeof e[name] !== 'string' || e[name] === '') return fail(`${name} must be a non-empty string`);
-  }
-  if (!isUriReference(e.source as string)) return fail('source must be a URI-reference');
+  // CloudEvents JSON format: an attribute whose value is null is absent
+  const e = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
+  const base = issueOf(schemas.CloudEvent, e);
+  if (base) return fail(describeIssue(base));
   for (const [name, value] of Object.entries(e)) {
     if (CORE_ATTRIBUTES.has(name)) continue;
     if (!ATTRIBUTE_NAME.test(name)) return fail(`invalid attribute name "${name}"`);
@@ -96,27 +104,13 @@ export function validateEnvelope(body: unknown): EnvelopeValidation {
       return fail(`extension attribute ${name} must be a string, an integer or a boolean`);
     }
   }
-  const optional = checkOptionalAttributes(e);
-  if (optional) return fail(optional);
-  if (!isEventType(e.type)) return fail(`unknown event type "${e.type as string}"`);
-  if ('data_base64' in e) return fail('data_base64 is not expected: the payload is JSON');
-  if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return fail('data must be a JSON object');
-  const shape = checkDataShape(e.data as Record<string, unknown>, DATA_FIELDS[e.type], 'data');
-  if (shape) return fail(shape);
-  return { ok: true, event: e as unknown as AnyWebhookEvent };
-}
-
-function checkOptionalAttributes(e: Record<string, unknown>): string | null {
-  for (const name of ['time', 'datacontenttype', 'subject', 'dataschema'] as const) {
-    if (e[name] === undefined || e[name] === null) continue;
-    if (typeof e[name] !== 'string' || e[name] === '') return `${name} must be a non-empty string when present`;
-  }
-  if (typeof e.time === 'string' && !isRfc3339(e.time)) return 'time must be an RFC 3339 timestamp';
-  if (typeof e.dataschema === 'string' && !isUri(e.dataschema)) return 'dataschema must be an absolute URI';
   if (typeof e.datacontenttype === 'string' && !/^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i.test(e.datacontenttype)) {
-    return `datacontenttype must be a JSON media type, not "${e.datacontenttype}"`;
+    return fail(`datacontenttype must be a JSON media type, not "${e.datacontenttype}"`);
   }
-  return null;
+  if ('data_base64' in e) return fail('data_base64 is not expected: the payload is JSON');
+  const typed = issueOf(EVENT_SCHEMAS[e.type as EventType], e);
+  if (typed) return fail(describeIssue(typed));
+  return { ok: true, event: body as AnyWebhookEvent };
 }
 
 /** A valid envelope of the given type with plausible data and fresh ids, stamped with the current time. */

@@ -143,9 +143,13 @@ describe('OpenAPI webhooks', () => {
     expect(base.$ref).toBe('#/components/schemas/CloudEvent');
     expect(specific.properties.type.const).toBe(type);
     expect(specific.properties.data.$ref).toBe(`#/components/schemas/${dataSchema}`);
-    expect(delivery.parameters.map((p: Json) => p.name)).toEqual(
-      expect.arrayContaining(['X-Webhook-Key', 'X-Delivery-Attempt', 'Idempotency-Key']),
-    );
+    expect(delivery.parameters.map((p: Json) => p.name)).toEqual(expect.arrayContaining(['X-Delivery-Attempt', 'Idempotency-Key']));
+    // spec: deliveries are authenticated by the shared key in X-Webhook-Key: a security scheme, not a parameter
+    expect(delivery.security).toEqual([{ webhookKey: [] }]);
+  });
+
+  it('declares the shared webhook key as an apiKey scheme in the X-Webhook-Key header', () => {
+    expect(raw.components.securitySchemes.webhookKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Webhook-Key' });
   });
 
   it('uses camelCase payload properties, with the journey coordinates the contract names', () => {

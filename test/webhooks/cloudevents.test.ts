@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { TOPIC_TYPES } from '../../src/webhooks/callback-url.js';
 import {
   CLOUDEVENTS_CONTENT_TYPE,
-  DATA_FIELDS,
   DATA_SCHEMA_NAMES,
   EVENT_TYPES,
   TOPIC_OF_EVENT_TYPE,
@@ -34,18 +33,6 @@ describe('event types and topics', () => {
     expect(isEventType('media')).toBe(false);
   });
 
-  it('declares the payload properties the spec lists, in camelCase', () => {
-    expect(Object.keys(DATA_FIELDS['live.gps'])).toEqual(
-      ['hardwareId', 'latitude', 'longitude', 'heading', 'speed', 'utc', 'invalidGps']);
-    expect(Object.keys(DATA_FIELDS['journey.closed'])).toEqual(['journeyId', 'hardwareId', 'startUtc', 'endUtc',
-      'startLatitude', 'startLongitude', 'endLatitude', 'endLongitude', 'distanceMeters', 'durationSeconds']);
-    expect(Object.keys(DATA_FIELDS['alarm.triggered'])).toEqual(
-      ['id', 'hardwareId', 'triggerOn', 'alarmKey', 'locations', 'speedPoints', 'headingPoints']);
-    expect(Object.keys(DATA_FIELDS['event.generic'])).toEqual(['eventId', 'hardwareId', 'triggerUtc', 'eventTypes',
-      'eventCategories', 'isAccident', 'locations', 'address', 'vehicleId']);
-    expect(Object.keys(DATA_FIELDS['media.ready'])).toEqual(
-      ['mediaId', 'hardwareId', 'fileName', 'mimeType', 'channel', 'downloadUrl']);
-  });
 });
 
 describe.each(EVENT_TYPES)('sampleEvent(%s)', (type) => {
@@ -129,31 +116,31 @@ describe('validateEnvelope refuses', () => {
     ['null', () => null, /not a JSON object/],
     ['a missing specversion', (e) => { delete e.specversion; return e; }, /specversion/],
     ['specversion 0.3', (e) => ({ ...e, specversion: '0.3' }), /specversion/],
-    ['a missing id', (e) => { delete e.id; return e; }, /id must be/],
-    ['an empty id', (e) => ({ ...e, id: '' }), /id must be/],
-    ['a numeric id', (e) => ({ ...e, id: 5 }), /id must be/],
-    ['a missing source', (e) => { delete e.source; return e; }, /source must be/],
-    ['a source with spaces', (e) => ({ ...e, source: 'not a uri' }), /URI-reference/],
-    ['a missing type', (e) => { delete e.type; return e; }, /type must be/],
-    ['an unknown type', (e) => ({ ...e, type: 'com.example.other' }), /unknown event type/],
+    ['a missing id', (e) => { delete e.id; return e; }, /^id: /],
+    ['an empty id', (e) => ({ ...e, id: '' }), /^id: /],
+    ['a numeric id', (e) => ({ ...e, id: 5 }), /^id: /],
+    ['a missing source', (e) => { delete e.source; return e; }, /^source: /],
+    ['a source with spaces', (e) => ({ ...e, source: 'not a uri' }), /source: must be a valid uri-reference/],
+    ['a missing type', (e) => { delete e.type; return e; }, /^type: /],
+    ['an unknown type', (e) => ({ ...e, type: 'com.example.other' }), /type: must be one of live.gps/],
     ['an upper-case attribute', (e) => ({ ...e, Extra: 'x' }), /invalid attribute name "Extra"/],
     ['an object extension', (e) => ({ ...e, extra: {} }), /extension attribute extra/],
-    ['a bad time', (e) => ({ ...e, time: 'yesterday' }), /time must be an RFC 3339/],
-    ['a time without offset', (e) => ({ ...e, time: '2025-01-01T00:00:00' }), /time must be an RFC 3339/],
-    ['a day the calendar lacks', (e) => ({ ...e, time: '2026-02-30T00:00:00Z' }), /time must be an RFC 3339/],
-    ['an empty subject', (e) => ({ ...e, subject: '' }), /subject must be a non-empty string/],
-    ['a relative dataschema', (e) => ({ ...e, dataschema: '/openapi/v1.json' }), /dataschema must be an absolute URI/],
+    ['a bad time', (e) => ({ ...e, time: 'yesterday' }), /time: must be a valid date-time/],
+    ['a time without offset', (e) => ({ ...e, time: '2025-01-01T00:00:00' }), /time: must be a valid date-time/],
+    ['a day the calendar lacks', (e) => ({ ...e, time: '2026-02-30T00:00:00Z' }), /time: must be a valid date-time/],
+    ['an empty subject', (e) => ({ ...e, subject: '' }), /subject: must have at least 1 character/],
+    ['a relative dataschema', (e) => ({ ...e, dataschema: '/openapi/v1.json' }), /dataschema: must be a valid uri/],
     ['a non-JSON datacontenttype', (e) => ({ ...e, datacontenttype: 'text/xml' }), /JSON media type/],
     ['data_base64', (e) => ({ ...e, data_base64: 'Zm9v' }), /data_base64/],
-    ['missing data', (e) => { delete e.data; return e; }, /data must be a JSON object/],
-    ['string data', (e) => ({ ...e, data: 'x' }), /data must be a JSON object/],
-    ['a missing payload property', (e) => { delete (e.data as Record<string, unknown>).alarmKey; return e; }, /data.alarmKey is missing/],
+    ['missing data', (e) => { delete e.data; return e; }, /^data: /],
+    ['string data', (e) => ({ ...e, data: 'x' }), /^data: /],
+    ['a missing payload property', (e) => { delete (e.data as Record<string, unknown>).alarmKey; return e; }, /data.alarmKey: is required/],
     ['a snake_case payload', (e) => {
       const d = e.data as Record<string, unknown>;
       d.hardware_id = d.hardwareId; delete d.hardwareId; return e;
-    }, /data.hardwareId is missing/],
-    ['a bad nested point', (e) => { (e.data as { locations: unknown[] }).locations[1] = { latitude: 95, longitude: 0, utc: '2025-01-01T00:00:00Z' }; return e; }, /data.locations\[1\].latitude must be a latitude/],
-    ['a non-array list', (e) => { (e.data as Record<string, unknown>).speedPoints = {}; return e; }, /data.speedPoints must be an array/],
+    }, /data.hardwareId: is required/],
+    ['a bad nested point', (e) => { (e.data as { locations: unknown[] }).locations[1] = { latitude: 95, longitude: 0, utc: '2025-01-01T00:00:00Z' }; return e; }, /data.locations\[1\].latitude: must be <= 90/],
+    ['a non-array list', (e) => { (e.data as Record<string, unknown>).speedPoints = {}; return e; }, /data.speedPoints: must be an array/],
   ];
   it.each(cases)('%s', (_name, mutate, reason) => {
     const result = validateEnvelope(mutate(good()));
@@ -179,13 +166,13 @@ describe('validateEnvelope refuses', () => {
   it('checks integers and nullable fields of the payload', () => {
     const media = JSON.parse(JSON.stringify(sample('media.ready')));
     media.data.channel = 1.5;
-    expect(validateEnvelope(media)).toEqual({ ok: false, reason: 'data.channel must be an integer ≥ 0' });
+    expect(validateEnvelope(media)).toEqual({ ok: false, reason: 'data.channel: must be an integer' });
     const ev = JSON.parse(JSON.stringify(sample('event.generic')));
     ev.data.vehicleId = null;
     ev.data.address = null;
     expect(validateEnvelope(ev).ok).toBe(true);
     ev.data.eventTypes = ['a', 1];
-    expect(validateEnvelope(ev)).toEqual({ ok: false, reason: 'data.eventTypes must be an array of strings' });
+    expect(validateEnvelope(ev)).toEqual({ ok: false, reason: 'data.eventTypes[1]: must be a string' });
   });
 });
 
@@ -196,15 +183,15 @@ describe('agreement with the OpenAPI document (src/openapi/v1.json)', () => {
   };
   const deref = (s: Schema): Schema => (s.$ref ? doc.components.schemas[s.$ref.split('/').pop()!]! : s);
 
-  it.each(EVENT_TYPES)('%s: the payload schema names the same required properties', (type) => {
-    const schema = doc.components.schemas[DATA_SCHEMA_NAMES[type]];
-    expect(schema, `schema ${DATA_SCHEMA_NAMES[type]}`).toBeDefined();
-    expect(new Set(schema!.required)).toEqual(new Set(Object.keys(DATA_FIELDS[type])));
-    for (const [name, kind] of Object.entries(DATA_FIELDS[type])) {
-      if (typeof kind === 'string') continue;
-      const items = deref(deref(schema!.properties![name]!).items!);
-      expect(new Set(items.required), `${type} ${name}[]`).toEqual(new Set(Object.keys(kind.arrayOf)));
-    }
+  it('requires the payload properties the spec lists, in camelCase', () => {
+    const required = (type: EventType) => doc.components.schemas[DATA_SCHEMA_NAMES[type]]!.required;
+    expect(required('live.gps')).toEqual(['hardwareId', 'latitude', 'longitude', 'heading', 'speed', 'utc', 'invalidGps']);
+    expect(required('journey.closed')).toEqual(['journeyId', 'hardwareId', 'startUtc', 'endUtc',
+      'startLatitude', 'startLongitude', 'endLatitude', 'endLongitude', 'distanceMeters', 'durationSeconds']);
+    expect(required('alarm.triggered')).toEqual(['id', 'hardwareId', 'triggerOn', 'alarmKey', 'locations', 'speedPoints', 'headingPoints']);
+    expect(required('event.generic')).toEqual(['eventId', 'hardwareId', 'triggerUtc', 'eventTypes',
+      'eventCategories', 'isAccident', 'locations', 'address', 'vehicleId']);
+    expect(required('media.ready')).toEqual(['mediaId', 'hardwareId', 'fileName', 'mimeType', 'channel', 'downloadUrl']);
   });
 
   it('lists the same event types and topic types', () => {

@@ -115,8 +115,8 @@ describe('receiver: refusals', () => {
   it.each([
     ['malformed JSON', '{"id":', /not valid JSON/],
     ['a missing specversion', (() => { const e: Record<string, unknown> = { ...event() }; delete e.specversion; return e; })(), /invalid CloudEvents envelope: specversion/],
-    ['an unknown type', { ...event(), type: 'x.y' }, /unknown event type/],
-    ['a bad payload', { ...event(), data: { eventId: 'x' } }, /data.hardwareId is missing/],
+    ['an unknown type', { ...event(), type: 'x.y' }, /type: must be one of live.gps/],
+    ['a bad payload', { ...event(), data: { eventId: 'x' } }, /data.hardwareId: is required/],
   ])('400 for %s', async (_name, body, reason) => {
     const { r, events } = await receiver();
     const res = await post(r.url, body);

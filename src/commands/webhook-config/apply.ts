@@ -35,7 +35,7 @@ export class StaleEtagError extends FleetctlError {
 export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookApplyRun): Command {
   const command = new Command('apply')
     .description('Make the webhook configuration match a desired-state file, with only the calls needed')
-    .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin')
+    .requiredOption('-f, --file <path>', 'desired-state file (JSON or YAML, as `get -o json|yaml` prints it), or - for stdin')
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   completeValues(command, { '--file': 'file' });
   addOrganizationOption(command);
@@ -57,7 +57,7 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
   command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {
     const organizationId = orgFrom(flags);
     const ifMatch = parseIfMatch(flags.ifMatch);
-    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl, deps.signal)), ifMatch });
+    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io, flags.allowPrivateUrl, deps.signal)), ifMatch });
   });
   return command;
 }

@@ -1,9 +1,13 @@
 // The desired-state file of `webhook-config diff` and `apply`, checked as strictly as the service would.
 import { UsageError } from '../../errors.js';
-import { readJsonInput } from '../../io/read-input.js';
-import { MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/callback-url.js';
+import { readJsonOrYamlInput } from '../../io/read-input.js';
+import type { IOStreams } from '../../io/streams.js';
+import { READ_ONLY_FIELDS } from '../../openapi/fields.gen.js';
+import { isCallbackUrlShapeIssue, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/callback-url.js';
 import type { WebhookTopic } from './config-client.js';
-import { requireCallbackUrl, requireTopicType } from './topic-input.js';
+import { requireCallbackUrl } from './topic-input.js';
+import { checkShape, describeIssue, fileShapeError, LOCAL_FILES_DOCUMENT } from '../../openapi/schema-check.js';
+import { ETAG_MEMBER } from './view.js';
 
 export interface DesiredState {
   /** Omitted: leave the delivery switch as it is (a new configuration stays disabled). */
@@ -11,7 +15,10 @@ export interface DesiredState {
   topics: WebhookTopic[];
 }
 
-export const DESIRED_FORMAT_HELP = `The desired-state file (JSON; - reads stdin):
+/** What `webhook-config get -o json|yaml` prints beside the desired state: the document's readOnly members, the ETag. */
+const PRINTED_ONLY: readonly string[] = [...READ_ONLY_FIELDS.WebhookConfig, ETAG_MEMBER];
+
+export const DESIRED_FORMAT_HELP = `The desired-state file (JSON or YAML; - reads stdin):
   {
     "is_enabled": true,
     "topics": [
@@ -23,51 +30,52 @@ export const DESIRED_FORMAT_HELP = `The desired-state file (JSON; - reads stdin)
   topics       1 to ${MAX_TOPICS} topics; type is one of ${TOPIC_TYPES.join(', ')} (a type may repeat with other URLs);
                is_enabled defaults to true; delivery.url is an absolute https URL of a public host,
                at most ${MAX_CALLBACK_URL_LENGTH} characters
-Topics are compared as a set: their order does not matter.`;
+Topics are compared as a set: their order does not matter. What \`webhook-config get -o json\` (or -o yaml) prints
+is a desired-state file too: its read-only members (${PRINTED_ONLY.join(', ')}) are ignored, with a note.`;
 
 /** Reads and checks `-f FILE` (or stdin for -); `source` names it in messages. */
-export async function readDesired(file: string, stdin: NodeJS.ReadableStream, allowPrivate = false, signal?: AbortSignal): Promise<{ desired: DesiredState; source: string }> {
+export async function readDesired(
+  file: string,
+  io: Pick<IOStreams, 'in' | 'info'>,
+  allowPrivate = false,
+  signal?: AbortSignal,
+): Promise<{ desired: DesiredState; source: string }> {
   const source = file === '-' ? 'stdin' : file;
-  return { desired: parseDesired(await readJsonInput(file, stdin, '-f', { signal }), source, allowPrivate), source };
+  const value = await readJsonOrYamlInput(file, io.in, '-f', { signal });
+  const ignored = isObject(value) ? PRINTED_ONLY.filter((member) => member in value) : [];
+  if (ignored.length > 0) io.info(`Note: ignoring the read-only member(s) ${ignored.join(', ')} of ${source} (the service sets them).`);
+  const desired = isObject(value) ? Object.fromEntries(Object.entries(value).filter(([member]) => !ignored.includes(member))) : value;
+  return { desired: await parseDesired(desired, source, allowPrivate), source };
 }
 
-export function parseDesired(value: unknown, source: string, allowPrivate = false): DesiredState {
-  const fail = (what: string) => new UsageError(`${source}: ${what}`, 'see `fleetctl webhook-config apply --help` for the file format');
-  const root = objectWithOnly(value, ['is_enabled', 'topics'], 'the document', fail);
-  if (root.is_enabled !== undefined && typeof root.is_enabled !== 'boolean') throw fail('is_enabled must be true or false');
-  if (!Array.isArray(root.topics)) throw fail('topics must be an array of topics');
-  if (root.topics.length === 0) throw fail('topics must list at least one topic (a configuration keeps at least one)');
-  if (root.topics.length > MAX_TOPICS) throw fail(`topics lists ${root.topics.length} topics; a configuration holds at most ${MAX_TOPICS}`);
-  const topics = root.topics.map((item: unknown, i: number) => parseTopic(item, `topics[${i}]`, fail, allowPrivate));
-  const seen = new Map<string, number>();
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export async function parseDesired(value: unknown, source: string, allowPrivate = false): Promise<DesiredState> {
+  const issue = await checkShape(LOCAL_FILES_DOCUMENT, 'WebhookDesiredState', value);
+  const fail = (what: string) => fileShapeError(source, what, 'see `fleetctl webhook-config apply --help` for the file format');
+  // the callback URL policy says more than the schema's format and length: it speaks first for a URL
+  if (issue && !isCallbackUrlShapeIssue(issue)) throw fail(describeIssue(issue));
+  const topics = ((value as { topics?: unknown } | null)?.topics ?? []) as { delivery?: { url?: unknown } }[];
   topics.forEach((topic, i) => {
+    const url = topic?.delivery?.url;
+    if (typeof url === 'string') wrap(() => requireCallbackUrl(url, `topics[${i}].delivery.url`, allowPrivate), fail);
+  });
+  if (issue) throw fail(describeIssue(issue));
+  const desired = value as { is_enabled?: boolean; topics: (Omit<WebhookTopic, 'is_enabled'> & { is_enabled?: boolean })[] };
+  const seen = new Map<string, number>();
+  const parsed = desired.topics.map((topic, i): WebhookTopic => {
     const key = `${topic.type} ${topic.delivery.url}`;
     const first = seen.get(key);
     if (first !== undefined) throw fail(`topics[${i}] repeats topics[${first}] (${key})`);
     seen.set(key, i);
+    return { type: topic.type, is_enabled: topic.is_enabled !== false, delivery: { url: topic.delivery.url } };
   });
-  return root.is_enabled === undefined ? { topics } : { is_enabled: root.is_enabled as boolean, topics };
+  return desired.is_enabled === undefined ? { topics: parsed } : { is_enabled: desired.is_enabled, topics: parsed };
 }
 
-function parseTopic(item: unknown, where: string, fail: (what: string) => UsageError, allowPrivate: boolean): WebhookTopic {
-  const topic = objectWithOnly(item, ['type', 'is_enabled', 'delivery'], where, fail);
-  if (typeof topic.type !== 'string') throw fail(`${where}.type must be one of ${TOPIC_TYPES.join(', ')}`);
-  const type = wrap(() => requireTopicType(topic.type as string, `${where}.type`), fail);
-  if (topic.is_enabled !== undefined && typeof topic.is_enabled !== 'boolean') throw fail(`${where}.is_enabled must be true or false`);
-  const delivery = objectWithOnly(topic.delivery, ['url'], `${where}.delivery`, fail);
-  if (typeof delivery.url !== 'string') throw fail(`${where}.delivery.url must be a string`);
-  const url = wrap(() => requireCallbackUrl(delivery.url as string, `${where}.delivery.url`, allowPrivate), fail);
-  return { type, is_enabled: topic.is_enabled !== false, delivery: { url } };
-}
-
-function objectWithOnly(value: unknown, members: string[], where: string, fail: (what: string) => UsageError): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fail(`${where} must be a JSON object`);
-  const unknown = Object.keys(value).filter((key) => !members.includes(key));
-  if (unknown.length > 0) throw fail(`${where} has unknown member(s): ${unknown.join(', ')} (allowed: ${members.join(', ')})`);
-  return value as Record<string, unknown>;
-}
-
-/** The shared URL and type checks, with the file named in their message. */
+/** The shared URL check, with the file named in its message. */
 function wrap<T>(check: () => T, fail: (what: string) => UsageError): T {
   try {
     return check();

@@ -22,7 +22,7 @@ type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompt
 export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRun): Command {
   const command = new Command('diff')
     .description('Show what `apply` would change to reach a desired-state file (changes nothing)')
-    .requiredOption('-f, --file <path>', 'desired-state JSON file, or - for stdin')
+    .requiredOption('-f, --file <path>', 'desired-state file (JSON or YAML, as `get -o json|yaml` prints it), or - for stdin')
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   completeValues(command, { '--file': 'file' });
   addOrganizationOption(command);
@@ -38,7 +38,7 @@ export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRu
   });
   command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {
     const organizationId = orgFrom(flags);
-    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io.in, flags.allowPrivateUrl, deps.signal)) });
+    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io, flags.allowPrivateUrl, deps.signal)) });
   });
   return command;
 }

@@ -3,9 +3,12 @@ import type { Output } from '../../output/render.js';
 import { viewOf } from '../../output/columns.js';
 import type { Versioned, WebhookTopic } from './config-client.js';
 
+/** The member that carries the ETag header in a printed configuration. */
+export const ETAG_MEMBER = 'etag';
+
 /** The configuration with its ETag, as JSON output has it (the key only ever as auth_key_hint). */
 export function configRecord(v: Versioned): Record<string, unknown> {
-  return { ...v.config, etag: v.etag };
+  return { ...v.config, [ETAG_MEMBER]: v.etag };
 }
 
 export function topicLabel(topic: WebhookTopic): string {

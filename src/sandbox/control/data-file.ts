@@ -2,8 +2,10 @@
 // document's schemas. A mistake is one line naming the file and the member, exit 2.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
+import { parseYaml } from '../../io/read-input.js';
 import { asScenario, ScenarioError, type Scenario } from '../scenario/scenario.js';
-import { checkShape, describeIssue } from './schema-check.js';
+import { checkShape, describeIssue, fileShapeError } from '../../openapi/schema-check.js';
+import { CONTROL_DOCUMENT } from './document.js';
 import { faultRuleIssue, type FaultRuleInput } from '../faults/rules.js';
 
 /** The parsed content of a YAML or JSON file (JSON by its .json name, YAML otherwise; YAML reads JSON too). */
@@ -21,18 +23,7 @@ export async function readDataFile(file: string, what: string): Promise<unknown>
       throw new UsageError(`${file} is not valid JSON: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  // yaml is CommonJS: bundled, its dynamic import has only a default export; under Node both forms exist
-  const loaded = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
-  const { parse, YAMLParseError } = loaded.default ?? loaded;
-  try {
-    return parse(text);
-  } catch (err) {
-    if (!(err instanceof YAMLParseError)) throw err;
-    // the message's first line, without the position it also gives (said once, first)
-    const at = err.linePos?.[0];
-    const what = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new UsageError(`${file} is not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}: ${what}`);
-  }
+  return parseYaml(text, file);
 }
 
 /** A scenario file, checked against the Scenario schema. */
@@ -51,7 +42,7 @@ export async function scenarioOrUsageError(where: string, value: unknown): Promi
 /** A mistake found while building a scenario's world, as the one-line usage error of its file. */
 export function scenarioUsageError(where: string, err: unknown): unknown {
   if (!(err instanceof ScenarioError)) return err;
-  return new UsageError(`${where}: ${describeIssue(err.issue)}`, 'the Scenario schema is in the control document: GET /_sandbox/openapi.json');
+  return fileShapeError(where, describeIssue(err.issue), 'the Scenario schema is in the control document: GET /_sandbox/openapi.json');
 }
 
 /** Fault rules from a file: a list, or an object with a faults list. */
@@ -60,8 +51,8 @@ export async function readFaultFile(file: string): Promise<FaultRuleInput[]> {
 }
 
 export async function faultRulesOrUsageError(where: string, value: unknown): Promise<FaultRuleInput[]> {
-  const issue = await checkShape('FaultFile', value);
-  if (issue) throw new UsageError(`${where}: ${describeIssue(issue)}`);
+  const issue = await checkShape(CONTROL_DOCUMENT, 'FaultFile', value);
+  if (issue) throw fileShapeError(where, describeIssue(issue));
   const listed = Array.isArray(value);
   const rules = (listed ? value : (value as { faults: unknown[] }).faults) as FaultRuleInput[];
   rules.forEach((rule, i) => {

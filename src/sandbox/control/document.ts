@@ -1,8 +1,15 @@
 // The OpenAPI 3.1.1 document of the sandbox's control routes (/_sandbox/*), served at /_sandbox/openapi.json.
 // Imported (not read from disk) so the bundle of the CLI carries it wherever dist/ goes.
 import document from './openapi.json' with { type: 'json' };
+import type { SchemaDocument } from '../../openapi/schema-check.js';
 
 export const controlDocument = (): unknown => document;
+
+/** The control document as the schema validator reads it. */
+export const CONTROL_DOCUMENT: SchemaDocument = { id: 'control.json', load: async () => document };
+
+/** Its schemas that data is checked against. */
+export type ControlSchemaName = 'Scenario' | 'FaultRuleInput' | 'FaultFile' | 'EmitRequest';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 

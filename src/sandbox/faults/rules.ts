@@ -4,7 +4,7 @@
 import { compileTemplate, fitsTemplate, pathSegments, type PathTemplate } from '../../openapi/path-template.js';
 import { OPERATIONS } from '../../openapi/operations.js';
 import { Prng, hash32 } from '../seed/prng.js';
-import type { SchemaIssue } from '../control/schema-check.js';
+import type { SchemaIssue } from '../../openapi/schema-check.js';
 
 /** The token endpoint's name in fault rules and the journal (it is not an operation of the API document). */
 export const TOKEN_OPERATION_ID = 'requestToken';

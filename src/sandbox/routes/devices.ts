@@ -3,7 +3,8 @@
 // 400 request.invalid_body naming vehicle_id (a 404 would be indistinguishable from an unknown device).
 import { optionalString } from '../http/params.js';
 import { invalidBody } from '../http/problems.js';
-import { rejectUnknownFields, requireObject, uuidField } from '../http/body-schema.js';
+import { requireShape } from '../http/body-schema.js';
+import { API_DOCUMENT } from '../../openapi/schema-check.js';
 import { deviceById } from './lookup.js';
 import { pageOfTenantCollection } from './tenant-list.js';
 import { deviceView } from './views.js';
@@ -34,9 +35,8 @@ export const deviceRoutes: ApiRoute[] = [
     operationId: 'assignDevice',
     async handler(ctx, app) {
       const device = deviceById(ctx, app);
-      const body = requireObject(await ctx.jsonBody());
-      rejectUnknownFields(body, ['vehicle_id']);
-      const vehicleId = uuidField(body, 'vehicle_id', true)!;
+      const body = await requireShape<{ vehicle_id: string }>(API_DOCUMENT, 'AssignDeviceCommand', await ctx.jsonBody());
+      const vehicleId = body.vehicle_id.toLowerCase();
       const vehicle = app.world.vehicles.get(vehicleId);
       // spec: only to a vehicle within the caller's tenant
       if (!vehicle || !ctx.auth.tenant.includes(vehicle.organization_id)) {

@@ -3,20 +3,19 @@
 // fleet of that organization (or not visible) is 400 request.invalid_body; a driver keeps its organization.
 import { randomUUID } from 'node:crypto';
 import { uuidParam } from '../http/params.js';
-import { invalidBody, problem } from '../http/problems.js';
-import { enumField, rejectUnknownFields, requireObject, stringField, uuidField, type JsonObject } from '../http/body-schema.js';
+import { invalidBody } from '../http/problems.js';
+import { requireShape } from '../http/body-schema.js';
+import { API_DOCUMENT } from '../../openapi/schema-check.js';
 import { requireOrganizationFilterInTenant } from './lookup.js';
 import { pageOfTenantCollection } from './tenant-list.js';
 import { driverView } from './views.js';
 import type { ApiContext } from '../http/context.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
-import type { DriverRecord, DriverStatus } from '../store/records.js';
+import type { DriverRecord } from '../store/records.js';
 
-const OPTIONAL_FIELDS = ['email', 'phone', 'license_number', 'employee_id'] as const;
-const CREATE_FIELDS = ['organization_id', 'fleet_id', 'first_name', 'last_name', ...OPTIONAL_FIELDS];
-const UPDATE_FIELDS = ['first_name', 'last_name', 'fleet_id', 'status', ...OPTIONAL_FIELDS];
-const STATUSES: readonly DriverStatus[] = ['active', 'inactive'];
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+type OptionalFields = Partial<Pick<DriverRecord, 'email' | 'phone' | 'license_number' | 'employee_id'>>;
+type CreateDriverCommand = Pick<DriverRecord, 'organization_id' | 'fleet_id' | 'first_name' | 'last_name'> & OptionalFields;
+type UpdateDriverCommand = Partial<Pick<DriverRecord, 'first_name' | 'last_name' | 'fleet_id' | 'status'>> & OptionalFields;
 
 export const driverRoutes: ApiRoute[] = [
   {
@@ -30,12 +29,9 @@ export const driverRoutes: ApiRoute[] = [
     path: '/v1/drivers',
     operationId: 'createDriver',
     async handler(ctx, app) {
-      const body = requireObject(await ctx.jsonBody());
-      rejectUnknownFields(body, CREATE_FIELDS);
-      const organizationId = uuidField(body, 'organization_id', true)!;
-      const fleetId = uuidField(body, 'fleet_id', true)!;
-      const names = { first_name: stringField(body, 'first_name', { required: true, min: 1, max: 100 })!, last_name: stringField(body, 'last_name', { required: true, min: 1, max: 100 })! };
-      const optional = optionalFields(body);
+      const { organization_id, fleet_id, ...named } = await requireShape<CreateDriverCommand>(API_DOCUMENT, 'CreateDriverCommand', await ctx.jsonBody());
+      const organizationId = organization_id.toLowerCase();
+      const fleetId = fleet_id.toLowerCase();
       // spec: the driver is created in an organization and fleet within the caller's tenant
       requireOrganizationFilterInTenant(ctx, app, organizationId);
       requireFleetOf(app, organizationId, fleetId);
@@ -45,12 +41,11 @@ export const driverRoutes: ApiRoute[] = [
         id: randomUUID(),
         organization_id: organizationId,
         fleet_id: fleetId,
-        ...names,
         email: null,
         phone: null,
         license_number: null,
         employee_id: null,
-        ...optional,
+        ...named,
         status: 'active',
         created_at: at,
         updated_at: at,
@@ -76,22 +71,10 @@ export const driverRoutes: ApiRoute[] = [
     operationId: 'updateDriver',
     async handler(ctx, app) {
       const driver = visibleDriver(ctx, app);
-      const body = requireObject(await ctx.jsonBody());
-      rejectUnknownFields(body, UPDATE_FIELDS);
-      if (Object.keys(body).length === 0) {
-        throw problem(400, 'request.invalid_body', `Give at least one field to update: ${UPDATE_FIELDS.join(', ')}.`);
-      }
-      const patch: Partial<DriverRecord> = { ...optionalFields(body) };
-      const first = stringField(body, 'first_name', { min: 1, max: 100 });
-      const last = stringField(body, 'last_name', { min: 1, max: 100 });
-      if (first) patch.first_name = first;
-      if (last) patch.last_name = last;
-      const status = enumField(body, 'status', STATUSES);
-      if (status) patch.status = status;
-      const fleetId = uuidField(body, 'fleet_id', false);
-      if (fleetId) {
-        requireFleetOf(app, driver.organization_id, fleetId);
-        patch.fleet_id = fleetId;
+      const patch = await requireShape<UpdateDriverCommand>(API_DOCUMENT, 'UpdateDriverCommand', await ctx.jsonBody());
+      if (patch.fleet_id !== undefined) {
+        patch.fleet_id = patch.fleet_id.toLowerCase();
+        requireFleetOf(app, driver.organization_id, patch.fleet_id);
       }
       app.world.updateDriver(driver, { ...patch, updated_at: app.now().toISOString() });
       app.changed();
@@ -110,15 +93,4 @@ function requireFleetOf(app: SandboxApp, organizationId: string, fleetId: string
   if (!fleet || fleet.organization_id !== organizationId) {
     throw invalidBody('fleet_id', `does not name a fleet of organization ${organizationId}`);
   }
-}
-
-function optionalFields(body: JsonObject): Partial<Pick<DriverRecord, (typeof OPTIONAL_FIELDS)[number]>> {
-  const out: Partial<Record<(typeof OPTIONAL_FIELDS)[number], string | null>> = {};
-  for (const name of OPTIONAL_FIELDS) {
-    const value = stringField(body, name, { nullable: true, min: 1, max: name === 'email' ? 254 : 64 });
-    if (value === undefined) continue;
-    if (name === 'email' && value !== null && !EMAIL.test(value)) throw invalidBody('email', 'must be an email address');
-    out[name] = value;
-  }
-  return out;
 }

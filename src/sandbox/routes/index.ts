@@ -12,7 +12,8 @@ import { journeyRoutes } from './journeys.js';
 import { webhookConfigRoutes } from './webhook-config.js';
 import { publicRoutes } from './control.js';
 import { controlOperations } from '../control/document.js';
-import { requireShape, type SchemaName } from '../control/schema-check.js';
+import { requireShape } from '../http/body-schema.js';
+import { CONTROL_DOCUMENT, type ControlSchemaName } from '../control/document.js';
 import type { ApiRoute, ControlRoute, PublicRoute } from '../app.js';
 import type { RouteEntry } from '../http/server.js';
 
@@ -58,11 +59,11 @@ export function checkedControlRoutes(routes: readonly ControlRoute[]): PublicRou
       throw new Error(`sandbox: ${op.operationId} is ${op.method} ${op.path} in the control document, ${route.method} ${route.path} here`);
     }
     handlers.delete(op.operationId);
-    const schema = op.bodySchema as SchemaName | null;
+    const schema = op.bodySchema as ControlSchemaName | null;
     checked.push(schema === null ? route : {
       ...route,
       handler: async (ctx, app) => {
-        await requireShape(schema, await ctx.jsonBody());
+        await requireShape(CONTROL_DOCUMENT, schema, await ctx.jsonBody());
         return route.handler(ctx, app);
       },
     });

@@ -1,8 +1,16 @@
-// Request bodies of the webhook-config operations, and the callback URL policy shared with the CLI.
-import { checkCallbackUrl, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
-import { booleanField, rejectUnknownFields, requireObject, type JsonObject } from '../http/body-schema.js';
-import { invalidBody, invalidParameter, problem } from '../http/problems.js';
+// Request bodies of the webhook-config operations: their shape from the document, then the callback URL
+// policy shared with the CLI. spec: too many topics and a refused URL are 422 with their own codes, not 400.
+import { checkCallbackUrl, isCallbackUrlShapeIssue, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
+import { API_DOCUMENT, type SchemaIssue } from '../../openapi/schema-check.js';
+import { bodyIssue, issueProblem } from '../http/body-schema.js';
+import { invalidParameter, problem } from '../http/problems.js';
 import type { WebhookTopic } from '../store/webhook-configs.js';
+
+interface TopicInput {
+  type: TopicType;
+  is_enabled?: boolean;
+  delivery: { url: string };
+}
 
 export function topicTypeParam(value: string): TopicType {
   if (!isTopicType(value)) throw invalidParameter('topicType', `must be one of ${TOPIC_TYPES.join(', ')}`);
@@ -13,48 +21,44 @@ export function tooManyTopics(count: number) {
   return problem(422, 'webhook.too_many_topics', `A webhook configuration holds at most ${MAX_TOPICS} topics; this change would make ${count}.`);
 }
 
-/** PUT body: {is_enabled, topics}. */
-export function parseConfigBody(body: unknown, allowPrivate: boolean): { isEnabled: boolean; topics: WebhookTopic[] } {
-  const obj = requireObject(body);
-  rejectUnknownFields(obj, ['is_enabled', 'topics']);
-  const isEnabled = booleanField(obj, 'is_enabled', true)!;
-  const topics = obj.topics;
-  if (!Array.isArray(topics)) throw invalidBody('topics', 'must be an array of topics');
-  if (topics.length === 0) throw invalidBody('topics', 'must list at least one topic');
-  if (topics.length > MAX_TOPICS) throw tooManyTopics(topics.length);
-  return { isEnabled, topics: topics.map((t, i) => parseTopic(t, `topics[${i}].`, undefined, allowPrivate)) };
+/** PUT body (WebhookConfigReplace): {is_enabled, topics}. */
+export async function parseConfigBody(body: unknown, allowPrivate: boolean): Promise<{ isEnabled: boolean; topics: WebhookTopic[] }> {
+  const topics = (body as { topics?: unknown } | null)?.topics;
+  const issue = await bodyIssue(API_DOCUMENT, 'WebhookConfigReplace', body);
+  if (issue?.member === 'topics' && issue.keyword === 'maxItems') throw tooManyTopics((topics as unknown[]).length);
+  const replace = body as { is_enabled: boolean; topics: TopicInput[] };
+  const inputs = Array.isArray(topics) ? (topics as Partial<TopicInput>[]) : [];
+  refuseUrls(issue, inputs.map((t, i) => [`topics[${i}].delivery.url`, t?.delivery?.url]), allowPrivate);
+  return { isEnabled: replace.is_enabled, topics: replace.topics.map((t) => topicOf(t.type, t)) };
 }
 
-/** PATCH body: {is_enabled}. */
-export function parsePatchBody(body: unknown): boolean {
-  const obj = requireObject(body);
-  rejectUnknownFields(obj, ['is_enabled']);
-  return booleanField(obj, 'is_enabled', true)!;
+/** PATCH body (WebhookConfigPatch): {is_enabled}. */
+export async function parsePatchBody(body: unknown): Promise<boolean> {
+  const issue = await bodyIssue(API_DOCUMENT, 'WebhookConfigPatch', body);
+  if (issue) throw issueProblem(issue);
+  return (body as { is_enabled: boolean }).is_enabled;
+}
+
+/** PUT /topics/{type} body (WebhookTopicUpsert): {is_enabled (default true), delivery: {url}}; the type is the path's. */
+export async function parseTopicUpsert(body: unknown, type: TopicType, allowPrivate: boolean): Promise<WebhookTopic> {
+  const issue = await bodyIssue(API_DOCUMENT, 'WebhookTopicUpsert', body);
+  refuseUrls(issue, [['delivery.url', (body as Partial<TopicInput> | null)?.delivery?.url]], allowPrivate);
+  return topicOf(type, body as TopicInput);
+}
+
+function topicOf(type: TopicType, input: Omit<TopicInput, 'type'>): WebhookTopic {
+  return { type, is_enabled: input.is_enabled ?? true, delivery: { url: input.delivery.url } };
 }
 
 /**
- * One topic: {type, is_enabled (default true), delivery: {url}}. For PUT /topics/{type} the type comes
- * from the path (`fixedType`) and the body has no type member (WebhookTopicUpsert).
+ * spec: a URL that is not absolute HTTPS of at most 2048 characters is 422 webhook.invalid_url, a literal private
+ * host 422 webhook.ssrf_blocked; the schema's own URL rules (format, maxLength) give way to those answers.
  */
-export function parseTopic(value: unknown, where: string, fixedType: TopicType | undefined, allowPrivate: boolean): WebhookTopic {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidBody(where.replace(/\.$/, '') || 'body', 'must be a JSON object');
-  const obj = value as JsonObject;
-  rejectUnknownFields(obj, fixedType ? ['is_enabled', 'delivery'] : ['type', 'is_enabled', 'delivery'], where);
-  let type = fixedType;
-  if (type === undefined) {
-    if (!isTopicType(obj.type)) throw invalidBody(`${where}type`, `must be one of ${TOPIC_TYPES.join(', ')}`);
-    type = obj.type;
+function refuseUrls(issue: SchemaIssue | null, urls: [string, unknown][], allowPrivate: boolean): void {
+  if (issue && !isCallbackUrlShapeIssue(issue)) throw issueProblem(issue);
+  for (const [name, url] of urls) {
+    const refused = typeof url === 'string' ? checkCallbackUrl(url, { allowPrivate }) : null;
+    if (refused) throw problem(422, refused.code, refused.detail, { invalid_params: [{ name, reason: refused.detail }] });
   }
-  const isEnabled = booleanField(obj, 'is_enabled', false) ?? true;
-  const delivery = obj.delivery;
-  if (typeof delivery !== 'object' || delivery === null || Array.isArray(delivery)) throw invalidBody(`${where}delivery`, 'must be an object {url}');
-  rejectUnknownFields(delivery as JsonObject, ['url'], `${where}delivery.`);
-  const url = (delivery as JsonObject).url;
-  if (typeof url !== 'string') throw invalidBody(`${where}delivery.url`, 'must be a string');
-  // spec: absolute HTTPS, at most 2048 characters; literal private hosts are webhook.ssrf_blocked
-  const refused = checkCallbackUrl(url, { allowPrivate });
-  if (refused) {
-    throw problem(422, refused.code, refused.detail, { invalid_params: [{ name: `${where}delivery.url`, reason: refused.detail }] });
-  }
-  return { type, is_enabled: isEnabled, delivery: { url } };
+  if (issue) throw issueProblem(issue);
 }

@@ -6,7 +6,7 @@ import { uuidParam } from '../http/params.js';
 import { notFound, problem } from '../http/problems.js';
 import { MAX_TOPICS } from '../../webhooks/callback-url.js';
 import { requireOrganizationInTenant } from './lookup.js';
-import { parseConfigBody, parsePatchBody, parseTopic, tooManyTopics, topicTypeParam } from './webhook-body.js';
+import { parseConfigBody, parsePatchBody, parseTopicUpsert, tooManyTopics, topicTypeParam } from './webhook-body.js';
 import { webhookEtag, webhookView, type StoredWebhookConfig } from '../store/webhook-configs.js';
 import type { ApiContext, Reply } from '../http/context.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
@@ -26,7 +26,7 @@ export const webhookConfigRoutes: ApiRoute[] = [
       if (existing) checkIfMatch(ctx, existing, true);
       // no current representation: any If-Match fails (RFC 9110 13.1.1)
       else if (ctx.req.headers['if-match'] !== undefined) throw problem(412, 'precondition.failed', 'No webhook configuration exists yet; omit If-Match to create it.');
-      const { isEnabled, topics } = parseConfigBody(await ctx.jsonBody(), app.allowPrivateWebhooks);
+      const { isEnabled, topics } = await parseConfigBody(await ctx.jsonBody(), app.allowPrivateWebhooks);
       if (!existing && isEnabled) {
         throw problem(422, 'webhook.initial_activation_forbidden', 'A new webhook configuration must be created with is_enabled false; enable it with PATCH afterwards.');
       }
@@ -41,7 +41,7 @@ export const webhookConfigRoutes: ApiRoute[] = [
     async handler(ctx, app) {
       const config = current(ctx, app);
       checkIfMatch(ctx, config, true);
-      const isEnabled = parsePatchBody(await ctx.jsonBody());
+      const isEnabled = await parsePatchBody(await ctx.jsonBody());
       return commit(app, isEnabled ? 'enabled' : 'disabled', app.webhooks.update(config, { is_enabled: isEnabled }));
     },
   },
@@ -79,7 +79,7 @@ export const webhookConfigRoutes: ApiRoute[] = [
       const type = topicTypeParam(ctx.params.topicType!);
       const config = current(ctx, app);
       checkIfMatch(ctx, config, true);
-      const topic = parseTopic(await ctx.jsonBody(), '', type, app.allowPrivateWebhooks);
+      const topic = await parseTopicUpsert(await ctx.jsonBody(), type, app.allowPrivateWebhooks);
       // contract: upsert replaces the topics of that type with the one given, where the first of them was
       const at = config.topics.findIndex((t) => t.type === type);
       const others = config.topics.filter((t) => t.type !== type);

@@ -5,7 +5,8 @@
 // mistake is reported with the member it is in.
 import type { Capability } from '../store/records.js';
 import type { TopicType } from '../../webhooks/callback-url.js';
-import { checkShape, type SchemaIssue } from '../control/schema-check.js';
+import { checkShape, type SchemaIssue } from '../../openapi/schema-check.js';
+import { CONTROL_DOCUMENT } from '../control/document.js';
 
 export interface ScenarioOrganization {
   key: string;
@@ -90,7 +91,7 @@ export class ScenarioError extends Error {
 
 /** The document as a Scenario, or a ScenarioError naming the first member that does not fit the schema. */
 export async function asScenario(value: unknown): Promise<Scenario> {
-  const issue = await checkShape('Scenario', value);
+  const issue = await checkShape(CONTROL_DOCUMENT, 'Scenario', value);
   if (issue) throw new ScenarioError(issue);
   return value as Scenario;
 }

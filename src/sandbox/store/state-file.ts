@@ -10,6 +10,7 @@ import type { TokenRecord } from '../auth/tokens.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { ConfigError } from '../../errors.js';
 import { InputFileError, readTextFile } from '../../io/read-input.js';
+import { describeIssue, issueOf } from '../../openapi/schema-check.js';
 
 /** Changes to a seeded world, never the world itself: far below this even after millions of requests. */
 const MAX_STATE_BYTES = 256 * 1024 * 1024;
@@ -65,47 +66,11 @@ export async function loadState(file: string): Promise<SandboxState | null> {
   } catch (err) {
     throw new CorruptStateError(file, `not valid JSON: ${(err as Error).message}`);
   }
-  const problem = shapeProblem(parsed);
-  if (problem) throw new CorruptStateError(file, problem);
+  // the SandboxStateFile schema of local-files.json, compiled at build time: `--sandbox --state` starts each command
+  const { SandboxStateFile } = await import('../../openapi/validators.gen.js');
+  const issue = issueOf(SandboxStateFile, parsed);
+  if (issue) throw new CorruptStateError(file, describeIssue(issue));
   return parsed as SandboxState;
-}
-
-function shapeProblem(value: unknown): string | null {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!isObject(value)) return 'not a JSON object';
-  if (value.format !== STATE_FORMAT) return `format is not ${STATE_FORMAT}`;
-  if (value.version !== STATE_VERSION) return `unsupported version ${JSON.stringify(value.version)}`;
-  if (!Number.isInteger(value.seed) || !Number.isInteger(value.devices) || (value.devices as number) < 0) return 'bad seed or devices';
-  if (typeof value.secret !== 'string' || !/^[0-9a-f]{64}$/.test(value.secret)) return 'bad secret';
-  const { world, commands, webhooks, tokens } = value;
-  if (!isObject(world) || !isObject(world.assignments) || !isObject(world.updatedDrivers) || !Array.isArray(world.createdDrivers)) {
-    return 'bad world section';
-  }
-  if (!isObject(commands) || !isObject(commands.idempotency) || !Array.isArray(commands.log)) return 'bad commands section';
-  if (!isObject(webhooks) || !isObject(webhooks.configs) || !Number.isInteger(webhooks.last_revision)) return 'bad webhooks section';
-  if (!isObject(tokens)) return 'bad tokens section';
-  if (value.scenario !== undefined && value.scenario !== null && !isObject(value.scenario)) return 'bad scenario section';
-  return recordProblem(world, commands, webhooks, tokens);
-}
-
-type Json = Record<string, unknown>;
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const strings = (v: Json, ...names: string[]) => names.every((n) => typeof v[n] === 'string');
-
-/** Each saved record has the fields the sandbox relies on. */
-function recordProblem(world: Json, commands: Json, webhooks: Json, tokens: Json): string | null {
-  const driver = (d: unknown) => isRecord(d) && strings(d, 'id', 'organization_id', 'fleet_id', 'first_name', 'last_name', 'status');
-  const checks: [string, boolean][] = [
-    ['world.assignments', Object.values(world.assignments as Json).every((a) => isRecord(a) && strings(a, 'fleet_id', 'organization_id') && (a.vehicle_id === null || typeof a.vehicle_id === 'string'))],
-    ['world.updatedDrivers', Object.values(world.updatedDrivers as Json).every(driver)],
-    ['world.createdDrivers', (world.createdDrivers as unknown[]).every(driver)],
-    ['commands.idempotency', Object.values(commands.idempotency as Json).every((r) => isRecord(r) && strings(r, 'body_hash') && Number.isInteger(r.status))],
-    ['commands.log', (commands.log as unknown[]).every((e) => isRecord(e) && strings(e, 'hardware_id', 'command', 'idempotency_key', 'executed_at'))],
-    ['webhooks.configs', Object.values(webhooks.configs as Json).every((c) => isRecord(c) && strings(c, 'organization_id', 'auth_key') && Array.isArray(c.topics) && Number.isInteger(c.revision))],
-    ['tokens', Object.values(tokens).every((t) => isRecord(t) && strings(t, 'client_id', 'organization_id') && Array.isArray(t.scopes) && Number.isFinite(t.expires_at_ms))],
-  ];
-  const bad = checks.find(([, ok]) => !ok);
-  return bad ? `bad records in ${bad[0]}` : null;
 }
 
 export async function writeStateAtomically(file: string, state: SandboxState): Promise<void> {
