@@ -13,7 +13,7 @@ import type { Transport } from './api/transport.js';
 import type { NetworkSettings } from './api/dispatcher.js';
 import type { Keychain } from './auth/secret-store.js';
 import type { ApiClient, OperationInfo } from './api/client.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './api/retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './shared/retry.js';
 import type { Dispatcher } from 'undici';
 import { quoteInput } from './output/terminal-text.js';
 

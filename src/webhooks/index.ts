@@ -6,14 +6,12 @@ export {
 } from './callback-url.js';
 export type { TopicType, CallbackUrlProblem, CallbackUrlOptions, AddressVerdict } from './callback-url.js';
 export * from './cloudevents.js';
-export { DeliveryEngine, createDeliveryEngine, deliveryIdempotencyKey } from './delivery.js';
+export { DeliveryEngine, createDeliveryEngine, deliveryIdempotencyKey, DEFAULT_DELIVERY_RETRY } from './delivery.js';
 export type {
-  DeliveryDestination, DeliveryEngineOptions, DeliveryLogEntry, DeliveryOutcome, DeliveryTimers,
+  DeliveryRetryPolicy, DeliveryDestination, DeliveryEngineOptions, DeliveryLogEntry, DeliveryOutcome, DeliveryTimers,
 } from './delivery.js';
 export { systemResolver } from './destination-address.js';
 export type { Resolver, ResolvedAddress } from './destination-address.js';
-export { DEFAULT_RETRY_POLICY } from './retry-policy.js';
-export type { RetryPolicy } from './retry-policy.js';
 export { startReceiver, DEFAULT_MAX_BODY_BYTES } from './receiver.js';
 export type { ReceiverOptions, RunningReceiver, ReceivedDelivery, RejectedDelivery } from './receiver.js';
 export { DEFAULT_PREVIOUS_KEY_GRACE_MS } from './webhook-key.js';

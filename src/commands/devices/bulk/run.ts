@@ -8,7 +8,7 @@ import { confirmOrRequireYes } from '../../../io/prompter.js';
 import { startProgress } from '../../../io/progress.js';
 import { RatePacer } from '../../../api/rate-pacer.js';
 import type { ApiClient } from '../../../api/client.js';
-import type { RetryPolicy } from '../../../api/retry.js';
+import type { RetryPolicy } from '../../../shared/retry.js';
 import { isSuccess, type DeviceCommandResult } from '../../../api/device-commands.js';
 import { viewOf } from '../../../output/columns.js';
 import type { DeviceCommandVerb } from '../command-verb.js';

@@ -2,7 +2,7 @@
 // key, and the number in flight grows while the API accepts and halves on a 429.
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../../../src/errors.js';
-import { DEFAULT_RETRY_POLICY } from '../../../../src/api/retry.js';
+import { DEFAULT_RETRY_POLICY } from '../../../../src/shared/retry.js';
 import type { DeviceCommandOutcome } from '../../../../src/api/device-commands.js';
 import { runBulk, type BulkPlan } from '../../../../src/commands/devices/bulk/runner.js';
 import { AdaptiveConcurrency } from '../../../../src/commands/devices/bulk/concurrency.js';
