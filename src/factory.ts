@@ -16,6 +16,7 @@ import type { ApiClient, OperationInfo } from './api/client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './shared/retry.js';
 import type { Dispatcher } from 'undici';
 import { quoteInput } from './output/terminal-text.js';
+import { requireWholeNumber } from './commands/shared/validate.js';
 
 /** Global flags, as commander parses them. */
 export interface GlobalOptions {
@@ -271,7 +272,7 @@ export function timeoutMs(g: GlobalOptions): number {
 }
 
 export function retryPolicy(g: GlobalOptions): RetryPolicy {
-  const maxRetries = g.maxRetries === undefined ? DEFAULT_RETRY_POLICY.maxRetries : wholeNumber(g.maxRetries, '--max-retries');
+  const maxRetries = g.maxRetries === undefined ? DEFAULT_RETRY_POLICY.maxRetries : requireWholeNumber(g.maxRetries, '--max-retries');
   const maxRetryWaitMs = positiveNumber(g.maxRetryWait, '--max-retry-wait', DEFAULT_RETRY_POLICY.maxRetryWaitMs / 1000) * 1000;
   return { ...DEFAULT_RETRY_POLICY, maxRetries, maxRetryWaitMs };
 }
@@ -281,11 +282,6 @@ function positiveNumber(value: string | undefined, flag: string, fallback: numbe
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got ${quoteInput(value)}`);
   return parsed;
-}
-
-function wholeNumber(value: string, flag: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got ${quoteInput(value)}`);
-  return Number(value);
 }
 
 export { ApiError };

@@ -1,6 +1,6 @@
 // Small validators for JSON request bodies. A failure is 400 request.invalid_body naming the field.
 import { invalidBody, problem } from './problems.js';
-import { isUuid } from './params.js';
+import { isUuid } from '../../shared/uuid.js';
 
 export type JsonObject = Record<string, unknown>;
 

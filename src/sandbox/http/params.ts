@@ -1,16 +1,15 @@
 // Path and query parameter parsing (contract: query parameter conventions). Any invalid value is
 // 400 request.invalid_parameter naming the parameter.
 import { invalidParameter } from './problems.js';
+import { canonicalUuid } from '../../shared/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // RFC 3339 date-time with a mandatory offset or Z
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
-export const isUuid = (value: string): boolean => UUID.test(value);
-
 export function uuidParam(name: string, value: string): string {
-  if (!isUuid(value)) throw invalidParameter(name, 'must be a uuid');
-  return value.toLowerCase();
+  const uuid = canonicalUuid(value);
+  if (uuid === undefined) throw invalidParameter(name, 'must be a uuid');
+  return uuid;
 }
 
 export function optionalUuid(query: URLSearchParams, name: string): string | undefined {

@@ -1,6 +1,7 @@
 // Per-device telemetry (events, media, journeys, last report, live position), derived on demand from
 // (seed, device) and cached: a 100,000-device world starts without generating millions of records.
 import { Prng, prngFor } from './prng.js';
+import { canonicalUuid } from '../../shared/uuid.js';
 import { CITIES, EVENT_TYPES, STREETS } from './catalog.js';
 import { LiveStore } from '../telemetry/live-store.js';
 import type {
@@ -33,7 +34,8 @@ export function decodeEventId(eventId: string): { hardwareId: string; eventUuid:
   const at = text.lastIndexOf('~');
   if (at <= 0) return null;
   const eventUuid = text.slice(at + 1);
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(eventUuid)) return null;
+  // only the form the sandbox writes: an event id is canonical or it is not one of ours
+  if (canonicalUuid(eventUuid) !== eventUuid) return null;
   return { hardwareId: text.slice(0, at), eventUuid };
 }
 

@@ -3,7 +3,7 @@
 //   GET  /_sandbox/deliveries → every delivery attempt, oldest first
 import { EVENT_TYPES, isEventType } from '../../webhooks/index.js';
 import { rejectUnknownFields, requireObject } from '../http/body-schema.js';
-import { isUuid } from '../http/params.js';
+import { isUuid } from '../../shared/uuid.js';
 import { invalidBody } from '../http/problems.js';
 import type { ControlRoute } from '../app.js';
 import type { SandboxWebhookDelivery } from './delivery.js';
