@@ -1,4 +1,5 @@
-// One error type per failure class; main.ts is the only place that turns them into exit codes.
+// One error type per failure class, shared by the CLI and the sandbox (a leaf: it imports nothing); main.ts is
+// the only place that turns them into exit codes.
 
 export const ExitCode = {
   ok: 0,

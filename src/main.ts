@@ -69,7 +69,7 @@ export function buildProgram(deps: Deps): Command {
     await output.prepare();
     if (g.sandbox) {
       deps.startOverride = async () => {
-        const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');
+        const { startEmbeddedSandbox } = await import('./commands/sandbox/embedded.js');
         return startEmbeddedSandbox(deps);
       };
     }
