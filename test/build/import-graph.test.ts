@@ -7,11 +7,6 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../..');
 const SRC = 'src';
 
-interface Edge {
-  to: string;
-  /** `import type` and `export type`: gone at run time, but still a dependency of the code. */
-  typeOnly: boolean;
-}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -21,15 +16,22 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const SPECIFIER = /(?:^|[;\s])(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+interface Edge {
+  to: string;
+  /** `import type`, `export type`: gone at run time. */
+  typeOnly: boolean;
+}
 
+const SPECIFIER = /(?:^|[;\s])(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+/** Every module a file imports, `import type` included: a type cycle ties two modules as much as any. */
 function importsOf(file: string): Edge[] {
   const text = readFileSync(path.join(root, file), 'utf8');
   const edges: Edge[] = [];
   for (const m of text.matchAll(SPECIFIER)) {
-    const specifier = m[3] ?? m[4]!;
+    const specifier = m[2] ?? m[3]!;
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, '.ts');
-    if (target.endsWith('.ts')) edges.push({ to: target, typeOnly: Boolean(m[2]) });
+    if (target.endsWith('.ts')) edges.push({ to: target, typeOnly: Boolean(m[1]) });
   }
   return edges;
 }
@@ -68,6 +70,15 @@ function cycles(edges: (file: string) => string[]): string[][] {
   return found;
 }
 
+/** Cycles through an `import type` only: harmless at run time, still two modules that cannot be read apart. */
+const TYPE_CYCLES_LEFT = [
+  ['src/output/follow-sink.ts', 'src/output/render.ts'],
+  ['src/sandbox/seed/telemetry.ts', 'src/sandbox/telemetry/live-store.ts'],
+  ['src/sandbox/http/context.ts', 'src/sandbox/http/problems.ts', 'src/sandbox/tenancy.ts'],
+  ['src/sandbox/http/exchange.ts', 'src/sandbox/http/server.ts'],
+  ['src/sandbox/scenario/access.ts', 'src/sandbox/scenario/build.ts'],
+];
+
 /** What the sandbox may use outside its own directory: leaf modules with no tie to the CLI. */
 const SHARED_WITH_THE_SANDBOX = [
   'src/shared/', 'src/openapi/', 'src/webhooks/', 'src/errors.ts',
@@ -78,10 +89,15 @@ describe('the import graph of src/', () => {
   it('reads every import of the sources', () => {
     // a pattern that matched nothing would make the checks below pass vacuously
     expect(graph.get('src/main.ts')!.length).toBeGreaterThan(5);
-    expect(graph.get('src/sandbox/index.ts')!.some((edge) => edge.to === 'src/errors.ts')).toBe(true);
+    expect(graph.get('src/sandbox/index.ts')).toContainEqual({ to: 'src/errors.ts', typeOnly: false });
+    expect(graph.get('src/commands/devices/command-verb.ts')).toContainEqual({ to: 'src/factory.ts', typeOnly: true });
   });
 
-  it('has no import cycle', () => {
+  it('has no import cycle, types included, but those left to break (a list that may only shrink)', () => {
+    expect(cycles((file) => graph.get(file)!.map((edge) => edge.to))).toEqual(TYPE_CYCLES_LEFT);
+  });
+
+  it('has no import cycle at run time', () => {
     expect(cycles((file) => graph.get(file)!.filter((edge) => !edge.typeOnly).map((edge) => edge.to))).toEqual([]);
   });
 

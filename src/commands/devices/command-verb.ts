@@ -16,20 +16,15 @@ import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireHardwareId, optionalUuid, requireNonEmpty, requireWholeNumber } from '../shared/validate.js';
 import { UsageError } from '../../errors.js';
-import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/run.js';
-import { RUN_ID_PATTERN } from './bulk/keys.js';
-import { isRunFatal } from './bulk/runner.js';
+import { bulkCommandRun, type BulkCommandOptions, type BulkDeps, type BulkVerb } from '../../bulk/run.js';
+import { RUN_ID_PATTERN } from '../../bulk/keys.js';
+import { isRunFatal } from '../../bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
 import { pickDevicesFor } from '../shared/pickers.js';
 import { quoteInput } from '../../output/terminal-text.js';
 
-export interface DeviceCommandVerb {
-  command: DeviceCommand;
-  /** The verb as typed: reboot, wake-up. */
-  name: string;
+export interface DeviceCommandVerb extends BulkVerb {
   operationId: string;
-  /** "Reboot", "Wake up". */
-  label: string;
   summary: string;
 }
 

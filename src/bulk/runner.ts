@@ -2,13 +2,13 @@
 // reported as they arrive. A device told to wait (503 or 429 with Retry-After, a dropped connection) waits in a
 // queue, not in a request slot: the slot goes to the next device at once. How many requests are in flight adapts
 // to the answers (concurrency.ts); how fast they go out is the RatePacer's business (in the API client).
-import type { ApiClient } from '../../../api/client.js';
-import { ApiError, CancelledError, FleetctlError, NetworkError } from '../../../errors.js';
-import type { Clock } from '../../../io/clock.js';
-import { TokenEndpointUnavailable } from '../../../auth/tokens.js';
-import { decideRetry, type RetryPolicy } from '../../../shared/retry.js';
-import { isRetryableNetworkError } from '../../../api/network-failure.js';
-import { sendDeviceCommand, type DeviceCommand, type DeviceCommandOutcome } from '../../../api/device-commands.js';
+import type { ApiClient } from '../api/client.js';
+import { ApiError, CancelledError, FleetctlError, NetworkError } from '../errors.js';
+import type { Clock } from '../io/clock.js';
+import { TokenEndpointUnavailable } from '../auth/tokens.js';
+import { decideRetry, type RetryPolicy } from '../shared/retry.js';
+import { isRetryableNetworkError } from '../api/network-failure.js';
+import { sendDeviceCommand, type DeviceCommand, type DeviceCommandOutcome } from '../api/device-commands.js';
 import { AdaptiveConcurrency, type ConcurrencyBounds } from './concurrency.js';
 
 export interface BulkPlan {
