@@ -6,7 +6,7 @@ import type { Tracer } from '../api/trace.js';
 import type { HttpResponse, Transport } from '../api/transport.js';
 import { ConnectionFailure, isRetryableNetworkError } from '../api/network-failure.js';
 import { decideRetry, parseRetryAfter, type RetryPolicy } from '../shared/retry.js';
-import { credentialFingerprint, isCurrentTokenKey, tokenCacheKey, type TokenOwner } from './token-key.js';
+import { isCurrentTokenKey, tokenCacheKey, tokenOwner, type TokenOwner } from './token-key.js';
 import { cutText, quoteInput } from '../output/terminal-text.js';
 
 export interface TokenAnswer {
@@ -152,16 +152,6 @@ function tokenHint(error: string): string {
   return 'check the auth URL and credentials with `fleetctl auth status`';
 }
 
-/** Whose tokens these credentials may use: a token is never shared across profiles, issuers, clients or secrets. */
-export function tokenOwner(credentials: Credentials): TokenOwner {
-  return {
-    profile: credentials.profile,
-    issuer: credentials.cacheAs ?? credentials.authUrl,
-    clientId: credentials.clientId,
-    fingerprint: credentialFingerprint(credentials.clientId, credentials.clientSecret),
-  };
-}
-
 /** Tokens cached in memory and in the config store, shared by every call of the process. */
 export class CachingTokenSource implements TokenSource {
   private readonly memory = new Map<string, CachedToken>();
@@ -172,7 +162,7 @@ export class CachingTokenSource implements TokenSource {
     private readonly deps: { transport: Transport; store: ConfigStore; clock: Clock; tracer: Tracer; retry?: RetryPolicy; signal?: AbortSignal },
     private readonly credentials: Credentials,
   ) {
-    this.owner = tokenOwner(credentials);
+    this.owner = tokenOwner({ ...credentials, issuer: credentials.cacheAs ?? credentials.authUrl });
   }
 
   async accessToken(scope: string): Promise<string> {
