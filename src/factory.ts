@@ -78,6 +78,8 @@ export interface Deps {
    */
   interruptSignal: AbortSignal;
   globals(): GlobalOptions;
+  /** --debug or FLEETCTL_DEBUG: HTTP traces, and the stack of an unexpected failure. */
+  debug(): boolean;
   output(): Output;
   tracer(): Tracer;
   configDir(): string;
@@ -102,6 +104,7 @@ export interface Deps {
 }
 
 export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps {
+  const debug = () => Boolean(globals().debug) || runtime.env.FLEETCTL_DEBUG === '1' || runtime.env.FLEETCTL_DEBUG === 'true';
   const clock = runtime.clock ?? systemClock;
   const cleanups: (() => Promise<void>)[] = [];
   let tracer: Tracer | undefined;
@@ -131,10 +134,9 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       }
       return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp });
     },
+    debug,
     tracer() {
-      const g = globals();
-      const debug = g.debug || runtime.env.FLEETCTL_DEBUG === '1' || runtime.env.FLEETCTL_DEBUG === 'true';
-      tracer ??= debug ? streamTracer(runtime.io.err) : silentTracer;
+      tracer ??= debug() ? streamTracer(runtime.io.err) : silentTracer;
       return tracer;
     },
     configDir: () => configDirectory(runtime.env),

@@ -175,6 +175,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     signal: new AbortController().signal,
     interruptSignal: new AbortController().signal,
     globals: () => ({}),
+    debug: () => false,
     output: () => new Output(io, { format: opts.format ?? 'table', columns: opts.columns }),
     tracer: () => silentTracer,
     configDir: () => opts.configDir ?? '/nonexistent/fleetctl-test',
