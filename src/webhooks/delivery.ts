@@ -8,7 +8,6 @@
 // (default 1000). When it is full a new event for that destination is refused and recorded in the log
 // with outcome `dropped_overflow`, so nothing is dropped silently; other destinations are unaffected.
 // The log keeps the last `maxLogEntries` entries (default 10000), oldest first.
-import { Agent } from 'undici';
 import type { WebhookEvent } from './cloudevents.js';
 import { approveDestination, pinnedLookup, systemResolver } from './destination-address.js';
 import type { Resolver } from './destination-address.js';
@@ -266,6 +265,7 @@ export class DeliveryEngine {
       key, attempt: item.attempt, idempotencyKey: item.idempotencyKey, traceparent: traceparentFor(item.traceId),
       userAgent: this.opts.userAgent,
     });
+    const { Agent } = await import('undici');
     const agent = new Agent({ connect: { lookup: pinnedLookup(address, family) } });
     try {
       const outcome = await postDelivery(item.destination.url, item.body, headers, { timeoutMs: this.policy.timeoutMs, dispatcher: agent });

@@ -1,5 +1,6 @@
 // Webhook building blocks shared by the sandbox (write-time URL policy, delivery) and the CLI
-// (`webhook listen`, `webhook trigger`). Import from here; the files behind it may be reorganised.
+// (`webhook listen`, `webhook trigger`, topics and event types). Import from here; the files behind it may be
+// reorganised. Cheap to import: undici and the servers are loaded only when a delivery or a receiver starts.
 export {
   TOPIC_TYPES, MAX_TOPICS, MAX_CALLBACK_URL_LENGTH, checkCallbackUrl, isBlockedAddress, classifyAddress, isTopicType,
   isLoopbackHost,

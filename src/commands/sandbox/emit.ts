@@ -3,7 +3,7 @@
 import { Argument, Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { callSandbox } from './control-client.js';
-import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
+import { EVENT_TYPES, type EventType } from '../../webhooks/index.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';

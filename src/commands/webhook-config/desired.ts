@@ -1,7 +1,7 @@
 // The desired-state file of `webhook-config diff` and `apply`, checked as strictly as the service would.
 import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
-import { MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/callback-url.js';
+import { MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/index.js';
 import type { WebhookTopic } from './config-client.js';
 import { requireCallbackUrl, requireTopicType } from './topic-input.js';
 

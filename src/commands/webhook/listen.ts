@@ -9,7 +9,7 @@ import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { requireListenHost, requireWholeNumber } from '../shared/validate.js';
 import { PREVIOUS_KEY_ENV, addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
-import type { ReceivedDelivery, RejectedDelivery, RunningReceiver } from '../../webhooks/receiver.js';
+import type { ReceivedDelivery, RejectedDelivery, RunningReceiver } from '../../webhooks/index.js';
 
 export const DEFAULT_LISTEN_PORT = 4011;
 
@@ -74,7 +74,7 @@ export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookLis
   const output = deps.output();
   if (output.format === 'csv') throw new UsageError('webhook listen prints envelopes as NDJSON (-o ndjson) or summaries (on a terminal), not CSV');
   const asNdjson = output.isMachineReadable || !deps.io.stdoutIsTTY;
-  const { startReceiver } = await import('../../webhooks/receiver.js');
+  const { startReceiver } = await import('../../webhooks/index.js');
   let accepted = 0;
   let finish: () => void = () => undefined;
   let failure: unknown;

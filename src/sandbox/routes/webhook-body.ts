@@ -1,5 +1,5 @@
 // Request bodies of the webhook-config operations, and the callback URL policy shared with the CLI.
-import { checkCallbackUrl, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
+import { checkCallbackUrl, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/index.js';
 import { booleanField, rejectUnknownFields, requireObject, type JsonObject } from '../http/body-schema.js';
 import { invalidBody, invalidParameter, problem } from '../http/problems.js';
 import type { WebhookTopic } from '../store/webhook-configs.js';

@@ -1,7 +1,7 @@
 // Who may call a scenario's world and who hears from it: its clients (with the seeded four, on base seed)
 // and the webhook configurations it starts with, checked as the API would check them.
 import { ALL_SCOPES, SCOPE_PREFIX, clientSecret, seedClients, type SandboxClient } from '../auth/clients.js';
-import { checkCallbackUrl } from '../../webhooks/callback-url.js';
+import { checkCallbackUrl } from '../../webhooks/index.js';
 import { ScenarioError, type Scenario } from './scenario.js';
 import type { ScenarioRefs } from './build.js';
 import type { WebhookTopic } from '../store/webhook-configs.js';

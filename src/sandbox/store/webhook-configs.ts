@@ -1,7 +1,7 @@
 // Webhook configurations, one per organization (persisted). Versioned by a revision number from which the
 // strong ETag is derived; the auth key is kept here and shown by the API only as auth_key_hint.
 import { createHash, randomBytes } from 'node:crypto';
-import type { TopicType } from '../../webhooks/callback-url.js';
+import type { TopicType } from '../../webhooks/index.js';
 
 export interface WebhookTopic {
   type: TopicType;
