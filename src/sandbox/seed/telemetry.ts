@@ -5,19 +5,8 @@ import { canonicalUuid } from '../../shared/uuid.js';
 import { CITIES, EVENT_TYPES, STREETS } from './catalog.js';
 import { LiveStore } from '../telemetry/live-store.js';
 import type {
-  DeviceRecord, EventRecord, JourneyRecord, LastReportedState, LivePosition, MediaRecord,
+  DeviceRecord, DeviceTelemetry, EventRecord, JourneyRecord, LastReportedState, LivePosition, MediaRecord,
 } from '../store/records.js';
-
-export interface DeviceTelemetry {
-  /** Newest first. */
-  events: EventRecord[];
-  /** Newest first. */
-  media: MediaRecord[];
-  /** Newest first. */
-  journeys: JourneyRecord[];
-  lastReported: LastReportedState | null;
-  livePosition: LivePosition | null;
-}
 
 const DAY_MS = 86_400_000;
 export const TELEMETRY_WINDOW_MS = 30 * DAY_MS;

@@ -141,3 +141,15 @@ export interface LivePosition {
   recorded_at: string;
   is_valid_gps: boolean;
 }
+
+/** What a device reported: derived from the seed, with what it reported live on top (telemetry/live-store.ts). */
+export interface DeviceTelemetry {
+  /** Newest first. */
+  events: EventRecord[];
+  /** Newest first. */
+  media: MediaRecord[];
+  /** Newest first. */
+  journeys: JourneyRecord[];
+  lastReported: LastReportedState | null;
+  livePosition: LivePosition | null;
+}
