@@ -4,6 +4,7 @@ import { toNetworkError } from './network-failure.js';
 import { NO_PROXY, createDispatcher, describeProxies, hasProxy, type NetworkSettings } from './dispatcher.js';
 import type { Tracer } from './trace.js';
 import { noActivity, type Activity } from '../io/spinner.js';
+import { loadUndici } from '../shared/undici.js';
 
 export interface HttpRequest {
   method: string;
@@ -39,9 +40,7 @@ export interface TransportOptions {
 }
 
 export async function createTransport(opts: TransportOptions): Promise<Transport> {
-  // undici is CommonJS: bundled, its dynamic import has only a default export; under Node both forms exist.
-  const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
-  const undici = loaded.default ?? loaded;
+  const undici = await loadUndici();
   const network = opts.network ?? { proxy: NO_PROXY };
   const dispatcher = opts.dispatcher ?? createDispatcher(undici, network);
   if (hasProxy(network.proxy)) opts.tracer.note(`proxy: ${describeProxies(network.proxy)}`);

@@ -14,6 +14,7 @@ import type { Resolver } from './destination-address.js';
 import { decideRetry, parseRetryAfter, type RetryPolicy } from '../shared/retry.js';
 import { deliveryHeaders, deliveryIdempotencyKey, newTraceId, postDelivery, traceparentFor } from './send.js';
 import type { PostOutcome } from './send.js';
+import { loadUndici } from '../shared/undici.js';
 
 export { deliveryIdempotencyKey } from './send.js';
 
@@ -265,7 +266,7 @@ export class DeliveryEngine {
       key, attempt: item.attempt, idempotencyKey: item.idempotencyKey, traceparent: traceparentFor(item.traceId),
       userAgent: this.opts.userAgent,
     });
-    const { Agent } = await import('undici');
+    const { Agent } = await loadUndici();
     const agent = new Agent({ connect: { lookup: pinnedLookup(address, family) } });
     try {
       const outcome = await postDelivery(item.destination.url, item.body, headers, { timeoutMs: this.policy.timeoutMs, dispatcher: agent });

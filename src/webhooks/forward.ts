@@ -2,6 +2,7 @@
 // and body, and bringing back the app's answer.
 import type { IncomingHttpHeaders } from 'node:http';
 import { readAnswerBody } from './answer-body.js';
+import { loadUndici } from '../shared/undici.js';
 
 export interface RelayedAnswer {
   status: number;
@@ -36,8 +37,8 @@ export async function forwardDelivery(
   body: Buffer,
   timeoutMs: number,
 ): Promise<RelayedAnswer> {
-  // undici is loaded on first use: the CLI reads topics and event types from this package at start-up
-  const { request } = await import('undici');
+  // undici on first use: the CLI reads topics and event types from this package at start-up
+  const { request } = await loadUndici();
   try {
     const res = await request(url, {
       method: 'POST',

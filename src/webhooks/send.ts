@@ -5,6 +5,7 @@ import type { Dispatcher } from 'undici';
 import { readAnswerBody } from './answer-body.js';
 import { CLOUDEVENTS_CONTENT_TYPE, sampleEvent } from './cloudevents.js';
 import type { EventType, WebhookEvent } from './cloudevents.js';
+import { loadUndici } from '../shared/undici.js';
 
 export const DELIVERY_USER_AGENT = 'fleet-webhooks/1.0';
 
@@ -60,8 +61,8 @@ export async function postDelivery(
   headers: Record<string, string>,
   opts: { timeoutMs: number; dispatcher?: Dispatcher; maxAnswerBytes?: number },
 ): Promise<PostOutcome> {
-  // undici is loaded on first use: the CLI reads topics and event types from this package at start-up
-  const { request } = await import('undici');
+  // undici on first use: the CLI reads topics and event types from this package at start-up
+  const { request } = await loadUndici();
   try {
     const res = await request(url, {
       method: 'POST', headers, body, dispatcher: opts.dispatcher, signal: AbortSignal.timeout(opts.timeoutMs),
