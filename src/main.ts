@@ -160,10 +160,8 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   }
 }
 
-/**
- * commander reads the global options first, --debug among them, even after an unknown flag; only a failure while
- * the program is being built comes before that: then commander reads --debug alone.
- */
+// commander reads --debug with the global options, even after an unknown flag; only a failure while the program
+// is built comes earlier: then commander reads --debug alone.
 function debugBeforeParse(argv: string[]): boolean {
   const early = new Command().option('--debug').allowUnknownOption().allowExcessArguments();
   early.parseOptions(argv.slice(2));
