@@ -28,13 +28,15 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
 
 const DELAY_SECONDS = /^\d+$/;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const MONTH = `(${MONTHS.join('|')})`;
+const MONTH = `(?<month>${MONTHS.join('|')})`;
 const DAY_NAME = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
-// RFC 9110 section 5.6.7: recipients accept the preferred IMF-fixdate and the two obsolete forms.
-const IMF_FIXDATE = new RegExp(`^${DAY_NAME}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
-const RFC850_DATE = new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
-const ASCTIME_DATE = new RegExp(`^${DAY_NAME} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
+const TIME = '(?<hours>\\d{2}):(?<minutes>\\d{2}):(?<seconds>\\d{2})';
+// RFC 9110 section 5.6.7: recipients accept the preferred IMF-fixdate and the two obsolete forms (rfc850, asctime).
+const HTTP_DATES = [
+  new RegExp(`^${DAY_NAME}, (?<day>\\d{2}) ${MONTH} (?<year>\\d{4}) ${TIME} GMT$`),
+  new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (?<day>\\d{2})-${MONTH}-(?<twoDigitYear>\\d{2}) ${TIME} GMT$`),
+  new RegExp(`^${DAY_NAME} ${MONTH} (?<day>[ \\d]\\d) ${TIME} (?<year>\\d{4})$`),
+];
 
 /**
  * Retry-After in milliseconds from `nowMs`: delay-seconds (a whole number: "1.5" is not one) or an HTTP-date
@@ -48,31 +50,18 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return date === undefined ? undefined : Math.max(0, date - nowMs);
 }
 
+/** Epoch ms of an HTTP-date, or undefined for another text or a date that does not exist (31 Feb, 24:00). */
 function parseHttpDate(text: string, nowMs: number): number | undefined {
-  let m = IMF_FIXDATE.exec(text);
-  if (m) return utc(Number(m[3]), m[2]!, Number(m[1]), m.slice(4, 7));
-  m = RFC850_DATE.exec(text);
-  if (m) return utc(fullYear(Number(m[3]), nowMs), m[2]!, Number(m[1]), m.slice(4, 7));
-  m = ASCTIME_DATE.exec(text);
-  if (m) return utc(Number(m[6]), m[1]!, Number(m[2]!.trim()), m.slice(3, 6));
-  return undefined;
-}
-
-/** RFC 9110: a two-digit year more than 50 years ahead is the latest past year with those digits. */
-function fullYear(twoDigits: number, nowMs: number): number {
+  const g = HTTP_DATES.map((form) => form.exec(text)?.groups).find((groups) => groups !== undefined);
+  if (!g) return undefined;
+  // RFC 9110: a two-digit year more than 50 years ahead is the latest past year with those digits
   const thisYear = new Date(nowMs).getUTCFullYear();
-  const year = thisYear - (thisYear % 100) + twoDigits;
-  return year > thisYear + 50 ? year - 100 : year;
-}
-
-/** Epoch ms of a calendar date and time, or undefined for one that does not exist (31 Feb, 25:00). */
-function utc(year: number, monthName: string, day: number, time: (string | undefined)[]): number | undefined {
-  const [hours, minutes, seconds] = time.map(Number) as [number, number, number];
-  const month = MONTHS.indexOf(monthName);
-  if (hours > 23 || minutes > 59 || seconds > 60) return undefined;
-  const ms = Date.UTC(year, month, day, hours, minutes, seconds);
+  const near = thisYear - (thisYear % 100) + Number(g.twoDigitYear);
+  const year = g.year !== undefined ? Number(g.year) : near > thisYear + 50 ? near - 100 : near;
+  const [month, day, hours, minutes, seconds] = [MONTHS.indexOf(g.month!), Number(g.day), Number(g.hours), Number(g.minutes), Number(g.seconds)];
   const date = new Date(Date.UTC(year, month, day));
-  return date.getUTCMonth() === month && date.getUTCDate() === day ? ms : undefined;
+  if (hours > 23 || minutes > 59 || seconds > 60 || date.getUTCMonth() !== month || date.getUTCDate() !== day) return undefined;
+  return Date.UTC(year, month, day, hours, minutes, seconds);
 }
 
 /** Back-off before retry `retry` (0 for the first retry). */

@@ -56,11 +56,8 @@ export interface DeliveryRetryPolicy extends RetryPolicy {
   timeoutMs: number;
 }
 
-/**
- * Attempts at 0 s, then after 1, 2, 4, 8, 16, 32 and 60 s, then every 60 s, 12 attempts in all (the last about
- * 6 minutes after the first), none later than 15 minutes after the event was queued; 10 s per attempt. No jitter,
- * so the sandbox stays deterministic; a Retry-After over 10 minutes gives the delivery up instead of parking the queue.
- */
+// Attempts at 0 s, then after 1, 2, 4 ... 32, 60 s, then every 60 s: 12 in all, none later than 15 minutes after the
+// event was queued, 10 s each. No jitter (the sandbox stays deterministic); a Retry-After over 10 minutes gives up.
 export const DEFAULT_DELIVERY_RETRY: Readonly<DeliveryRetryPolicy> = {
   maxRetries: 11,
   maxRetryWaitMs: 10 * 60_000,
