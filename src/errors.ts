@@ -1,4 +1,5 @@
-// One error type per failure class; main.ts is the only place that turns them into exit codes.
+// One error type per failure class, shared by the CLI and the sandbox (a leaf: it imports nothing); main.ts is
+// the only place that turns them into exit codes.
 
 export const ExitCode = {
   ok: 0,
@@ -20,55 +21,43 @@ export abstract class FleetctlError extends Error {
   abstract readonly exitCode: ExitCodeValue;
   /** A second line that tells the user what to do next. */
   hint?: string;
+
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
 }
 
 /** Bad flag, bad argument, refused confirmation, invalid input file. */
 export class UsageError extends FleetctlError {
   readonly exitCode = ExitCode.usage;
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.name = 'UsageError';
-    this.hint = hint;
-  }
+  override name = 'UsageError';
 }
 
 /** The local configuration store cannot be read or written. */
 export class ConfigError extends FleetctlError {
   readonly exitCode = ExitCode.usage;
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.name = 'ConfigError';
-    this.hint = hint;
-  }
+  override name = 'ConfigError';
 }
 
 /** The token endpoint refused or failed, or credentials are missing. */
 export class AuthError extends FleetctlError {
   readonly exitCode = ExitCode.auth;
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.name = 'AuthError';
-    this.hint = hint;
-  }
+  override name = 'AuthError';
 }
 
 /** Timeout, refused or dropped connection, DNS failure: no HTTP answer at all. */
 export class NetworkError extends FleetctlError {
   readonly exitCode = ExitCode.unavailable;
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.name = 'NetworkError';
-    this.hint = hint;
-  }
+  override name = 'NetworkError';
 }
 
 /** The service answered, but not with what the API promises (a list page without its envelope, say). */
 export class InvalidResponseError extends FleetctlError {
   readonly exitCode = ExitCode.unavailable;
+  override name = 'InvalidResponseError';
   constructor(message: string, hint = 'the service or a proxy in front of it answered something unexpected: try again later, or report it') {
-    super(message);
-    this.name = 'InvalidResponseError';
-    this.hint = hint;
+    super(message, hint);
   }
 }
 
@@ -83,11 +72,7 @@ export class CancelledError extends FleetctlError {
 /** Some items of a bulk operation failed; the command has already reported which. */
 export class PartialFailureError extends FleetctlError {
   readonly exitCode = ExitCode.partialFailure;
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.name = 'PartialFailureError';
-    this.hint = hint;
-  }
+  override name = 'PartialFailureError';
 }
 
 export interface ProblemDocument {
@@ -118,7 +103,7 @@ export class ApiError extends FleetctlError {
   }) {
     const { status, problem } = init;
     const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
-    super(init.message ?? text(problem?.detail) ?? text(problem?.title) ?? `HTTP ${status}`);
+    super(init.message ?? text(problem?.detail) ?? text(problem?.title) ?? `HTTP ${status}`, init.hint);
     this.name = 'ApiError';
     this.status = status;
     this.problem = problem;
@@ -126,7 +111,6 @@ export class ApiError extends FleetctlError {
     this.title = text(problem?.title);
     this.detail = text(problem?.detail);
     this.retryAfter = init.retryAfter;
-    this.hint = init.hint;
   }
 
   get exitCode(): ExitCodeValue {

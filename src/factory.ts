@@ -13,9 +13,10 @@ import type { Transport } from './api/transport.js';
 import type { NetworkSettings } from './api/dispatcher.js';
 import type { Keychain } from './auth/secret-store.js';
 import type { ApiClient } from './api/client.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './api/retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './shared/retry.js';
 import type { Dispatcher } from 'undici';
 import { quoteInput } from './output/terminal-text.js';
+import { requireWholeNumber } from './commands/shared/validate.js';
 
 /** Global flags, as commander parses them. */
 export interface GlobalOptions {
@@ -77,6 +78,8 @@ export interface Deps {
    */
   interruptSignal: AbortSignal;
   globals(): GlobalOptions;
+  /** --debug or FLEETCTL_DEBUG: HTTP traces, and the stack of an unexpected failure. */
+  debug(): boolean;
   output(): Output;
   tracer(): Tracer;
   configDir(): string;
@@ -101,6 +104,7 @@ export interface Deps {
 }
 
 export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps {
+  const debug = () => Boolean(globals().debug) || runtime.env.FLEETCTL_DEBUG === '1' || runtime.env.FLEETCTL_DEBUG === 'true';
   const clock = runtime.clock ?? systemClock;
   const cleanups: (() => Promise<void>)[] = [];
   let tracer: Tracer | undefined;
@@ -130,10 +134,9 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       }
       return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp });
     },
+    debug,
     tracer() {
-      const g = globals();
-      const debug = g.debug || runtime.env.FLEETCTL_DEBUG === '1' || runtime.env.FLEETCTL_DEBUG === 'true';
-      tracer ??= debug ? streamTracer(runtime.io.err) : silentTracer;
+      tracer ??= debug() ? streamTracer(runtime.io.err) : silentTracer;
       return tracer;
     },
     configDir: () => configDirectory(runtime.env),
@@ -271,7 +274,7 @@ export function timeoutMs(g: GlobalOptions): number {
 }
 
 export function retryPolicy(g: GlobalOptions): RetryPolicy {
-  const maxRetries = g.maxRetries === undefined ? DEFAULT_RETRY_POLICY.maxRetries : wholeNumber(g.maxRetries, '--max-retries');
+  const maxRetries = g.maxRetries === undefined ? DEFAULT_RETRY_POLICY.maxRetries : requireWholeNumber(g.maxRetries, '--max-retries');
   const maxRetryWaitMs = positiveNumber(g.maxRetryWait, '--max-retry-wait', DEFAULT_RETRY_POLICY.maxRetryWaitMs / 1000) * 1000;
   return { ...DEFAULT_RETRY_POLICY, maxRetries, maxRetryWaitMs };
 }
@@ -281,11 +284,6 @@ function positiveNumber(value: string | undefined, flag: string, fallback: numbe
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got ${quoteInput(value)}`);
   return parsed;
-}
-
-function wholeNumber(value: string, flag: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got ${quoteInput(value)}`);
-  return Number(value);
 }
 
 export { ApiError };

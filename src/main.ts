@@ -70,7 +70,7 @@ export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command
     await output.prepare();
     if (g.sandbox) {
       deps.startOverride = async () => {
-        const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');
+        const { startEmbeddedSandbox } = await import('./commands/sandbox/embedded.js');
         return startEmbeddedSandbox(deps);
       };
     }
@@ -153,7 +153,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     return ExitCode.ok;
   } catch (error) {
     if (error === stdoutClosed) return ExitCode.ok;
-    return reportError(error, deps, argv, controller.signal.aborted);
+    return reportError(error, deps, controller.signal.aborted, deps.debug() || (program === undefined && debugBeforeParse(argv)));
   } finally {
     await deps.cleanup().catch(() => undefined);
     process.removeListener('SIGINT', onSignal);
@@ -161,7 +161,15 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   }
 }
 
-function reportError(error: unknown, deps: Deps, argv: string[], interrupted: boolean): ExitCodeValue {
+// commander reads --debug with the global options, even after an unknown flag; only a failure while the program
+// is built comes earlier: then commander reads --debug alone.
+function debugBeforeParse(argv: string[]): boolean {
+  const early = new Command().option('--debug').allowUnknownOption().allowExcessArguments();
+  early.parseOptions(argv.slice(2));
+  return early.opts().debug === true;
+}
+
+function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: boolean): ExitCodeValue {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
@@ -170,7 +178,6 @@ function reportError(error: unknown, deps: Deps, argv: string[], interrupted: bo
     deps.io.info('Interrupted.');
     return ExitCode.interrupted;
   }
-  const debug = argv.includes('--debug') || deps.env.FLEETCTL_DEBUG === '1' || deps.env.FLEETCTL_DEBUG === 'true';
   const machine = wantsMachineOutput(deps);
   if (error instanceof ApiError) {
     if (machine) {

@@ -5,7 +5,7 @@ import { checkRequestFits } from './request-limits.js';
 import type { Clock } from '../io/clock.js';
 import type { TokenSource } from '../auth/tokens.js';
 import { toApiError, headerValue } from './problem.js';
-import { backoffDelay, isSafeToRepeat, parseRetryAfter, type RetryPolicy } from './retry.js';
+import { decideRetry, isSafeToRepeat, parseRetryAfter, type RetryPolicy } from '../shared/retry.js';
 import type { Tracer } from './trace.js';
 import { noActivity, type Activity, type ActivityTask } from '../io/spinner.js';
 import type { HttpResponse, Transport } from './transport.js';
@@ -118,9 +118,10 @@ export class ApiClient {
       body = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
-    const repeatable = isSafeToRepeat(request.method, headers);
+    // a request that is not safe to repeat gets no retry, but still the reason not to wait for a long Retry-After
+    const policy = isSafeToRepeat(request.method, headers) ? this.deps.retry : { ...this.deps.retry, maxRetries: 0 };
     let refreshedToken = false;
-    for (let attempt = 0; ; ) {
+    for (let retries = 0; ; ) {
       const token = await this.deps.tokens.accessToken(request.scope);
       await this.deps.throttle?.(request.signal);
       let response: HttpResponse;
@@ -133,11 +134,11 @@ export class ApiClient {
           signal: request.signal,
         });
       } catch (error) {
-        if (repeatable && attempt < this.deps.retry.maxRetries && isRetryableNetworkError(error)) {
-          await this.wait(backoffDelay(attempt++, this.deps.retry), request.signal, `connection failed: ${(error as Error).message}`, task, label);
-          continue;
-        }
-        throw error;
+        const decision = isRetryableNetworkError(error) ? decideRetry({ retries }, policy) : undefined;
+        if (!decision?.retry) throw error;
+        await this.wait(decision.delayMs, request.signal, `connection failed: ${(error as Error).message}`, task, label);
+        retries++;
+        continue;
       }
       if (response.status === 401) {
         // spec: an expired or revoked token is a 401; fetch a fresh one once and try again once. A refused
@@ -149,20 +150,19 @@ export class ApiClient {
         }
       }
       if (response.status === 429 || response.status === 503) {
-        const retryAfter = parseRetryAfter(response.headers['retry-after'], this.deps.clock.now());
+        const retryAfter = parseRetryAfter(response.headers['retry-after'], this.deps.clock.now().getTime());
         if (response.status === 429) this.deps.onRateLimited?.(retryAfter ?? 0);
-        if (retryAfter !== undefined && retryAfter > this.deps.retry.maxRetryWaitMs) {
-          throw this.tooLongToWait(response, url, retryAfter, request.scope);
-        }
-        if (repeatable && attempt < this.deps.retry.maxRetries) {
-          await this.wait(retryAfter ?? backoffDelay(attempt, this.deps.retry), request.signal, `HTTP ${response.status}`, task, label);
-          attempt++;
+        const decision = decideRetry({ retries, retryAfterMs: retryAfter }, policy);
+        if (decision.retry) {
+          await this.wait(decision.delayMs, request.signal, `HTTP ${response.status}`, task, label);
+          retries++;
           continue;
         }
+        if (decision.reason === 'wait-too-long') throw this.tooLongToWait(response, url, retryAfter!, request.scope);
         throw toApiError(response, url, retryAfter, request.scope);
       }
       // a redirect is not followed (it would carry the bearer token elsewhere): it fails as the answer it is
-      if (response.status >= 300) throw toApiError(response, url, parseRetryAfter(response.headers['retry-after'], this.deps.clock.now()), request.scope);
+      if (response.status >= 300) throw toApiError(response, url, parseRetryAfter(response.headers['retry-after'], this.deps.clock.now().getTime()), request.scope);
       return { status: response.status, headers: response.headers, body: parseBody(response) };
     }
   }

@@ -5,6 +5,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
 import type { Dispatcher } from 'undici';
+import type { Undici } from '../shared/undici.js';
 import { UsageError } from '../errors.js';
 import { quoteInput } from '../output/terminal-text.js';
 
@@ -19,9 +20,6 @@ export interface NetworkSettings {
   /** PEM certificates trusted on top of the usual roots. */
   extraCa?: string[];
 }
-
-/** undici's agents: those of src/api/undici-parts.ts, or of its index. */
-type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent'>;
 
 /** The lower-case name wins, as with curl; an empty value means none. */
 export function proxyEnvironment(env: NodeJS.ProcessEnv): ProxyEnvironment {

@@ -74,17 +74,28 @@ export function paginate<T>(fetchPage: FetchPage<T>, options: PageOptions): Page
   return new Pager(fetchPage, options);
 }
 
-/** --limit is checked before any request: 1 to 500. */
-export function parseLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_LIMIT;
-  if (!/^\d+$/.test(value.trim())) throw new UsageError(`--limit must be a whole number from ${MIN_LIMIT} to ${MAX_LIMIT}, got ${quoteInput(value)}`);
-  const limit = Number(value);
-  if (limit < MIN_LIMIT || limit > MAX_LIMIT) throw new UsageError(`--limit must be from ${MIN_LIMIT} to ${MAX_LIMIT}, got ${limit}`);
-  return limit;
+/** A paging parameter the API would refuse; the command that read it says how it was given (a flag, a field). */
+export class PageParameterError extends UsageError {
+  constructor(
+    readonly parameter: 'limit',
+    /** What is wrong, without the parameter's name: "must be from 1 to 500, got 0". */
+    readonly problem: string,
+  ) {
+    super(`${parameter} ${problem}`);
+    this.name = 'PageParameterError';
+  }
+
+  /** The same refusal, naming the parameter as the user gave it. */
+  as(name: string, hint?: string): UsageError {
+    return new UsageError(`${name} ${this.problem}`, hint);
+  }
 }
 
-export function parseMaxItems(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`--max-items must be a whole number of at least 1, got ${quoteInput(value)}`);
-  return Number(value);
+/** The page size, checked before any request (spec: limit 1 to 500). */
+export function parseLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIMIT;
+  if (!/^\d+$/.test(value.trim())) throw new PageParameterError('limit', `must be a whole number from ${MIN_LIMIT} to ${MAX_LIMIT}, got ${quoteInput(value)}`);
+  const limit = Number(value);
+  if (limit < MIN_LIMIT || limit > MAX_LIMIT) throw new PageParameterError('limit', `must be from ${MIN_LIMIT} to ${MAX_LIMIT}, got ${limit}`);
+  return limit;
 }

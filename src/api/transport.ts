@@ -39,7 +39,7 @@ export interface TransportOptions {
 }
 
 export async function createTransport(opts: TransportOptions): Promise<Transport> {
-  const undici = await import('./undici-parts.js');
+  const undici = await import('../shared/undici.js');
   const network = opts.network ?? { proxy: NO_PROXY };
   const dispatcher = opts.dispatcher ?? createDispatcher(undici, network);
   if (hasProxy(network.proxy)) opts.tracer.note(`proxy: ${describeProxies(network.proxy)}`);

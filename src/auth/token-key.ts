@@ -26,6 +26,16 @@ export function credentialFingerprint(clientId: string, clientSecret: string): s
   return createHmac('sha256', clientSecret).update(`fleetctl token cache\0${clientId}`).digest('hex').slice(0, 16);
 }
 
+/** Whose tokens these credentials may use: a token is never shared across profiles, issuers, clients or secrets. */
+export function tokenOwner(who: { profile: string; issuer: string; clientId: string; clientSecret: string }): TokenOwner {
+  return { profile: who.profile, issuer: who.issuer, clientId: who.clientId, fingerprint: credentialFingerprint(who.clientId, who.clientSecret) };
+}
+
+/** Whether a cached token was issued to this owner, so it may be used (for its scope). */
+export function isIssuedTo(key: TokenKey, owner: TokenOwner): boolean {
+  return key.profile === owner.profile && key.issuer === owner.issuer && key.clientId === owner.clientId && key.fingerprint === owner.fingerprint;
+}
+
 /** Each part is URI-encoded, so a `|` in a profile name or URL never shifts the fields. */
 export function tokenCacheKey(key: TokenKey): string {
   const parts = [key.profile, key.issuer, key.clientId, key.fingerprint, key.scope].map(encodeURIComponent);

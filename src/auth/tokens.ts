@@ -5,8 +5,8 @@ import type { ConfigStore, CachedToken } from '../config/store.js';
 import type { Tracer } from '../api/trace.js';
 import type { HttpResponse, Transport } from '../api/transport.js';
 import { ConnectionFailure, isRetryableNetworkError } from '../api/network-failure.js';
-import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../api/retry.js';
-import { credentialFingerprint, isCurrentTokenKey, tokenCacheKey, type TokenOwner } from './token-key.js';
+import { decideRetry, parseRetryAfter, type RetryPolicy } from '../shared/retry.js';
+import { isCurrentTokenKey, tokenCacheKey, tokenOwner, type TokenOwner } from './token-key.js';
 import { cutText, quoteInput } from '../output/terminal-text.js';
 
 export interface TokenAnswer {
@@ -112,7 +112,7 @@ export class TokenEndpointError extends AuthError {
 
 /** The token POST, repeated on connection failures, 429 and 503 like any request that is safe to repeat. */
 async function sendWithRetries(transport: Transport, url: string, body: string, context: string, retry: TokenRetry | undefined): Promise<HttpResponse> {
-  for (let attempt = 0; ; attempt++) {
+  for (let retries = 0; ; retries++) {
     let answer: HttpResponse;
     try {
       answer = await transport.send({
@@ -125,18 +125,19 @@ async function sendWithRetries(transport: Transport, url: string, body: string, 
       });
     } catch (error) {
       if (!(error instanceof NetworkError)) throw error;
-      if (retry && attempt < retry.policy.maxRetries && isRetryableNetworkError(error)) {
-        await pause(retry, backoffDelay(attempt, retry.policy), `token request failed: ${error.message}`);
+      const decision = retry && isRetryableNetworkError(error) ? decideRetry({ retries }, retry.policy) : undefined;
+      if (retry && decision?.retry) {
+        await pause(retry, decision.delayMs, `token request failed: ${error.message}`);
         continue;
       }
       // No answer at all (refused, DNS, TLS, timeout) says nothing about the credentials: a network failure.
       const why = error instanceof ConnectionFailure && !error.lost ? error.reason : error.message;
       throw new TokenEndpointUnavailable(`token request failed for ${context}: ${why}`, error.hint ?? 'check the auth URL and your network');
     }
-    if (!retry || (answer.status !== 429 && answer.status !== 503) || attempt >= retry.policy.maxRetries) return answer;
-    const wait = parseRetryAfter(answer.headers['retry-after'], retry.clock.now());
-    if (wait !== undefined && wait > retry.policy.maxRetryWaitMs) return answer;
-    await pause(retry, wait ?? backoffDelay(attempt, retry.policy), `token request answered HTTP ${answer.status}`);
+    if (!retry || (answer.status !== 429 && answer.status !== 503)) return answer;
+    const decision = decideRetry({ retries, retryAfterMs: parseRetryAfter(answer.headers['retry-after'], retry.clock.now().getTime()) }, retry.policy);
+    if (!decision.retry) return answer;
+    await pause(retry, decision.delayMs, `token request answered HTTP ${answer.status}`);
   }
 }
 
@@ -151,16 +152,6 @@ function tokenHint(error: string): string {
   return 'check the auth URL and credentials with `fleetctl auth status`';
 }
 
-/** Whose tokens these credentials may use: a token is never shared across profiles, issuers, clients or secrets. */
-export function tokenOwner(credentials: Credentials): TokenOwner {
-  return {
-    profile: credentials.profile,
-    issuer: credentials.cacheAs ?? credentials.authUrl,
-    clientId: credentials.clientId,
-    fingerprint: credentialFingerprint(credentials.clientId, credentials.clientSecret),
-  };
-}
-
 /** Tokens cached in memory and in the config store, shared by every call of the process. */
 export class CachingTokenSource implements TokenSource {
   private readonly memory = new Map<string, CachedToken>();
@@ -173,7 +164,7 @@ export class CachingTokenSource implements TokenSource {
     private readonly deps: { transport: Transport; store: ConfigStore; clock: Clock; tracer: Tracer; retry?: RetryPolicy; signal?: AbortSignal },
     private readonly credentials: Credentials,
   ) {
-    this.owner = tokenOwner(credentials);
+    this.owner = tokenOwner({ ...credentials, issuer: credentials.cacheAs ?? credentials.authUrl });
   }
 
   async accessToken(scope: string): Promise<string> {

@@ -2,6 +2,7 @@
 import { cellText } from './values.js';
 import { fieldKind, type ResourceView } from './columns.js';
 import { safeText } from './terminal-text.js';
+import { isUuid } from '../shared/uuid.js';
 
 export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ');
@@ -19,8 +20,6 @@ export function personCell(value: unknown, kind: string | undefined): string {
   return safeText(oneLine(cellText(value)));
 }
 
-const IDENTIFIER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Columns worth nothing once cut: ids (a user copies them into the next command), times, numbers, flags. */
 function isRigidColumn(column: string, kind: string | undefined): boolean {
   const last = column.split('.').pop()!;
@@ -35,7 +34,7 @@ export async function tableHeads(columns: string[], view: ResourceView, rows: st
   const { Stiffness } = await import('./table-layout.js');
   const headers = columns.map((c) => safeText(c.toUpperCase().replace(/[._]/g, ' ')));
   const stiffness = columns.map((c, i) => {
-    if (isRigidColumn(c, fieldKind(view, c)) || rows.every((row) => row[i] === '' || IDENTIFIER.test(row[i]!))) return Stiffness.rigid;
+    if (isRigidColumn(c, fieldKind(view, c)) || rows.every((row) => row[i] === '' || isUuid(row[i]!))) return Stiffness.rigid;
     return fieldKind(view, c) === 'array' ? Stiffness.list : Stiffness.text;
   });
   return { headers, stiffness };

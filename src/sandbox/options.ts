@@ -1,6 +1,6 @@
 // The one options type of the sandbox: `fleetctl sandbox` (src/commands/sandbox/start.ts) builds it from its
 // flags, `fleetctl --sandbox` (src/sandbox/embedded.ts) from the config directory, tests and the bench directly.
-import type { Resolver, RetryPolicy } from '../webhooks/index.js';
+import type { DeliveryRetryPolicy, Resolver } from '../webhooks/index.js';
 import type { SandboxTls } from './tls-certificate.js';
 
 export interface SandboxOptions {
@@ -29,7 +29,7 @@ export interface SandboxOptions {
   /** Entries the request journal keeps (default 1000). */
   journalSize?: number;
   /** Shortens the webhook retry schedule (tests). */
-  webhookRetry?: Partial<RetryPolicy>;
+  webhookRetry?: Partial<DeliveryRetryPolicy>;
   /** DNS resolver for delivery-time webhook address checks (tests). */
   webhookResolver?: Resolver;
   log?: (line: string) => void;

@@ -8,12 +8,10 @@
 // (default 1000). When it is full a new event for that destination is refused and recorded in the log
 // with outcome `dropped_overflow`, so nothing is dropped silently; other destinations are unaffected.
 // The log keeps the last `maxLogEntries` entries (default 10000), oldest first.
-import { Agent } from 'undici';
 import type { WebhookEvent } from './cloudevents.js';
 import { approveDestination, pinnedLookup, systemResolver } from './destination-address.js';
 import type { Resolver } from './destination-address.js';
-import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter } from './retry-policy.js';
-import type { RetryPolicy } from './retry-policy.js';
+import { decideRetry, parseRetryAfter, type RetryPolicy } from '../shared/retry.js';
 import { deliveryHeaders, deliveryIdempotencyKey, newTraceId, postDelivery, traceparentFor } from './send.js';
 import type { PostOutcome } from './send.js';
 
@@ -50,11 +48,30 @@ export interface DeliveryTimers {
   clearTimeout(handle: unknown): void;
 }
 
+// spec Delivery rule 2: "A non-2xx response or a timeout is retried with back-off. A Retry-After header in the
+// response is honored." The schedule, the number of retries and the timeout are left to the producer: these are ours.
+export interface DeliveryRetryPolicy extends RetryPolicy {
+  /** Time limit of one attempt (connect, send, response headers); reaching it counts as a failure. */
+  timeoutMs: number;
+}
+
+// Attempts at 0 s, then after 1, 2, 4 ... 32, 60 s, then every 60 s: 12 in all, none later than 15 minutes after the
+// event was queued, 10 s each. No jitter (the sandbox stays deterministic); a Retry-After over 10 minutes gives up.
+export const DEFAULT_DELIVERY_RETRY: Readonly<DeliveryRetryPolicy> = {
+  maxRetries: 11,
+  maxRetryWaitMs: 10 * 60_000,
+  baseDelayMs: 1_000,
+  maxDelayMs: 60_000,
+  jitter: false,
+  maxElapsedMs: 15 * 60_000,
+  timeoutMs: 10_000,
+};
+
 export interface DeliveryEngineOptions {
   /** Local development only: lifts the address checks and allows http:// to loopback. */
   allowPrivate?: boolean;
   resolve?: Resolver;
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<DeliveryRetryPolicy>;
   maxQueuePerDestination?: number;
   maxLogEntries?: number;
   timers?: DeliveryTimers;
@@ -90,7 +107,7 @@ const realTimers: DeliveryTimers = {
 export class DeliveryEngine {
   private readonly queues = new Map<string, DestinationQueue>();
   private readonly log: DeliveryLogEntry[] = [];
-  private readonly policy: RetryPolicy;
+  private readonly policy: DeliveryRetryPolicy;
   private readonly timers: DeliveryTimers;
   private readonly resolve: Resolver;
   private readonly sleeping = new Map<unknown, () => void>();
@@ -98,7 +115,7 @@ export class DeliveryEngine {
   private closed = false;
 
   constructor(private readonly opts: DeliveryEngineOptions = {}) {
-    this.policy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
+    this.policy = { ...DEFAULT_DELIVERY_RETRY, ...opts.retry };
     this.timers = opts.timers ?? realTimers;
     this.resolve = opts.resolve ?? systemResolver;
   }
@@ -223,13 +240,13 @@ export class DeliveryEngine {
     }
     const status = 'status' in answer ? answer.status : null;
     const why = 'status' in answer ? `HTTP ${answer.status}` : answer.error;
-    const retryAfterMs = 'status' in answer ? parseRetryAfter(answer.retryAfter, this.timers.now()) : null;
-    const decision = decideRetry(item.attempt, this.timers.now() - item.queuedAt, retryAfterMs, this.policy);
+    const retryAfterMs = 'status' in answer ? parseRetryAfter(answer.retryAfter, this.timers.now()) : undefined;
+    const decision = decideRetry({ retries: item.attempt - 1, retryAfterMs, elapsedMs: this.timers.now() - item.queuedAt }, this.policy);
     if (!decision.retry) {
-      this.record(event, url, item.attempt, status, 'failed', `${why}; ${decision.reason}`);
+      this.record(event, url, item.attempt, status, 'failed', `${why}; ${decision.message}`);
       return { done: true };
     }
-    const after = retryAfterMs !== null ? ` (Retry-After ${Math.ceil(retryAfterMs / 1000)} s)` : '';
+    const after = retryAfterMs !== undefined ? ` (Retry-After ${Math.ceil(retryAfterMs / 1000)} s)` : '';
     this.record(event, url, item.attempt, status, 'retrying', `${why}; next attempt in ${decision.delayMs} ms${after}`);
     return { done: false, delayMs: decision.delayMs };
   }
@@ -245,6 +262,7 @@ export class DeliveryEngine {
       key, attempt: item.attempt, idempotencyKey: item.idempotencyKey, traceparent: traceparentFor(item.traceId),
       userAgent: this.opts.userAgent,
     });
+    const { Agent } = await import('../shared/undici.js');
     const agent = new Agent({ connect: { lookup: pinnedLookup(address, family) } });
     try {
       const outcome = await postDelivery(item.destination.url, item.body, headers, { timeoutMs: this.policy.timeoutMs, dispatcher: agent });

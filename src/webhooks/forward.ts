@@ -1,7 +1,6 @@
 // Relaying a received delivery to the user's own app (`webhook listen --forward-to`), with the same headers
 // and body, and bringing back the app's answer.
 import type { IncomingHttpHeaders } from 'node:http';
-import { request } from 'undici';
 import { readAnswerBody } from './answer-body.js';
 
 export interface RelayedAnswer {
@@ -37,6 +36,8 @@ export async function forwardDelivery(
   body: Buffer,
   timeoutMs: number,
 ): Promise<RelayedAnswer> {
+  // undici on first use: the CLI reads topics and event types from this package at start-up
+  const { request } = await import('../shared/undici.js');
   try {
     const res = await request(url, {
       method: 'POST',

@@ -1,7 +1,6 @@
 // One POST of a CloudEvent with the spec's delivery headers (spec "Delivery headers"), shared by the
 // delivery engine (retries, pinning) and `fleetctl webhook trigger` (one sample event to any receiver).
 import { createHash, randomBytes } from 'node:crypto';
-import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { readAnswerBody } from './answer-body.js';
 import { CLOUDEVENTS_CONTENT_TYPE, sampleEvent } from './cloudevents.js';
@@ -61,6 +60,8 @@ export async function postDelivery(
   headers: Record<string, string>,
   opts: { timeoutMs: number; dispatcher?: Dispatcher; maxAnswerBytes?: number },
 ): Promise<PostOutcome> {
+  // undici on first use: the CLI reads topics and event types from this package at start-up
+  const { request } = await import('../shared/undici.js');
   try {
     const res = await request(url, {
       method: 'POST', headers, body, dispatcher: opts.dispatcher, signal: AbortSignal.timeout(opts.timeoutMs),

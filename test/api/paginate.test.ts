@@ -1,6 +1,6 @@
 // The one pager: --all, --cursor, --max-items (asking for no more than needed), --limit checked before any request.
 import { describe, expect, it } from 'vitest';
-import { paginate, parseLimit, parseMaxItems, type Page } from '../../src/api/paginate.js';
+import { PageParameterError, paginate, parseLimit, type Page } from '../../src/api/paginate.js';
 import { newMockAgent, page, queryOf, stubApi, stubToken } from '../support/mock-http.js';
 import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -102,19 +102,25 @@ describe('paginate', () => {
   });
 
   it.each([
-    ['0', /--limit must be from 1 to 500, got 0/],
-    ['501', /--limit must be from 1 to 500, got 501/],
-    ['abc', /--limit must be a whole number from 1 to 500, got "abc"/],
-    ['-5', /--limit must be a whole number/],
-    ['2.5', /--limit must be a whole number/],
-  ])('--limit %s is refused', (value, message) => {
-    expect(() => parseLimit(value)).toThrow(message);
+    ['0', 'must be from 1 to 500, got 0'],
+    ['501', 'must be from 1 to 500, got 501'],
+    ['abc', 'must be a whole number from 1 to 500, got "abc"'],
+    ['-5', 'must be a whole number from 1 to 500, got "-5"'],
+    ['2.5', 'must be a whole number from 1 to 500, got "2.5"'],
+  ])('limit %s is refused, naming the parameter, for the command to name its flag', (value, problem) => {
+    let error: unknown;
+    try {
+      parseLimit(value);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(PageParameterError);
+    expect(error).toMatchObject({ parameter: 'limit', problem, message: `limit ${problem}` });
+    expect((error as PageParameterError).as('--limit').message).toBe(`--limit ${problem}`);
   });
 
   it('--limit defaults to 50 and accepts 1 and 500', () => {
     expect([parseLimit(undefined), parseLimit('1'), parseLimit('500')]).toEqual([50, 1, 500]);
-    expect(parseMaxItems(undefined)).toBeUndefined();
-    expect(() => parseMaxItems('0')).toThrow(/--max-items/);
   });
 });
 

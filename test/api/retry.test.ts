@@ -4,7 +4,7 @@ import type { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
 import { createTransport } from '../../src/api/transport.js';
 import { silentTracer } from '../../src/api/trace.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/api/retry.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';
 import type { TokenSource } from '../../src/auth/tokens.js';
 import { ApiError } from '../../src/errors.js';
 import { BASE_URL, newMockAgent, page, problem, stubApi, stubConnectionFailure, stubToken } from '../support/mock-http.js';

@@ -1,6 +1,6 @@
 // The token cache key: one format, written and read only by src/auth/token-key.ts.
 import { describe, expect, it } from 'vitest';
-import { credentialFingerprint, dropProfileTokens, parseTokenCacheKey, tokenCacheKey } from '../../src/auth/token-key.js';
+import { credentialFingerprint, dropProfileTokens, isIssuedTo, parseTokenCacheKey, tokenCacheKey, tokenOwner } from '../../src/auth/token-key.js';
 
 const key = { profile: 'default', issuer: 'https://auth.fleet.test', clientId: 'ci-client', fingerprint: credentialFingerprint('ci-client', 's3cret'), scope: 'thirdparty.api.devices_read' };
 
@@ -40,5 +40,17 @@ describe('dropProfileTokens', () => {
     };
     expect(dropProfileTokens(tokens, 'default')).toBe(2);
     expect(Object.keys(tokens)).toEqual([tokenCacheKey({ ...key, profile: 'staging' })]);
+  });
+});
+
+describe('tokenOwner / isIssuedTo', () => {
+  it('a cached token serves only the profile, issuer, client and secret it was issued to, whatever its scope', () => {
+    const owner = tokenOwner({ profile: 'default', issuer: 'https://auth.fleet.test', clientId: 'ci-client', clientSecret: 's3cret' });
+    expect(isIssuedTo(key, owner)).toBe(true);
+    expect(isIssuedTo({ ...key, scope: 'thirdparty.api.fleets_read' }, owner)).toBe(true);
+    expect(isIssuedTo(key, tokenOwner({ profile: 'default', issuer: 'https://auth.fleet.test', clientId: 'ci-client', clientSecret: 'rotated' }))).toBe(false);
+    expect(isIssuedTo(key, { ...owner, profile: 'staging' })).toBe(false);
+    expect(isIssuedTo(key, { ...owner, issuer: 'https://other.test' })).toBe(false);
+    expect(isIssuedTo(key, { ...owner, clientId: 'other' })).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { Output, type OutputFormat } from '../../src/output/render.js';
 import { ApiClient } from '../../src/api/client.js';
 import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transport.js';
 import { silentTracer } from '../../src/api/trace.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/api/retry.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';
 import { operation } from '../../src/openapi/operations.js';
 import type { PromptChoice, Prompter } from '../../src/io/prompter.js';
 import type { Clock } from '../../src/io/clock.js';
@@ -175,6 +175,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     signal: new AbortController().signal,
     interruptSignal: new AbortController().signal,
     globals: () => ({}),
+    debug: () => false,
     output: () => new Output(io, { format: opts.format ?? 'table', columns: opts.columns }),
     tracer: () => silentTracer,
     configDir: () => opts.configDir ?? '/nonexistent/fleetctl-test',

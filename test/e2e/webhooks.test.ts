@@ -15,7 +15,7 @@ import { BIN, startHarness, type SandboxHarness } from './harness.js';
 import { EVENT_TYPES, TOPIC_TYPES } from '../../src/webhooks/index.js';
 
 const PROPAGATION_MS = 3_000;
-const FAST_RETRY = { initialDelayMs: 100, maxDelayMs: 400, maxAttempts: 200, timeoutMs: 3_000 };
+const FAST_RETRY = { baseDelayMs: 100, maxDelayMs: 400, maxRetries: 199, timeoutMs: 3_000 };
 
 interface Forwarded {
   headers: IncomingHttpHeaders;

@@ -6,7 +6,7 @@ import { main } from '../../src/main.js';
 import { ApiClient } from '../../src/api/client.js';
 import { createTransport } from '../../src/api/transport.js';
 import { silentTracer } from '../../src/api/trace.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/api/retry.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';
 import { operation } from '../../src/openapi/operations.js';
 import { createPrompter } from '../../src/io/prompter.js';
 import { IOStreams, type TerminalEnv } from '../../src/io/streams.js';

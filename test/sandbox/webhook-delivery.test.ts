@@ -5,7 +5,7 @@ import { expectProblem, startHarness, type Harness } from './harness.js';
 import { EVENT_TYPES, TOPIC_TYPES, startReceiver, type ReceivedDelivery, type RunningReceiver } from '../../src/webhooks/index.js';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
 
-const FAST_RETRY = { initialDelayMs: 50, maxDelayMs: 200, maxAttempts: 50, timeoutMs: 2_000 };
+const FAST_RETRY = { baseDelayMs: 50, maxDelayMs: 200, maxRetries: 49, timeoutMs: 2_000 };
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();

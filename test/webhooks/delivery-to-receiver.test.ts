@@ -27,7 +27,7 @@ describe('delivery engine → receiver', () => {
   it('delivers every type exactly once, valid for the CloudEvents SDK, across a listener outage', async () => {
     const port = await freePort();
     const got: ReceivedDelivery[] = [];
-    const engine = new DeliveryEngine({ allowPrivate: true, retry: { initialDelayMs: 10, maxDelayMs: 40 } });
+    const engine = new DeliveryEngine({ allowPrivate: true, retry: { baseDelayMs: 10, maxDelayMs: 40 } });
     cleanups.push(async () => void (await engine.close()));
     const url = `http://127.0.0.1:${port}/webhooks`;
     const destination = { url, key: () => 'org-key' };
@@ -62,7 +62,7 @@ describe('delivery engine → receiver', () => {
     const got: ReceivedDelivery[] = [];
     const listener = await listen(0, 'key-1', got);
     let senderKey = 'key-1';
-    const engine = new DeliveryEngine({ allowPrivate: true, retry: { initialDelayMs: 10, maxDelayMs: 40 } });
+    const engine = new DeliveryEngine({ allowPrivate: true, retry: { baseDelayMs: 10, maxDelayMs: 40 } });
     cleanups.push(async () => void (await engine.close()));
     const destination = { url: `${listener.url}/hook`, key: () => senderKey };
     const send = async (n: number) => {

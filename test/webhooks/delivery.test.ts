@@ -7,7 +7,7 @@ import type { Resolver } from '../../src/webhooks/destination-address.js';
 import { freePort, startRecordingServer, waitFor } from './http-fixtures.js';
 import type { RecordingServer } from './http-fixtures.js';
 
-const FAST = { initialDelayMs: 5, maxDelayMs: 20, timeoutMs: 2000 };
+const FAST = { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 2000 };
 let seq = 0;
 const event = (type: EventType = 'alarm.triggered') =>
   sampleEvent(type, { baseUrl: 'http://127.0.0.1:4010', newId: () => `id-${++seq}` });
@@ -104,10 +104,10 @@ describe('DeliveryEngine: retries', () => {
     expect(e.deliveries()[0]!.reason).toBe('HTTP 500; next attempt in 5 ms');
   });
 
-  it('backs off exponentially up to the cap, and gives up after maxAttempts', async () => {
+  it('backs off exponentially up to the cap, and gives up after maxRetries', async () => {
     const s = await server((_r, res) => res.writeHead(503).end());
     const timers = virtualTimers();
-    const e = engine({ timers, retry: { initialDelayMs: 1000, maxDelayMs: 8000, maxAttempts: 6 } });
+    const e = engine({ timers, retry: { baseDelayMs: 1000, maxDelayMs: 8000, maxRetries: 5 } });
     e.enqueue(event(), dest(s.url));
     await e.whenIdle();
     expect(timers.delays).toEqual([1000, 2000, 4000, 8000, 8000]);
@@ -119,7 +119,7 @@ describe('DeliveryEngine: retries', () => {
   it('honours Retry-After when longer than the back-off', async () => {
     const s = await server((_r, res, i) => (i === 0 ? res.writeHead(429, { 'retry-after': '7' }).end() : res.writeHead(200).end()));
     const timers = virtualTimers();
-    const e = engine({ timers, retry: { initialDelayMs: 1000 } });
+    const e = engine({ timers, retry: { baseDelayMs: 1000 } });
     e.enqueue(event(), dest(s.url));
     await e.whenIdle();
     expect(timers.delays).toEqual([7000]);
@@ -130,11 +130,11 @@ describe('DeliveryEngine: retries', () => {
   it('gives up rather than retry past the age limit', async () => {
     const s = await server((_r, res) => res.writeHead(500).end());
     const timers = virtualTimers();
-    const e = engine({ timers, retry: { initialDelayMs: 1000, maxDelayMs: 60_000, maxAttempts: 100, maxAgeMs: 10_000 } });
+    const e = engine({ timers, retry: { baseDelayMs: 1000, maxDelayMs: 60_000, maxRetries: 99, maxElapsedMs: 10_000 } });
     e.enqueue(event(), dest(s.url));
     await e.whenIdle();
     expect(timers.delays).toEqual([1000, 2000, 4000]);
-    expect(e.deliveries().at(-1)!.reason).toMatch(/HTTP 500; gave up: the event would be older than 10 s/);
+    expect(e.deliveries().at(-1)!.reason).toMatch(/HTTP 500; gave up: the next attempt would start more than 10 s after the work began/);
   });
 
   it('retries a timeout', async () => {
@@ -190,7 +190,7 @@ describe('DeliveryEngine: queues while a destination is down', () => {
   it('refuses events beyond the queue bound and records them as dropped_overflow', async () => {
     const down = await server((_r, res) => res.writeHead(503).end());
     const up = await server();
-    const e = engine({ maxQueuePerDestination: 2, retry: { ...FAST, maxAttempts: 3 } });
+    const e = engine({ maxQueuePerDestination: 2, retry: { ...FAST, maxRetries: 2 } });
     const [a, b, c, d] = [event(), event(), event(), event()];
     expect([e.enqueue(a, dest(down.url)), e.enqueue(b, dest(down.url)), e.enqueue(c, dest(down.url))]).toEqual([true, true, false]);
     expect(e.enqueue(d, dest(up.url))).toBe(true);
@@ -287,7 +287,7 @@ describe('DeliveryEngine: delivery-time address checks (fail closed)', () => {
 describe('DeliveryEngine: close', () => {
   it('stops retrying and refuses new events', async () => {
     const s = await server((_r, res) => res.writeHead(500).end());
-    const e = engine({ retry: { initialDelayMs: 60_000 } });
+    const e = engine({ retry: { baseDelayMs: 60_000 } });
     e.enqueue(event(), dest(s.url));
     await waitFor(() => e.deliveries().length === 1);
     e.enqueue(event(), dest(s.url));

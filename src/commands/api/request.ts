@@ -1,7 +1,7 @@
 // `fleetctl api` arguments as a checked request: method, path and query, fields, headers, body source.
 import { UsageError } from '../../errors.js';
 import { checkIdempotencyKey } from '../../api/device-commands.js';
-import { parseLimit } from '../../api/paginate.js';
+import { PageParameterError, parseLimit } from '../../api/paginate.js';
 import { quoteInput } from '../../output/terminal-text.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../../io/read-input.js';
 
@@ -69,7 +69,7 @@ function checkedLimit(value: string): string {
   try {
     return String(parseLimit(value));
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^--limit /, 'the limit parameter '), 'page sizes are 1 to 500');
+    throw error instanceof PageParameterError ? error.as('the limit parameter', 'page sizes are 1 to 500') : error;
   }
 }
 

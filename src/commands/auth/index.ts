@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/settings.js';
 import { PROFILE_KEYS } from '../../config/store.js';
 import { fullScope, shortScope } from '../../auth/scopes.js';
-import { credentialFingerprint, dropProfileTokens, parseTokenCacheKey } from '../../auth/token-key.js';
+import { dropProfileTokens, isIssuedTo, parseTokenCacheKey, tokenOwner } from '../../auth/token-key.js';
 import { KeychainUnavailable, secretLocation, storedSecretLocation, type SecretLocation } from '../../auth/secret-store.js';
 import type { Profile } from '../../config/store.js';
 import type { Settings } from '../../config/settings.js';
@@ -26,14 +26,14 @@ export function newAuthCommand(deps: Deps): Command {
     const now = deps.clock.now().getTime();
     const clientId = settings.client_id.value;
     const secret = settings.client_secret.value;
-    const current = clientId && secret ? credentialFingerprint(clientId, secret) : undefined;
     const issuer = deps.override?.tokenCacheAs ?? settings.auth_url.value;
+    const current = clientId && secret && issuer ? tokenOwner({ profile: settings.profile.value, issuer, clientId, clientSecret: secret }) : undefined;
     const tokens = Object.entries(store.read().tokens).flatMap(([key, token]) => {
       const owner = parseTokenCacheKey(key);
       if (!owner || owner.profile !== settings.profile.value) return [];
       const expired = token.expires_at !== undefined && Date.parse(token.expires_at) <= now;
       // A token fetched with other credentials (a rotated secret, another client) is kept but never used.
-      const usable = owner.issuer === issuer && owner.clientId === clientId && owner.fingerprint === current;
+      const usable = current !== undefined && isIssuedTo(owner, current);
       const state = expired ? 'expired' : usable ? 'valid' : 'other credentials';
       return [{ scope: owner.scope, client_id: owner.clientId, expires_at: token.expires_at ?? null, state }];
     });

@@ -14,23 +14,18 @@ import {
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireHardwareId, optionalUuid, requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId, optionalUuid, requireNonEmpty, requireWholeNumber } from '../shared/validate.js';
 import { UsageError } from '../../errors.js';
-import { bulkCommandRun, type BulkCommandOptions, type BulkDeps } from './bulk/run.js';
-import { RUN_ID_PATTERN } from './bulk/keys.js';
-import { isRunFatal } from './bulk/runner.js';
+import { bulkCommandRun, type BulkCommandOptions, type BulkDeps, type BulkVerb } from '../../bulk/run.js';
+import { RUN_ID_PATTERN } from '../../bulk/keys.js';
+import { isRunFatal } from '../../bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
 import { pickDevicesFor } from '../shared/pickers.js';
 import { quoteInput } from '../../output/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
 
-export interface DeviceCommandVerb {
-  command: DeviceCommand;
-  /** The verb as typed: reboot, wake-up. */
-  name: string;
+export interface DeviceCommandVerb extends BulkVerb {
   operationId: OperationId;
-  /** "Reboot", "Wake up". */
-  label: string;
   summary: string;
 }
 
@@ -130,8 +125,8 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
   const key = flags.idempotencyKey === undefined ? undefined : checkIdempotencyKey(flags.idempotencyKey);
   const yes = Boolean(flags.yes);
   // every flag is checked, even those a single device does not use, before anything is sent
-  const maxDevices = wholeNumber(flags.maxDevices, '--max-devices', 100, 1, Number.MAX_SAFE_INTEGER);
-  const concurrency = flags.concurrency === undefined ? undefined : wholeNumber(flags.concurrency, '--concurrency', 8, 1, 64);
+  const maxDevices = flags.maxDevices === undefined ? 100 : requireWholeNumber(flags.maxDevices, '--max-devices', 1);
+  const concurrency = flags.concurrency === undefined ? undefined : requireWholeNumber(flags.concurrency, '--concurrency', 1, 64);
   const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined;
   const runOnly = flags.resume !== undefined || flags.journal !== undefined;
   if (ids.length === 1 && !bulkOnly && !runOnly) {
@@ -159,15 +154,6 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
     journal: flags.journal === undefined ? undefined : requireNonEmpty(flags.journal, '--journal'),
     resume: flags.resume,
   };
-}
-
-function wholeNumber(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
-    throw new UsageError(`${flag} must be a whole number${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}, got ${quoteInput(value)}`);
-  }
-  return n;
 }
 
 function examplesFor(verb: DeviceCommandVerb) {

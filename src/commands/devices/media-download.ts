@@ -2,10 +2,9 @@
 // no client secret, no header of ours is ever sent to the download host.
 import { Command } from 'commander';
 import { createWriteStream, statSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { ensureDirectory } from '../../io/directories.js';
+import { replaceFileAtomically } from '../../io/atomic-file.js';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Deps } from '../../factory.js';
@@ -142,7 +141,7 @@ function fileNames(items: MediaItem[]): Map<string, string> {
   return new Map(items.map((item) => [item.id, counts.get(safe(item))! > 1 ? `${item.id}-${safe(item)}` : safe(item)]));
 }
 
-/** Streams one file to a temporary name beside the target, then renames it; returns the byte count. */
+/** Streams one file to a temporary name beside the target, which then replaces it; returns the byte count. */
 async function downloadTo(deps: DevicesMediaDownloadDeps, transport: Transport, item: MediaItem, target: string): Promise<number> {
   // No headers of ours: the signed URL is the credential, and the download host must never see a token.
   const answer = await transport.stream(item.download_url, { headers: {}, signal: deps.signal, label: `Downloading ${path.basename(target)}` });
@@ -151,7 +150,6 @@ async function downloadTo(deps: DevicesMediaDownloadDeps, transport: Transport, 
     throw downloadError(answer.statusCode, text, item);
   }
   const total = Number(answer.headers['content-length'] ?? item.size_bytes ?? 0);
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.part`);
   const progress = await startProgress(deps.io, { label: path.basename(target), total: total > 0 ? total : undefined, unit: 'bytes' });
   let bytes = 0;
   const counter = new Transform({
@@ -162,10 +160,8 @@ async function downloadTo(deps: DevicesMediaDownloadDeps, transport: Transport, 
     },
   });
   try {
-    await pipeline(answer.body, counter, createWriteStream(temp), { signal: deps.signal });
-    await rename(temp, target);
+    await replaceFileAtomically(target, (temporary) => pipeline(answer.body, counter, createWriteStream(temporary), { signal: deps.signal }));
   } catch (error) {
-    await rm(temp, { force: true });
     throw deps.signal.aborted ? error : transferError(error, item, target, bytes);
   } finally {
     progress.finish();

@@ -4,8 +4,7 @@ import type { ApiClient } from '../../api/client.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { quoteInput } from '../../output/terminal-text.js';
 import { requireHardwareId, requireNonEmpty } from '../shared/validate.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { canonicalUuid, isUuid } from '../../shared/uuid.js';
 
 export const DEVICE_ARGUMENT = 'device id (uuid) or hardware id';
 
@@ -20,11 +19,11 @@ export interface ResolvedDevice {
 export function parseDeviceRef(value: string): string {
   const ref = requireNonEmpty(value, 'device');
   // anything not a device id is a hardware id, held to the same rules as everywhere else
-  return UUID.test(ref) ? ref.toLowerCase() : requireHardwareId(ref, 'hardware id');
+  return canonicalUuid(ref) ?? requireHardwareId(ref, 'hardware id');
 }
 
 export function isDeviceId(ref: string): boolean {
-  return UUID.test(ref);
+  return isUuid(ref);
 }
 
 /** The device id for a uuid (no request) or a hardware id (one request): exit 5 when none, 2 when ambiguous. */

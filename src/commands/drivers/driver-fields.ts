@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
 import { completeValues, type ValueCompletion } from '../../completion/values.js';
 import { quoteInput } from '../../output/terminal-text.js';
+import { requireUuid } from '../shared/validate.js';
 
 export const DRIVER_STATUSES = ['active', 'inactive'] as const;
 export type DriverStatus = (typeof DRIVER_STATUSES)[number];
@@ -44,7 +45,6 @@ export type DriverBody = Record<string, string | null>;
 export type RawDriverFlags = Record<string, string | undefined> & { fromFile?: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NULLABLE: ReadonlySet<FieldKind> = new Set(['email', 'text']);
 
 function field(name: string): DriverField {
@@ -105,8 +105,7 @@ export function checkMember(name: string, value: unknown, what: string): string 
   if (typeof value !== 'string') throw new UsageError(`${what} must be a string`);
   switch (f.kind) {
     case 'uuid':
-      if (!UUID.test(value)) throw new UsageError(`${what} must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got ${quoteInput(value)}`);
-      return value.toLowerCase();
+      return requireUuid(value, what);
     case 'name':
       if (value.trim().length === 0) throw new UsageError(`${what} must not be empty`);
       if (value.length > 100) throw new UsageError(`${what} must be at most 100 characters, got ${value.length}`);

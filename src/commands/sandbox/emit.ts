@@ -4,12 +4,11 @@ import { Argument, Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { callSandbox, type ControlDeps } from './control-client.js';
-import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
+import { EVENT_TYPES, type EventType } from '../../webhooks/index.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { optionalUuid } from '../shared/validate.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { optionalUuid, requireWholeNumber } from '../shared/validate.js';
 
 export const MAX_EMIT_COUNT = 1000;
 
@@ -40,7 +39,7 @@ export function newSandboxEmitCommand(deps: SandboxEmitDeps, run = sandboxEmitRu
     ],
   });
   command.action(async (type: EventType, flags: { count: string; organizationId?: string }) =>
-    run(deps, { type, count: emitCount(flags.count), organizationId: optionalUuid(flags.organizationId, '--organization-id') }),
+    run(deps, { type, count: requireWholeNumber(flags.count, '--count', 1, MAX_EMIT_COUNT), organizationId: optionalUuid(flags.organizationId, '--organization-id') }),
   );
   return command;
 }
@@ -64,11 +63,4 @@ export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOpt
   } else if (events.length > 0 && events.every((e) => e.destinations === 0)) {
     deps.io.info('No enabled webhook subscription covers these events: nothing will be delivered (see `fleetctl webhook-config get`).');
   }
-}
-
-function emitCount(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_EMIT_COUNT) {
-    throw new UsageError(`--count must be a whole number from 1 to ${MAX_EMIT_COUNT}, got ${quoteInput(value)}`);
-  }
-  return Number(value);
 }

@@ -8,6 +8,7 @@ import { quoteInput } from '../../output/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { callSandbox, type ControlDeps } from './control-client.js';
+import { requireWholeNumber } from '../shared/validate.js';
 
 // spec: any 4xx the spec names, 500 and 503 (control/openapi.json, FaultAnswer.status)
 export const FAULT_STATUSES = ['400', '401', '403', '404', '409', '412', '422', '429', '500', '503'] as const;
@@ -109,8 +110,8 @@ export function faultAddOptions(flags: FaultAddFlags): FaultAddOptions {
   const respond = {
     status,
     code: flags.code,
-    retry_after: flags.retryAfter === undefined ? undefined : whole(flags.retryAfter, '--retry-after', 0, 86_400),
-    delay_ms: flags.delay === undefined ? undefined : whole(flags.delay, '--delay', 0, 120_000),
+    retry_after: flags.retryAfter === undefined ? undefined : requireWholeNumber(flags.retryAfter, '--retry-after', 0, 86_400),
+    delay_ms: flags.delay === undefined ? undefined : requireWholeNumber(flags.delay, '--delay', 0, 120_000),
     drop: flags.drop ? (true as const) : undefined,
     body: flags.truncate ? ('truncated' as const) : flags.malformed ? ('malformed' as const) : undefined,
   };
@@ -118,7 +119,7 @@ export function faultAddOptions(flags: FaultAddFlags): FaultAddOptions {
     match: withoutUndefined(match),
     respond: withoutUndefined(respond),
     probability: flags.probability === undefined ? undefined : probability(flags.probability),
-    times: flags.times === undefined ? undefined : whole(flags.times, '--times', 1, Number.MAX_SAFE_INTEGER),
+    times: flags.times === undefined ? undefined : requireWholeNumber(flags.times, '--times', 1, Number.MAX_SAFE_INTEGER),
     description: flags.description,
   });
 }
@@ -144,11 +145,6 @@ export async function faultClearRun(deps: FaultDeps, id: string | undefined): Pr
 function ruleId(value: string): string {
   if (!/^f[0-9]{1,9}$/.test(value)) throw new UsageError(`no fault rule is called ${quoteInput(value)}`, 'rule ids look like f1: see `fleetctl sandbox fault list`');
   return value;
-}
-
-function whole(value: string, flag: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got ${quoteInput(value)}`);
-  return Number(value);
 }
 
 function probability(value: string): number {

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { embeddedStatePath } from '../../sandbox/embedded.js';
+import { embeddedStatePath } from './embedded.js';
 import { addSandboxStartOptions, sandboxOptionsFrom, sandboxStartRun, type SandboxStartFlags } from './start.js';
 import { newSandboxEmitCommand } from './emit.js';
 import { newSandboxFaultCommand } from './fault.js';

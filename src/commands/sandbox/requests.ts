@@ -8,6 +8,7 @@ import { completeValues } from '../../completion/values.js';
 import { describeVerb } from '../shared/help.js';
 import { callSandbox, type ControlDeps } from './control-client.js';
 import { quoteInput } from '../../output/terminal-text.js';
+import { requireWholeNumber } from '../shared/validate.js';
 
 export interface SandboxRequestsOptions {
   operationId?: string;
@@ -41,7 +42,7 @@ export function newSandboxRequestsCommand(deps: RequestsDeps, run = sandboxReque
     ],
   });
   command.action(async (flags: Omit<SandboxRequestsOptions, 'limit' | 'bodies'> & { limit?: string; bodies?: boolean }) =>
-    run(deps, { ...flags, status: statusFlag(flags.status), limit: limitFlag(flags.limit), bodies: flags.bodies === true }),
+    run(deps, { ...flags, status: statusFlag(flags.status), limit: flags.limit === undefined ? undefined : requireWholeNumber(flags.limit, '--limit', 1, 10_000), bodies: flags.bodies === true }),
   );
   return command;
 }
@@ -64,10 +65,4 @@ export async function sandboxRequestsRun(deps: RequestsDeps, opts: SandboxReques
 function statusFlag(value: string | undefined): string | undefined {
   if (value === undefined || /^([1-5]\d\d|[1-5]xx|dropped)$/.test(value)) return value;
   throw new UsageError(`--status must be a status such as 503, a class such as 5xx, or dropped, got ${quoteInput(value)}`);
-}
-
-function limitFlag(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new UsageError(`--limit must be a whole number from 1 to 10000, got ${quoteInput(value)}`);
-  return Number(value);
 }

@@ -8,7 +8,7 @@ import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE, MAX_TELEMETRY_RATE } from '../.
 import type { RunningSandbox } from '../../sandbox/index.js';
 import type { SandboxOptions } from '../../sandbox/options.js';
 import { quoteInput } from '../../output/terminal-text.js';
-import { requireListenHost } from '../shared/validate.js';
+import { requireListenHost, requireWholeNumber } from '../shared/validate.js';
 import { requireRegularFileOrMissing } from '../../io/read-input.js';
 import { CONTROL_TOKEN_VARIABLE } from './control-client.js';
 
@@ -70,21 +70,21 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxStartOption
   return {
     certificate: flags.tls === true,
     host: requireListenHost(flags.host),
-    port: integer(flags.port, '--port', 0, 65535),
+    port: requireWholeNumber(flags.port, '--port', 0, 65535),
     statePath: flags.state === undefined ? undefined : requireRegularFileOrMissing(flags.state, '--state'),
-    seed: integer(flags.seed ?? '1', '--seed', 0, 2 ** 31),
-    devices: integer(flags.devices ?? '200', '--devices', 1, 1_000_000),
+    seed: requireWholeNumber(flags.seed ?? '1', '--seed', 0, 2 ** 31),
+    devices: requireWholeNumber(flags.devices ?? '200', '--devices', 1, 1_000_000),
     rateLimit: flags.rateLimit === undefined ? undefined : positive(flags.rateLimit, '--rate-limit'),
     faultRate: flags.faultRate === undefined ? undefined : share(flags.faultRate, '--fault-rate'),
-    latencyMs: flags.latency === undefined ? undefined : integer(flags.latency, '--latency', 0, 60_000),
-    tokenTtlSeconds: integer(flags.tokenTtl ?? '3600', '--token-ttl', 1, 31_536_000),
+    latencyMs: flags.latency === undefined ? undefined : requireWholeNumber(flags.latency, '--latency', 0, 60_000),
+    tokenTtlSeconds: requireWholeNumber(flags.tokenTtl ?? '3600', '--token-ttl', 1, 31_536_000),
     allowPrivateWebhooks: flags.allowPrivateWebhooks === true,
     emitRatePerSecond: flags.emitRate === undefined ? undefined : rate(flags.emitRate, '--emit-rate'),
-    propagationMs: integer(flags.propagation ?? String(DEFAULT_PROPAGATION_MS), '--propagation', 0, 60_000),
+    propagationMs: requireWholeNumber(flags.propagation ?? String(DEFAULT_PROPAGATION_MS), '--propagation', 0, 60_000),
     scenarioFile: flags.scenario,
     faultFile: flags.fault,
     telemetryRatePerSecond: flags.telemetryRate === undefined ? undefined : rate(flags.telemetryRate, '--telemetry-rate', MAX_TELEMETRY_RATE),
-    journalSize: integer(flags.journalSize ?? String(DEFAULT_JOURNAL_SIZE), '--journal-size', 1, MAX_JOURNAL_SIZE),
+    journalSize: requireWholeNumber(flags.journalSize ?? String(DEFAULT_JOURNAL_SIZE), '--journal-size', 1, MAX_JOURNAL_SIZE),
     controlToken: flags.controlToken === undefined ? undefined : controlToken(flags.controlToken),
   };
 }
@@ -183,13 +183,6 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions, caFile:
     '  fleetctl devices list',
   ];
   return `${lines.join('\n')}\n`;
-}
-
-function integer(value: string, flag: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got ${quoteInput(value)}`);
-  }
-  return Number(value);
 }
 
 function positive(value: string, flag: string): number {

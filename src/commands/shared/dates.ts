@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { quoteInput } from '../../output/terminal-text.js';
-import { parseRfc3339 } from '../../dates/rfc3339.js';
+import { parseRfc3339 } from '../../shared/rfc3339.js';
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 const DURATION = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;

@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../errors.js';
-import { backoffDelay } from '../../api/retry.js';
+import { backoffDelay } from '../../shared/retry.js';
 import type { Shape } from '../../output/render.js';
 import { parseDuration } from './dates.js';
 import type { ListPaging } from './paging.js';
@@ -85,7 +85,7 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
       if (deps.signal.aborted) return;
       if (!isTransient(error)) throw error;
       failures++;
-      const waitMs = Math.max(backoffDelay(failures - 1, { baseDelayMs: opts.intervalMs, maxDelayMs: MAX_BACKOFF_MS, maxRetries: 0, maxRetryWaitMs: 0 }), retryAfterMs(error));
+      const waitMs = Math.max(backoffDelay(failures - 1, { baseDelayMs: opts.intervalMs, maxDelayMs: MAX_BACKOFF_MS, maxRetries: 0, maxRetryWaitMs: 0, jitter: true }), retryAfterMs(error));
       deps.io.warn(`polling ${source.what} failed (${describe(error)}); trying again in ${Math.ceil(waitMs / 1000)} s`);
       if (!(await pause(deps, waitMs))) return;
       windowEnd = deps.clock.now();

@@ -1,10 +1,10 @@
 // The paging flags every list command shares, and the hint when more pages are left.
 import { Option, type Command } from 'commander';
-import { parseLimit, parseMaxItems, type PageOptions, type Pager } from '../../api/paginate.js';
+import { PageParameterError, parseLimit, type PageOptions, type Pager } from '../../api/paginate.js';
 import type { Output, Shape } from '../../output/render.js';
 import type { IOStreams } from '../../io/streams.js';
 import { parseSort, type SortKey } from '../../output/sort.js';
-import { requireNonEmpty } from './validate.js';
+import { requireNonEmpty, requireWholeNumber } from './validate.js';
 
 export interface RawPagingFlags {
   limit?: string;
@@ -30,12 +30,20 @@ export function addPagingOptions(command: Command): Command {
 
 export function pagingFrom(flags: RawPagingFlags): ListPaging {
   return {
-    limit: parseLimit(flags.limit),
+    limit: limitFlag(flags.limit),
     cursor: flags.cursor === undefined ? undefined : requireNonEmpty(flags.cursor, '--cursor'),
     all: Boolean(flags.all),
-    maxItems: parseMaxItems(flags.maxItems),
+    maxItems: flags.maxItems === undefined ? undefined : requireWholeNumber(flags.maxItems, '--max-items', 1),
     sort: parseSort(flags.sort),
   };
+}
+
+function limitFlag(value: string | undefined): number {
+  try {
+    return parseLimit(value);
+  } catch (error) {
+    throw error instanceof PageParameterError ? error.as('--limit') : error;
+  }
 }
 
 /**

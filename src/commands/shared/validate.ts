@@ -1,12 +1,12 @@
 // Argument checks that run before any request, each with a message that says what is wrong.
 import { UsageError } from '../../errors.js';
 import { hasControlCharacters, quoteInput } from '../../output/terminal-text.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { canonicalUuid } from '../../shared/uuid.js';
 
 export function requireUuid(value: string, what: string): string {
-  if (!UUID.test(value)) throw new UsageError(`${what} must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got ${quoteInput(value)}`);
-  return value.toLowerCase();
+  const uuid = canonicalUuid(value);
+  if (uuid === undefined) throw new UsageError(`${what} must be a UUID (like 3f2b8c1e-0000-4000-8000-000000000000), got ${quoteInput(value)}`);
+  return uuid;
 }
 
 export function optionalUuid(value: string | undefined, what: string): string | undefined {
@@ -16,6 +16,16 @@ export function optionalUuid(value: string | undefined, what: string): string | 
 export function uuidList(values: string[] | undefined, what: string): string[] | undefined {
   if (!values || values.length === 0) return undefined;
   return values.flatMap((value) => value.split(',')).map((value) => requireUuid(value.trim(), what));
+}
+
+/** A count or a size typed as a flag: digits only, from min to max. */
+export function requireWholeNumber(value: string, flag: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
+    const range = max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min > 0 ? ` of at least ${min}` : '';
+    throw new UsageError(`${flag} must be a whole number${range}, got ${quoteInput(value)}`);
+  }
+  return n;
 }
 
 export function requireNonEmpty(value: string, what: string, maxLength?: number): string {

@@ -25,11 +25,7 @@ type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'promp
 /** --if-match no longer names the configuration: nothing was changed (exit 6, like a 412). */
 export class StaleEtagError extends FleetctlError {
   readonly exitCode = ExitCode.conflict;
-  constructor(message: string, hint: string) {
-    super(message);
-    this.name = 'StaleEtagError';
-    this.hint = hint;
-  }
+  override name = 'StaleEtagError';
 }
 
 export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookApplyRun): Command {

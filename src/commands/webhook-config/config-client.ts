@@ -4,7 +4,7 @@
 import { ApiError } from '../../errors.js';
 import type { ApiClient, ApiResponse } from '../../api/client.js';
 import { headerValue } from '../../api/problem.js';
-import { MAX_TOPICS, type TopicType } from '../../webhooks/callback-url.js';
+import { MAX_TOPICS, type TopicType } from '../../webhooks/index.js';
 import type { Schema } from '../../openapi/operation-types.js';
 
 export type WebhookTopic = Schema<'WebhookTopic'>;

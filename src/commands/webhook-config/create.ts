@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
+import { TOPIC_TYPES, type TopicType } from '../../webhooks/index.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addOrganizationOption } from '../shared/organization.js';

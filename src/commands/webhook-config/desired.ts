@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { readJsonOrYamlInput } from '../../io/read-input.js';
 import type { IOStreams } from '../../io/streams.js';
 import { READ_ONLY_FIELDS } from '../../openapi/fields.gen.js';
-import { isCallbackUrlShapeIssue, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/callback-url.js';
+import { isCallbackUrlShapeIssue, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/index.js';
 import type { WebhookTopic } from './config-client.js';
 import { requireCallbackUrl } from './topic-input.js';
 import { checkShape, describeIssue, fileShapeError, LOCAL_FILES_DOCUMENT } from '../../openapi/schema-check.js';

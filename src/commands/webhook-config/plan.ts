@@ -1,6 +1,6 @@
 // What `apply` must do to turn the current configuration into the desired one: the fewest calls, in an
 // order the service accepts. diff shows the same list, so what it shows is exactly what apply does.
-import { MAX_TOPICS, type TopicType } from '../../webhooks/callback-url.js';
+import { MAX_TOPICS, type TopicType } from '../../webhooks/index.js';
 import type { WebhookConfig, WebhookTopic } from './config-client.js';
 import type { DesiredState } from './desired.js';
 

@@ -1,7 +1,7 @@
 // Client-side checks of topic types and callback URLs: the same code the sandbox runs at write time
 // (src/webhooks/callback-url.ts), so a request the server would refuse is never sent.
 import { UsageError } from '../../errors.js';
-import { checkCallbackUrl, isTopicType, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
+import { checkCallbackUrl, isTopicType, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/index.js';
 import { quoteInput } from '../../output/terminal-text.js';
 
 export function requireTopicType(value: string, what = 'topic type'): TopicType {

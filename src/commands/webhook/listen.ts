@@ -4,12 +4,12 @@
 // (readiness, rejections, duplicates) goes to stderr. Runs until Ctrl-C, or until --max-events.
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { quoteInput, safeText } from '../../output/terminal-text.js';
+import { safeText } from '../../output/terminal-text.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
-import { requireListenHost } from '../shared/validate.js';
+import { requireListenHost, requireWholeNumber } from '../shared/validate.js';
 import { PREVIOUS_KEY_ENV, addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
-import type { ReceivedDelivery, RejectedDelivery, RunningReceiver } from '../../webhooks/receiver.js';
+import type { ReceivedDelivery, RejectedDelivery, RunningReceiver } from '../../webhooks/index.js';
 
 export const DEFAULT_LISTEN_PORT = 4011;
 
@@ -60,11 +60,11 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
   command.action(async (flags: KeyFlags & { port: string; host: string; previousKey?: string; forwardTo?: string; maxEvents?: string }) => {
     await run(deps, {
       host: requireListenHost(flags.host),
-      port: portFrom(flags.port),
+      port: requireWholeNumber(flags.port, '--port', 0, 65535),
       key: keyFrom(flags, deps.env),
       previousKey: flags.previousKey || deps.env[PREVIOUS_KEY_ENV] || undefined,
       forwardTo: flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to'),
-      maxEvents: flags.maxEvents === undefined ? undefined : maxEventsFrom(flags.maxEvents),
+      maxEvents: flags.maxEvents === undefined ? undefined : requireWholeNumber(flags.maxEvents, '--max-events', 1),
     });
   });
   return command;
@@ -74,7 +74,7 @@ export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookLis
   const output = deps.output();
   if (output.format === 'csv') throw new UsageError('webhook listen prints envelopes as NDJSON (-o ndjson) or summaries (on a terminal), not CSV');
   const asNdjson = output.isMachineReadable || !deps.io.stdoutIsTTY;
-  const { startReceiver } = await import('../../webhooks/receiver.js');
+  const { startReceiver } = await import('../../webhooks/index.js');
   let accepted = 0;
   let finish: () => void = () => undefined;
   let failure: unknown;
@@ -132,14 +132,4 @@ function rejection(r: RejectedDelivery): string {
   const what = r.eventId ? ` ${r.eventId}` : '';
   if (r.status === 200) return `Duplicate${what} ignored: ${r.reason}`;
   return `Refused ${r.method} ${r.path}${what}: HTTP ${r.status}, ${r.reason}`;
-}
-
-function portFrom(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${quoteInput(value)}`);
-  return Number(value);
-}
-
-function maxEventsFrom(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--max-events must be a whole number of at least 1, got ${quoteInput(value)}`);
-  return Number(value);
 }

@@ -4,7 +4,7 @@
 import { Argument, Command } from 'commander';
 import { timeoutMs, type Deps } from '../../factory.js';
 import { ApiError, NetworkError } from '../../errors.js';
-import { EVENT_TYPES, type EventType } from '../../webhooks/event-payloads.js';
+import { EVENT_TYPES, type EventType } from '../../webhooks/index.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { requireHardwareId } from '../shared/validate.js';
@@ -56,7 +56,7 @@ export function newWebhookTriggerCommand(deps: WebhookTriggerDeps, run = webhook
 export async function webhookTriggerRun(deps: WebhookTriggerDeps, opts: WebhookTriggerOptions): Promise<void> {
   // The sample's links point at the API the profile uses, as a real delivery's would.
   const baseUrl = (await deps.settings()).base_url.value ?? SAMPLE_BASE_URL;
-  const { triggerSampleEvent } = await import('../../webhooks/send.js');
+  const { triggerSampleEvent } = await import('../../webhooks/index.js');
   const { event, headers, outcome } = await triggerSampleEvent(opts.type, {
     to: opts.to, key: opts.key, baseUrl, hardwareId: opts.hardwareId, timeoutMs: timeoutMs(deps.globals()),
   });

@@ -1,15 +1,13 @@
 // Path and query parameter parsing (contract: query parameter conventions). Any invalid value is
 // 400 request.invalid_parameter naming the parameter.
 import { invalidParameter } from './problems.js';
-import { parseRfc3339 } from '../../dates/rfc3339.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isUuid = (value: string): boolean => UUID.test(value);
+import { parseRfc3339 } from '../../shared/rfc3339.js';
+import { canonicalUuid } from '../../shared/uuid.js';
 
 export function uuidParam(name: string, value: string): string {
-  if (!isUuid(value)) throw invalidParameter(name, 'must be a uuid');
-  return value.toLowerCase();
+  const uuid = canonicalUuid(value);
+  if (uuid === undefined) throw invalidParameter(name, 'must be a uuid');
+  return uuid;
 }
 
 export function optionalUuid(query: URLSearchParams, name: string): string | undefined {

@@ -1,7 +1,7 @@
 // What the journal keeps of a request and its answer, made safe when the entry is made: the Authorization
 // header as its scheme only, secrets in form fields, JSON members and query parameters replaced (the same
 // rules as --debug traces, src/api/redact.ts), bodies cut after 8 KiB.
-import { REDACTED, SECRET_FIELD_NAMES, redactForm, redactJson } from '../../api/redact.js';
+import { REDACTED, SECRET_FIELD_NAMES, redactForm, redactJson } from '../../shared/redact.js';
 
 export const MAX_JOURNAL_BODY_CHARS = 8192;
 

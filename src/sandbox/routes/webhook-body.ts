@@ -1,6 +1,6 @@
 // Request bodies of the webhook-config operations: their shape from the document, then the callback URL
 // policy shared with the CLI. spec: too many topics and a refused URL are 422 with their own codes, not 400.
-import { checkCallbackUrl, isCallbackUrlShapeIssue, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/callback-url.js';
+import { checkCallbackUrl, isCallbackUrlShapeIssue, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/index.js';
 import { API_DOCUMENT, type SchemaIssue } from '../../openapi/schema-check.js';
 import { bodyIssue, issueProblem } from '../http/body-schema.js';
 import { invalidParameter, problem } from '../http/problems.js';

@@ -4,7 +4,7 @@
 // 412 precondition.failed when stale). Checks run in this order: tenant, existence, If-Match, body.
 import { uuidParam } from '../http/params.js';
 import { notFound, problem } from '../http/problems.js';
-import { MAX_TOPICS } from '../../webhooks/callback-url.js';
+import { MAX_TOPICS } from '../../webhooks/index.js';
 import { requireOrganizationInTenant } from './lookup.js';
 import { parseConfigBody, parsePatchBody, parseTopicUpsert, tooManyTopics, topicTypeParam } from './webhook-body.js';
 import { webhookEtag, webhookView, type StoredWebhookConfig } from '../store/webhook-configs.js';

@@ -1,11 +1,13 @@
 // Who may call a scenario's world and who hears from it: its clients (with the seeded four, on base seed)
 // and the webhook configurations it starts with, checked as the API would check them.
 import { ALL_SCOPES, SCOPE_PREFIX, clientSecret, seedClients, type SandboxClient } from '../auth/clients.js';
-import { checkCallbackUrl } from '../../webhooks/callback-url.js';
+import { checkCallbackUrl } from '../../webhooks/index.js';
 import { ScenarioError, type Scenario } from './scenario.js';
-import type { ScenarioRefs } from './build.js';
 import type { WebhookTopic } from '../store/webhook-configs.js';
 import type { WorldStore } from '../store/world-store.js';
+
+/** What clients and webhooks need of the scenario's names (build.ts's ScenarioRefs): an organization's id. */
+type OrganizationRefs = { organization(ref: string, member: string): string };
 
 export interface WebhookSeed {
   organizationId: string;
@@ -18,7 +20,7 @@ const fail = (member: string, reason: string): never => {
   throw new ScenarioError({ member, reason });
 };
 
-export function scenarioClients(scenario: Scenario, world: WorldStore, refs: ScenarioRefs, seed: number): SandboxClient[] {
+export function scenarioClients(scenario: Scenario, world: WorldStore, refs: OrganizationRefs, seed: number): SandboxClient[] {
   const clients = world.orgs ? seedClients(seed, world.orgs) : [];
   (scenario.clients ?? []).forEach((c, i) => {
     const member = `clients[${i}]`;
@@ -35,7 +37,7 @@ export function scenarioClients(scenario: Scenario, world: WorldStore, refs: Sce
   return clients;
 }
 
-export function scenarioWebhooks(scenario: Scenario, refs: ScenarioRefs, allowPrivate: boolean): WebhookSeed[] {
+export function scenarioWebhooks(scenario: Scenario, refs: OrganizationRefs, allowPrivate: boolean): WebhookSeed[] {
   const seeds: WebhookSeed[] = [];
   (scenario.webhooks ?? []).forEach((w, i) => {
     const member = `webhooks[${i}]`;

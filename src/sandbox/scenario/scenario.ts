@@ -4,7 +4,7 @@
 // duplicates, callback URL rules) is checked while the world is built (scenario/build.ts). Either way a
 // mistake is reported with the member it is in.
 import type { Capability } from '../store/records.js';
-import type { TopicType } from '../../webhooks/callback-url.js';
+import type { TopicType } from '../../webhooks/index.js';
 import { checkShape, type SchemaIssue } from '../../openapi/schema-check.js';
 import { CONTROL_DOCUMENT } from '../control/document.js';
 

@@ -1,5 +1,6 @@
 // Deterministic pseudo-random numbers for the seed data: the same --seed always yields the same world.
 // mulberry32 is tiny, fast and good enough for test data; it is not for secrets.
+import { isUuid } from '../../shared/uuid.js';
 
 /** A 32-bit hash of a string (FNV-1a followed by a murmur3 finalizer to spread the bits). */
 export function hash32(text: string): number {
@@ -93,7 +94,7 @@ export function formatUuid(words: Uint32Array, at: number): string {
 
 /** Writes the words of a uuid text to out[at..at+3]; false when the text is not a uuid. */
 export function parseUuid(text: string, out: Uint32Array, at: number): boolean {
-  if (!/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(text)) return false;
+  if (!isUuid(text)) return false;
   const hex = text.replaceAll('-', '');
   for (let i = 0; i < 4; i++) out[at + i] = parseInt(hex.slice(i * 8, i * 8 + 8), 16);
   return true;

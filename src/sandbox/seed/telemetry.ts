@@ -1,22 +1,12 @@
 // Per-device telemetry (events, media, journeys, last report, live position), derived on demand from
 // (seed, device) and cached: a 100,000-device world starts without generating millions of records.
 import { Prng, prngFor } from './prng.js';
+import { canonicalUuid } from '../../shared/uuid.js';
 import { CITIES, EVENT_TYPES, STREETS } from './catalog.js';
 import { LiveStore } from '../telemetry/live-store.js';
 import type {
-  DeviceRecord, EventRecord, JourneyRecord, LastReportedState, LivePosition, MediaRecord,
+  DeviceRecord, DeviceTelemetry, EventRecord, JourneyRecord, LastReportedState, LivePosition, MediaRecord,
 } from '../store/records.js';
-
-export interface DeviceTelemetry {
-  /** Newest first. */
-  events: EventRecord[];
-  /** Newest first. */
-  media: MediaRecord[];
-  /** Newest first. */
-  journeys: JourneyRecord[];
-  lastReported: LastReportedState | null;
-  livePosition: LivePosition | null;
-}
 
 const DAY_MS = 86_400_000;
 export const TELEMETRY_WINDOW_MS = 30 * DAY_MS;
@@ -33,7 +23,8 @@ export function decodeEventId(eventId: string): { hardwareId: string; eventUuid:
   const at = text.lastIndexOf('~');
   if (at <= 0) return null;
   const eventUuid = text.slice(at + 1);
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(eventUuid)) return null;
+  // only the form the sandbox writes: an event id is canonical or it is not one of ours
+  if (canonicalUuid(eventUuid) !== eventUuid) return null;
   return { hardwareId: text.slice(0, at), eventUuid };
 }
 

@@ -52,3 +52,14 @@ export interface JourneyRecord extends Schema<'Journey'> {
 
 export type LastReportedState = Schema<'DeviceLastReported'>;
 export type LivePosition = Schema<'DeviceLastPosition'>;
+/** What a device reported: derived from the seed, with what it reported live on top (telemetry/live-store.ts). */
+export interface DeviceTelemetry {
+  /** Newest first. */
+  events: EventRecord[];
+  /** Newest first. */
+  media: MediaRecord[];
+  /** Newest first. */
+  journeys: JourneyRecord[];
+  lastReported: LastReportedState | null;
+  livePosition: LivePosition | null;
+}

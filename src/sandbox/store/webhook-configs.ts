@@ -2,6 +2,7 @@
 // strong ETag is derived; the auth key is kept here and shown by the API only as auth_key_hint.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Schema } from '../../openapi/operation-types.js';
+import type { TopicType } from '../../webhooks/index.js';
 
 export type WebhookTopic = Schema<'WebhookTopic'>;
 

@@ -4,7 +4,7 @@
 // of its type in the enabled configurations that cover its organization, with the key in effect.
 import {
   DeliveryEngine, EVENT_TYPES, buildEnvelope, isEventType, validateEnvelope,
-  type DeliveryLogEntry, type EventType, type Resolver, type RetryPolicy, type WebhookEvent,
+  type DeliveryLogEntry, type EventType, type Resolver, type DeliveryRetryPolicy, type WebhookEvent,
 } from '../../webhooks/index.js';
 import type { SandboxApp } from '../app.js';
 import type { EmittedEvent } from '../hooks.js';
@@ -19,7 +19,7 @@ export interface SandboxWebhookOptions {
   /** Delay before configuration changes and key rotations reach deliveries (default 5 s). */
   propagationMs?: number;
   /** Overrides of the retry schedule (tests shorten it). */
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<DeliveryRetryPolicy>;
   /** DNS resolver for delivery-time checks (tests inject one). */
   resolve?: Resolver;
 }

@@ -30,7 +30,7 @@ describe('sandbox fault: parsing', () => {
     [['--status', '418'], "option '--status <status>' argument '418' is invalid"],
     [['--drop', '--code', 'x.y'], '--code goes with --status'],
     [['--status', '500', '--retry-after', '3'], '--retry-after goes with --status 429 or 503'],
-    [['--drop', '--times', '0'], '--times must be a whole number from 1 to'],
+    [['--drop', '--times', '0'], '--times must be a whole number of at least 1, got "0"'],
     [['--drop', '--probability', '0'], '--probability must be a number above 0 and at most 1, got "0"'],
     [['--delay', '-5'], '--delay must be a whole number from 0 to 120000, got "-5"'],
     [['--drop', '--method', 'FETCH'], "option '--method <method>' argument 'FETCH' is invalid"],

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../../factory.js';
-import { TOPIC_TYPES, type TopicType } from '../../../webhooks/callback-url.js';
+import { TOPIC_TYPES, type TopicType } from '../../../webhooks/index.js';
 import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../../io/prompter.js';
 import { safeText } from '../../../output/terminal-text.js';
 import { describeVerb } from '../../shared/help.js';

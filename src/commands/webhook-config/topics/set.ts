@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
-import { MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../../webhooks/callback-url.js';
+import { MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../../webhooks/index.js';
 import { describeVerb } from '../../shared/help.js';
 import { completeValues } from '../../../completion/values.js';
 import { addOrganizationOption } from '../../shared/organization.js';

@@ -1,8 +1,8 @@
 // `fleetctl --sandbox ...`: the command runs against an in-process sandbox on an ephemeral loopback port,
 // as sandbox-admin, with state kept in the config directory so it persists between invocations.
 import path from 'node:path';
-import type { Deps, SettingsOverride } from '../factory.js';
-import type { SandboxOptions } from './options.js';
+import type { Deps, SettingsOverride } from '../../factory.js';
+import type { SandboxOptions } from '../../sandbox/options.js';
 
 export const EMBEDDED_ADMIN = 'sandbox-admin';
 
@@ -19,7 +19,7 @@ export async function startEmbeddedSandbox(deps: Pick<Deps, 'configDir' | 'onCle
   const tracer = deps.tracer();
   const options = embeddedSandboxOptions(deps.configDir(), (line) => tracer.note(`sandbox: ${line}`));
   const sandbox = await deps.io.activity.during('Starting the embedded sandbox', async () => {
-    const { startSandbox, CorruptStateError } = await import('./index.js');
+    const { startSandbox, CorruptStateError } = await import('../../sandbox/index.js');
     return startSandbox(options).catch((err: unknown) => {
       if (err instanceof CorruptStateError) throw new CorruptStateError(err.file, err.reason, 'start afresh with `fleetctl sandbox reset`, or move the file away');
       throw err;

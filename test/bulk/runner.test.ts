@@ -1,12 +1,12 @@
 // The bulk runner: a device told to wait holds no request slot, every device is reported once with its one
 // key, and the number in flight grows while the API accepts and halves on a 429.
 import { describe, expect, it } from 'vitest';
-import { ApiError, NetworkError } from '../../../../src/errors.js';
-import { DEFAULT_RETRY_POLICY } from '../../../../src/api/retry.js';
-import type { CommandSender, DeviceCommandOutcome } from '../../../../src/api/device-commands.js';
-import { runBulk, type BulkPlan } from '../../../../src/commands/devices/bulk/runner.js';
-import { AdaptiveConcurrency } from '../../../../src/commands/devices/bulk/concurrency.js';
-import { FakeClock } from '../../../support/fake-clock.js';
+import { ApiError, NetworkError } from '../../src/errors.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';
+import type { CommandSender, DeviceCommandOutcome } from '../../src/api/device-commands.js';
+import { runBulk, type BulkPlan } from '../../src/bulk/runner.js';
+import { AdaptiveConcurrency } from '../../src/bulk/concurrency.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 type Answer = number | { status: number; retryAfter?: number } | 'drop';
 

@@ -2,12 +2,12 @@
 // reported as they arrive. A device told to wait (503 or 429 with Retry-After, a dropped connection) waits in a
 // queue, not in a request slot: the slot goes to the next device at once. How many requests are in flight adapts
 // to the answers (concurrency.ts); how fast they go out is the RatePacer's business (in the API client).
-import { ApiError, CancelledError, FleetctlError, NetworkError } from '../../../errors.js';
-import type { Clock } from '../../../io/clock.js';
-import { TokenEndpointUnavailable } from '../../../auth/tokens.js';
-import { backoffDelay, type RetryPolicy } from '../../../api/retry.js';
-import { isRetryableNetworkError } from '../../../api/network-failure.js';
-import { sendDeviceCommand, type CommandSender, type DeviceCommand, type DeviceCommandOutcome } from '../../../api/device-commands.js';
+import { ApiError, CancelledError, FleetctlError, NetworkError } from '../errors.js';
+import type { Clock } from '../io/clock.js';
+import { TokenEndpointUnavailable } from '../auth/tokens.js';
+import { decideRetry, type RetryPolicy } from '../shared/retry.js';
+import { isRetryableNetworkError } from '../api/network-failure.js';
+import { sendDeviceCommand, type CommandSender, type DeviceCommand, type DeviceCommandOutcome } from '../api/device-commands.js';
 import { AdaptiveConcurrency, type ConcurrencyBounds } from './concurrency.js';
 
 export interface BulkPlan {
@@ -101,7 +101,7 @@ export function runBulk(
       }
       if (error instanceof ApiError && error.status === 429) concurrency.rateLimited(ticket);
       else if (outcome.result.http_status !== null && outcome.result.http_status !== 503) concurrency.accepted();
-      const wait = item.retries < plan.retry.maxRetries ? retryDelay(error, item.retries, plan.retry) : undefined;
+      const wait = retryDelay(error, item.retries, plan.retry);
       if (wait === undefined) return opts.onResult(outcome);
       const later = { ...item, retries: item.retries + 1, at: now() + wait };
       const before = waiting.findIndex((w) => w.at > later.at);
@@ -120,10 +120,9 @@ export function runBulk(
 
 /** How long a device waits before its next try, or undefined when it is done (success, or a final failure). */
 function retryDelay(error: Error | undefined, retries: number, policy: RetryPolicy): number | undefined {
-  if (error instanceof ApiError && (error.status === 503 || error.status === 429)) {
-    if (error.retryAfter === undefined) return backoffDelay(retries, policy);
-    const ms = error.retryAfter * 1000;
-    return ms > policy.maxRetryWaitMs ? undefined : ms;
-  }
-  return error && isRetryableNetworkError(error) ? backoffDelay(retries, policy) : undefined;
+  const unavailable = error instanceof ApiError && (error.status === 503 || error.status === 429);
+  if (!unavailable && !(error && isRetryableNetworkError(error))) return undefined;
+  const retryAfterMs = error instanceof ApiError && error.retryAfter !== undefined ? error.retryAfter * 1000 : undefined;
+  const decision = decideRetry({ retries, retryAfterMs }, policy);
+  return decision.retry ? decision.delayMs : undefined;
 }

@@ -1,6 +1,6 @@
 // The end of a bulk run: counts, the ids that failed, and the exit code (0, 10, or the single failure's own).
-import { ApiError, NetworkError, PartialFailureError, type FleetctlError } from '../../../errors.js';
-import { isSuccess, type CommandStatus, type DeviceCommandResult } from '../../../api/device-commands.js';
+import { ApiError, NetworkError, PartialFailureError, type FleetctlError } from '../errors.js';
+import { isSuccess, type CommandStatus, type DeviceCommandResult } from '../api/device-commands.js';
 
 const SAMPLE = 20;
 

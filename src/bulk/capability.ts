@@ -2,9 +2,9 @@
 // A device whose record lacks the capability is skipped: the API would only refuse it (422
 // device.capability_missing), and a fleet-wide reboot should not fail because some devices cannot reboot.
 // Devices named by hardware id come without a record: the API, the authority, decides for those.
-import type { DeviceCommand } from '../../../api/device-commands.js';
-import type { Theme } from '../../../io/theme.js';
-import { safeText } from '../../../output/terminal-text.js';
+import type { DeviceCommand } from '../api/device-commands.js';
+import type { Theme } from '../io/theme.js';
+import { safeText } from '../output/terminal-text.js';
 import type { ResolvedTargets } from './targets.js';
 
 export interface CapabilityCheck {

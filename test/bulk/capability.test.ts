@@ -4,11 +4,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REBOOT, WAKE_UP } from '../../../../src/commands/devices/command-verb.js';
-import { bulkCommandRun, type BulkCommandOptions } from '../../../../src/commands/devices/bulk/run.js';
-import { checkCapability } from '../../../../src/commands/devices/bulk/capability.js';
-import { UsageError } from '../../../../src/errors.js';
-import { fakeDeps, type ScriptedAnswer } from '../../fake-deps.js';
+import { REBOOT, WAKE_UP } from '../../src/commands/devices/command-verb.js';
+import { bulkCommandRun, type BulkCommandOptions } from '../../src/bulk/run.js';
+import { checkCapability } from '../../src/bulk/capability.js';
+import { UsageError } from '../../src/errors.js';
+import { fakeDeps, type ScriptedAnswer } from '../commands/fake-deps.js';
 
 const FLEET = '22222222-2222-4222-8222-222222222222';
 const YELLOW = (text: string) => `\u001b[33m${text}\u001b[39m`;

@@ -1,9 +1,9 @@
 // Which devices a bulk command goes to: hardware ids as arguments, from a file (or stdin), or a selection
 // resolved through the devices list.
-import type { ApiClient } from '../../../api/client.js';
-import { readFileOrStdin } from '../../../io/read-input.js';
-import { quoteInput } from '../../../output/terminal-text.js';
-import { requireHardwareId } from '../../shared/validate.js';
+import type { ApiClient } from '../api/client.js';
+import { readFileOrStdin } from '../io/read-input.js';
+import { quoteInput } from '../output/terminal-text.js';
+import { requireHardwareId } from '../commands/shared/validate.js';
 
 export interface TargetSource {
   ids: string[];

@@ -1,17 +1,16 @@
-// A bulk reboot or wake-up: resolve the devices (skipping those whose record lacks the capability), confirm,
-// journal every result, pace to the API's rate limit, and end with a summary and the right exit code. Safe to
-// rerun (same keys replay) and to resume.
+// The bulk engine's run of a reboot or wake-up: resolve the devices (skipping those whose record lacks the
+// capability), confirm, journal every result, pace to the API's rate limit, and end with a summary and the right
+// exit code. Safe to rerun (same keys replay) and to resume. `devices reboot` and `wake-up` are verbs over it.
 import { setMaxListeners } from 'node:events';
-import type { Deps } from '../../../factory.js';
-import { UsageError } from '../../../errors.js';
-import { confirmOrRequireYes } from '../../../io/prompter.js';
-import { startProgress } from '../../../io/progress.js';
-import { RatePacer } from '../../../api/rate-pacer.js';
-import type { ApiClient } from '../../../api/client.js';
-import type { RetryPolicy } from '../../../api/retry.js';
-import { isSuccess, type DeviceCommandResult } from '../../../api/device-commands.js';
-import { viewOf } from '../../../output/columns.js';
-import type { DeviceCommandVerb } from '../command-verb.js';
+import type { Deps } from '../factory.js';
+import { UsageError } from '../errors.js';
+import { confirmOrRequireYes } from '../io/prompter.js';
+import { startProgress } from '../io/progress.js';
+import { RatePacer } from '../api/rate-pacer.js';
+import type { ApiClient } from '../api/client.js';
+import type { RetryPolicy } from '../shared/retry.js';
+import { isSuccess, type DeviceCommand, type DeviceCommandResult } from '../api/device-commands.js';
+import { viewOf } from '../output/columns.js';
 import { isEmptySource, resolveTargets, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { defaultJournalPath, isDone, Journal } from './journal.js';
@@ -19,6 +18,15 @@ import { isRunFatal, runBulk } from './runner.js';
 import type { ConcurrencyBounds } from './concurrency.js';
 import { bulkFailure, summaryLines } from './summary.js';
 import { capabilityLines, checkCapability, NOTHING_CHECKED, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
+
+/** The command a run sends, and how messages name it. */
+export interface BulkVerb {
+  command: DeviceCommand;
+  /** The verb as typed: reboot, wake-up. */
+  name: string;
+  /** "Reboot", "Wake up". */
+  label: string;
+}
 
 export interface BulkCommandOptions {
   source: TargetSource;
@@ -52,7 +60,7 @@ interface Run {
   journal?: Journal;
 }
 
-export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<void> {
+export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<void> {
   const run = opts.resume ? await resumeRun(deps, verb, opts) : await newRun(deps, verb, opts);
   const pending = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!)));
   if (run.targets.length === 0) {
@@ -130,14 +138,14 @@ export async function bulkCommandRun(deps: BulkDeps, verb: DeviceCommandVerb, op
   if (failure) throw failure;
 }
 
-async function newRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<Run> {
+async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
   const resolved = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal }, opts.source);
   const capability = checkCapability(resolved, verb.command);
   const runId = newRunId(deps.clock.now());
   return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map() };
 }
 
-async function resumeRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions): Promise<Run> {
+async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
   const runId = opts.resume!;
   if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file or selection');
   const journal = await Journal.open(opts.journal ?? defaultJournalPath(deps.configDir(), runId), runId);
@@ -149,11 +157,11 @@ async function resumeRun(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkComm
   return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal };
 }
 
-function header(verb: DeviceCommandVerb, run: Run, now: Date) {
+function header(verb: BulkVerb, run: Run, now: Date) {
   return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString() } as const;
 }
 
-async function dryRun(deps: BulkDeps, verb: DeviceCommandVerb, run: Run, pending: string[], throwawayKeys: boolean): Promise<void> {
+async function dryRun(deps: BulkDeps, verb: BulkVerb, run: Run, pending: string[], throwawayKeys: boolean): Promise<void> {
   const rows = pending.map((id) => ({ hardware_id: id, command: verb.command, idempotency_key: deviceKey(run.keyBase, id) }));
   await deps.output().list(rows, ['hardware_id', 'command', 'idempotency_key']);
   deps.io.info(`Dry run: would send ${verb.name} to ${pending.length} device${pending.length === 1 ? '' : 's'}; nothing was sent.`);
@@ -162,7 +170,7 @@ async function dryRun(deps: BulkDeps, verb: DeviceCommandVerb, run: Run, pending
   if (throwawayKeys) deps.io.info('The keys shown belong to this dry run only: a real run gets a new run id; pass --idempotency-key BASE to fix them.');
 }
 
-async function confirm(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkCommandOptions, run: Run, pending: string[]): Promise<void> {
+async function confirm(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions, run: Run, pending: string[]): Promise<void> {
   const count = pending.length;
   if (count > opts.maxDevices && !opts.yes) {
     throw new UsageError(
@@ -181,7 +189,7 @@ async function confirm(deps: BulkDeps, verb: DeviceCommandVerb, opts: BulkComman
   });
 }
 
-function announceCapability(deps: BulkDeps, verb: DeviceCommandVerb, run: Run, moment: Moment): void {
+function announceCapability(deps: BulkDeps, verb: BulkVerb, run: Run, moment: Moment): void {
   for (const line of capabilityLines(deps.io.errTheme(), verb.command, run.capability, moment)) deps.io.paintedInfo(line);
 }
 

@@ -1,6 +1,6 @@
 // The one RFC 3339 reading shared by the sandbox's date parameters and the CLI's date flags.
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate, parseRfc3339 } from '../../src/dates/rfc3339.js';
+import { isCalendarDate, parseRfc3339 } from '../../src/shared/rfc3339.js';
 
 describe('parseRfc3339', () => {
   it.each([

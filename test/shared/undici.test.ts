@@ -1,10 +1,10 @@
-// src/api/undici-parts.ts imports undici's files one by one: they must be the very classes and function its
+// src/shared/undici.ts imports undici's files one by one: they must be the very classes and function its
 // index exports, and a request through them must reach the server with its path and query whole.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, EnvHttpProxyAgent, request } from '../../src/api/undici-parts.js';
+import { Agent, EnvHttpProxyAgent, request } from '../../src/shared/undici.js';
 
 let server: Server;
 let base: string;

@@ -1,7 +1,7 @@
 // Idempotency keys of a bulk run: one per device, derived from a base so that a rerun replays instead of
 // executing again. Without a base the run id is the base, and --resume reuses it.
 import { createHash, randomBytes } from 'node:crypto';
-import { isHeaderSafeKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../api/device-commands.js';
+import { isHeaderSafeKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../api/device-commands.js';
 
 /**
  * `BASE:HARDWARE_ID`; when that is over 200 characters or not printable ASCII (hardware ids are free-form, a

@@ -1,4 +1,4 @@
-// Types for the undici files src/api/undici-parts.ts imports one by one (undici types only its index).
+// Types for the undici files src/shared/undici.ts imports one by one (undici types only its index).
 declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export = Agent;

@@ -1,12 +1,12 @@
 // The journal of a bulk run: a header naming the run, then one line per device result, appended as results
 // arrive (synchronously, so a crash loses at most the answers in flight; those are replayed by their keys).
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { ensureParentDirectory } from '../../../io/directories.js';
+import { ensureParentDirectory } from '../io/directories.js';
 import path from 'node:path';
-import { UsageError } from '../../../errors.js';
-import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../../../io/read-input.js';
-import type { DeviceCommand, DeviceCommandResult } from '../../../api/device-commands.js';
-import { isSuccess } from '../../../api/device-commands.js';
+import { UsageError } from '../errors.js';
+import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io/read-input.js';
+import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
+import { isSuccess } from '../api/device-commands.js';
 
 export interface JournalHeader {
   type: 'run';

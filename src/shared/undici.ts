@@ -1,0 +1,24 @@
+// The parts of undici that fleetctl's requests use (API, token, signed URLs, webhook deliveries), each caller loading
+// this module on first use (`await import`), so that start-up never pays for it. undici's index loads all the others as well (fetch,
+// WebSocket, caches, mocks; and the fetch globals it touches load Node's own copy of undici): about 1 MB of
+// code for every command that makes a request, half of its time on a quiet machine. undici has no "exports"
+// map, so its files can be imported one by one; test/shared/undici.test.ts checks these still exist.
+import type { Dispatcher } from 'undici';
+import Agent from 'undici/lib/dispatcher/agent.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import dispatcherRequest from 'undici/lib/api/api-request.js';
+
+export { Agent, EnvHttpProxyAgent };
+
+/** What undici.request takes; without a dispatcher, one agent of this module's own (never a process-wide global). */
+export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher?: Dispatcher };
+
+let defaultAgent: Agent | undefined;
+
+/** undici.request(url, options): the request split into origin and path, as undici's index does, and sent through the dispatcher. */
+export function request(url: string, { dispatcher, ...options }: RequestOptions): Promise<Dispatcher.ResponseData> {
+  const target = new URL(url);
+  return dispatcherRequest.call(dispatcher ?? (defaultAgent ??= new Agent()), { ...options, origin: target.origin, path: `${target.pathname}${target.search}` });
+}
+
+export type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent'>;
