@@ -1,11 +1,10 @@
-// Deps for unit tests of verbs: test streams, a real ApiClient over a scripted transport (every scripted
-// answer must be used), a scripted prompter, and settings without a config file.
-import { expect, onTestFinished } from 'vitest';
+// Deps for unit tests of verbs: test streams, a real ApiClient over a scripted transport, a scripted prompter,
+// and settings without a config file. Every scripted answer must be used: checked when the test ends.
+import { expect } from 'vitest';
 import { Command } from 'commander';
 import { IOStreams, type TestIOStreams } from '../../src/io/streams.js';
 import { Output, type OutputFormat } from '../../src/output/render.js';
 import { ApiClient, type OperationInfo } from '../../src/api/client.js';
-import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transport.js';
 import { silentTracer } from '../../src/api/trace.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/retry.js';
 import { operation } from '../../src/openapi/operations.js';
@@ -15,23 +14,12 @@ import type { Settings } from '../../src/config/settings.js';
 import type { Deps } from '../../src/factory.js';
 import type { TokenSource } from '../../src/auth/tokens.js';
 import { memoryConfigStore } from '../../src/config/store.js';
+import { registerFake } from '../support/fakes.js';
+import { scriptedTransport, type ScriptedAnswer, type SentRequest } from '../support/scripted-transport.js';
+
+export type { ScriptedAnswer, SentRequest };
 
 export const BASE_URL = 'https://api.fleet.test';
-
-export interface ScriptedAnswer {
-  method: string;
-  /** Path and query as sent, e.g. /v1/drivers?limit=50 */
-  path: string;
-  status?: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export interface SentRequest extends HttpRequest {
-  path: string;
-  json?: unknown;
-  scope?: string;
-}
 
 export interface ScriptedSearch {
   term?: string;
@@ -71,39 +59,24 @@ export interface FakeDeps {
   prompts: string[];
   /** The lists search and checkbox prompts showed, in order. */
   shown: ShownList[];
-  /** Fails when a scripted answer was never asked for. */
+  /** Fails now when a scripted answer was never asked for (the end of the test checks it anyway). */
   assertAllAnswered(): void;
+  /** Scripted transport answers may stay unused: for a test that means it, saying why. */
+  allowUnanswered(why: string): void;
 }
 
 export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
   const io = IOStreams.forTest({ tty: opts.tty ?? false, stdin: opts.stdin ?? '' });
-  const answers = [...(opts.answers ?? [])];
-  const sent: SentRequest[] = [];
   const prompts: string[] = [];
   const inputs = [...(opts.inputs ?? [])];
   const searches = [...(opts.searches ?? [])];
   const checks = [...(opts.checks ?? [])];
   const shown: ShownList[] = [];
-  // a scripted answer nobody asked for fails the test, without the test having to check
-  onTestFinished(() => {
-    expect({ inputs, searches, checks }, 'scripted prompt answers left unused').toEqual({ inputs: [], searches: [], checks: [] });
+  registerFake({
+    verify: () => expect({ inputs, searches, checks }, 'scripted prompt answers left unused').toEqual({ inputs: [], searches: [], checks: [] }),
   });
   const scopes: string[] = [];
-  const transport: Transport = {
-    async send(request) {
-      const url = new URL(request.url);
-      const path = url.pathname + url.search;
-      sent.push({ ...request, path, json: request.body ? JSON.parse(request.body) : undefined, scope: scopes.at(-1) });
-      const next = answers.shift();
-      if (!next) throw new Error(`unexpected request ${request.method} ${path}`);
-      expect(`${request.method} ${path}`).toBe(`${next.method} ${next.path}`);
-      const body = next.body === undefined ? '' : JSON.stringify(next.body);
-      const status = next.status ?? 200;
-      const type = status >= 400 ? 'application/problem+json' : 'application/json';
-      return { status, headers: { 'content-type': type, ...next.headers }, text: body } satisfies HttpResponse;
-    },
-    stream: () => Promise.reject(new Error('no streams in unit tests')),
-  };
+  const transport = scriptedTransport(opts.answers ?? [], () => scopes.at(-1));
   const clock: Clock = { now: () => new Date(opts.now ?? '2024-06-01T12:00:00Z'), sleep: async () => undefined };
   const api = new ApiClient({
     baseUrl: BASE_URL,
@@ -193,10 +166,11 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
   return {
     deps,
     io,
-    sent,
+    sent: transport.sent,
     prompts,
     shown,
-    assertAllAnswered: () => expect(answers.map((a) => `${a.method} ${a.path}`)).toEqual([]),
+    assertAllAnswered: () => transport.assertAllAnswered(),
+    allowUnanswered: (why) => transport.allowUnanswered(why),
   };
 }
 

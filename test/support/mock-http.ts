@@ -1,7 +1,7 @@
 // undici MockAgent helpers: every stub must be used (checked when the test finishes), nothing reaches the network.
-import { onTestFinished } from 'vitest';
 import { MockAgent } from 'undici';
 import { fullScope } from '../../src/auth/scopes.js';
+import { checkReason, registerFake } from './fakes.js';
 
 export const BASE_URL = 'https://api.fleet.test';
 export const AUTH_URL = 'https://auth.fleet.test';
@@ -15,18 +15,28 @@ export interface RecordedRequest {
   body: string;
 }
 
-/** A MockAgent with net connect off; after the test, any unused stub fails it. */
+const mayStayPending = new WeakSet<MockAgent>();
+
+/** A MockAgent with net connect off; when the test ends, any unused stub fails it (unless allowPending says why). */
 export function newMockAgent(): MockAgent {
   const agent = new MockAgent();
   agent.disableNetConnect();
-  onTestFinished(async () => {
-    try {
-      agent.assertNoPendingInterceptors();
-    } finally {
-      await agent.close();
-    }
+  registerFake({
+    async verify() {
+      try {
+        if (!mayStayPending.has(agent)) agent.assertNoPendingInterceptors();
+      } finally {
+        await agent.close();
+      }
+    },
   });
   return agent;
+}
+
+/** The agent's stubs may stay unused: for a test that means it, saying why. */
+export function allowPending(agent: MockAgent, why: string): void {
+  checkReason(why);
+  mayStayPending.add(agent);
 }
 
 export function headersOf(headers: unknown): Record<string, string> {
