@@ -63,6 +63,8 @@ export interface FakeDeps {
   assertAllAnswered(): void;
   /** Scripted transport answers may stay unused: for a test that means it, saying why. */
   allowUnanswered(why: string): void;
+  /** The errors the transport threw for requests it refused (a test that provokes them takes them). */
+  takeRefusals(): unknown[];
 }
 
 export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
@@ -171,6 +173,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     shown,
     assertAllAnswered: () => transport.assertAllAnswered(),
     allowUnanswered: (why) => transport.allowUnanswered(why),
+    takeRefusals: () => transport.takeRefusals(),
   };
 }
 

@@ -1,6 +1,7 @@
 // Fakes that cannot be ignored: every scripted fake (transport answers, MockAgent stubs, prompt answers)
 // registers here when it is made, and the setup file (verify-fakes.setup.ts) verifies them all when the test
-// ends, so a test passes only if everything it scripted was used, unless it says why not (allowUnused).
+// ends, so a test passes only if everything it scripted was used, unless it says why not (allowUnanswered,
+// allowPending).
 
 /** A fake that can tell, at the end of a test, what it was given and nobody asked for. */
 export interface CheckedFake {
@@ -48,5 +49,5 @@ async function verifyAll(fakes: Set<CheckedFake>): Promise<void> {
 
 /** An opt-out must say why: an empty reason is a test bug of its own. */
 export function checkReason(why: string): void {
-  if (why.trim().length === 0) throw new Error('allowUnused needs a reason: say why the scripted answers may stay unused');
+  if (why.trim().length === 0) throw new Error('an opt-out needs a reason: say why what was scripted may stay unused');
 }

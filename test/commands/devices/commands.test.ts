@@ -153,6 +153,7 @@ describe("a fake's assertion is never taken for a device's failure", () => {
     const f = fakeDeps({ answers: [wrongDevice] });
     const outcome = sendDeviceCommand(await f.deps.api(), { hardwareId: 'HW-1', command: 'reboot', idempotencyKey: 'k' });
     await expect(outcome).rejects.toMatchObject({ name: 'AssertionError', expected: 'POST /v1/devices/HW-2/commands/reboot' });
+    expect(f.takeRefusals()).toHaveLength(1);
   });
 
   it('a bulk run stops on it and rejects with it, nothing reported as a device failure', async () => {
@@ -162,6 +163,7 @@ describe("a fake's assertion is never taken for a device's failure", () => {
     const run = parseVerb(newDevicesRebootCommand(f.deps), ['HW-1', 'HW-3', '--yes', '--concurrency', '1']);
     await expect(run).rejects.toMatchObject({ name: 'AssertionError' });
     expect(f.io.stdout()).toBe('');
+    expect(f.takeRefusals()).toMatchObject([{ name: 'AssertionError' }]);
   });
 
   it('a programming error is not a device failure either', async () => {
