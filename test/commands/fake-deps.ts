@@ -63,7 +63,7 @@ export interface FakeDeps {
   assertAllAnswered(): void;
   /** Scripted transport answers may stay unused: for a test that means it, saying why. */
   allowUnanswered(why: string): void;
-  /** The errors the transport threw for requests it refused (a test that provokes them takes them). */
+  /** The errors the transport and the prompter threw for what they refused (a test that provokes them takes them). */
   takeRefusals(): unknown[];
 }
 
@@ -74,8 +74,18 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
   const searches = [...(opts.searches ?? [])];
   const checks = [...(opts.checks ?? [])];
   const shown: ShownList[] = [];
+  // what the fake refused, kept for the end of the test too: the code under test may catch what it throws
+  const refused: Error[] = [];
+  const refuse = (message: string): Error => {
+    const error = new Error(message);
+    refused.push(error);
+    return error;
+  };
   registerFake({
-    verify: () => expect({ inputs, searches, checks }, 'scripted prompt answers left unused').toEqual({ inputs: [], searches: [], checks: [] }),
+    verify() {
+      if (refused.length > 0) throw refused[0];
+      expect({ inputs, searches, checks }, 'scripted prompt answers left unused').toEqual({ inputs: [], searches: [], checks: [] });
+    },
   });
   const scopes: string[] = [];
   const transport = scriptedTransport(opts.answers ?? [], () => scopes.at(-1));
@@ -99,34 +109,35 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     async input(message, o) {
       prompts.push(message);
       const answer = inputs.shift();
-      if (answer === undefined) throw new Error(`unexpected prompt ${message}`);
+      if (answer === undefined) throw refuse(`unexpected prompt ${message}`);
       const verdict = o?.validate?.(answer) ?? true;
+      // the prompt's own validation refusing a scripted answer is behaviour under test, not the fake refusing
       if (verdict !== true) throw new Error(`prompt ${message} rejected ${answer}: ${verdict}`);
       return answer;
     },
     password: async () => {
-      throw new Error('unexpected password prompt');
+      throw refuse('unexpected password prompt');
     },
     async confirm(message) {
       prompts.push(message);
       const answer = inputs.shift();
-      if (answer === undefined) throw new Error(`unexpected confirmation ${message}`);
+      if (answer === undefined) throw refuse(`unexpected confirmation ${message}`);
       return answer === 'y';
     },
     async search(message, o) {
       prompts.push(message);
       const answer = searches.shift();
-      if (!answer) throw new Error(`unexpected search prompt ${message}`);
+      if (!answer) throw refuse(`unexpected search prompt ${message}`);
       const items = await o.source(answer.term ?? '', new AbortController().signal);
       shown.push({ message, term: answer.term, lines: items.map((item) => ('separator' in item ? item.separator : lineOf(item))) });
-      return chosen(items.filter((item) => !('separator' in item)) as PromptChoice<never>[], answer.choose, message);
+      return chosen(items.filter((item) => !('separator' in item)) as PromptChoice<never>[], answer.choose, message, refuse);
     },
     async checkbox(message, o) {
       prompts.push(message);
       const answer = checks.shift();
-      if (!answer) throw new Error(`unexpected checkbox prompt ${message}`);
+      if (!answer) throw refuse(`unexpected checkbox prompt ${message}`);
       shown.push({ message, lines: o.choices.map(lineOf) });
-      return answer.map((text) => chosen(o.choices, text, message));
+      return answer.map((text) => chosen(o.choices, text, message, refuse));
     },
   };
   const none = { value: undefined, source: undefined };
@@ -155,7 +166,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     configDir: () => opts.configDir ?? '/nonexistent/fleetctl-test',
     config: async () => store,
     keychain: () => {
-      throw new Error('no keychain in unit tests of verbs');
+      throw refuse('no keychain in unit tests of verbs');
     },
     settings: async () => settings,
     transport: async () => transport,
@@ -173,7 +184,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     shown,
     assertAllAnswered: () => transport.assertAllAnswered(),
     allowUnanswered: (why) => transport.allowUnanswered(why),
-    takeRefusals: () => transport.takeRefusals(),
+    takeRefusals: () => [...refused.splice(0), ...transport.takeRefusals()],
   };
 }
 
@@ -182,10 +193,10 @@ function lineOf(choice: PromptChoice<unknown>): string {
 }
 
 /** The value of the one selectable choice whose line holds the text: none, or several, fails the test. */
-function chosen<T>(choices: PromptChoice<T>[], text: string, message: string): T {
+function chosen<T>(choices: PromptChoice<T>[], text: string, message: string, refuse: (message: string) => Error): T {
   const found = choices.filter((choice) => choice.name.includes(text));
-  if (found.length !== 1) throw new Error(`prompt ${message}: ${found.length} choices hold "${text}" in ${JSON.stringify(choices.map((c) => c.name))}`);
-  if (found[0]!.disabled) throw new Error(`prompt ${message}: "${text}" cannot be chosen (${String(found[0]!.disabled)})`);
+  if (found.length !== 1) throw refuse(`prompt ${message}: ${found.length} choices hold "${text}" in ${JSON.stringify(choices.map((c) => c.name))}`);
+  if (found[0]!.disabled) throw refuse(`prompt ${message}: "${text}" cannot be chosen (${String(found[0]!.disabled)})`);
   return found[0]!.value;
 }
 

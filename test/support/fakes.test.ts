@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { verifyTestFakes } from './fakes.js';
 import { scriptedTransport } from './scripted-transport.js';
 import { BASE_URL, allowPending, newMockAgent, stubApi } from './mock-http.js';
+import { fakeDeps } from '../commands/fake-deps.js';
 
 const send = (path: string) => ({ method: 'GET', url: `https://api.fleet.test${path}`, headers: {} });
 
@@ -52,5 +53,18 @@ describe('MockAgent', () => {
     stubApi(used, { path: '/v1/devices', body: { data: [] } });
     expect((await request(`${BASE_URL}/v1/devices`, { dispatcher: used })).statusCode).toBe(200);
     await expect(verifyTestFakes()).resolves.toBeUndefined();
+  });
+});
+
+describe('scripted prompter (fakeDeps)', () => {
+  it('a prompt nobody scripted fails the test even when the code under test caught the error', async () => {
+    const f = fakeDeps({ tty: true });
+    await f.deps.prompter.confirm('Reboot?').catch(() => undefined);
+    await expect(verifyTestFakes()).rejects.toThrow('unexpected confirmation Reboot?');
+  });
+
+  it('an answer never asked for fails the test', async () => {
+    fakeDeps({ tty: true, inputs: ['y'] });
+    await expect(verifyTestFakes()).rejects.toThrow('scripted prompt answers left unused');
   });
 });
