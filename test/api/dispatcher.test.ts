@@ -48,7 +48,7 @@ describe('readCaBundle', () => {
   });
 
   it.each([
-    ['a missing file', 'missing.pem', undefined, /^cannot read the CA bundle .*missing\.pem \(--ca-file\): ENOENT$/],
+    ['a missing file', 'missing.pem', undefined, /^cannot read the CA bundle ".*missing\.pem" \(--ca-file\): ENOENT$/],
     ['a file without a certificate', 'key.pem', '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n', /holds no PEM certificate/],
     ['a damaged certificate', 'bad.pem', '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n', /^certificate 1 of the CA bundle .* cannot be read$/],
   ])('refuses %s with a usage error naming it', (_what, name, content, message) => {
@@ -61,11 +61,11 @@ describe('readCaBundle', () => {
     const missing = path.join(dir, 'nope.pem');
     const flag = await runCli(['devices', 'list', '--ca-file', missing], { env: ciEnv(dir) });
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain(`Error: cannot read the CA bundle ${missing} (--ca-file): ENOENT`);
+    expect(flag.stderr).toContain(`Error: cannot read the CA bundle "${missing}" (--ca-file): ENOENT`);
     const env = await runCli(['devices', 'list'], { env: ciEnv(dir, { FLEETCTL_CA_FILE: missing }) });
     expect(env.stderr).toContain('(FLEETCTL_CA_FILE)');
     const set = await runCli(['config', 'set', 'ca_file', missing], { env: { FLEETCTL_CONFIG_DIR: dir } });
     expect(set.code).toBe(2);
-    expect(set.stderr).toContain(`cannot read the CA bundle ${missing} (ca_file)`);
+    expect(set.stderr).toContain(`cannot read the CA bundle "${missing}" (ca_file)`);
   });
 });
