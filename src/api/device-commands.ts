@@ -66,7 +66,8 @@ export function isSuccess(status: CommandStatus): boolean {
 
 /**
  * Sends the command once (the API client retries 429, 503 and dropped connections: safe, the key is the same).
- * Never throws for an API or network failure: that becomes the result. Cancellation does throw.
+ * Never throws for an API or network failure (a FleetctlError): that becomes the result. Cancellation and
+ * anything else (a bug) do throw.
  */
 export async function sendDeviceCommand(
   api: CommandSender,
@@ -83,20 +84,20 @@ export async function sendDeviceCommand(
     const replayed = headerValue(answer.headers['idempotent-replayed']) === 'true';
     return { result: { ...base, status: replayed ? 'replayed' : 'accepted', http_status: answer.status, code: null }, response: answer.body };
   } catch (error) {
-    if (opts.signal?.aborted || error instanceof CancelledError) throw error;
-    return { result: { ...base, ...failureOf(error) }, error: error as Error };
+    // Only the failures of a request become a result; anything else is a bug (or a test's assertion): it propagates.
+    if (opts.signal?.aborted || error instanceof CancelledError || !(error instanceof FleetctlError)) throw error;
+    return { result: { ...base, ...failureOf(error) }, error };
   }
 }
 
-function failureOf(error: unknown): Pick<DeviceCommandResult, 'status' | 'http_status' | 'code'> {
+function failureOf(error: FleetctlError): Pick<DeviceCommandResult, 'status' | 'http_status' | 'code'> {
   if (error instanceof ApiError) {
     const code = error.code ?? null;
     if (error.status === 422 && code === 'device.capability_missing') return { status: 'capability_missing', http_status: 422, code };
     if (error.status === 404) return { status: 'not_found', http_status: 404, code };
     return { status: 'failed', http_status: error.status, code };
   }
-  if (error instanceof FleetctlError) return { status: 'failed', http_status: null, code: error.name === 'NetworkError' ? 'network.error' : error.name };
-  return { status: 'failed', http_status: null, code: 'internal.error' };
+  return { status: 'failed', http_status: null, code: error.name === 'NetworkError' ? 'network.error' : error.name };
 }
 
 /** The capability a 422 device.capability_missing names, for the message. */

@@ -40,13 +40,16 @@ export async function lookUp(deps: LookupDeps, kind: ApiValue, prefix: string, s
   const cache = CompletionCache.in(deps.configDir(), deps.clock);
   // A cached answer needs no token and no HTTP stack: the client is built only when a request is due.
   let listing = await cache.get(key);
+  let cutShort = false;
   if (!listing) {
     const read = await firstPages(await deps.api(), LISTINGS[kind], signal);
     if (read.finished) await cache.put(key, { candidates: read.candidates, complete: read.complete }).catch(() => undefined);
     listing = read;
+    cutShort = !read.finished;
   }
   const matches = listing.candidates.filter((c) => c.value.startsWith(prefix));
-  if (matches.length > 0 || listing.complete || kind !== 'hardware-id' || prefix === '') return matches;
+  // a listing cut short (refused, failed, out of time) is not followed by a lookup that would fare the same
+  if (matches.length > 0 || listing.complete || cutShort || kind !== 'hardware-id' || prefix === '') return matches;
   return exactHardwareId(await deps.api(), prefix, signal);
 }
 

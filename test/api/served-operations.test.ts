@@ -3,22 +3,11 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CACHE_TTL_MS, cacheFileFor, isLoopback, loadOperationCatalog, operationsOfDocument } from '../../src/api/served-operations.js';
-import type { Transport } from '../../src/api/transport.js';
+import { scriptedTransport } from '../support/scripted-transport.js';
 
 const doc = { paths: { '/v1/a': { get: { operationId: 'getA', security: [{ oauth2: ['s.a'] }] }, post: { operationId: 'noScope' } } } };
 
-function transportAnswering(answers: (() => { status: number; text: string })[]): Transport & { calls: number } {
-  const t = {
-    calls: 0,
-    async send() {
-      const next = answers[t.calls++];
-      if (!next) throw new Error('no more answers');
-      return { ...next(), headers: {} };
-    },
-    stream: () => Promise.reject(new Error('unused')),
-  };
-  return t;
-}
+const DOCUMENT = { method: 'GET', path: '/openapi/v1.json' };
 
 describe('served operations', () => {
   it('lists operations with exactly one scope', () => {
@@ -30,12 +19,12 @@ describe('served operations', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'served-'));
     let now = Date.parse('2024-01-01T00:00:00Z');
     const clock = { now: () => new Date(now), sleep: async () => undefined };
-    const transport = transportAnswering([() => ({ status: 200, text: JSON.stringify(doc) }), () => ({ status: 503, text: '' })]);
+    const transport = scriptedTransport([{ ...DOCUMENT, body: doc }, { ...DOCUMENT, status: 503 }]);
     const base = 'https://api.example.com';
     expect((await loadOperationCatalog({ transport, clock, configDir: dir }, base)).source).toBe('served');
     expect(existsSync(cacheFileFor(dir, base))).toBe(true);
     expect((await loadOperationCatalog({ transport, clock, configDir: dir }, base)).source).toBe('cache');
-    expect(transport.calls).toBe(1);
+    expect(transport.sent).toHaveLength(1);
     now += CACHE_TTL_MS + 1;
     const stale = await loadOperationCatalog({ transport, clock, configDir: dir }, base);
     expect(stale.source).toBe('cache');
@@ -46,7 +35,7 @@ describe('served operations', () => {
   it('never caches for a loopback server', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'served-'));
     const clock = { now: () => new Date(), sleep: async () => undefined };
-    const transport = transportAnswering([() => ({ status: 200, text: JSON.stringify(doc) })]);
+    const transport = scriptedTransport([{ ...DOCUMENT, body: doc }]);
     await loadOperationCatalog({ transport, clock, configDir: dir }, 'http://127.0.0.1:4010');
     expect(readdirSync(dir)).toEqual([]);
     expect(isLoopback('http://localhost:1')).toBe(true);

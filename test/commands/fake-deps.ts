@@ -1,11 +1,10 @@
-// Deps for unit tests of verbs: test streams, a real ApiClient over a scripted transport (every scripted
-// answer must be used), a scripted prompter, and settings without a config file.
-import { expect, onTestFinished } from 'vitest';
+// Deps for unit tests of verbs: test streams, a real ApiClient over a scripted transport, a scripted prompter,
+// and settings without a config file. Every scripted answer must be used: checked when the test ends.
+import { expect } from 'vitest';
 import { Command } from 'commander';
 import { IOStreams, type TestIOStreams } from '../../src/io/streams.js';
 import { Output, type OutputFormat } from '../../src/output/render.js';
 import { ApiClient } from '../../src/api/client.js';
-import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transport.js';
 import { silentTracer } from '../../src/api/trace.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';
 import { operation } from '../../src/openapi/operations.js';
@@ -15,23 +14,12 @@ import type { Settings } from '../../src/config/settings.js';
 import type { Deps } from '../../src/factory.js';
 import type { TokenSource } from '../../src/auth/tokens.js';
 import { memoryConfigStore } from '../../src/config/store.js';
+import { registerFake } from '../support/fakes.js';
+import { scriptedTransport, type ScriptedAnswer, type SentRequest } from '../support/scripted-transport.js';
+
+export type { ScriptedAnswer, SentRequest };
 
 export const BASE_URL = 'https://api.fleet.test';
-
-export interface ScriptedAnswer {
-  method: string;
-  /** Path and query as sent, e.g. /v1/drivers?limit=50 */
-  path: string;
-  status?: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export interface SentRequest extends HttpRequest {
-  path: string;
-  json?: unknown;
-  scope?: string;
-}
 
 export interface ScriptedSearch {
   term?: string;
@@ -71,39 +59,36 @@ export interface FakeDeps {
   prompts: string[];
   /** The lists search and checkbox prompts showed, in order. */
   shown: ShownList[];
-  /** Fails when a scripted answer was never asked for. */
+  /** Fails now when a scripted answer was never asked for (the end of the test checks it anyway). */
   assertAllAnswered(): void;
+  /** Scripted transport answers may stay unused: for a test that means it, saying why. */
+  allowUnanswered(why: string): void;
+  /** The errors the transport and the prompter threw for what they refused (a test that provokes them takes them). */
+  takeRefusals(): unknown[];
 }
 
 export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
   const io = IOStreams.forTest({ tty: opts.tty ?? false, stdin: opts.stdin ?? '' });
-  const answers = [...(opts.answers ?? [])];
-  const sent: SentRequest[] = [];
   const prompts: string[] = [];
   const inputs = [...(opts.inputs ?? [])];
   const searches = [...(opts.searches ?? [])];
   const checks = [...(opts.checks ?? [])];
   const shown: ShownList[] = [];
-  // a scripted answer nobody asked for fails the test, without the test having to check
-  onTestFinished(() => {
-    expect({ inputs, searches, checks }, 'scripted prompt answers left unused').toEqual({ inputs: [], searches: [], checks: [] });
+  // what the fake refused, kept for the end of the test too: the code under test may catch what it throws
+  const refused: Error[] = [];
+  const refuse = (message: string): Error => {
+    const error = new Error(message);
+    refused.push(error);
+    return error;
+  };
+  registerFake({
+    verify() {
+      if (refused.length > 0) throw refused[0];
+      expect({ inputs, searches, checks }, 'scripted prompt answers left unused').toEqual({ inputs: [], searches: [], checks: [] });
+    },
   });
   const scopes: string[] = [];
-  const transport: Transport = {
-    async send(request) {
-      const url = new URL(request.url);
-      const path = url.pathname + url.search;
-      sent.push({ ...request, path, json: request.body ? JSON.parse(request.body) : undefined, scope: scopes.at(-1) });
-      const next = answers.shift();
-      if (!next) throw new Error(`unexpected request ${request.method} ${path}`);
-      expect(`${request.method} ${path}`).toBe(`${next.method} ${next.path}`);
-      const body = next.body === undefined ? '' : JSON.stringify(next.body);
-      const status = next.status ?? 200;
-      const type = status >= 400 ? 'application/problem+json' : 'application/json';
-      return { status, headers: { 'content-type': type, ...next.headers }, text: body } satisfies HttpResponse;
-    },
-    stream: () => Promise.reject(new Error('no streams in unit tests')),
-  };
+  const transport = scriptedTransport(opts.answers ?? [], () => scopes.at(-1));
   const clock: Clock = { now: () => new Date(opts.now ?? '2024-06-01T12:00:00Z'), sleep: async () => undefined };
   const api = new ApiClient({
     baseUrl: BASE_URL,
@@ -124,34 +109,35 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     async input(message, o) {
       prompts.push(message);
       const answer = inputs.shift();
-      if (answer === undefined) throw new Error(`unexpected prompt ${message}`);
+      if (answer === undefined) throw refuse(`unexpected prompt ${message}`);
       const verdict = o?.validate?.(answer) ?? true;
+      // the prompt's own validation refusing a scripted answer is behaviour under test, not the fake refusing
       if (verdict !== true) throw new Error(`prompt ${message} rejected ${answer}: ${verdict}`);
       return answer;
     },
     password: async () => {
-      throw new Error('unexpected password prompt');
+      throw refuse('unexpected password prompt');
     },
     async confirm(message) {
       prompts.push(message);
       const answer = inputs.shift();
-      if (answer === undefined) throw new Error(`unexpected confirmation ${message}`);
+      if (answer === undefined) throw refuse(`unexpected confirmation ${message}`);
       return answer === 'y';
     },
     async search(message, o) {
       prompts.push(message);
       const answer = searches.shift();
-      if (!answer) throw new Error(`unexpected search prompt ${message}`);
+      if (!answer) throw refuse(`unexpected search prompt ${message}`);
       const items = await o.source(answer.term ?? '', new AbortController().signal);
       shown.push({ message, term: answer.term, lines: items.map((item) => ('separator' in item ? item.separator : lineOf(item))) });
-      return chosen(items.filter((item) => !('separator' in item)) as PromptChoice<never>[], answer.choose, message);
+      return chosen(items.filter((item) => !('separator' in item)) as PromptChoice<never>[], answer.choose, message, refuse);
     },
     async checkbox(message, o) {
       prompts.push(message);
       const answer = checks.shift();
-      if (!answer) throw new Error(`unexpected checkbox prompt ${message}`);
+      if (!answer) throw refuse(`unexpected checkbox prompt ${message}`);
       shown.push({ message, lines: o.choices.map(lineOf) });
-      return answer.map((text) => chosen(o.choices, text, message));
+      return answer.map((text) => chosen(o.choices, text, message, refuse));
     },
   };
   const none = { value: undefined, source: undefined };
@@ -181,7 +167,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     configDir: () => opts.configDir ?? '/nonexistent/fleetctl-test',
     config: async () => store,
     keychain: () => {
-      throw new Error('no keychain in unit tests of verbs');
+      throw refuse('no keychain in unit tests of verbs');
     },
     settings: async () => settings,
     transport: async () => transport,
@@ -194,10 +180,12 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
   return {
     deps,
     io,
-    sent,
+    sent: transport.sent,
     prompts,
     shown,
-    assertAllAnswered: () => expect(answers.map((a) => `${a.method} ${a.path}`)).toEqual([]),
+    assertAllAnswered: () => transport.assertAllAnswered(),
+    allowUnanswered: (why) => transport.allowUnanswered(why),
+    takeRefusals: () => [...refused.splice(0), ...transport.takeRefusals()],
   };
 }
 
@@ -206,10 +194,10 @@ function lineOf(choice: PromptChoice<unknown>): string {
 }
 
 /** The value of the one selectable choice whose line holds the text: none, or several, fails the test. */
-function chosen<T>(choices: PromptChoice<T>[], text: string, message: string): T {
+function chosen<T>(choices: PromptChoice<T>[], text: string, message: string, refuse: (message: string) => Error): T {
   const found = choices.filter((choice) => choice.name.includes(text));
-  if (found.length !== 1) throw new Error(`prompt ${message}: ${found.length} choices hold "${text}" in ${JSON.stringify(choices.map((c) => c.name))}`);
-  if (found[0]!.disabled) throw new Error(`prompt ${message}: "${text}" cannot be chosen (${String(found[0]!.disabled)})`);
+  if (found.length !== 1) throw refuse(`prompt ${message}: ${found.length} choices hold "${text}" in ${JSON.stringify(choices.map((c) => c.name))}`);
+  if (found[0]!.disabled) throw refuse(`prompt ${message}: "${text}" cannot be chosen (${String(found[0]!.disabled)})`);
   return found[0]!.value;
 }
 

@@ -3,8 +3,8 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
-import { BASE_URL, newMockAgent, page, problem, queryOf, stubApi, stubConnectionFailure, stubToken } from '../support/mock-http.js';
+import type { MockAgent } from 'undici';
+import { BASE_URL, allowPending, newMockAgent, page, problem, queryOf, stubApi, stubConnectionFailure, stubToken } from '../support/mock-http.js';
 import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { MAX_LISTED } from '../../src/completion/lookups.js';
@@ -151,15 +151,13 @@ describe('the line being completed', () => {
   });
 
   it('with --sandbox on the line, offers nothing live and asks nothing', async () => {
-    // Not newMockAgent: these stubs are meant to stay unused.
-    const agent = new MockAgent();
-    agent.disableNetConnect();
+    const agent = newMockAgent();
+    allowPending(agent, 'with --sandbox nothing live may be asked: the stubs prove it by staying unused');
     stubToken(agent, { scope: 'devices_read' });
     stubApi(agent, { path: '/v1/devices', body: page(DEVICES) });
     const result = await complete('hardware-id', ['--sandbox', 'devices', 'reboot', 'HW'], { agent });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(agent.pendingInterceptors()).toHaveLength(2);
-    await agent.close();
   });
 
   it('after -- on the line, --sandbox is an argument like any other: ids are still looked up', async () => {

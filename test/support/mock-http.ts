@@ -1,7 +1,7 @@
 // undici MockAgent helpers: every stub must be used (checked when the test finishes), nothing reaches the network.
-import { onTestFinished } from 'vitest';
 import { MockAgent } from 'undici';
 import { fullScope } from '../../src/auth/scopes.js';
+import { checkReason, registerFake } from './fakes.js';
 
 export const BASE_URL = 'https://api.fleet.test';
 export const AUTH_URL = 'https://auth.fleet.test';
@@ -15,18 +15,58 @@ export interface RecordedRequest {
   body: string;
 }
 
-/** A MockAgent with net connect off; after the test, any unused stub fails it. */
+const mayStayPending = new WeakSet<MockAgent>();
+
+/**
+ * A MockAgent with net connect off. When the test ends, any unused stub fails it (unless allowPending says why),
+ * and so does any request no stub matched, even when the code under test caught the error it got.
+ */
 export function newMockAgent(): MockAgent {
   const agent = new MockAgent();
   agent.disableNetConnect();
-  onTestFinished(async () => {
-    try {
-      agent.assertNoPendingInterceptors();
-    } finally {
-      await agent.close();
-    }
+  const unmatched: string[] = [];
+  const dispatch = agent.dispatch.bind(agent);
+  agent.dispatch = (opts, handler) =>
+    dispatch(
+      opts,
+      errorsSeen(handler, (error) => {
+        if ((error as { code?: unknown })?.code === 'UND_MOCK_ERR_MOCK_NOT_MATCHED') unmatched.push((error as Error).message);
+      }),
+    );
+  registerFake({
+    async verify() {
+      try {
+        if (unmatched.length > 0) throw new Error(`requests no stub matched:\n${unmatched.join('\n')}`);
+        if (!mayStayPending.has(agent)) agent.assertNoPendingInterceptors();
+      } finally {
+        await agent.close();
+      }
+    },
   });
   return agent;
+}
+
+/** The handler as is, except that the errors it is given are seen first (its methods keep their own `this`). */
+function errorsSeen<H extends object>(handler: H, seen: (error: unknown) => void): H {
+  return new Proxy(handler, {
+    get(target, name) {
+      const value: unknown = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      if (name === 'onError' || name === 'onResponseError') {
+        return (...args: unknown[]) => {
+          seen(args.at(-1));
+          return value.apply(target, args);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+}
+
+/** The agent's stubs may stay unused: for a test that means it, saying why. */
+export function allowPending(agent: MockAgent, why: string): void {
+  checkReason(why);
+  mayStayPending.add(agent);
 }
 
 export function headersOf(headers: unknown): Record<string, string> {

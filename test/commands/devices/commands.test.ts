@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { newDevicesRebootCommand } from '../../../src/commands/devices/reboot.js';
 import { newDevicesWakeUpCommand } from '../../../src/commands/devices/wake-up.js';
 import { deviceCommandRun, REBOOT, WAKE_UP, type DeviceCommandInvocation, type DeviceCommandVerb } from '../../../src/commands/devices/command-verb.js';
@@ -138,5 +141,33 @@ describe('sendDeviceCommand: one result per device', () => {
     const f = fakeDeps({ answers: [{ method: 'POST', path: '/v1/devices/HW-1/commands/reboot', status, body: body ?? accepted('k'), headers }] });
     const outcome = await sendDeviceCommand(await f.deps.api(), { hardwareId: 'HW-1', command: 'reboot', idempotencyKey: 'k' });
     expect(outcome.result).toEqual({ hardware_id: 'HW-1', command: 'reboot', idempotency_key: 'k', ...want });
+  });
+});
+
+describe("a fake's assertion is never taken for a device's failure", () => {
+  // The scripted transport checks each request with expect(); a production catch-all turning that into a
+  // per-device "failed" result would let a wrong request pass the test.
+  const wrongDevice = { method: 'POST', path: '/v1/devices/HW-2/commands/reboot', status: 202, body: accepted('k') };
+
+  it('sendDeviceCommand lets the assertion through', async () => {
+    const f = fakeDeps({ answers: [wrongDevice] });
+    const outcome = sendDeviceCommand(await f.deps.api(), { hardwareId: 'HW-1', command: 'reboot', idempotencyKey: 'k' });
+    await expect(outcome).rejects.toMatchObject({ name: 'AssertionError', expected: 'POST /v1/devices/HW-2/commands/reboot' });
+    expect(f.takeRefusals()).toHaveLength(1);
+  });
+
+  it('a bulk run stops on it and rejects with it, nothing reported as a device failure', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fake-assert-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const f = fakeDeps({ configDir: dir, format: 'ndjson', answers: [wrongDevice] });
+    const run = parseVerb(newDevicesRebootCommand(f.deps), ['HW-1', 'HW-3', '--yes', '--concurrency', '1']);
+    await expect(run).rejects.toMatchObject({ name: 'AssertionError' });
+    expect(f.io.stdout()).toBe('');
+    expect(f.takeRefusals()).toMatchObject([{ name: 'AssertionError' }]);
+  });
+
+  it('a programming error is not a device failure either', async () => {
+    const api = { call: async () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'status')")) };
+    await expect(sendDeviceCommand(api, { hardwareId: 'HW-1', command: 'reboot', idempotencyKey: 'k' })).rejects.toBeInstanceOf(TypeError);
   });
 });
