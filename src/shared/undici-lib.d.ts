@@ -12,3 +12,11 @@ declare module 'undici/lib/api/api-request.js' {
   function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   export = request;
 }
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import { Dispatcher } from 'undici';
+  export = Dispatcher;
+}
+declare module 'undici/lib/api/index.js' {
+  const api: Record<'request' | 'stream' | 'pipeline' | 'upgrade' | 'connect', (...args: never[]) => unknown>;
+  export = api;
+}

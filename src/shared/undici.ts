@@ -7,6 +7,12 @@ import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import dispatcherRequest from 'undici/lib/api/api-request.js';
+import DispatcherBase from 'undici/lib/dispatcher/dispatcher.js';
+import dispatcherApi from 'undici/lib/api/index.js';
+
+// undici's index gives every dispatcher its request/stream/pipeline/upgrade/connect methods; the proxy agents
+// open their CONNECT tunnels through `connect`, so the same is done here (without the index's other 1 MB).
+Object.assign(DispatcherBase.prototype, dispatcherApi);
 
 export { Agent, EnvHttpProxyAgent };
 

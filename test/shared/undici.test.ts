@@ -20,6 +20,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('undici parts', () => {
+  // (that they also get the index's dispatcher methods, connect for proxy tunnels, is test/e2e/proxy-tls.test.ts's to show:
+  // this file loads the index itself)
   it('are the agents undici exports', () => {
     expect(Agent).toBe(undici.Agent);
     expect(EnvHttpProxyAgent).toBe(undici.EnvHttpProxyAgent);
