@@ -28,52 +28,41 @@ export abstract class FleetctlError extends Error {
   }
 }
 
-/** Bad flag, bad argument, refused confirmation, invalid input file. */
-export class UsageError extends FleetctlError {
-  readonly exitCode = ExitCode.usage;
-  override name = 'UsageError';
+/** A class of failure: errors of one name, ending the command with one exit code. */
+function failureClass(name: string, exitCode: ExitCodeValue) {
+  return class extends FleetctlError {
+    readonly exitCode = exitCode;
+    override name = name;
+  };
 }
+
+/** Bad flag, bad argument, refused confirmation, invalid input file. */
+export class UsageError extends failureClass('UsageError', ExitCode.usage) {}
 
 /** The local configuration store cannot be read or written. */
-export class ConfigError extends FleetctlError {
-  readonly exitCode = ExitCode.usage;
-  override name = 'ConfigError';
-}
+export class ConfigError extends failureClass('ConfigError', ExitCode.usage) {}
 
 /** The token endpoint refused or failed, or credentials are missing. */
-export class AuthError extends FleetctlError {
-  readonly exitCode = ExitCode.auth;
-  override name = 'AuthError';
-}
+export class AuthError extends failureClass('AuthError', ExitCode.auth) {}
 
 /** Timeout, refused or dropped connection, DNS failure: no HTTP answer at all. */
-export class NetworkError extends FleetctlError {
-  readonly exitCode = ExitCode.unavailable;
-  override name = 'NetworkError';
-}
+export class NetworkError extends failureClass('NetworkError', ExitCode.unavailable) {}
 
 /** The service answered, but not with what the API promises (a list page without its envelope, say). */
-export class InvalidResponseError extends FleetctlError {
-  readonly exitCode = ExitCode.unavailable;
-  override name = 'InvalidResponseError';
+export class InvalidResponseError extends failureClass('InvalidResponseError', ExitCode.unavailable) {
   constructor(message: string, hint = 'the service or a proxy in front of it answered something unexpected: try again later, or report it') {
     super(message, hint);
   }
 }
 
-export class CancelledError extends FleetctlError {
-  readonly exitCode = ExitCode.interrupted;
+export class CancelledError extends failureClass('CancelledError', ExitCode.interrupted) {
   constructor(message = 'Interrupted') {
     super(message);
-    this.name = 'CancelledError';
   }
 }
 
 /** Some items of a bulk operation failed; the command has already reported which. */
-export class PartialFailureError extends FleetctlError {
-  readonly exitCode = ExitCode.partialFailure;
-  override name = 'PartialFailureError';
-}
+export class PartialFailureError extends failureClass('PartialFailureError', ExitCode.partialFailure) {}
 
 export interface ProblemDocument {
   type?: string;
