@@ -1,5 +1,5 @@
 // Cells: what a record's values look like in a table for a person, a TSV row or a CSV row.
-import { cellText } from './values.js';
+import { cellText, valueAt } from './values.js';
 import { fieldKind, type ResourceView } from './columns.js';
 import { safeText } from './terminal-text.js';
 import { isUuid } from '../shared/uuid.js';
@@ -49,4 +49,14 @@ export function tsvField(text: string): string {
 export function csvField(text: string): string {
   const safe = safeText(text.replace(/\r\n/g, '\n'), { newlines: true, tabs: true });
   return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The header line of CSV output. */
+export function csvHeader(columns: readonly string[]): string {
+  return `${columns.map(csvField).join(',')}\n`;
+}
+
+/** One record as a CSV line of the columns. */
+export function csvRow(record: unknown, columns: readonly string[]): string {
+  return `${columns.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`;
 }

@@ -1,8 +1,8 @@
 // Where --follow prints, as events come: a table that grows on a terminal, CSV rows under one header, and
 // otherwise one item at a time (an NDJSON line, a YAML document, or what --jq makes of it).
-import { cellText, valueAt } from './values.js';
+import { valueAt } from './values.js';
 import { fieldKind, type ResourceView } from './columns.js';
-import { csvField, personCell, tableHeads } from './cells.js';
+import { csvHeader, csvRow, personCell, tableHeads } from './cells.js';
 import type { OutputFormat } from './render.js';
 import type { GrowingTable } from './growing-table.js';
 
@@ -39,11 +39,11 @@ export function followSink(w: SinkWriters): RecordSink {
 }
 
 function csvSink(w: SinkWriters): RecordSink {
-  let header = `${w.columns.map(csvField).join(',')}\n`;
+  let header = csvHeader(w.columns);
   return {
     add: async (records) => {
       for (const record of records) {
-        await w.write(`${header}${w.columns.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`);
+        await w.write(`${header}${csvRow(record, w.columns)}`);
         header = '';
       }
     },

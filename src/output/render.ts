@@ -5,13 +5,13 @@ import { cellText, flattenRecord, valueAt } from './values.js';
 import { checkColumns, fieldKind, wideColumns, type ResourceView } from './columns.js';
 import { quoteInput, safeText } from './terminal-text.js';
 import { holdAll, sortRecords, type SortKey } from './sort.js';
-import { csvField, oneLine, personCell, tableHeads, tsvField } from './cells.js';
-
-export type { RecordSink };
+import { csvHeader, csvRow, oneLine, personCell, tableHeads, tsvField } from './cells.js';
 import { batchesOf } from './batches.js';
 import type { JqProgram, JqResult } from './jq.js';
 import type { YamlWriter } from './yaml.js';
 import { followSink, type RecordSink } from './follow-sink.js';
+
+export type { RecordSink };
 
 export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -35,6 +35,9 @@ export interface ListOptions {
   /** --max-items: the bound the user set on the run. */
   maxItems?: number;
 }
+
+/** What ends a wait for stdout's reader: it read what was written, or it is gone. */
+const CAUGHT_UP = ['drain', 'error', 'close'] as const;
 
 /** Items in a jq run: a page at most, so memory stays flat; each run costs a few milliseconds. */
 const JQ_BATCH = 500;
@@ -110,7 +113,7 @@ export class Output {
   /** jq's results, as `jq -r` prints them; on a terminal, control characters inside raw strings are shown. */
   private async writeJq(result: JqResult): Promise<void> {
     if (result.messages) this.io.info(result.messages.replace(/\n$/, ''));
-    if (result.text) await this.writeInStream(this.io.stdoutIsTTY ? safeText(result.text, { newlines: true, tabs: true }) : result.text);
+    if (result.text) await this.writeInStream(this.safeForTerminal(result.text));
     if (result.error) throw result.error;
   }
 
@@ -138,13 +141,11 @@ export class Output {
       case 'ndjson':
         return this.writeEach(records, (record) => `${JSON.stringify(record)}\n`);
       case 'csv':
-        return this.writeEach(records, (record) => `${columns.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`, `${columns.map(csvField).join(',')}\n`);
+        return this.writeEach(records, (record) => csvRow(record, columns), csvHeader(columns));
       case 'table':
       case 'wide':
-        if (!this.io.stdoutIsTTY) {
-          return this.writeEach(records, (record) => `${columns.map((c) => tsvField(cellText(valueAt(record, c)))).join('\t')}\n`, `${columns.join('\t')}\n`);
-        }
-        return this.writeTtyTable(records, columns, view);
+        if (this.io.stdoutIsTTY) return this.writeTtyTable(records, columns, view);
+        return this.writeEach(records, (record) => `${columns.map((c) => tsvField(cellText(valueAt(record, c)))).join('\t')}\n`, `${columns.join('\t')}\n`);
     }
   }
 
@@ -157,28 +158,20 @@ export class Output {
     if (this.options.jq) return this.writeJq((await this.options.jq).run([record], this.jqStyle));
     switch (this.options.format) {
       case 'yaml':
-        this.write(this.safeForTerminal((await this.yaml()).document(record)));
-        return;
+        return this.write(this.safeForTerminal((await this.yaml()).document(record)));
       case 'json':
-        this.write(`${JSON.stringify(record, null, 2)}\n`);
-        return;
+        return this.write(`${JSON.stringify(record, null, 2)}\n`);
       case 'ndjson':
-        this.write(`${JSON.stringify(record)}\n`);
-        return;
+        return this.write(`${JSON.stringify(record)}\n`);
       case 'csv': {
         const cols = chosen ?? flattenRecord(record).map(([key]) => key);
-        this.write(`${cols.map(csvField).join(',')}\n${cols.map((c) => csvField(cellText(valueAt(record, c)))).join(',')}\n`);
-        return;
+        return this.write(`${csvHeader(cols)}${csvRow(record, cols)}`);
       }
       case 'table':
       case 'wide': {
         const rows: [string, unknown][] = chosen ? chosen.map((c) => [c, valueAt(record, c)]) : flattenRecord(record);
-        if (!this.io.stdoutIsTTY) {
-          this.write(rows.map(([key, value]) => `${tsvField(key)}\t${tsvField(cellText(value))}\n`).join(''));
-          return;
-        }
-        await this.writeTtyRecord(rows);
-        return;
+        if (this.io.stdoutIsTTY) return this.writeTtyRecord(rows);
+        return this.write(rows.map(([key, value]) => `${tsvField(key)}\t${tsvField(cellText(value))}\n`).join(''));
       }
     }
   }
@@ -238,14 +231,10 @@ export class Output {
     const out = this.io.out;
     return new Promise<void>((resolve) => {
       const done = () => {
-        out.off('drain', done);
-        out.off('error', done);
-        out.off('close', done);
+        for (const event of CAUGHT_UP) out.off(event, done);
         resolve();
       };
-      out.on('drain', done);
-      out.on('error', done);
-      out.on('close', done);
+      for (const event of CAUGHT_UP) out.on(event, done);
     });
   }
 
@@ -301,7 +290,7 @@ export class Output {
     return this.yamlWriter;
   }
 
-  /** YAML escapes most control characters itself; bidirectional overrides are shown here too. */
+  /** On a terminal, control characters jq prints raw, or YAML leaves (bidirectional overrides), are shown. */
   private safeForTerminal(text: string): string {
     return this.io.stdoutIsTTY ? safeText(text, { newlines: true, tabs: true }) : text;
   }
