@@ -294,7 +294,3 @@ export class DeliveryEngine {
     }
   }
 }
-
-export function createDeliveryEngine(opts: DeliveryEngineOptions = {}): DeliveryEngine {
-  return new DeliveryEngine(opts);
-}

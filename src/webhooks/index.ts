@@ -7,7 +7,7 @@ export {
 } from './callback-url.js';
 export type { TopicType, CallbackUrlProblem, CallbackUrlOptions, AddressVerdict } from './callback-url.js';
 export * from './cloudevents.js';
-export { DeliveryEngine, createDeliveryEngine, deliveryIdempotencyKey, DEFAULT_DELIVERY_RETRY } from './delivery.js';
+export { DeliveryEngine, deliveryIdempotencyKey, DEFAULT_DELIVERY_RETRY } from './delivery.js';
 export type {
   DeliveryRetryPolicy, DeliveryDestination, DeliveryEngineOptions, DeliveryLogEntry, DeliveryOutcome, DeliveryTimers,
 } from './delivery.js';

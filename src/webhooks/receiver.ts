@@ -193,28 +193,19 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
       event: d.event, body: d.raw.toString('utf8'), headers: req.headers, idempotencyKey: d.idempotencyKey,
       attempt: attemptHeader !== null && /^\d+$/.test(attemptHeader) ? Number(attemptHeader) : null, keyUsed: d.keyUsed,
     };
-    if (opts.forwardTo !== undefined) {
-      const relayed = await forwardDelivery(opts.forwardTo, req.headers, d.raw, opts.forwardTimeoutMs ?? 10_000);
-      if (relayed.status < 200 || relayed.status >= 300) {
-        opts.onReject?.({ status: relayed.status, reason: relayed.reason, method: 'POST', path: req.url ?? '', eventId: d.event.id });
-        res.writeHead(relayed.status, relayed.headers).end(relayed.body);
-        return false;
-      }
-      delivery.forwardStatus = relayed.status;
-      await opts.onEvent?.(delivery);
-      remember(d.event.id, d.idempotencyKey);
+    const relayed = opts.forwardTo === undefined ? undefined : await forwardDelivery(opts.forwardTo, req.headers, d.raw, opts.forwardTimeoutMs ?? 10_000);
+    if (relayed && (relayed.status < 200 || relayed.status >= 300)) {
+      opts.onReject?.({ status: relayed.status, reason: relayed.reason, method: 'POST', path: req.url ?? '', eventId: d.event.id });
       res.writeHead(relayed.status, relayed.headers).end(relayed.body);
-      return true;
+      return false;
     }
+    if (relayed) delivery.forwardStatus = relayed.status;
     await opts.onEvent?.(delivery);
-    remember(d.event.id, d.idempotencyKey);
-    sendJson(res, 200, { status: 'accepted', id: d.event.id });
+    seen.add(d.event.id);
+    seen.add(d.idempotencyKey);
+    if (relayed) res.writeHead(relayed.status, relayed.headers).end(relayed.body);
+    else sendJson(res, 200, { status: 'accepted', id: d.event.id });
     return true;
-  }
-
-  function remember(id: string, idempotencyKey: string | null): void {
-    seen.add(id);
-    seen.add(idempotencyKey);
   }
 
   const server: Server = createServer((req, res) => {
