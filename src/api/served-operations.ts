@@ -61,7 +61,8 @@ export async function loadOperationCatalog(deps: CatalogDeps, baseUrl: string, o
     if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
     const operations = operationsOfDocument(JSON.parse(answer.text) as unknown);
     if (operations.length === 0) throw new Error('it describes no operations');
-    if (file) await writeCache(file, { base_url: baseUrl, fetched_at: new Date(now).toISOString(), operations }).catch(() => undefined);
+    const cache: CacheFile = { base_url: baseUrl, fetched_at: new Date(now).toISOString(), operations };
+    if (file) await writeFileAtomically(file, `${JSON.stringify(cache)}\n`).catch(() => undefined);
     return { operations, source: 'served' };
   } catch (error) {
     reason = (error as Error).message;
@@ -111,8 +112,4 @@ async function readCache(file: string, baseUrl: string): Promise<CacheFile | und
   } catch {
     return undefined;
   }
-}
-
-async function writeCache(file: string, data: CacheFile): Promise<void> {
-  await writeFileAtomically(file, `${JSON.stringify(data)}\n`);
 }

@@ -68,11 +68,11 @@ export async function openConfigStore(directory: string): Promise<ConfigStore> {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalize({}, file, shapeProblem);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalize({});
       throw corrupted(file, error);
     }
     try {
-      return normalize(deserialize(text, shapeProblem), file, shapeProblem);
+      return normalize(deserialize(text, shapeProblem));
     } catch (error) {
       throw error instanceof ConfigError ? error : corrupted(file, error);
     }
@@ -136,9 +136,8 @@ export function memoryConfigStore(initial: Partial<ConfigData> = {}): ConfigStor
   return store;
 }
 
-function normalize(raw: Record<string, unknown>, file: string, shapeProblem: ShapeCheck): ConfigData {
-  const problem = shapeProblem(raw);
-  if (problem) throw corrupted(file, new Error(problem));
+/** What deserialize accepted, with its maps made safe to index by the user's names. */
+function normalize(raw: Record<string, unknown>): ConfigData {
   return {
     ...(raw as object),
     current_profile: typeof raw.current_profile === 'string' ? raw.current_profile : undefined,

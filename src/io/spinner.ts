@@ -164,9 +164,7 @@ export function oraSpinner(stream: () => Writable, theme: () => Theme): ShowSpin
       setText(next) {
         spinner.text = next;
       },
-      stop() {
-        spinner.stop();
-      },
+      stop: () => spinner.stop(),
     };
   };
 }

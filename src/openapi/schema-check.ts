@@ -105,39 +105,36 @@ function firstIssue(errors: ErrorObject[]): SchemaIssue {
 }
 
 function fromError(e: ErrorObject): SchemaIssue {
-  return { ...memberAndReason(e), keyword: e.keyword };
-}
-
-function memberAndReason(e: ErrorObject): Omit<SchemaIssue, 'keyword'> {
   const at = memberPath(e.instancePath);
+  const issue = (reason: string, member = at): SchemaIssue => ({ member, reason, keyword: e.keyword });
   const must = (e.parentSchema as { 'x-must'?: string } | undefined)?.['x-must'];
   // the document's own wording for the value's own rules (not for members it lacks or has too many of)
-  if (must && e.keyword !== 'required' && e.keyword !== 'additionalProperties') return { member: at, reason: `must ${must}` };
+  if (must && e.keyword !== 'required' && e.keyword !== 'additionalProperties') return issue(`must ${must}`);
   const child = (name: string) => (at ? `${at}.${name}` : name);
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':
-      return { member: child(String(params.missingProperty)), reason: 'is required' };
+      return issue('is required', child(String(params.missingProperty)));
     case 'additionalProperties':
-      return { member: child(String(params.additionalProperty)), reason: 'is not a known member' };
+      return issue('is not a known member', child(String(params.additionalProperty)));
     case 'enum':
-      return { member: at, reason: `must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}` };
+      return issue(`must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`);
     case 'const':
-      return { member: at, reason: `must be ${JSON.stringify(params.allowedValue)}` };
+      return issue(`must be ${JSON.stringify(params.allowedValue)}`);
     case 'type':
-      return { member: at, reason: `must be ${article(String(params.type))}` };
+      return issue(`must be ${article(String(params.type))}`);
     case 'minItems':
-      return { member: at, reason: `must list at least ${String(params.limit)} item(s)` };
+      return issue(`must list at least ${String(params.limit)} item(s)`);
     case 'maxItems':
-      return { member: at, reason: `must list at most ${String(params.limit)} items` };
+      return issue(`must list at most ${String(params.limit)} items`);
     case 'minLength':
-      return { member: at, reason: `must have at least ${String(params.limit)} character(s)` };
+      return issue(`must have at least ${String(params.limit)} character(s)`);
     case 'maxLength':
-      return { member: at, reason: `must have at most ${String(params.limit)} characters` };
+      return issue(`must have at most ${String(params.limit)} characters`);
     case 'format':
-      return { member: at, reason: `must be a valid ${String(params.format)}` };
+      return issue(`must be a valid ${String(params.format)}`);
     default:
-      return { member: at, reason: e.message ?? `fails ${e.keyword}` };
+      return issue(e.message ?? `fails ${e.keyword}`);
   }
 }
 

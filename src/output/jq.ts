@@ -15,9 +15,6 @@ import { createRequire } from 'node:module';
 import type { JqError, JqInstance } from 'jq-web';
 import { UsageError } from '../errors.js';
 
-/** jq's exit status for a program that does not compile. */
-const COMPILE_ERROR = 3;
-
 export interface JqStyle {
   /** Indented JSON (jq's default) rather than one line per value (-c). Strings are raw either way (-r). */
   pretty: boolean;
@@ -71,8 +68,7 @@ export async function compileJq(expression: string): Promise<JqProgram> {
   const require = createRequire(import.meta.url);
   const entry = require.resolve('jq-web');
   delete require.cache[entry];
-  const ready = require(entry) as Promise<JqInstance>;
-  const jq = await ready;
+  const jq = await (require(entry) as Promise<JqInstance>);
   let check: JqRunOutcome;
   try {
     check = runJq(jq, '', expression, ['-c']);
@@ -116,7 +112,7 @@ function runJq(jq: JqInstance, input: string, expression: string, flags: string[
   } catch (error) {
     const failure = error as JqError;
     if (typeof failure.exitCode !== 'number') throw error;
-    return { stdout: '', stderr: failure.stderr ?? '', failed: true, exitCode: failure.exitCode === COMPILE_ERROR ? COMPILE_ERROR : failure.exitCode };
+    return { stdout: '', stderr: failure.stderr ?? '', failed: true, exitCode: failure.exitCode };
   } finally {
     console.warn = warn;
     process.exitCode = exitCode;
