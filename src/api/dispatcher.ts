@@ -36,13 +36,10 @@ export function hasProxy(proxy: ProxyEnvironment): boolean {
 
 /** A proxy URL fit for a message or a trace: user name and password never shown. */
 export function proxyForDisplay(proxyUrl: string): string {
-  try {
-    const url = new URL(proxyUrl);
-    const hidden = url.username || url.password ? '***@' : '';
-    return `${url.protocol}//${hidden}${url.host}`;
-  } catch {
-    return '(a proxy URL that cannot be parsed)';
-  }
+  if (!URL.canParse(proxyUrl)) return '(a proxy URL that cannot be parsed)';
+  const url = new URL(proxyUrl);
+  const hidden = url.username || url.password ? '***@' : '';
+  return `${url.protocol}//${hidden}${url.host}`;
 }
 
 export function describeProxies(proxy: ProxyEnvironment): string {

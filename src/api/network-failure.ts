@@ -85,10 +85,7 @@ export function isRetryableNetworkError(error: unknown): boolean {
 
 /** The URL without its query (signed URLs carry credentials there) nor user info. */
 function safeOrigin(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return url;
-  }
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }

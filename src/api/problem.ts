@@ -5,14 +5,15 @@ import { quoteInput } from '../output/terminal-text.js';
 
 /** `scope` is the one the request needed: a 403 names it when the problem does not. */
 export function toApiError(response: HttpResponse, url: string, retryAfterMs: number | undefined, scope?: string): ApiError {
-  const problem = parseProblem(response.text);
+  const json = parseJson(response.text);
+  const problem = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as ProblemDocument) : undefined;
   const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
   if (response.status >= 300 && response.status < 400) return redirectError(response, url);
   if (problem) {
     return new ApiError({ status: response.status, problem, retryAfter, hint: routeHint(response.status, problem, url) ?? hintFor(response.status, problem, scope) });
   }
   const type = headerValue(response.headers['content-type']) ?? 'no content type';
-  const what = response.text.trim().length === 0 ? 'an empty answer' : isJson(response.text) ? `a JSON answer that is not a problem document (${type.split(';')[0]})` : `a non-JSON answer (${type.split(';')[0]})`;
+  const what = response.text.trim().length === 0 ? 'an empty answer' : json !== undefined ? `a JSON answer that is not a problem document (${type.split(';')[0]})` : `a non-JSON answer (${type.split(';')[0]})`;
   return new ApiError({
     status: response.status,
     message: `HTTP ${response.status} from ${originOf(url)} with ${what}`,
@@ -30,25 +31,19 @@ function redirectError(response: HttpResponse, url: string): ApiError {
   });
 }
 
-function parseProblem(text: string): ProblemDocument | undefined {
+/** The answer's JSON value; undefined when it is not JSON (the caller then describes the answer instead). */
+function parseJson(text: string): unknown {
   try {
-    const value = JSON.parse(text) as unknown;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as ProblemDocument;
+    return JSON.parse(text) as unknown;
   } catch {
-    // not JSON: the caller describes the answer instead
+    return undefined;
   }
-  return undefined;
 }
 
 /** A 404 for the path itself (not for a resource) usually means a wrong base URL, often one ending in /v1. */
 function routeHint(status: number, problem: ProblemDocument | undefined, url: string): string | undefined {
   if (status !== 404 || (problem && problem.code !== 'route.not_found')) return undefined;
-  let path = '';
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    // not a URL: no hint
-  }
+  const path = URL.canParse(url) ? new URL(url).pathname : '';
   if (path.includes('/v1/v1/')) return 'the base URL must not end in /v1 (paths start with /v1): drop it from --base-url / FLEETCTL_BASE_URL';
   return 'check the base URL: it should be the address of the Fleet API, without /v1';
 }
@@ -66,23 +61,10 @@ function hintFor(status: number, problem: ProblemDocument | undefined, requestSc
   return undefined;
 }
 
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
 function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
+  return URL.canParse(url) ? new URL(url).origin : url;
 }

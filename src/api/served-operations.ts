@@ -74,12 +74,9 @@ export async function loadOperationCatalog(deps: CatalogDeps, baseUrl: string, o
 }
 
 export function isLoopback(baseUrl: string): boolean {
-  try {
-    const host = new URL(baseUrl).hostname;
-    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-  } catch {
-    return false;
-  }
+  if (!URL.canParse(baseUrl)) return false;
+  const host = new URL(baseUrl).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export function bundledOperations(): ServedOperation[] {

@@ -58,13 +58,10 @@ function redactBody(body: string, contentType: string | undefined): string {
 
 /** Signed download URLs carry their credential in the query string. */
 function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    for (const key of ['signature', 'sig', 'token', 'access_token', 'X-Amz-Signature']) {
-      if (parsed.searchParams.has(key)) parsed.searchParams.set(key, 'REDACTED');
-    }
-    return parsed.toString();
-  } catch {
-    return url;
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  for (const key of ['signature', 'sig', 'token', 'access_token', 'X-Amz-Signature']) {
+    if (parsed.searchParams.has(key)) parsed.searchParams.set(key, 'REDACTED');
   }
+  return parsed.toString();
 }

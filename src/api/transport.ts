@@ -84,9 +84,5 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
 
 /** `GET /v1/devices`: what --debug would show, without the query (it can be long) or the host. */
 export function requestLabel(method: string, url: string): string {
-  try {
-    return `${method} ${new URL(url).pathname}`;
-  } catch {
-    return method;
-  }
+  return URL.canParse(url) ? `${method} ${new URL(url).pathname}` : method;
 }

@@ -9,12 +9,10 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /** Throws unless the URL may carry `what` (a client secret, a bearer token). */
 export function assertSafeForCredentials(url: string, what: string, setting: string, insecure: boolean): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
+  if (!URL.canParse(url)) {
     throw new UsageError(`${setting} ${quoteInput(url)} is not a valid URL`, `set it with --${setting.replace('_', '-')} or \`fleetctl config set ${setting} URL\``);
   }
+  const parsed = new URL(url);
   if (parsed.protocol === 'https:') return;
   if (parsed.protocol !== 'http:') {
     throw new UsageError(`${setting} ${quoteInput(url)} must be an http(s) URL`);

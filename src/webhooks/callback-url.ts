@@ -147,12 +147,8 @@ export function checkCallbackUrl(url: string, opts: CallbackUrlOptions = {}): Ca
     return invalid(`The callback URL is ${url.length} characters long; at most ${MAX_CALLBACK_URL_LENGTH} are allowed.`);
   }
   if (url.trim() !== url) return invalid('The callback URL has leading or trailing whitespace.');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return invalid('The callback URL is not an absolute URL.');
-  }
+  if (!URL.canParse(url)) return invalid('The callback URL is not an absolute URL.');
+  const parsed = new URL(url);
   if (parsed.href.length > MAX_CALLBACK_URL_LENGTH) {
     return invalid(`The normalized callback URL is longer than ${MAX_CALLBACK_URL_LENGTH} characters.`);
   }
