@@ -119,9 +119,7 @@ export function progressLine(state: ProgressState, opts: { columns: number; them
   return [label.paint(label.plain), ...barPart, ...parts().map((part) => part.paint(part.plain))].join('  ');
 }
 
-function plain(text: string): string {
-  return text;
-}
+const plain = (text: string): string => text;
 
 function rateText(state: ProgressState): Part | undefined {
   if (state.done === 0 || state.elapsedMs <= 0) return undefined;

@@ -101,15 +101,8 @@ export class SpinnerActivity implements Activity {
 
   /** Brings the spinner in line with the tasks and holds: scheduled, shown with the newest text, or gone. */
   private changed(): void {
-    const wanted = this.tasks.length > 0 && this.holds === 0;
-    if (!wanted) {
-      this.clear();
-      return;
-    }
-    if (this.view) {
-      this.view.setText(this.text());
-      return;
-    }
+    if (this.tasks.length === 0 || this.holds > 0) return this.clear();
+    if (this.view) return this.view.setText(this.text());
     if (this.timer || !this.opts.enabled()) return;
     const generation = this.generation;
     this.timer = setTimeout(() => {

@@ -108,10 +108,7 @@ export class IOStreams {
   }
 
   private colorAllowed(): boolean {
-    if (this.noColor) return false;
-    if (this.env.NO_COLOR !== undefined && this.env.NO_COLOR !== '') return false;
-    if (this.env.TERM === 'dumb') return false;
-    return true;
+    return !this.noColor && !this.env.NO_COLOR && this.env.TERM !== 'dumb';
   }
 
   /** Colour on stdout: only on a TTY outside CI (or FORCE_COLOR), never with NO_COLOR, --no-color or TERM=dumb. */
@@ -200,8 +197,7 @@ export class IOStreams {
 
   /** `Hint: ...` on stderr, dimmed: what to do next. */
   hint(message: string): void {
-    const theme = this.errTheme();
-    this.paintedInfo(theme.hint(`Hint: ${safeText(message, { newlines: true, tabs: true })}`));
+    this.paintedInfo(this.errTheme().hint(`Hint: ${safeText(message, { newlines: true, tabs: true })}`));
   }
 
   /** `Error: ...` on stderr. */
