@@ -107,6 +107,21 @@ export class ApiError extends FleetctlError {
   }
 }
 
+const EXIT_CODE_OF_STATUS: Readonly<Record<number, ExitCodeValue>> = {
+  401: ExitCode.auth,
+  407: ExitCode.auth,
+  403: ExitCode.forbidden,
+  404: ExitCode.notFound,
+  410: ExitCode.notFound,
+  409: ExitCode.conflict,
+  412: ExitCode.conflict,
+  428: ExitCode.conflict,
+  422: ExitCode.unprocessable,
+  429: ExitCode.rateLimited,
+  // the service gave up waiting for the request: a timeout, as when no answer comes
+  408: ExitCode.unavailable,
+};
+
 /**
  * Every HTTP status the client can meet, by class: the statuses the API names have their own code, any other
  * 4xx is a request the service refused as it was sent (2), and anything else that is not a success (a 5xx, a
@@ -115,27 +130,5 @@ export class ApiError extends FleetctlError {
  */
 export function exitCodeForStatus(status: number): ExitCodeValue {
   if (status >= 200 && status < 300) return ExitCode.ok;
-  switch (status) {
-    case 401:
-    case 407:
-      return ExitCode.auth;
-    case 403:
-      return ExitCode.forbidden;
-    case 404:
-    case 410:
-      return ExitCode.notFound;
-    case 409:
-    case 412:
-    case 428:
-      return ExitCode.conflict;
-    case 422:
-      return ExitCode.unprocessable;
-    case 429:
-      return ExitCode.rateLimited;
-    // the service gave up waiting for the request: a timeout, as when no answer comes
-    case 408:
-      return ExitCode.unavailable;
-    default:
-      return status >= 400 && status < 500 ? ExitCode.usage : ExitCode.unavailable;
-  }
+  return EXIT_CODE_OF_STATUS[status] ?? (status >= 400 && status < 500 ? ExitCode.usage : ExitCode.unavailable);
 }
