@@ -1,6 +1,6 @@
 // A table on a terminal that grows as rows arrive (--follow): the header and the column widths are set by the
 // first rows, every later row is cut to them, so the columns stay lined up however long it runs.
-import { fitColumns, Stiffness, type StiffnessValue } from './table-layout.js';
+import { fitColumns, type StiffnessValue } from './table-layout.js';
 import { cutToWidth, displayWidth } from './text-width.js';
 
 const GAP = '  ';
@@ -40,5 +40,3 @@ export class GrowingTable {
       .join(GAP);
   }
 }
-
-export { Stiffness };

@@ -11,8 +11,6 @@ import type { JqProgram, JqResult } from './jq.js';
 import type { YamlWriter } from './yaml.js';
 import { followSink, type RecordSink } from './follow-sink.js';
 
-export type { RecordSink };
-
 export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
