@@ -76,12 +76,10 @@ function defaultRoots(): string[] {
   if (modern) return modern('default');
   const extraFile = process.env.NODE_EXTRA_CA_CERTS;
   let extra: string[] = [];
-  if (extraFile) {
-    try {
-      extra = pemCertificates(readFileSync(extraFile, 'utf8'));
-    } catch {
-      extra = []; // Node warns about an unreadable NODE_EXTRA_CA_CERTS itself, at start
-    }
+  try {
+    if (extraFile) extra = pemCertificates(readFileSync(extraFile, 'utf8'));
+  } catch {
+    // Node warns about an unreadable NODE_EXTRA_CA_CERTS itself, at start
   }
   return [...tls.rootCertificates, ...extra];
 }

@@ -65,12 +65,8 @@ export interface AddressVerdict {
 
 /** Classifies one IP address (as dns.lookup returns it, or a URL's literal host without brackets). */
 export function classifyAddress(ip: string): AddressVerdict {
-  let addr: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    addr = ipaddr.parse(ip);
-  } catch {
-    return { blocked: true, range: 'not an IP address' };
-  }
+  if (!ipaddr.isValid(ip)) return { blocked: true, range: 'not an IP address' };
+  const addr = ipaddr.parse(ip);
   if (addr.kind() === 'ipv4') return verdictFor(addr.range());
   const v6 = addr as ipaddr.IPv6;
   const range = v6.range();
@@ -126,13 +122,7 @@ export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   const literal = literalHostAddress(host);
-  if (!literal) return false;
-  try {
-    const addr = ipaddr.process(literal);
-    return addr.range() === 'loopback';
-  } catch {
-    return false;
-  }
+  return literal !== null && ipaddr.isValid(literal) && ipaddr.process(literal).range() === 'loopback';
 }
 
 /**

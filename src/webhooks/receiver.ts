@@ -2,6 +2,7 @@
 // key, limits the body, validates the CloudEvents envelope, de-duplicates (spec Delivery rule 3) and can
 // relay each delivery to the user's own app, answering with the app's status so the sender retries when
 // the app fails.
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -217,13 +218,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
     });
   });
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(opts.port ?? 0, host);
+  await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
