@@ -10,19 +10,11 @@ export interface Setting {
   source: SettingSource | undefined;
 }
 
-export interface Settings {
-  profile: Setting & { value: string };
-  base_url: Setting;
-  auth_url: Setting;
-  client_id: Setting;
-  client_secret: Setting;
-  /** A command whose standard output is the client secret. */
-  client_secret_command: Setting;
-  scopes: Setting;
-  organization_id: Setting;
-  /** A PEM bundle of certificate authorities trusted on top of the usual roots. */
-  ca_file: Setting;
-}
+/**
+ * The selected profile and every profile key (client_secret_command: a command whose standard output is the
+ * client secret; ca_file: a PEM bundle of certificate authorities trusted on top of the usual roots).
+ */
+export type Settings = { profile: Setting & { value: string } } & Record<ProfileKey, Setting>;
 
 export interface SettingFlags {
   profile?: string;

@@ -304,9 +304,8 @@ export class Output {
     const { headers, stiffness } = await tableHeads(columns, view, rows);
     const widths = fitColumns(headers, rows, this.terminalWidth, stiffness);
     const theme = this.io.outTheme();
-    const table = await this.newTable(headers.map((h, i) => theme.bold(cutToWidth(h, widths[i]!))));
-    for (const row of rows) table.push(row.map((cell, i) => cutToWidth(cell, widths[i]!)));
-    this.write(`${table.toString()}\n`);
+    const cut = rows.map((row) => row.map((cell, i) => cutToWidth(cell, widths[i]!)));
+    await this.writeTable(headers.map((h, i) => theme.bold(cutToWidth(h, widths[i]!))), cut);
     return rows.length;
   }
 
@@ -337,9 +336,7 @@ export class Output {
     const keyWidth = Math.min(Math.max(...keys.map(displayWidth)), Math.floor(this.terminalWidth / 3));
     const valueWidth = Math.max(1, this.terminalWidth - frameWidth(2) - keyWidth);
     const theme = this.io.outTheme();
-    const table = await this.newTable(undefined);
-    rows.forEach(([, value], i) => table.push([theme.dim(cutToWidth(keys[i]!, keyWidth)), cutToWidth(safeText(oneLine(cellText(value))), valueWidth)]));
-    this.write(`${table.toString()}\n`);
+    await this.writeTable([], rows.map(([, value], i) => [theme.dim(cutToWidth(keys[i]!, keyWidth)), cutToWidth(safeText(oneLine(cellText(value))), valueWidth)]));
   }
 
   /** The terminal's width; 80 when it does not say (a terminal that cannot tell is most likely that wide). */
@@ -347,11 +344,13 @@ export class Output {
     return this.io.columns && this.io.columns > 0 ? this.io.columns : 80;
   }
 
-  private async newTable(head: string[] | undefined) {
+  private async writeTable(head: string[], rows: string[][]): Promise<void> {
     const { default: Table } = await import('cli-table3');
     // Compact: no rule between rows, so a page of results fits on a screen.
     const compact = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
-    return new Table({ head: head ?? [], chars: compact, style: { head: [], border: [] }, wordWrap: false });
+    const table = new Table({ head, chars: compact, style: { head: [], border: [] }, wordWrap: false });
+    for (const row of rows) table.push(row);
+    this.write(`${table.toString()}\n`);
   }
 }
 
