@@ -25,19 +25,9 @@ export interface SettingFlags {
 
 export const DEFAULT_PROFILE = 'default';
 
-const ENVIRONMENT: Record<ProfileKey, string> = {
-  base_url: 'FLEETCTL_BASE_URL',
-  auth_url: 'FLEETCTL_AUTH_URL',
-  client_id: 'FLEETCTL_CLIENT_ID',
-  client_secret: 'FLEETCTL_CLIENT_SECRET',
-  client_secret_command: 'FLEETCTL_CLIENT_SECRET_COMMAND',
-  scopes: 'FLEETCTL_SCOPES',
-  organization_id: 'FLEETCTL_ORGANIZATION_ID',
-  ca_file: 'FLEETCTL_CA_FILE',
-};
-
+/** FLEETCTL_ and the key in capitals: FLEETCTL_BASE_URL, FLEETCTL_CLIENT_SECRET, FLEETCTL_CA_FILE ... */
 export function environmentVariableFor(key: ProfileKey): string {
-  return ENVIRONMENT[key];
+  return `FLEETCTL_${key.toUpperCase()}`;
 }
 
 export function selectedProfile(flags: SettingFlags, env: NodeJS.ProcessEnv, data: ConfigData | undefined): Setting & { value: string } {
@@ -52,7 +42,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, dat
   const stored = data?.profiles[profile.value] ?? {};
   const pick = (key: ProfileKey, flag: string | undefined): Setting => {
     if (flag !== undefined && flag !== '') return { value: flag, source: 'flag' };
-    const fromEnv = env[ENVIRONMENT[key]];
+    const fromEnv = env[environmentVariableFor(key)];
     if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, source: 'environment' };
     const fromProfile = stored[key];
     if (fromProfile !== undefined && fromProfile !== '') return { value: fromProfile, source: 'profile' };
