@@ -4,12 +4,8 @@ import { createTheme, detectedLevel, type ColorLevel, type Theme } from './theme
 import { safeText } from '../output/terminal-text.js';
 import { oraSpinner, SpinnerActivity, type Activity, type ShowSpinner } from './spinner.js';
 
-export interface TerminalEnv {
-  NO_COLOR?: string;
-  FORCE_COLOR?: string;
-  TERM?: string;
-  CI?: string;
-}
+/** What of the environment decides colour and prompts. */
+export type TerminalEnv = Partial<Record<'NO_COLOR' | 'FORCE_COLOR' | 'TERM' | 'CI', string>>;
 
 export interface IOStreamsInit {
   out: Writable;

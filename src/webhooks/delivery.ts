@@ -77,7 +77,6 @@ export interface DeliveryEngineOptions {
   timers?: DeliveryTimers;
   /** Called with each log entry as it is recorded (the sandbox logs them to stderr). */
   onLog?: (entry: DeliveryLogEntry) => void;
-  userAgent?: string;
 }
 
 interface QueuedDelivery {
@@ -260,7 +259,6 @@ export class DeliveryEngine {
     }
     const headers = deliveryHeaders({
       key, attempt: item.attempt, idempotencyKey: item.idempotencyKey, traceparent: traceparentFor(item.traceId),
-      userAgent: this.opts.userAgent,
     });
     const { Agent } = await import('../shared/undici.js');
     const agent = new Agent({ connect: { lookup: pinnedLookup(address, family) } });

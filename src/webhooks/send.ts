@@ -31,13 +31,12 @@ export interface DeliveryHeaderValues {
   attempt: number;
   idempotencyKey: string;
   traceparent: string;
-  userAgent?: string;
 }
 
 export function deliveryHeaders(v: DeliveryHeaderValues): Record<string, string> {
   return {
     'content-type': CLOUDEVENTS_CONTENT_TYPE,
-    'user-agent': v.userAgent ?? DELIVERY_USER_AGENT,
+    'user-agent': DELIVERY_USER_AGENT,
     'x-webhook-key': v.key,
     'x-delivery-attempt': String(v.attempt),
     'idempotency-key': v.idempotencyKey,
