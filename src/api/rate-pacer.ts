@@ -14,6 +14,9 @@ export interface RatePacerStats {
   pauses: number;
 }
 
+/** However the 429s fall, requests are never paced slower than this (per second). */
+const MIN_RATE = 0.5;
+
 export class RatePacer {
   private rate: number | undefined;
   private pausedUntil = 0;
@@ -24,10 +27,7 @@ export class RatePacer {
   private limitedTotal = 0;
   private pauses = 0;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly opts: { minRate?: number } = {},
-  ) {}
+  constructor(private readonly clock: Clock) {}
 
   /** Waits for this request's turn. */
   async acquire(signal?: AbortSignal): Promise<void> {
@@ -59,7 +59,7 @@ export class RatePacer {
     const elapsed = until - (this.windowStart ?? now);
     const passed = Math.max(1, this.sentInWindow - this.limitedInWindow);
     const measured = (passed * 1000) / elapsed;
-    this.rate = Math.max(this.opts.minRate ?? 0.5, measured);
+    this.rate = Math.max(MIN_RATE, measured);
     this.pausedUntil = until;
     this.nextSlot = until;
     this.windowStart = until;

@@ -42,8 +42,8 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
   const undici = await import('../shared/undici.js');
   const network = opts.network ?? { proxy: NO_PROXY };
   const dispatcher = opts.dispatcher ?? createDispatcher(undici, network);
-  if (hasProxy(network.proxy)) opts.tracer.note(`proxy: ${describeProxies(network.proxy)}`);
   const proxyNote = hasProxy(network.proxy) ? describeProxies(network.proxy) : undefined;
+  if (proxyNote) opts.tracer.note(`proxy: ${proxyNote}`);
   const timeouts = { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
   const activity = opts.activity ?? noActivity;
   return {
@@ -53,8 +53,7 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
 
   async function send(request: HttpRequest): Promise<HttpResponse> {
     const started = Date.now();
-    const contentType = request.headers['content-type'];
-    opts.tracer.request(request.method, request.url, request.headers, request.body, contentType);
+    opts.tracer.request(request.method, request.url, request.headers, request.body, request.headers['content-type']);
     try {
       const answer = await undici.request(request.url, {
         method: request.method as Dispatcher.HttpMethod,

@@ -78,7 +78,7 @@ export async function compileJq(expression: string): Promise<JqProgram> {
     throw error;
   }
   if (check.failed) {
-    throw new UsageError(`--jq: ${trimmed(check.stderr) || `jq exited with status ${check.exitCode}`}`, JQ_HINT);
+    throw new UsageError(`--jq: ${check.stderr.trimEnd() || `jq exited with status ${check.exitCode}`}`, JQ_HINT);
   }
   return new JqProgram(jq, expression);
 }
@@ -121,10 +121,6 @@ function runJq(jq: JqInstance, input: string, expression: string, flags: string[
 
 /** jq's message, with its position in jq-web's input file turned into the item it was running on. */
 function runtimeError(stderr: string, item: number): UsageError {
-  const message = trimmed(stderr).replace(/\(at inputString:\d+\)/g, `(at item ${item})`) || 'jq stopped with no message';
+  const message = stderr.trimEnd().replace(/\(at inputString:\d+\)/g, `(at item ${item})`) || 'jq stopped with no message';
   return new UsageError(`--jq: ${message}`, 'guard the filter for such items, e.g. with `?`, `// empty` or try/catch');
-}
-
-function trimmed(text: string): string {
-  return text.replace(/\s+$/, '');
 }
