@@ -38,17 +38,11 @@ export function cacheFileFor(configDir: string, baseUrl: string): string {
   return path.join(configDir, 'openapi-cache', `${key}.json`);
 }
 
-export interface CatalogDeps {
-  transport: Transport;
-  clock: Clock;
-  configDir: string;
-}
-
 /**
  * The served operations: from a fresh cache, else fetched (and cached), else a stale cache, else the bundled
  * document, with a warning saying which. `refresh` skips a fresh cache.
  */
-export async function loadOperationCatalog(deps: CatalogDeps, baseUrl: string, opts: { refresh?: boolean } = {}): Promise<OperationCatalog> {
+export async function loadOperationCatalog(deps: { transport: Transport; clock: Clock; configDir: string }, baseUrl: string, opts: { refresh?: boolean } = {}): Promise<OperationCatalog> {
   // A loopback server (a sandbox, often on an ephemeral port) is asked every time: cheap, and no cache piles up.
   const file = isLoopback(baseUrl) ? undefined : cacheFileFor(deps.configDir, baseUrl);
   const cached = file ? await readCache(file, baseUrl) : undefined;
