@@ -43,30 +43,28 @@ export function readAll(stream: NodeJS.ReadableStream, what = 'stdin', limits: R
   return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const listeners = {
+      data: (chunk: Buffer | string) => {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        size += bytes.length;
+        if (size > maxBytes) return finish(tooLarge(what, maxBytes));
+        chunks.push(bytes);
+      },
+      end: () => finish(),
+      error: (error: NodeJS.ErrnoException) => finish(new UsageError(`cannot read ${what}: ${describeFileError(error)}`)),
+    };
+    const onAbort = () => finish(signal?.reason ?? new Error('aborted'));
     const finish = (error?: unknown) => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
+      for (const [event, listener] of Object.entries(listeners)) stream.off(event, listener);
       signal?.removeEventListener('abort', onAbort);
       if (error === undefined) return resolve(Buffer.concat(chunks).toString('utf8'));
       // nothing more is wanted from it: a paused stdin no longer keeps the process alive
       stream.pause();
       reject(error);
     };
-    const onData = (chunk: Buffer | string) => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      size += bytes.length;
-      if (size > maxBytes) return finish(tooLarge(what, maxBytes));
-      chunks.push(bytes);
-    };
-    const onEnd = () => finish();
-    const onError = (error: NodeJS.ErrnoException) => finish(new UsageError(`cannot read ${what}: ${describeFileError(error)}`));
-    const onAbort = () => finish(signal?.reason ?? new Error('aborted'));
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
+    for (const [event, listener] of Object.entries(listeners)) stream.on(event, listener);
     stream.resume();
   });
 }

@@ -11,11 +11,9 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : value;
-    if (SECRET_HEADERS.has(name.toLowerCase())) {
-      out[name] = name.toLowerCase() === 'authorization' ? `${text.split(' ')[0]} ${REDACTED}` : REDACTED;
-    } else {
-      out[name] = text;
-    }
+    const lower = name.toLowerCase();
+    if (!SECRET_HEADERS.has(lower)) out[name] = text;
+    else out[name] = lower === 'authorization' ? `${text.split(' ')[0]} ${REDACTED}` : REDACTED;
   }
   return out;
 }
