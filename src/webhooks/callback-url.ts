@@ -76,7 +76,7 @@ export function classifyAddress(ip: string): AddressVerdict {
     const inner = embedded.range();
     return { blocked: !APPROVED_RANGES.has(inner), range: `${range} embedding ${embedded.toString()} (${inner})` };
   }
-  if (range === 'unicast' && isIPv4Compatible(v6)) return { blocked: true, range: 'ipv4Compatible' };
+  if (range === 'unicast' && v6.parts.slice(0, 6).every((word) => word === 0)) return { blocked: true, range: 'ipv4Compatible' };
   return verdictFor(range);
 }
 
@@ -102,10 +102,6 @@ function embeddedIPv4(addr: ipaddr.IPv6, range: string): ipaddr.IPv4 | 'refuse' 
 
 function v4FromWords(hi: number, lo: number): ipaddr.IPv4 {
   return new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
-}
-
-function isIPv4Compatible(addr: ipaddr.IPv6): boolean {
-  return addr.parts.slice(0, 6).every((w) => w === 0);
 }
 
 /** The literal IP address of a WHATWG-parsed hostname, or null when the host is a domain name. */

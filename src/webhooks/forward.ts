@@ -18,14 +18,6 @@ const NOT_RELAYED = new Set([
 ]);
 const ANSWER_HEADERS = ['content-type', 'retry-after'];
 
-function relayedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !NOT_RELAYED.has(name)) out[name] = value;
-  }
-  return out;
-}
-
 /**
  * POSTs the delivery to `url`; an unreachable app is a 502, one whose status line does not come in time a 504.
  * Once the status came it is the answer: the app's body is relayed as far as it came by the deadline.
@@ -41,7 +33,7 @@ export async function forwardDelivery(
   try {
     const res = await request(url, {
       method: 'POST',
-      headers: relayedHeaders(headers),
+      headers: Object.fromEntries(Object.entries(headers).filter(([name, value]) => value !== undefined && !NOT_RELAYED.has(name))),
       body,
       signal: AbortSignal.timeout(timeoutMs),
     });
