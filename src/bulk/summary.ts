@@ -12,15 +12,10 @@ const LABELS: Record<CommandStatus, string> = {
   failed: 'failed',
 };
 
-export function countByStatus(results: DeviceCommandResult[]): Record<CommandStatus, number> {
-  const counts: Record<CommandStatus, number> = { accepted: 0, replayed: 0, capability_missing: 0, not_found: 0, failed: 0 };
-  for (const result of results) counts[result.status]++;
-  return counts;
-}
-
 /** Lines for stderr: the counts, then the ids of each kind of failure. */
 export function summaryLines(title: string, results: DeviceCommandResult[]): string[] {
-  const counts = countByStatus(results);
+  const counts: Record<CommandStatus, number> = { accepted: 0, replayed: 0, capability_missing: 0, not_found: 0, failed: 0 };
+  for (const result of results) counts[result.status]++;
   const lines = [`${title}: ${results.length} device${results.length === 1 ? '' : 's'}: ${(Object.keys(LABELS) as CommandStatus[]).map((s) => `${counts[s]} ${LABELS[s]}`).join(', ')}`];
   for (const status of ['capability_missing', 'not_found', 'failed'] as const) {
     const ids = results.filter((r) => r.status === status).map((r) => (status === 'failed' ? `${r.hardware_id} (${reason(r)})` : r.hardware_id));

@@ -153,9 +153,7 @@ export class DeliveryEngine {
   /** Events queued or in flight, for one destination or all. */
   pending(url?: string): number {
     if (url !== undefined) return this.queues.get(url)?.items.length ?? 0;
-    let total = 0;
-    for (const q of this.queues.values()) total += q.items.length;
-    return total;
+    return [...this.queues.values()].reduce((total, q) => total + q.items.length, 0);
   }
 
   /** Resolves once every queue is empty, or the engine is closed. */
