@@ -2,10 +2,11 @@
 // A cursor is base64url(JSON {a: position after which the next page starts, f: query fingerprint}) + "." +
 // an HMAC of it with the sandbox's secret. A tampered cursor, or one issued for another query or another
 // client, is 400 cursor.invalid. `limit` may change between pages; every other query parameter may not.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { invalidParameter, problem } from './http/problems.js';
 import type { ApiContext, Reply } from './http/context.js';
 import { single } from './http/params.js';
+import { keysMatch } from '../webhooks/webhook-key.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
@@ -26,9 +27,7 @@ export class CursorCodec {
   decode(cursor: string, fingerprint: string): unknown {
     const [payload, mac, extra] = cursor.split('.');
     if (!payload || !mac || extra !== undefined) throw invalidCursor('malformed');
-    const expected = Buffer.from(this.mac(payload));
-    const given = Buffer.from(mac);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor('signature mismatch');
+    if (!keysMatch(mac, this.mac(payload))) throw invalidCursor('signature mismatch');
     let parsed: { a?: unknown; f?: unknown };
     try {
       parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
