@@ -24,10 +24,9 @@ import { serverFor } from './tls-certificate.js';
 import { UsageError } from '../errors.js';
 
 export { CorruptStateError } from './store/state-file.js';
-export { SandboxHooks } from './hooks.js';
-export type { WebhookConfigChange, EmittedEvent } from './hooks.js';
+export type { WebhookConfigChange } from './hooks.js';
 export { ALL_SCOPES };
-export { DEFAULT_SEED, DEFAULT_DEVICES, type SandboxOptions } from './options.js';
+export type { SandboxOptions } from './options.js';
 
 export interface RunningSandbox {
   baseUrl: string;

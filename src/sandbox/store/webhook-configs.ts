@@ -20,8 +20,6 @@ export interface WebhookConfigsState {
   last_revision: number;
 }
 
-export const emptyWebhookConfigsState = (): WebhookConfigsState => ({ configs: {}, last_revision: 0 });
-
 const newAuthKey = (): string => `whk_${randomBytes(24).toString('base64url')}`;
 
 export class WebhookConfigStore {
