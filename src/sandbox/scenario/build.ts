@@ -8,7 +8,7 @@ import { SEED_EPOCH_MS, countVehicles } from '../seed/world.js';
 import { capabilityCode } from '../store/device-table.js';
 import { WorldStore, type WorldChanges } from '../store/world-store.js';
 import type { Capability, FleetRecord } from '../store/records.js';
-import { ScenarioError, type Scenario, type ScenarioDevices } from './scenario.js';
+import { ScenarioError, fail, type Scenario, type ScenarioDevices } from './scenario.js';
 import { scenarioClients, scenarioWebhooks, type WebhookSeed } from './access.js';
 import type { SandboxClient } from '../auth/clients.js';
 
@@ -36,10 +36,6 @@ const BOTH: Capability[] = ['reboot', 'wake_up'];
 const SEEDED_ORGANIZATION_KEYS = { root: 'root', north: 'north', south: 'south', 'north-depot': 'northDepot', unrelated: 'unrelated' } as const;
 const DURATION = /^(\d+)(s|m|h|d)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-const fail = (member: string, reason: string): never => {
-  throw new ScenarioError({ member, reason });
-};
 
 export function buildWorld(p: WorldParams): BuiltWorld {
   const world = new WorldStore(p.seed, p.anchorMs);

@@ -49,10 +49,7 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
   const fixed = device.fixedPosition;
   const home = fixed ? { lat: fixed.latitude, lon: fixed.longitude } : drawn;
   const at = () => Math.floor(windowStart + rng.next() * (reportedMs - windowStart));
-  const near = (spread: number) => ({
-    latitude: round(home.lat + (rng.next() - 0.5) * spread, 6),
-    longitude: round(home.lon + (rng.next() - 0.5) * spread, 6),
-  });
+  const near = nearTo(rng, home.lat, home.lon);
   const events: EventRecord[] = [];
   const media: MediaRecord[] = [];
   const eventCount = rng.int(0, 6);
@@ -104,6 +101,12 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
 }
 
 export type Near = (spread: number) => { latitude: number; longitude: number };
+
+/** Positions drawn within `spread` degrees of (latitude, longitude), to six decimals. */
+export const nearTo = (rng: Prng, latitude: number, longitude: number): Near => (spread) => ({
+  latitude: round(latitude + (rng.next() - 0.5) * spread, 6),
+  longitude: round(longitude + (rng.next() - 0.5) * spread, 6),
+});
 
 export function makeEvent(rng: Prng, device: DeviceRecord, triggeredMs: number, near: Near): EventRecord {
   const first = rng.chance(0.12) ? EVENT_TYPES[4]! : rng.pick(EVENT_TYPES); // collisions: a few more
