@@ -189,7 +189,7 @@ export function round(value: number, digits: number): number {
 
 /**
  * Derived telemetry per device seq, least recently used dropped beyond `capacity`, with what devices reported
- * since start-up (--telemetry-rate) on top.
+ * since start-up (--telemetry-rate, emitted event.generic) on top.
  */
 export class TelemetryCache {
   private readonly entries = new Map<number, DeviceTelemetry>();
@@ -217,13 +217,5 @@ export class TelemetryCache {
     this.entries.set(device.seq, made);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     return made;
-  }
-
-  /**
-   * An event that happened now (an emitted event.generic): listed, searched and looked up like the seeded ones
-   * from then on, kept with what devices reported since start-up (bounded, in memory only).
-   */
-  record(device: DeviceRecord, event: EventRecord): void {
-    this.live.addEvent(device.seq, event);
   }
 }

@@ -113,7 +113,7 @@ export class FleetEventSource {
     const state = this.app.world.telemetry.get(device).lastReported;
     if (!state) return null;
     const event = makeEvent(this.rng, device, this.app.now().getTime(), nearTo(this.rng, state.latitude, state.longitude));
-    this.app.world.telemetry.record(device, event);
+    this.app.world.telemetry.live.addEvent(device.seq, event);
     return eventGeneric(event);
   }
 
