@@ -71,12 +71,8 @@ export class DeviceTable extends ColumnTable<DeviceRecord, ReturnType<typeof dev
       : this.rowsByHardwareId.size > 0 && this.rowsByHardwareId.has(defaultHardwareId(row));
     if (taken) throw new Error(`duplicate hardware id ${init.hardwareId ?? defaultHardwareId(row)}`);
     this.roomFor(row);
-    if (typeof init.id === 'string') {
-      if (!parseUuid(init.id, this.ids.words, row * 4)) throw new Error(`device id ${init.id} is not a uuid`);
-    } else {
-      const words = this.ids.words;
-      for (let i = 0; i < 4; i++) words[row * 4 + i] = init.id[i]!;
-    }
+    if (typeof init.id !== 'string') this.ids.words.set(init.id, row * 4);
+    else if (!parseUuid(init.id, this.ids.words, row * 4)) throw new Error(`device id ${init.id} is not a uuid`);
     if (this.ids.index(row) >= 0) throw new Error(`duplicate device id: ${this.ids.text(row)} is another device's id`);
     this.count++;
     const { org, fleet, vehicle } = init.placement;
