@@ -97,7 +97,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     listenAddress: address.address,
     loopback: isLoopbackAddress(address.address),
     clients: app.clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
-    organizations: app.world.organizationList().map(organizationView),
+    organizations: app.world.refs.organizationList.map(organizationView),
     hooks: app.hooks,
     close: () =>
       (closing ??= (async () => {

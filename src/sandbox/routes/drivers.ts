@@ -35,7 +35,7 @@ export const driverRoutes: ApiRoute[] = [
       requireFleetOf(app, organizationId, fleetId);
       const at = app.now().toISOString();
       const driver: DriverRecord = {
-        seq: app.world.nextDriverSeq(),
+        seq: app.world.drivers.size,
         id: randomUUID(),
         organization_id: organizationId,
         fleet_id: fleetId,
