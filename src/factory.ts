@@ -201,6 +201,9 @@ function checkJqFlags(g: GlobalOptions, format: OutputFormat): void {
 }
 
 async function buildApiClient(deps: Deps): Promise<ApiClient> {
+  // what a request needs, undici included, loads while the settings and the secret are read
+  const modules = Promise.all([import('./auth/secret-store.js'), import('./auth/secure-url.js'), import('./api/client.js'), import('./auth/tokens.js'), import('./openapi/operations.js'), import('./shared/undici.js')]);
+  modules.catch(() => undefined);
   const settings = await deps.settings();
   const g = deps.globals();
   const baseUrl = settings.base_url.value;
@@ -208,7 +211,7 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     throw new UsageError('no base URL configured', 'pass --base-url, set FLEETCTL_BASE_URL, run `fleetctl auth login`, or try `fleetctl --sandbox ...`');
   }
   const clientId = settings.client_id.value;
-  const { readClientSecret } = await import('./auth/secret-store.js');
+  const [{ readClientSecret }, { assertSafeForCredentials }, { ApiClient }, { CachingTokenSource }, { operation }] = await modules;
   const profile = (await deps.config()).read().profiles[settings.profile.value];
   const clientSecret = clientId ? await readClientSecret(settings, profile, deps.keychain, deps.signal) : undefined;
   if (!clientId || !clientSecret) {
@@ -218,16 +221,9 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     );
   }
   const authUrl = settings.auth_url.value ?? baseUrl;
-  const { assertSafeForCredentials } = await import('./auth/secure-url.js');
   assertSafeForCredentials(authUrl, 'the client secret', 'auth_url', Boolean(g.insecure));
   assertSafeForCredentials(baseUrl, 'a bearer token', 'base_url', Boolean(g.insecure));
-  const [{ ApiClient }, { CachingTokenSource }, { operation }, transport, store] = await Promise.all([
-    import('./api/client.js'),
-    import('./auth/tokens.js'),
-    import('./openapi/operations.js'),
-    deps.transport(),
-    deps.config(),
-  ]);
+  const [transport, store] = await Promise.all([deps.transport(), deps.config()]);
   const tokens = new CachingTokenSource(
     { transport, store, clock: deps.clock, tracer: deps.tracer(), retry: retryPolicy(g), signal: deps.signal },
     { profile: settings.profile.value, authUrl, clientId, clientSecret, cacheAs: deps.override?.tokenCacheAs },

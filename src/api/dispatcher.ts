@@ -51,7 +51,7 @@ export function describeProxies(proxy: ProxyEnvironment): string {
   return parts.join('; ');
 }
 
-export function createDispatcher(undici: Undici, settings: NetworkSettings): Dispatcher {
+export async function createDispatcher(undici: Undici, settings: NetworkSettings): Promise<Dispatcher> {
   const ca = settings.extraCa && settings.extraCa.length > 0 ? [...defaultRoots(), ...settings.extraCa] : undefined;
   const pool = { keepAliveTimeout: 10_000, connections: 64 };
   if (!hasProxy(settings.proxy)) return new undici.Agent({ ...pool, connect: ca ? { ca } : undefined });
@@ -63,7 +63,8 @@ export function createDispatcher(undici: Undici, settings: NetworkSettings): Dis
   // Through a proxy the TLS session with the server runs inside the CONNECT tunnel: requestTls carries the roots
   // there, proxyTls to an https:// proxy, connect to the hosts NO_PROXY sends direct.
   const trust = ca ? { ca } : undefined;
-  return new undici.EnvHttpProxyAgent({ ...pool, ...settings.proxy, connect: trust, requestTls: trust, proxyTls: trust });
+  const EnvHttpProxyAgent = await undici.loadEnvHttpProxyAgent();
+  return new EnvHttpProxyAgent({ ...pool, ...settings.proxy, connect: trust, requestTls: trust, proxyTls: trust });
 }
 
 /**

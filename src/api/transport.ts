@@ -41,7 +41,7 @@ export interface TransportOptions {
 export async function createTransport(opts: TransportOptions): Promise<Transport> {
   const undici = await import('../shared/undici.js');
   const network = opts.network ?? { proxy: NO_PROXY };
-  const dispatcher = opts.dispatcher ?? createDispatcher(undici, network);
+  const dispatcher = opts.dispatcher ?? (await createDispatcher(undici, network));
   const proxyNote = hasProxy(network.proxy) ? describeProxies(network.proxy) : undefined;
   if (proxyNote) opts.tracer.note(`proxy: ${proxyNote}`);
   const timeouts = { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };

@@ -6,8 +6,9 @@
 //                                  kind, and RESPONSE_RECORDS: the record schema each operation answers with,
 //                                  so --columns is checked against the document before any request, and
 //                                  READ_ONLY_FIELDS: the members each schema marks readOnly (answered, never sent).
-//   src/openapi/validators.gen.ts  ajv's standalone code of the schemas checked where start-up time counts (the
-//                                  config store every command reads, CloudEvents envelopes): no compiling at run time.
+//   src/openapi/validators.gen.ts  ajv's standalone code of the schemas checked where start-up time counts
+//                                  (CloudEvents envelopes, the sandbox state file; config-validator.gen.ts: the
+//                                  config store every command reads): no compiling at run time.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -157,20 +158,27 @@ export async function renderTypesModule(doc) {
   return `${BANNER}${astToString(ast)}`;
 }
 
-/** Schemas compiled at build time: name in the module → [document, schema name]. */
+/**
+ * Schemas compiled at build time: module → name in the module → [document, schema name]. The config store's check
+ * stands apart: every command that calls the API reads the store, and the other schemas are 25 times larger.
+ */
 export const STANDALONE_SCHEMAS = {
-  ConfigFile: ['local-files.json', 'ConfigFile'],
-  SandboxStateFile: ['local-files.json', 'SandboxStateFile'],
-  CloudEvent: ['v1.json', 'CloudEvent'],
+  'config-validator.gen.ts': {
+    ConfigFile: ['local-files.json', 'ConfigFile'],
+  },
+  'validators.gen.ts': {
+    SandboxStateFile: ['local-files.json', 'SandboxStateFile'],
+    CloudEvent: ['v1.json', 'CloudEvent'],
   LiveGpsEvent: ['v1.json', 'LiveGpsEvent'],
   JourneyClosedEvent: ['v1.json', 'JourneyClosedEvent'],
   AlarmTriggeredEvent: ['v1.json', 'AlarmTriggeredEvent'],
   EventGenericEvent: ['v1.json', 'EventGenericEvent'],
-  MediaReadyEvent: ['v1.json', 'MediaReadyEvent'],
+    MediaReadyEvent: ['v1.json', 'MediaReadyEvent'],
+  },
 };
 
 /** The same ajv set-up as src/openapi/schema-check.ts, emitting code instead of compiling in memory. */
-export async function renderValidatorsModule(documents) {
+export async function renderValidatorsModule(documents, standalone) {
   const [{ default: Ajv2020 }, { default: addFormats }, { default: standaloneCode }, { _ }] = await Promise.all([
     import('ajv/dist/2020.js'), import('ajv-formats'), import('ajv/dist/standalone/index.js'), import('ajv/dist/compile/codegen/index.js'),
   ]);
@@ -182,21 +190,22 @@ export async function renderValidatorsModule(documents) {
     const schemas = doc.components?.schemas ?? doc.$defs;
     ajv.addSchema({ $defs: JSON.parse(JSON.stringify(schemas).replaceAll('#/components/schemas/', '#/$defs/')) }, id);
   }
-  const refs = Object.fromEntries(Object.entries(STANDALONE_SCHEMAS).map(([name, [id, schema]]) => [name, `${id}#/$defs/${schema}`]));
+  const refs = Object.fromEntries(Object.entries(standalone).map(([name, [id, schema]]) => [name, `${id}#/$defs/${schema}`]));
   // the code is ESM but still require()s ajv's runtime helpers: imports instead, so it also runs unbundled
   const runtime = new Map();
   const code = standaloneCode(ajv, refs).replace(/require\("([^"]+)"\)/g, (_match, module) => {
     if (!runtime.has(module)) runtime.set(module, `runtime${runtime.size}`);
     return runtime.get(module);
   });
+  const usesFormats = code.includes('fullFormats');
   return [
     BANNER.trimEnd(),
     '// @ts-nocheck',
-    "import * as formats from 'ajv-formats/dist/formats.js';",
+    ...(usesFormats ? ["import * as formats from 'ajv-formats/dist/formats.js';"] : []),
     ...[...runtime].map(([module, name]) => `import * as ${name}Module from '${module}.js';`),
     // CommonJS modules: Node and bundlers disagree on what their default export is; the function is found either way
     'const exported = (mod) => { let value = mod; while (typeof value !== "function" && value?.default !== undefined) value = value.default; return value; };',
-    'const fullFormats = formats.fullFormats ?? formats.default.fullFormats;',
+    ...(usesFormats ? ['const fullFormats = formats.fullFormats ?? formats.default.fullFormats;'] : []),
     ...[...runtime].map(([, name]) => `const ${name} = { default: exported(${name}Module) };`),
     code.replace(/^"use strict";/, ''),
     '',
@@ -213,5 +222,7 @@ export async function generateFromOpenApi(root, { outDir = path.join(root, 'src/
   await writeFile(path.join(outDir, 'types.gen.ts'), types);
   await writeFile(path.join(outDir, 'fields.gen.ts'), renderFieldsModule(doc));
   const localFiles = JSON.parse(await readFile(path.join(root, 'src/openapi/local-files.json'), 'utf8'));
-  await writeFile(path.join(outDir, 'validators.gen.ts'), await renderValidatorsModule({ 'v1.json': doc, 'local-files.json': localFiles }));
+  for (const [file, standalone] of Object.entries(STANDALONE_SCHEMAS)) {
+    await writeFile(path.join(outDir, file), await renderValidatorsModule({ 'v1.json': doc, 'local-files.json': localFiles }, standalone));
+  }
 }

@@ -56,7 +56,7 @@ export async function openConfigStore(directory: string): Promise<ConfigStore> {
     throw new ConfigError(`cannot use the config directory: ${(error as Error).message}`, 'set FLEETCTL_CONFIG_DIR to a directory you can write to');
   }
   // the ConfigFile schema of local-files.json, compiled at build time: every command reads the store
-  const { ConfigFile } = await import('../openapi/validators.gen.js');
+  const { ConfigFile } = await import('../openapi/config-validator.gen.js');
   const shapeProblem: ShapeCheck = (value) => {
     if (!isRecord(value)) return 'the file does not hold a JSON object';
     const issue = issueOf(ConfigFile, value);

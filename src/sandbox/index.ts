@@ -15,7 +15,7 @@ import { organizationView } from './routes/views.js';
 import { SandboxWebhookDelivery } from './webhooks/index.js';
 import { controlRoutes } from './control/index.js';
 import { controlTokenFor, guardControlRoutes, isLoopbackAddress } from './control/control-token.js';
-import { faultRulesOrUsageError, readFaultFile, readScenarioFile, scenarioOrUsageError, scenarioUsageError } from './control/data-file.js';
+import { faultRulesOrUsageError, readDataFile, scenarioOrUsageError, scenarioUsageError } from './control/data-file.js';
 import { createApp, type AppHandle } from './sandbox-app.js';
 import { MovingWorld } from './telemetry/moving-world.js';
 import { asScenario, type Scenario } from './scenario/scenario.js';
@@ -24,10 +24,9 @@ import { serverFor } from './tls-certificate.js';
 import { UsageError } from '../errors.js';
 
 export { CorruptStateError } from './store/state-file.js';
-export { SandboxHooks } from './hooks.js';
-export type { WebhookConfigChange, EmittedEvent } from './hooks.js';
+export type { WebhookConfigChange } from './hooks.js';
 export { ALL_SCOPES };
-export { DEFAULT_SEED, DEFAULT_DEVICES, type SandboxOptions } from './options.js';
+export type { SandboxOptions } from './options.js';
 
 export interface RunningSandbox {
   baseUrl: string;
@@ -54,7 +53,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   validateOptions(opts);
   const choice = await chooseWorld(opts, log, now);
   const { seed, scenario, saved } = choice;
-  const faults = [...(opts.faults ? await faultRulesOrUsageError('faults', opts.faults) : []), ...(opts.faultFile ? await readFaultFile(opts.faultFile) : [])];
+  const faults = opts.faults ? await faultRulesOrUsageError('faults', opts.faults) : [];
+  if (opts.faultFile) faults.push(...(await faultRulesOrUsageError(opts.faultFile, await readDataFile(opts.faultFile, 'fault'))));
   const handle = buildApp(opts, choice);
   const { app } = handle;
   for (const rule of faults) app.faults.add(rule);
@@ -97,7 +97,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     listenAddress: address.address,
     loopback: isLoopbackAddress(address.address),
     clients: app.clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
-    organizations: app.world.organizationList().map(organizationView),
+    organizations: app.world.refs.organizationList.map(organizationView),
     hooks: app.hooks,
     close: () =>
       (closing ??= (async () => {
@@ -159,7 +159,7 @@ function buildApp(opts: SandboxOptions, w: WorldChoice): AppHandle {
 }
 
 async function startupScenario(opts: SandboxOptions): Promise<Scenario | null> {
-  if (opts.scenarioFile !== undefined) return readScenarioFile(opts.scenarioFile);
+  if (opts.scenarioFile !== undefined) return scenarioOrUsageError(opts.scenarioFile, await readDataFile(opts.scenarioFile, 'scenario'));
   if (opts.scenario !== undefined) return scenarioOrUsageError('scenario', opts.scenario);
   return null;
 }

@@ -2,10 +2,11 @@
 // A cursor is base64url(JSON {a: position after which the next page starts, f: query fingerprint}) + "." +
 // an HMAC of it with the sandbox's secret. A tampered cursor, or one issued for another query or another
 // client, is 400 cursor.invalid. `limit` may change between pages; every other query parameter may not.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { invalidParameter, problem } from './http/problems.js';
 import type { ApiContext, Reply } from './http/context.js';
 import { single } from './http/params.js';
+import { keysMatch } from '../webhooks/webhook-key.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
@@ -26,9 +27,7 @@ export class CursorCodec {
   decode(cursor: string, fingerprint: string): unknown {
     const [payload, mac, extra] = cursor.split('.');
     if (!payload || !mac || extra !== undefined) throw invalidCursor('malformed');
-    const expected = Buffer.from(this.mac(payload));
-    const given = Buffer.from(mac);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor('signature mismatch');
+    if (!keysMatch(mac, this.mac(payload))) throw invalidCursor('signature mismatch');
     let parsed: { a?: unknown; f?: unknown };
     try {
       parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -108,21 +107,19 @@ export type TimeKey = [number, string];
 export const isTimeKey = (v: unknown): v is TimeKey =>
   Array.isArray(v) && v.length === 2 && Number.isFinite(v[0]) && typeof v[1] === 'string';
 
-/** The items of a (time desc, id asc)-ordered array after `after`, up to `limit`. */
-export function pageByTime<T>(items: readonly T[], keyOf: (t: T) => TimeKey, after: TimeKey | undefined, limit: number) {
+/** The page a list route's request asks for (limit, cursor) of a (time desc, id asc)-ordered array, each item shown by `view`. */
+export function timeOrderedPage<T>(ctx: ApiContext, codec: CursorCodec, items: readonly T[], keyOf: (t: T) => TimeKey, view: (t: T) => unknown): Reply {
+  const { limit, after, reply } = readPage(ctx, codec, isTimeKey);
+  // binary search for the first item past the cursor's position
   let start = 0;
-  if (after) {
-    let lo = 0;
-    let hi = items.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const [ms, id] = keyOf(items[mid]!);
-      const beforeOrAt = ms > after[0] || (ms === after[0] && id <= after[1]);
-      if (beforeOrAt) lo = mid + 1;
-      else hi = mid;
-    }
-    start = lo;
+  let end = after ? items.length : 0;
+  while (start < end) {
+    const mid = (start + end) >>> 1;
+    const [ms, id] = keyOf(items[mid]!);
+    const beforeOrAt = ms > after![0] || (ms === after![0] && id <= after![1]);
+    if (beforeOrAt) start = mid + 1;
+    else end = mid;
   }
   const page = items.slice(start, start + limit);
-  return { page, hasMore: start + limit < items.length, lastKey: page.length ? keyOf(page[page.length - 1]!) : undefined };
+  return reply(page.map(view), start + limit < items.length, page.length ? keyOf(page[page.length - 1]!) : undefined);
 }

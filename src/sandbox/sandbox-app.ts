@@ -14,6 +14,7 @@ import { RequestJournal } from './journal/journal.js';
 import { FaultBook } from './faults/rules.js';
 import { buildWorld, type BuiltWorld } from './scenario/build.js';
 import type { Scenario } from './scenario/scenario.js';
+import type { WorldChanges } from './store/world-store.js';
 
 export interface AppParams {
   seed: number;
@@ -42,40 +43,34 @@ export interface AppHandle {
 
 /** Builds the app; a scenario that does not fit the world throws ScenarioError (saved changes: plain Error). */
 export function createApp(p: AppParams): AppHandle {
-  const built = buildWorld({
-    seed: p.seed, devices: p.devices, anchorMs: p.anchorMs, scenario: p.scenario, changes: p.saved?.world, allowPrivateWebhooks: p.allowPrivateWebhooks,
+  const build = (scenario: Scenario | null, changes?: WorldChanges) => buildWorld({
+    seed: p.seed, devices: p.devices, anchorMs: p.anchorMs, scenario, changes, allowPrivateWebhooks: p.allowPrivateWebhooks,
   });
+  const built = build(p.scenario, p.saved?.world);
   const tokens = new TokenStore(p.now);
   if (p.saved) tokens.load(p.saved.tokens);
   let baseUrl = '';
   let changeListener: () => void = () => undefined;
-  const build = (scenario: Scenario | null) => buildWorld({
-    seed: p.seed, devices: p.devices, anchorMs: p.anchorMs, scenario, allowPrivateWebhooks: p.allowPrivateWebhooks,
+  // what goes with a world, replaced with it (reset, a scenario loaded); `saved`: as the state file has it
+  const worldParts = (next: BuiltWorld, scenario: Scenario | null, saved?: SandboxState) => ({
+    world: next.world,
+    clients: next.clients,
+    scenario,
+    tenants: new TenantDirectory(() => app.world.organizations.values()),
+    commands: new CommandStore(saved?.commands),
+    webhooks: saved ? new WebhookConfigStore(p.now, saved.webhooks) : webhookStoreOf(next, p.now),
   });
-  const install = (next: BuiltWorld, scenario: Scenario | null, saved?: SandboxState) => {
-    app.world = next.world;
-    app.clients = next.clients;
-    app.scenario = scenario;
-    app.tenants = new TenantDirectory(() => app.world.organizations.values());
-    app.commands = new CommandStore(saved?.commands);
-    app.webhooks = saved ? new WebhookConfigStore(p.now, saved.webhooks) : webhookStoreOf(next, p.now);
-  };
 
   const app: SandboxApp = {
     seed: p.seed,
     startedAt: p.now(),
-    world: built.world,
+    ...worldParts(built, p.scenario, p.saved ?? undefined),
     tokens,
-    tenants: new TenantDirectory(() => app.world.organizations.values()),
-    clients: built.clients,
-    scenario: p.scenario,
     journal: new RequestJournal(p.journalSize),
     faults: new FaultBook(p.seed, p.now),
     telemetryRate: p.telemetryRate,
     cursors: new CursorCodec(p.secret),
     media: new MediaSigner(p.secret, p.now),
-    commands: new CommandStore(),
-    webhooks: new WebhookConfigStore(p.now),
     hooks: new SandboxHooks(),
     allowPrivateWebhooks: p.allowPrivateWebhooks,
     tokenTtlSeconds: p.tokenTtlSeconds,
@@ -83,12 +78,12 @@ export function createApp(p: AppParams): AppHandle {
     baseUrl: () => baseUrl,
     changed: () => changeListener(),
     reset() {
-      install(build(app.scenario), app.scenario);
+      Object.assign(app, worldParts(build(app.scenario), app.scenario));
       app.changed();
     },
     loadScenario(scenario) {
       const next = build(scenario); // throws before anything is replaced
-      install(next, scenario);
+      Object.assign(app, worldParts(next, scenario));
       // the clients may have changed (their scopes, their organizations): no token outlives them
       app.tokens.revokeAll();
       app.log(`sandbox: scenario ${scenario.name ?? '(unnamed)'} loaded: ${next.world.devices.size} devices, ${next.clients.length} clients`);
@@ -96,7 +91,6 @@ export function createApp(p: AppParams): AppHandle {
     },
     log: p.log,
   };
-  install(built, p.scenario, p.saved ?? undefined);
   return {
     app,
     setBaseUrl(url) {

@@ -5,7 +5,6 @@
 // map, so its files can be imported one by one; test/shared/undici.test.ts checks these still exist.
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import dispatcherRequest from 'undici/lib/api/api-request.js';
 import DispatcherBase from 'undici/lib/dispatcher/dispatcher.js';
 import dispatcherApi from 'undici/lib/api/index.js';
@@ -14,7 +13,12 @@ import dispatcherApi from 'undici/lib/api/index.js';
 // open their CONNECT tunnels through `connect`, so the same is done here (without the index's other 1 MB).
 Object.assign(DispatcherBase.prototype, dispatcherApi);
 
-export { Agent, EnvHttpProxyAgent };
+export { Agent };
+
+/** The proxy agent, loaded only when a proxy is set: with its SOCKS5 client it is a tenth of the code a request loads. */
+export async function loadEnvHttpProxyAgent(): Promise<typeof import('undici').EnvHttpProxyAgent> {
+  return (await import('undici/lib/dispatcher/env-http-proxy-agent.js')).default;
+}
 
 /** What undici.request takes; without a dispatcher, one agent of this module's own (never a process-wide global). */
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher?: Dispatcher };
@@ -27,4 +31,4 @@ export function request(url: string, { dispatcher, ...options }: RequestOptions)
   return dispatcherRequest.call(dispatcher ?? (defaultAgent ??= new Agent()), { ...options, origin: target.origin, path: `${target.pathname}${target.search}` });
 }
 
-export type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent'>;
+export type Undici = Pick<typeof import('undici'), 'Agent'> & { loadEnvHttpProxyAgent: typeof loadEnvHttpProxyAgent };

@@ -99,7 +99,7 @@ describe('start-up of the built CLI', () => {
     expect(ajvCompiler(inputs)).toEqual([]);
   });
 
-  it("a request loads undici's agents and request, not its index (fetch, WebSocket, mocks), nor conf when no token is written", () => {
+  it("a request loads undici's agents and request, not its index (fetch, WebSocket, mocks) nor its proxy agent, nor conf when no token is written", () => {
     const env = { FLEETCTL_BASE_URL: 'http://127.0.0.1:9', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's' };
     const { packages, inputs } = loadedBy(['devices', 'get', 'HW-1', '--max-retries', '0'], env);
     expect(packages.has('undici')).toBe(true);
@@ -107,6 +107,9 @@ describe('start-up of the built CLI', () => {
     expect(['node_modules/undici/index.js', 'node_modules/undici/lib/web/fetch/index.js', 'node_modules/undici/lib/web/websocket/websocket.js'].filter((input) => inputs.has(input))).toEqual([]);
     expect(['conf', '@inquirer/prompts', 'ora', 'cli-table3', 'jq-web', 'yaml'].filter((name) => packages.has(name))).toEqual([]);
     expect(ajvCompiler(inputs)).toEqual([]);
+    // the config store's check alone, not the event schemas; no proxy agent (nor its SOCKS5 client) without a proxy
+    expect(inputs.has('src/openapi/config-validator.gen.ts')).toBe(true);
+    expect(['src/openapi/validators.gen.ts', 'node_modules/undici/lib/dispatcher/env-http-proxy-agent.js', 'node_modules/undici/lib/core/socks5-client.js'].filter((input) => inputs.has(input))).toEqual([]);
     // one command group: the devices verbs and what commands share, no other group's module
     const groups = new Set([...inputs].map((input) => /^src\/commands\/([^/]+)\//.exec(input)?.[1]).filter(Boolean));
     expect([...groups].sort()).toEqual(['devices', 'shared']);

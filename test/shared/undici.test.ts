@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, EnvHttpProxyAgent, request } from '../../src/shared/undici.js';
+import { Agent, loadEnvHttpProxyAgent, request } from '../../src/shared/undici.js';
 
 let server: Server;
 let base: string;
@@ -22,9 +22,9 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 describe('undici parts', () => {
   // (that they also get the index's dispatcher methods, connect for proxy tunnels, is test/e2e/proxy-tls.test.ts's to show:
   // this file loads the index itself)
-  it('are the agents undici exports', () => {
+  it('are the agents undici exports', async () => {
     expect(Agent).toBe(undici.Agent);
-    expect(EnvHttpProxyAgent).toBe(undici.EnvHttpProxyAgent);
+    expect(await loadEnvHttpProxyAgent()).toBe(undici.EnvHttpProxyAgent);
   });
 
   it('send a request with its method, path, query and headers through the given dispatcher', async () => {

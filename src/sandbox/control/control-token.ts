@@ -2,8 +2,9 @@
 // loopback address only the machine's own users reach them, elsewhere anyone on the network would. A sandbox bound
 // to a non-loopback address therefore requires a control token (`--control-token`, or one made at start) as
 // `Authorization: Bearer <token>` on every control route; on loopback the token is required only when one is given.
-import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
+import { keysMatch } from '../../webhooks/webhook-key.js';
 import { ProblemError } from '../http/problems.js';
 import type { ControlRoute } from '../app.js';
 
@@ -41,14 +42,9 @@ function requireControlToken(authorization: string | undefined, required: string
       headers: { 'www-authenticate': `Bearer realm="${REALM}"` },
     });
   }
-  // compared as digests: equal lengths for timingSafeEqual, and no early exit on the first wrong character
-  if (!timingSafeEqual(digest(presented), digest(required))) {
+  if (!keysMatch(presented, required)) {
     throw new ProblemError(401, 'sandbox.control_token_invalid', 'The control token is not this sandbox\'s.', {
       headers: { 'www-authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
     });
   }
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }

@@ -26,11 +26,7 @@ export async function readDataFile(file: string, what: string): Promise<unknown>
   return parseYaml(text, file);
 }
 
-/** A scenario file, checked against the Scenario schema. */
-export async function readScenarioFile(file: string): Promise<Scenario> {
-  return scenarioOrUsageError(file, await readDataFile(file, 'scenario'));
-}
-
+/** A scenario (from a file, or given as parsed), checked against the Scenario schema. */
 export async function scenarioOrUsageError(where: string, value: unknown): Promise<Scenario> {
   try {
     return await asScenario(value);
@@ -45,11 +41,7 @@ export function scenarioUsageError(where: string, err: unknown): unknown {
   return fileShapeError(where, describeIssue(err.issue), 'the Scenario schema is in the control document: GET /_sandbox/openapi.json');
 }
 
-/** Fault rules from a file: a list, or an object with a faults list. */
-export async function readFaultFile(file: string): Promise<FaultRuleInput[]> {
-  return faultRulesOrUsageError(file, await readDataFile(file, 'fault'));
-}
-
+/** Fault rules (from a file, or given as parsed): a list, or an object with a faults list. */
 export async function faultRulesOrUsageError(where: string, value: unknown): Promise<FaultRuleInput[]> {
   const issue = await checkShape(CONTROL_DOCUMENT, 'FaultFile', value);
   if (issue) throw fileShapeError(where, describeIssue(issue));

@@ -52,7 +52,7 @@ export const worldRoutes: ControlRoute[] = [
           scenario: app.scenario?.name ?? null,
           seed: app.seed,
           devices: app.world.devices.size,
-          organizations: app.world.organizationList().map(organizationView),
+          organizations: app.world.refs.organizationList.map(organizationView),
           clients: app.clients.map(({ client_id, client_secret, scopes, organization_id }) => ({ client_id, client_secret, scopes, organization_id })),
         },
       };

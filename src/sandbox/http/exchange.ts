@@ -15,7 +15,6 @@ const DEVICE_ID_OPERATIONS = new Set(['getDevice', 'assignDevice', 'unassignDevi
 
 export class Exchange {
   private readonly startedMs = performance.now();
-  private readonly at: Date;
   private ctx: RequestContext | null = null;
   /** API (/v1) and token requests are journalled and may be faulted; control routes are neither. */
   journaled = false;
@@ -24,8 +23,7 @@ export class Exchange {
   fault: string | null = null;
   damage: 'truncated' | 'malformed' | null = null;
 
-  constructor(private readonly req: IncomingMessage, now: Date) {
-    this.at = now;
+  constructor(private readonly req: IncomingMessage, private readonly at: Date) {
     this.facts = { operationId: null, method: req.method ?? 'GET', path: '', hardwareId: null, clientId: null };
   }
 

@@ -34,7 +34,7 @@ const TITLES: Record<number, string> = {
 
 // A problem document stays a few KB whatever the request held (a 1 MB body of unknown keys, a 16 KB path):
 // at most this many invalid_params, and every text cut.
-export const MAX_LISTED = 10;
+const MAX_LISTED = 10;
 const MAX_DETAIL = 1000;
 const MAX_PARAM_TEXT = 200;
 
@@ -69,12 +69,6 @@ export class ProblemError extends Error {
 
 export const problem = (status: number, code: string, detail: string, extras?: ProblemExtras): ProblemError =>
   new ProblemError(status, code, detail, extras);
-
-/** Names for a detail: the first MAX_LISTED, each cut, and how many more there are ("a, b and 4990 more"). */
-export function listedNames(names: readonly string[]): string {
-  const shown = names.slice(0, MAX_LISTED).map((name) => cutText(name, 60)).join(', ');
-  return names.length > MAX_LISTED ? `${shown} and ${names.length - MAX_LISTED} more` : shown;
-}
 
 export const notFound = (what: string): ProblemError => problem(404, 'resource.not_found', `${what} was not found.`);
 

@@ -1,7 +1,7 @@
 // Per-device telemetry: events, last reported state, media items and the live position.
 import { dateWindow, listParam, optionalBoolean } from '../http/params.js';
 import { problem } from '../http/problems.js';
-import { isTimeKey, pageByTime, readPage } from '../paging.js';
+import { timeOrderedPage } from '../paging.js';
 import { deviceByHardwareId } from './lookup.js';
 import { deviceEventSummaryView, mediaView } from './views.js';
 import type { ApiRoute } from '../app.js';
@@ -20,7 +20,6 @@ export const deviceTelemetryRoutes: ApiRoute[] = [
       const types = listParam(ctx.query, 'event_types');
       const isAccident = optionalBoolean(ctx.query, 'is_accident');
       const isImportant = optionalBoolean(ctx.query, 'is_important');
-      const page = readPage(ctx, app.cursors, isTimeKey);
       const events = app.world.telemetry.get(device).events.filter(
         (e) =>
           inWindow(e.triggeredMs, window) &&
@@ -28,8 +27,7 @@ export const deviceTelemetryRoutes: ApiRoute[] = [
           (isAccident === undefined || e.is_accident === isAccident) &&
           (isImportant === undefined || e.is_important === isImportant),
       );
-      const { page: items, hasMore, lastKey } = pageByTime(events, (e) => [e.triggeredMs, e.event_id], page.after, page.limit);
-      return page.reply(items.map(deviceEventSummaryView), hasMore, lastKey);
+      return timeOrderedPage(ctx, app.cursors, events, (e) => [e.triggeredMs, e.event_id], deviceEventSummaryView);
     },
   },
   {
@@ -50,10 +48,8 @@ export const deviceTelemetryRoutes: ApiRoute[] = [
     handler(ctx, app) {
       const device = deviceByHardwareId(ctx, app);
       const window = dateWindow(ctx.query);
-      const page = readPage(ctx, app.cursors, isTimeKey);
       const media = app.world.telemetry.get(device).media.filter((m) => inWindow(m.recordedMs, window));
-      const { page: items, hasMore, lastKey } = pageByTime(media, (m) => [m.recordedMs, m.id], page.after, page.limit);
-      return page.reply(items.map((m) => mediaView(m, app)), hasMore, lastKey);
+      return timeOrderedPage(ctx, app.cursors, media, (m) => [m.recordedMs, m.id], (m) => mediaView(m, app));
     },
   },
   {

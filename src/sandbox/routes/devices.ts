@@ -5,7 +5,7 @@ import { optionalString } from '../http/params.js';
 import { invalidBody } from '../http/problems.js';
 import { requireShape } from '../http/body-schema.js';
 import { API_DOCUMENT } from '../../openapi/schema-check.js';
-import { deviceById } from './lookup.js';
+import { byPathId } from './lookup.js';
 import { pageOfTenantCollection } from './tenant-list.js';
 import { deviceView } from './views.js';
 import type { ApiRoute } from '../app.js';
@@ -27,14 +27,14 @@ export const deviceRoutes: ApiRoute[] = [
     method: 'GET',
     path: '/v1/devices/{id}',
     operationId: 'getDevice',
-    handler: (ctx, app) => ({ status: 200, json: deviceView(deviceById(ctx, app)) }),
+    handler: (ctx, app) => ({ status: 200, json: deviceView(byPathId(ctx, app.world.devices, 'Device')) }),
   },
   {
     method: 'PUT',
     path: '/v1/devices/{id}/assignment',
     operationId: 'assignDevice',
     async handler(ctx, app) {
-      const device = deviceById(ctx, app);
+      const device = byPathId(ctx, app.world.devices, 'Device');
       const body = await requireShape<{ vehicle_id: string }>(API_DOCUMENT, 'AssignDeviceCommand', await ctx.jsonBody());
       const vehicleId = body.vehicle_id.toLowerCase();
       const vehicle = app.world.vehicles.get(vehicleId);
@@ -55,7 +55,7 @@ export const deviceRoutes: ApiRoute[] = [
     path: '/v1/devices/{id}/assignment',
     operationId: 'unassignDevice',
     handler(ctx, app) {
-      const device = deviceById(ctx, app);
+      const device = byPathId(ctx, app.world.devices, 'Device');
       // spec: 204 whether or not it was assigned
       if (device.vehicle_id !== null) {
         app.world.assignDevice(device, null);

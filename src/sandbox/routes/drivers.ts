@@ -2,14 +2,12 @@
 // Sandbox choices: an organization_id not in the tenant (even unknown) is 403 tenant.forbidden; a fleet_id that is not a
 // fleet of that organization (or not visible) is 400 request.invalid_body; a driver keeps its organization.
 import { randomUUID } from 'node:crypto';
-import { uuidParam } from '../http/params.js';
 import { invalidBody } from '../http/problems.js';
 import { requireShape } from '../http/body-schema.js';
 import { API_DOCUMENT } from '../../openapi/schema-check.js';
-import { requireOrganizationFilterInTenant } from './lookup.js';
+import { byPathId, requireOrganizationFilterInTenant } from './lookup.js';
 import { pageOfTenantCollection } from './tenant-list.js';
 import { driverView } from './views.js';
-import type { ApiContext } from '../http/context.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
 import type { DriverRecord } from '../store/records.js';
 
@@ -37,7 +35,7 @@ export const driverRoutes: ApiRoute[] = [
       requireFleetOf(app, organizationId, fleetId);
       const at = app.now().toISOString();
       const driver: DriverRecord = {
-        seq: app.world.nextDriverSeq(),
+        seq: app.world.drivers.size,
         id: randomUUID(),
         organization_id: organizationId,
         fleet_id: fleetId,
@@ -63,14 +61,14 @@ export const driverRoutes: ApiRoute[] = [
     method: 'GET',
     path: '/v1/drivers/{id}',
     operationId: 'getDriver',
-    handler: (ctx, app) => ({ status: 200, json: driverView(visibleDriver(ctx, app)) }),
+    handler: (ctx, app) => ({ status: 200, json: driverView(byPathId(ctx, app.world.drivers, 'Driver')) }),
   },
   {
     method: 'PUT',
     path: '/v1/drivers/{id}',
     operationId: 'updateDriver',
     async handler(ctx, app) {
-      const driver = visibleDriver(ctx, app);
+      const driver = byPathId(ctx, app.world.drivers, 'Driver');
       const patch = await requireShape<UpdateDriverCommand>(API_DOCUMENT, 'UpdateDriverCommand', await ctx.jsonBody());
       if (patch.fleet_id !== undefined) {
         patch.fleet_id = patch.fleet_id.toLowerCase();
@@ -82,11 +80,6 @@ export const driverRoutes: ApiRoute[] = [
     },
   },
 ];
-
-function visibleDriver(ctx: ApiContext, app: SandboxApp): DriverRecord {
-  const id = uuidParam('id', ctx.params.id!);
-  return ctx.auth.tenant.visible(app.world.drivers.get(id), `Driver ${id}`);
-}
 
 function requireFleetOf(app: SandboxApp, organizationId: string, fleetId: string): void {
   const fleet = app.world.fleets.get(fleetId);

@@ -3,7 +3,7 @@
 // like a well-formed id of an unknown (or another tenant's) event: the document lists no 400 for it.
 import { dateWindow, listParam, optionalString, uuidList } from '../http/params.js';
 import { notFound, problem } from '../http/problems.js';
-import { isTimeKey, pageByTime, readPage } from '../paging.js';
+import { timeOrderedPage } from '../paging.js';
 import { decodeEventId } from '../seed/telemetry.js';
 import { eventListItemView, eventRecordView, mediaView } from './views.js';
 import type { ApiContext } from '../http/context.js';
@@ -29,7 +29,6 @@ export const eventRoutes: ApiRoute[] = [
       if (missing.length > 0) {
         throw problem(400, 'events.filter_required', `An events search needs a narrowing filter and a date window; missing: ${missing.join(', ')}.`);
       }
-      const page = readPage(ctx, app.cursors, isTimeKey);
       const { tenant } = ctx.auth;
       const events: EventRecord[] = [];
       for (const device of candidateDevices(app, hardwareId, fleetIds, vehicleIds)) {
@@ -43,8 +42,7 @@ export const eventRoutes: ApiRoute[] = [
         }
       }
       events.sort((a, b) => b.triggeredMs - a.triggeredMs || (a.event_id < b.event_id ? -1 : 1));
-      const { page: items, hasMore, lastKey } = pageByTime(events, (e) => [e.triggeredMs, e.event_id], page.after, page.limit);
-      return page.reply(items.map(eventListItemView), hasMore, lastKey);
+      return timeOrderedPage(ctx, app.cursors, events, (e) => [e.triggeredMs, e.event_id], eventListItemView);
     },
   },
   {
@@ -59,16 +57,14 @@ export const eventRoutes: ApiRoute[] = [
     operationId: 'listEventMedia',
     handler(ctx, app) {
       const { event, device } = findEvent(ctx, app);
-      const page = readPage(ctx, app.cursors, isTimeKey);
       const media = app.world.telemetry.get(device).media.filter((m) => m.event_id === event.event_id);
-      const { page: items, hasMore, lastKey } = pageByTime(media, (m) => [m.recordedMs, m.id], page.after, page.limit);
-      return page.reply(items.map((m) => mediaView(m, app)), hasMore, lastKey);
+      return timeOrderedPage(ctx, app.cursors, media, (m) => [m.recordedMs, m.id], (m) => mediaView(m, app));
     },
   },
 ];
 
-/** The devices whose events can match: every given filter must hold (they combine with AND). */
-function candidateDevices(app: SandboxApp, hardwareId?: string, fleetIds?: string[], vehicleIds?: string[]): DeviceRecord[] {
+/** The devices whose events (or journeys) can match: every given filter must hold (they combine with AND). */
+export function candidateDevices(app: SandboxApp, hardwareId?: string, fleetIds?: string[], vehicleIds?: string[]): DeviceRecord[] {
   const { world } = app;
   let devices: DeviceRecord[] | undefined;
   const narrow = (next: DeviceRecord[]) => {

@@ -1,17 +1,8 @@
 // Fleets and vehicles (sandbox design): lists filtered by organization (and fleet), and lookups by id.
-import { uuidParam } from '../http/params.js';
 import { fleetView, vehicleView } from './views.js';
+import { byPathId } from './lookup.js';
 import { pageOfTenantCollection } from './tenant-list.js';
-import type { ApiContext, Reply } from '../http/context.js';
 import type { ApiRoute } from '../app.js';
-import type { SeqTable } from '../store/collection.js';
-
-function getById<T extends { id: string; seq: number; organization_id: string }>(
-  ctx: ApiContext, collection: SeqTable<T>, what: string, view: (item: T) => unknown,
-): Reply {
-  const id = uuidParam('id', ctx.params.id!);
-  return { status: 200, json: view(ctx.auth.tenant.visible(collection.get(id), `${what} ${id}`)) };
-}
 
 export const fleetRoutes: ApiRoute[] = [
   {
@@ -24,7 +15,7 @@ export const fleetRoutes: ApiRoute[] = [
     method: 'GET',
     path: '/v1/fleets/{id}',
     operationId: 'getFleet',
-    handler: (ctx, app) => getById(ctx, app.world.fleets, 'Fleet', fleetView),
+    handler: (ctx, app) => ({ status: 200, json: fleetView(byPathId(ctx, app.world.fleets, 'Fleet')) }),
   },
   {
     method: 'GET',
@@ -36,6 +27,6 @@ export const fleetRoutes: ApiRoute[] = [
     method: 'GET',
     path: '/v1/vehicles/{id}',
     operationId: 'getVehicle',
-    handler: (ctx, app) => getById(ctx, app.world.vehicles, 'Vehicle', vehicleView),
+    handler: (ctx, app) => ({ status: 200, json: vehicleView(byPathId(ctx, app.world.vehicles, 'Vehicle')) }),
   },
 ];

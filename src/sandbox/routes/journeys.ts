@@ -3,10 +3,11 @@
 // (400 request.invalid_parameter naming what is missing). A journey matches when it starts in the window.
 import { dateWindow, optionalString, optionalUuid } from '../http/params.js';
 import { problem } from '../http/problems.js';
-import { isTimeKey, pageByTime, readPage } from '../paging.js';
+import { timeOrderedPage } from '../paging.js';
+import { candidateDevices } from './events.js';
 import { journeyView } from './views.js';
 import type { ApiRoute } from '../app.js';
-import type { DeviceRecord, JourneyRecord } from '../store/records.js';
+import type { JourneyRecord } from '../store/records.js';
 
 export const journeyRoutes: ApiRoute[] = [
   {
@@ -28,21 +29,15 @@ export const journeyRoutes: ApiRoute[] = [
           invalid_params: missing,
         });
       }
-      const page = readPage(ctx, app.cursors, isTimeKey);
-      const { world } = app;
-      let devices: DeviceRecord[];
-      if (hardwareId !== undefined) devices = [world.deviceByHardwareId(hardwareId)].filter((d) => d !== undefined);
-      else if (vehicleId) devices = [world.deviceBySeedVehicle(vehicleId)].filter((d) => d !== undefined);
-      else devices = world.devices.seqs('seedFleet', fleetId!).map((seq) => world.devices.at(seq));
       const journeys: JourneyRecord[] = [];
-      for (const device of devices) {
-        for (const j of world.telemetry.get(device).journeys) {
+      const only = (id: string | undefined) => (id === undefined ? undefined : [id]);
+      for (const device of candidateDevices(app, hardwareId, only(fleetId), only(vehicleId))) {
+        for (const j of app.world.telemetry.get(device).journeys) {
           if (j.startMs >= window.from! && j.startMs < window.to! && ctx.auth.tenant.includes(j.organization_id)) journeys.push(j);
         }
       }
       journeys.sort((a, b) => b.startMs - a.startMs || (a.id < b.id ? -1 : 1));
-      const { page: items, hasMore, lastKey } = pageByTime(journeys, (j) => [j.startMs, j.id], page.after, page.limit);
-      return page.reply(items.map(journeyView), hasMore, lastKey);
+      return timeOrderedPage(ctx, app.cursors, journeys, (j) => [j.startMs, j.id], journeyView);
     },
   },
 ];

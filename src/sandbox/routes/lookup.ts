@@ -3,10 +3,12 @@ import { uuidParam } from '../http/params.js';
 import type { ApiContext } from '../http/context.js';
 import type { SandboxApp } from '../app.js';
 import type { DeviceRecord } from '../store/records.js';
+import type { SeqTable, Sequenced } from '../store/collection.js';
 
-export function deviceById(ctx: ApiContext, app: SandboxApp): DeviceRecord {
+/** The record of the path's {id} in `table` (devices, drivers, fleets, vehicles); `what` names it when not found. */
+export function byPathId<T extends Sequenced & { organization_id: string }>(ctx: ApiContext, table: SeqTable<T>, what: string): T {
   const id = uuidParam('id', ctx.params.id!);
-  return ctx.auth.tenant.visible(app.world.devices.get(id), `Device ${id}`);
+  return ctx.auth.tenant.visible(table.get(id), `${what} ${id}`);
 }
 
 export function deviceByHardwareId(ctx: ApiContext, app: SandboxApp): DeviceRecord {
@@ -14,9 +16,11 @@ export function deviceByHardwareId(ctx: ApiContext, app: SandboxApp): DeviceReco
   return ctx.auth.tenant.visible(app.world.deviceByHardwareId(hardwareId), `Device ${hardwareId}`);
 }
 
-/** An organization named in a path: unknown → 404, outside the tenant → 403 tenant.forbidden. */
-export function requireOrganizationInTenant(ctx: ApiContext, app: SandboxApp, organizationId: string): void {
-  ctx.auth.tenant.requireOrganization(organizationId, app.world.organizations.has(organizationId));
+/** The organization named in the path ({organizationId}): unknown → 404, outside the tenant → 403 tenant.forbidden. */
+export function organizationInPath(ctx: ApiContext, app: SandboxApp): string {
+  const id = uuidParam('organizationId', ctx.params.organizationId!);
+  ctx.auth.tenant.requireOrganization(id, app.world.organizations.has(id));
+  return id;
 }
 
 /** An organization named by a filter or a body: anything not in the tenant (even unknown) → 403. */

@@ -1,8 +1,7 @@
 // Organizations (sandbox design): the caller's tenant, one organization, and its descendants.
-import { uuidParam } from '../http/params.js';
 import { isSeq, readPage } from '../paging.js';
 import { Tenant } from '../tenancy.js';
-import { requireOrganizationInTenant } from './lookup.js';
+import { organizationInPath } from './lookup.js';
 import { organizationView } from './views.js';
 import type { ApiContext, Reply } from '../http/context.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
@@ -18,20 +17,14 @@ export const organizationRoutes: ApiRoute[] = [
     method: 'GET',
     path: '/v1/organizations/{organizationId}',
     operationId: 'getOrganization',
-    handler(ctx, app) {
-      const id = uuidParam('organizationId', ctx.params.organizationId!);
-      requireOrganizationInTenant(ctx, app, id);
-      return { status: 200, json: organizationView(app.world.organizations.get(id)!) };
-    },
+    handler: (ctx, app) => ({ status: 200, json: organizationView(app.world.organizations.get(organizationInPath(ctx, app))!) }),
   },
   {
     method: 'GET',
     path: '/v1/organizations/{organizationId}/descendants',
     operationId: 'listOrganizationDescendants',
     handler(ctx, app) {
-      const id = uuidParam('organizationId', ctx.params.organizationId!);
-      requireOrganizationInTenant(ctx, app, id);
-      const subtree = new Tenant(id, app.world.organizations.values()).organizationIds;
+      const subtree = new Tenant(organizationInPath(ctx, app), app.world.organizations.values()).organizationIds;
       return pageOfOrganizations(ctx, app, subtree.slice(1));
     },
   },

@@ -2,7 +2,7 @@
 // policy shared with the CLI. spec: too many topics and a refused URL are 422 with their own codes, not 400.
 import { checkCallbackUrl, isCallbackUrlShapeIssue, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/index.js';
 import { API_DOCUMENT, type SchemaIssue } from '../../openapi/schema-check.js';
-import { bodyIssue, issueProblem } from '../http/body-schema.js';
+import { bodyIssue, issueProblem, requireShape } from '../http/body-schema.js';
 import { invalidParameter, problem } from '../http/problems.js';
 import type { WebhookTopic } from '../store/webhook-configs.js';
 
@@ -34,9 +34,7 @@ export async function parseConfigBody(body: unknown, allowPrivate: boolean): Pro
 
 /** PATCH body (WebhookConfigPatch): {is_enabled}. */
 export async function parsePatchBody(body: unknown): Promise<boolean> {
-  const issue = await bodyIssue(API_DOCUMENT, 'WebhookConfigPatch', body);
-  if (issue) throw issueProblem(issue);
-  return (body as { is_enabled: boolean }).is_enabled;
+  return (await requireShape<{ is_enabled: boolean }>(API_DOCUMENT, 'WebhookConfigPatch', body)).is_enabled;
 }
 
 /** PUT /topics/{type} body (WebhookTopicUpsert): {is_enabled (default true), delivery: {url}}; the type is the path's. */

@@ -2,10 +2,9 @@
 // Optimistic concurrency: every answer carrying the configuration has a strong ETag; once a configuration
 // exists, PUT/PATCH/DELETE and topic changes need If-Match (412 precondition.required without it,
 // 412 precondition.failed when stale). Checks run in this order: tenant, existence, If-Match, body.
-import { uuidParam } from '../http/params.js';
 import { notFound, problem } from '../http/problems.js';
 import { MAX_TOPICS } from '../../webhooks/index.js';
-import { requireOrganizationInTenant } from './lookup.js';
+import { organizationInPath } from './lookup.js';
 import { parseConfigBody, parsePatchBody, parseTopicUpsert, tooManyTopics, topicTypeParam } from './webhook-body.js';
 import { webhookEtag, webhookView, type StoredWebhookConfig } from '../store/webhook-configs.js';
 import type { ApiContext, Reply } from '../http/context.js';
@@ -21,7 +20,7 @@ export const webhookConfigRoutes: ApiRoute[] = [
     path: BASE,
     operationId: 'replaceWebhookConfig',
     async handler(ctx, app) {
-      const org = organization(ctx, app);
+      const org = organizationInPath(ctx, app);
       const existing = app.webhooks.get(org);
       if (existing) checkIfMatch(ctx, existing, true);
       // no current representation: any If-Match fails (RFC 9110 13.1.1)
@@ -106,14 +105,8 @@ export const webhookConfigRoutes: ApiRoute[] = [
   },
 ];
 
-function organization(ctx: ApiContext, app: SandboxApp): string {
-  const org = uuidParam('organizationId', ctx.params.organizationId!);
-  requireOrganizationInTenant(ctx, app, org);
-  return org;
-}
-
 function current(ctx: ApiContext, app: SandboxApp): StoredWebhookConfig {
-  const org = organization(ctx, app);
+  const org = organizationInPath(ctx, app);
   const config = app.webhooks.get(org);
   if (!config) throw problem(404, 'webhook_config.not_found', `Organization ${org} has no webhook configuration.`);
   return config;

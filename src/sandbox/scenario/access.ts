@@ -2,7 +2,7 @@
 // and the webhook configurations it starts with, checked as the API would check them.
 import { ALL_SCOPES, SCOPE_PREFIX, clientSecret, seedClients, type SandboxClient } from '../auth/clients.js';
 import { checkCallbackUrl } from '../../webhooks/index.js';
-import { ScenarioError, type Scenario } from './scenario.js';
+import { fail, type Scenario } from './scenario.js';
 import type { WebhookTopic } from '../store/webhook-configs.js';
 import type { WorldStore } from '../store/world-store.js';
 
@@ -15,10 +15,6 @@ export interface WebhookSeed {
   topics: WebhookTopic[];
   authKey?: string;
 }
-
-const fail = (member: string, reason: string): never => {
-  throw new ScenarioError({ member, reason });
-};
 
 export function scenarioClients(scenario: Scenario, world: WorldStore, refs: OrganizationRefs, seed: number): SandboxClient[] {
   const clients = world.orgs ? seedClients(seed, world.orgs) : [];

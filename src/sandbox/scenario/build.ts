@@ -8,7 +8,7 @@ import { SEED_EPOCH_MS, countVehicles } from '../seed/world.js';
 import { capabilityCode } from '../store/device-table.js';
 import { WorldStore, type WorldChanges } from '../store/world-store.js';
 import type { Capability, FleetRecord } from '../store/records.js';
-import { ScenarioError, type Scenario, type ScenarioDevices } from './scenario.js';
+import { ScenarioError, fail, type Scenario, type ScenarioDevices } from './scenario.js';
 import { scenarioClients, scenarioWebhooks, type WebhookSeed } from './access.js';
 import type { SandboxClient } from '../auth/clients.js';
 
@@ -37,10 +37,6 @@ const SEEDED_ORGANIZATION_KEYS = { root: 'root', north: 'north', south: 'south',
 const DURATION = /^(\d+)(s|m|h|d)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-const fail = (member: string, reason: string): never => {
-  throw new ScenarioError({ member, reason });
-};
-
 export function buildWorld(p: WorldParams): BuiltWorld {
   const world = new WorldStore(p.seed, p.anchorMs);
   const scenario = p.scenario ?? {};
@@ -55,43 +51,36 @@ export function buildWorld(p: WorldParams): BuiltWorld {
   };
 }
 
+/** What a scenario key names: an organization by its id, a fleet, a vehicle by its row. */
+type Named = { organization: string; fleet: FleetRecord; vehicle: number };
+
 /** Scenario keys (and seeded ids) to the organizations, fleets and vehicles they name. */
 export class ScenarioRefs {
-  private readonly organizations = new Map<string, string>();
-  private readonly fleets = new Map<string, FleetRecord>();
-  private readonly vehicles = new Map<string, number>();
+  private readonly names = { organization: new Map<string, string>(), fleet: new Map<string, FleetRecord>(), vehicle: new Map<string, number>() };
 
   constructor(private readonly world: WorldStore) {
     const seeded = world.orgs;
-    if (seeded) for (const [key, role] of Object.entries(SEEDED_ORGANIZATION_KEYS)) this.organizations.set(key, seeded[role].id);
+    if (seeded) for (const [key, role] of Object.entries(SEEDED_ORGANIZATION_KEYS)) this.names.organization.set(key, seeded[role].id);
   }
 
-  defineOrganization(key: string, id: string, member: string): void {
-    if (this.organizations.has(key)) fail(member, `${key} names another organization already`);
-    this.organizations.set(key, id);
-  }
-
-  defineFleet(key: string, fleet: FleetRecord, member: string): void {
-    if (this.fleets.has(key)) fail(member, `${key} names another fleet already`);
-    this.fleets.set(key, fleet);
-  }
-
-  defineVehicle(key: string, row: number, member: string): void {
-    if (this.vehicles.has(key)) fail(member, `${key} names another vehicle already`);
-    this.vehicles.set(key, row);
+  /** A key names one thing of its kind only. */
+  define<K extends keyof Named>(kind: K, key: string, value: Named[K], member: string): void {
+    const names = this.names[kind] as Map<string, Named[K]>;
+    if (names.has(key)) fail(member, `${key} names another ${kind} already`);
+    names.set(key, value);
   }
 
   organization(ref: string, member: string): string {
-    const id = this.organizations.get(ref) ?? (this.world.organizations.has(ref.toLowerCase()) ? ref.toLowerCase() : undefined);
+    const id = this.names.organization.get(ref) ?? (this.world.organizations.has(ref.toLowerCase()) ? ref.toLowerCase() : undefined);
     return id ?? fail(member, `no organization ${ref} (define it under organizations, before it is used)`);
   }
 
   fleet(ref: string, member: string): FleetRecord {
-    return this.fleets.get(ref) ?? this.world.fleets.get(ref.toLowerCase()) ?? fail(member, `no fleet ${ref} (define it under fleets)`);
+    return this.names.fleet.get(ref) ?? this.world.fleets.get(ref.toLowerCase()) ?? fail(member, `no fleet ${ref} (define it under fleets)`);
   }
 
   vehicle(ref: string, member: string): number {
-    const row = this.vehicles.get(ref) ?? this.world.vehicles.rowOf(ref);
+    const row = this.names.vehicle.get(ref) ?? this.world.vehicles.rowOf(ref);
     return row >= 0 ? row : fail(member, `no vehicle ${ref} (define it under vehicles, before the devices)`);
   }
 }
@@ -113,7 +102,7 @@ class WorldBuilder {
       const id = o.id?.toLowerCase() ?? rng.uuid();
       if (world.organizations.has(id)) fail(`${member}.id`, `${id} is another organization's id`);
       const parent = o.parent == null ? null : refs.organization(o.parent, `${member}.parent`);
-      refs.defineOrganization(o.key, id, `${member}.key`);
+      refs.define('organization', o.key, id, `${member}.key`);
       world.addOrganization({ id, name: o.name, parent_id: parent });
     });
     (this.scenario.fleets ?? []).forEach((f, i) => {
@@ -124,7 +113,7 @@ class WorldBuilder {
         seq: world.fleets.size, id, organization_id: refs.organization(f.organization, `${member}.organization`), name: f.name, vehicle_count: 0,
         created_at: new Date(this.anchorMs).toISOString(),
       };
-      refs.defineFleet(f.key, fleet, `${member}.key`);
+      refs.define('fleet', f.key, fleet, `${member}.key`);
       world.fleets.add(fleet);
     });
     this.addVehicles();
@@ -142,7 +131,7 @@ class WorldBuilder {
       const fleet = this.refs.fleet(v.fleet, `${member}.fleet`);
       for (let n = 0; n < count; n++) {
         const row = this.attempt(`${member}.id`, () => this.world.vehicles.appendRandom(this.rng, fleet.seq, v.name, v.id));
-        if (v.key !== undefined) this.refs.defineVehicle(v.key, row, `${member}.key`);
+        if (v.key !== undefined) this.refs.define('vehicle', v.key, row, `${member}.key`);
       }
     });
   }

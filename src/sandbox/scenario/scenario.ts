@@ -89,6 +89,11 @@ export class ScenarioError extends Error {
   }
 }
 
+/** Throws the ScenarioError of a mistake at `member`. */
+export const fail = (member: string, reason: string): never => {
+  throw new ScenarioError({ member, reason });
+};
+
 /** The document as a Scenario, or a ScenarioError naming the first member that does not fit the schema. */
 export async function asScenario(value: unknown): Promise<Scenario> {
   const issue = await checkShape(CONTROL_DOCUMENT, 'Scenario', value);

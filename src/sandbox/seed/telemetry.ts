@@ -49,10 +49,7 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
   const fixed = device.fixedPosition;
   const home = fixed ? { lat: fixed.latitude, lon: fixed.longitude } : drawn;
   const at = () => Math.floor(windowStart + rng.next() * (reportedMs - windowStart));
-  const near = (spread: number) => ({
-    latitude: round(home.lat + (rng.next() - 0.5) * spread, 6),
-    longitude: round(home.lon + (rng.next() - 0.5) * spread, 6),
-  });
+  const near = nearTo(rng, home.lat, home.lon);
   const events: EventRecord[] = [];
   const media: MediaRecord[] = [];
   const eventCount = rng.int(0, 6);
@@ -104,6 +101,12 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
 }
 
 export type Near = (spread: number) => { latitude: number; longitude: number };
+
+/** Positions drawn within `spread` degrees of (latitude, longitude), to six decimals. */
+export const nearTo = (rng: Prng, latitude: number, longitude: number): Near => (spread) => ({
+  latitude: round(latitude + (rng.next() - 0.5) * spread, 6),
+  longitude: round(longitude + (rng.next() - 0.5) * spread, 6),
+});
 
 export function makeEvent(rng: Prng, device: DeviceRecord, triggeredMs: number, near: Near): EventRecord {
   const first = rng.chance(0.12) ? EVENT_TYPES[4]! : rng.pick(EVENT_TYPES); // collisions: a few more
@@ -186,7 +189,7 @@ export function round(value: number, digits: number): number {
 
 /**
  * Derived telemetry per device seq, least recently used dropped beyond `capacity`, with what devices reported
- * since start-up (--telemetry-rate) on top.
+ * since start-up (--telemetry-rate, emitted event.generic) on top.
  */
 export class TelemetryCache {
   private readonly entries = new Map<number, DeviceTelemetry>();
@@ -214,13 +217,5 @@ export class TelemetryCache {
     this.entries.set(device.seq, made);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     return made;
-  }
-
-  /**
-   * An event that happened now (an emitted event.generic): listed, searched and looked up like the seeded ones
-   * from then on, kept with what devices reported since start-up (bounded, in memory only).
-   */
-  record(device: DeviceRecord, event: EventRecord): void {
-    this.live.addEvent(device.seq, event);
   }
 }

@@ -21,7 +21,7 @@ export interface SeqTable<T extends Sequenced> {
   at(seq: number): T;
   get(id: string): T | undefined;
   seqs(name: string, key: string): readonly number[];
-  scan(sources: readonly (readonly number[])[] | null, afterSeq: number, limit: number, accept: (item: T) => boolean): ScanResult<T>;
+  scan(sources: readonly (readonly number[])[], afterSeq: number, limit: number, accept: (item: T) => boolean): ScanResult<T>;
 }
 
 /** Named indexes: for each name, key → sorted seqs. */
@@ -34,10 +34,7 @@ export class SeqIndexes {
 
   /** Appends a seq larger than every seq indexed so far. */
   append(name: string, key: string, seq: number): void {
-    const buckets = this.indexes.get(name)!;
-    const bucket = buckets.get(key);
-    if (bucket) bucket.push(seq);
-    else buckets.set(key, [seq]);
+    this.bucket(name, key).push(seq);
   }
 
   move(name: string, oldKey: string | null, newKey: string | null, seq: number): void {
@@ -62,25 +59,13 @@ export class SeqIndexes {
 }
 
 /**
- * Up to `limit` seqs after `afterSeq` that `accept` admits, in seq order, drawn from the union of `sources`
- * (sorted seq arrays) or from 0..size-1 when `sources` is null; hasMore when one more exists.
+ * Up to `limit` rows after `afterSeq` that `accept` admits, in seq order, drawn from the union of `sources`
+ * (sorted seq arrays), each shown as a record by `at` once; hasMore when one more exists.
  */
-export function scanSeqs(
-  sources: readonly (readonly number[])[] | null, size: number, afterSeq: number, limit: number, accept: (seq: number) => boolean,
-): { seqs: number[]; hasMore: boolean } {
-  const seqs: number[] = [];
-  const take = (seq: number): boolean => {
-    if (!accept(seq)) return true;
-    if (seqs.length === limit) return false; // one more exists: stop
-    seqs.push(seq);
-    return true;
-  };
-  if (sources === null) {
-    for (let seq = Math.max(0, afterSeq + 1); seq < size; seq++) {
-      if (!take(seq)) return { seqs, hasMore: true };
-    }
-    return { seqs, hasMore: false };
-  }
+export function scanRecords<T>(
+  sources: readonly (readonly number[])[], afterSeq: number, limit: number, at: (seq: number) => T, accept: (item: T) => boolean,
+): ScanResult<T> {
+  const items: T[] = [];
   const cursors = sources.map((arr) => ({ arr, at: upperBound(arr, afterSeq) }));
   for (;;) {
     let best = -1;
@@ -88,25 +73,13 @@ export function scanSeqs(
       const c = cursors[i]!;
       if (c.at < c.arr.length && (best < 0 || c.arr[c.at]! < cursors[best]!.arr[cursors[best]!.at]!)) best = i;
     }
-    if (best < 0) return { seqs, hasMore: false };
+    if (best < 0) return { items, hasMore: false };
     const c = cursors[best]!;
-    if (!take(c.arr[c.at++]!)) return { seqs, hasMore: true };
+    const item = at(c.arr[c.at++]!);
+    if (!accept(item)) continue;
+    if (items.length === limit) return { items, hasMore: true }; // one more exists: stop
+    items.push(item);
   }
-}
-
-/** scanSeqs over rows shown as records by `at`, each made once. */
-export function scanRecords<T>(
-  sources: readonly (readonly number[])[] | null, size: number, afterSeq: number, limit: number,
-  at: (seq: number) => T, accept: (item: T) => boolean,
-): ScanResult<T> {
-  const accepted: T[] = [];
-  const { seqs, hasMore } = scanSeqs(sources, size, afterSeq, limit, (seq) => {
-    const item = at(seq);
-    if (!accept(item)) return false;
-    accepted.push(item);
-    return true;
-  });
-  return { items: accepted.slice(0, seqs.length), hasMore };
 }
 
 export class IndexedCollection<T extends Sequenced> implements SeqTable<T> {
@@ -155,8 +128,8 @@ export class IndexedCollection<T extends Sequenced> implements SeqTable<T> {
     return this.indexes.seqs(name, key);
   }
 
-  scan(sources: readonly (readonly number[])[] | null, afterSeq: number, limit: number, accept: (item: T) => boolean): ScanResult<T> {
-    return scanRecords(sources, this.items.length, afterSeq, limit, (seq) => this.items[seq]!, accept);
+  scan(sources: readonly (readonly number[])[], afterSeq: number, limit: number, accept: (item: T) => boolean): ScanResult<T> {
+    return scanRecords(sources, afterSeq, limit, (seq) => this.items[seq]!, accept);
   }
 }
 

@@ -22,8 +22,6 @@ export interface CommandsState {
   log: CommandLogEntry[];
 }
 
-export const emptyCommandsState = (): CommandsState => ({ idempotency: {}, log: [] });
-
 export class CommandStore {
   private readonly records = new Map<string, IdempotencyRecord>();
   private readonly log: CommandLogEntry[] = [];

@@ -4,7 +4,6 @@
 // a DeviceRecord (a fresh object) only when a request needs it; changes go through the table.
 import { DEVICE_MODELS, FIRMWARE_VERSIONS } from '../seed/catalog.js';
 import { parseUuid } from '../seed/prng.js';
-import { grown } from './id-column.js';
 import { isoString } from './iso-time.js';
 import { ColumnTable } from './column-table.js';
 import type { Capability, DeviceRecord } from './records.js';
@@ -38,26 +37,29 @@ export interface DeviceInit {
 
 export const defaultHardwareId = (row: number): string => `HW-${String(row + 1).padStart(6, '0')}`;
 
-export class DeviceTable extends ColumnTable<DeviceRecord> {
-  private org = new Int32Array(0);
-  private fleet = new Int32Array(0);
-  private vehicle = new Int32Array(0);
-  private seedOrg = new Int32Array(0);
-  private seedFleet = new Int32Array(0);
-  private seedVehicle = new Int32Array(0);
-  private model = new Uint8Array(0);
-  private firmware = new Uint8Array(0);
-  private caps = new Uint8Array(0);
-  private live = new Uint8Array(0);
-  private lastSeen = new Float64Array(0);
-  private created = new Float64Array(0);
+const deviceColumns = () => ({
+  org: new Int32Array(0),
+  fleet: new Int32Array(0),
+  vehicle: new Int32Array(0),
+  seedOrg: new Int32Array(0),
+  seedFleet: new Int32Array(0),
+  seedVehicle: new Int32Array(0),
+  model: new Uint8Array(0),
+  firmware: new Uint8Array(0),
+  caps: new Uint8Array(0),
+  live: new Uint8Array(0),
+  lastSeen: new Float64Array(0),
+  created: new Float64Array(0),
+});
+
+export class DeviceTable extends ColumnTable<DeviceRecord, ReturnType<typeof deviceColumns>> {
   private readonly hardwareIds = new Map<number, string>();
   private readonly rowsByHardwareId = new Map<string, number>();
   private readonly names = new Map<number, string>();
   private readonly positions = new Map<number, { latitude: number; longitude: number }>();
 
   constructor(refs: WorldRefs, private readonly vehicles: VehicleTable) {
-    super(refs);
+    super(refs, deviceColumns());
   }
 
   /** Adds a device where `placement` says; that is also where the world put it (its telemetry stays there). */
@@ -69,24 +71,20 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
       : this.rowsByHardwareId.size > 0 && this.rowsByHardwareId.has(defaultHardwareId(row));
     if (taken) throw new Error(`duplicate hardware id ${init.hardwareId ?? defaultHardwareId(row)}`);
     this.roomFor(row);
-    if (typeof init.id === 'string') {
-      if (!parseUuid(init.id, this.ids.words, row * 4)) throw new Error(`device id ${init.id} is not a uuid`);
-    } else {
-      const words = this.ids.words;
-      for (let i = 0; i < 4; i++) words[row * 4 + i] = init.id[i]!;
-    }
+    if (typeof init.id !== 'string') this.ids.words.set(init.id, row * 4);
+    else if (!parseUuid(init.id, this.ids.words, row * 4)) throw new Error(`device id ${init.id} is not a uuid`);
     if (this.ids.index(row) >= 0) throw new Error(`duplicate device id: ${this.ids.text(row)} is another device's id`);
     this.count++;
     const { org, fleet, vehicle } = init.placement;
-    this.org[row] = this.seedOrg[row] = org;
-    this.fleet[row] = this.seedFleet[row] = fleet;
-    this.vehicle[row] = this.seedVehicle[row] = vehicle;
-    this.model[row] = init.model;
-    this.firmware[row] = init.firmware;
-    this.caps[row] = init.capabilities;
-    this.live[row] = init.hasLivePosition ? 1 : 0;
-    this.lastSeen[row] = init.lastSeenMs;
-    this.created[row] = init.createdMs;
+    this.columns.org[row] = this.columns.seedOrg[row] = org;
+    this.columns.fleet[row] = this.columns.seedFleet[row] = fleet;
+    this.columns.vehicle[row] = this.columns.seedVehicle[row] = vehicle;
+    this.columns.model[row] = init.model;
+    this.columns.firmware[row] = init.firmware;
+    this.columns.caps[row] = init.capabilities;
+    this.columns.live[row] = init.hasLivePosition ? 1 : 0;
+    this.columns.lastSeen[row] = init.lastSeenMs;
+    this.columns.created[row] = init.createdMs;
     if (init.hardwareId !== undefined) {
       this.hardwareIds.set(row, init.hardwareId);
       this.rowsByHardwareId.set(init.hardwareId, row);
@@ -101,15 +99,15 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
 
   /** Moves a device (assignment); its telemetry stays where the world put it. */
   place(row: number, next: Placement): void {
-    this.moveRow('org', this.org[row]!, next.org, row);
-    this.moveRow('fleet', this.fleet[row]!, next.fleet, row);
-    this.org[row] = next.org;
-    this.fleet[row] = next.fleet;
-    this.vehicle[row] = next.vehicle;
+    this.moveRow('org', this.columns.org[row]!, next.org, row);
+    this.moveRow('fleet', this.columns.fleet[row]!, next.fleet, row);
+    this.columns.org[row] = next.org;
+    this.columns.fleet[row] = next.fleet;
+    this.columns.vehicle[row] = next.vehicle;
   }
 
   placement(row: number): Placement {
-    return { org: this.org[row]!, fleet: this.fleet[row]!, vehicle: this.vehicle[row]! };
+    return { org: this.columns.org[row]!, fleet: this.columns.fleet[row]!, vehicle: this.columns.vehicle[row]! };
   }
 
   /** Where the device is (a scenario's live_position): its telemetry stays around it. */
@@ -119,11 +117,11 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
 
   /** A new report from the device (live telemetry): last_seen_at moves forward, never back. */
   reported(row: number, atMs: number): void {
-    if (!(this.lastSeen[row]! >= atMs)) this.lastSeen[row] = atMs;
+    if (!(this.columns.lastSeen[row]! >= atMs)) this.columns.lastSeen[row] = atMs;
   }
 
   lastSeenMs(row: number): number {
-    return this.lastSeen[row]!;
+    return this.columns.lastSeen[row]!;
   }
 
   hardwareId(row: number): string {
@@ -147,42 +145,27 @@ export class DeviceTable extends ColumnTable<DeviceRecord> {
 
   at(row: number): DeviceRecord {
     const hardwareId = this.hardwareId(row);
-    const seedVehicle = this.seedVehicle[row]!;
-    const vehicle = this.vehicle[row]!;
-    const lastSeen = this.lastSeen[row]!;
+    const seedVehicle = this.columns.seedVehicle[row]!;
+    const vehicle = this.columns.vehicle[row]!;
+    const lastSeen = this.columns.lastSeen[row]!;
     return {
       seq: row,
       id: this.ids.text(row),
       hardware_id: hardwareId,
-      organization_id: this.refs.orgId(this.org[row]!),
-      fleet_id: this.refs.fleetId(this.fleet[row]!),
+      organization_id: this.refs.orgId(this.columns.org[row]!),
+      fleet_id: this.refs.fleetId(this.columns.fleet[row]!),
       vehicle_id: vehicle < 0 ? null : this.vehicles.ids.text(vehicle),
       name: this.names.get(row) ?? (seedVehicle < 0 ? `Spare unit ${hardwareId}` : `${this.vehicles.name(seedVehicle)} unit`),
-      model: DEVICE_MODELS[this.model[row]!]!,
-      firmware_version: FIRMWARE_VERSIONS[this.firmware[row]!]!,
-      capabilities: CAPABILITY_SETS[this.caps[row]!]!,
+      model: DEVICE_MODELS[this.columns.model[row]!]!,
+      firmware_version: FIRMWARE_VERSIONS[this.columns.firmware[row]!]!,
+      capabilities: CAPABILITY_SETS[this.columns.caps[row]!]!,
       last_seen_at: Number.isNaN(lastSeen) ? null : isoString(lastSeen),
-      created_at: isoString(this.created[row]!),
-      seedOrganizationId: this.refs.orgId(this.seedOrg[row]!),
-      seedFleetId: this.refs.fleetId(this.seedFleet[row]!),
+      created_at: isoString(this.columns.created[row]!),
+      seedOrganizationId: this.refs.orgId(this.columns.seedOrg[row]!),
+      seedFleetId: this.refs.fleetId(this.columns.seedFleet[row]!),
       seedVehicleId: seedVehicle < 0 ? null : this.vehicles.ids.text(seedVehicle),
-      hasLivePosition: this.live[row] === 1,
+      hasLivePosition: this.columns.live[row] === 1,
       fixedPosition: this.positions.get(row) ?? null,
     };
-  }
-
-  protected growColumns(rows: number): void {
-    this.org = grown(this.org, rows);
-    this.fleet = grown(this.fleet, rows);
-    this.vehicle = grown(this.vehicle, rows);
-    this.seedOrg = grown(this.seedOrg, rows);
-    this.seedFleet = grown(this.seedFleet, rows);
-    this.seedVehicle = grown(this.seedVehicle, rows);
-    this.model = grown(this.model, rows);
-    this.firmware = grown(this.firmware, rows);
-    this.caps = grown(this.caps, rows);
-    this.live = grown(this.live, rows);
-    this.lastSeen = grown(this.lastSeen, rows);
-    this.created = grown(this.created, rows);
   }
 }

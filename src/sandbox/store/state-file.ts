@@ -73,11 +73,6 @@ export async function loadState(file: string): Promise<SandboxState | null> {
   return parsed as SandboxState;
 }
 
-export async function writeStateAtomically(file: string, state: SandboxState): Promise<void> {
-  // The folder is the operator's choice: created with the usual permissions, not the config folder's 0700.
-  await writeFileAtomically(file, JSON.stringify(state), { directoryMode: 0o777 });
-}
-
 /** Saves a moment after changes (coalescing bursts such as a bulk reboot) and on flush; never two writes at once. */
 export class StateSaver {
   private timer: NodeJS.Timeout | null = null;
@@ -117,7 +112,8 @@ export class StateSaver {
       if (!this.dirty) return;
       this.dirty = false;
       try {
-        await writeStateAtomically(this.file, this.snapshot());
+        // the folder is the operator's choice: created with the usual permissions, not the config folder's 0700
+        await writeFileAtomically(this.file, JSON.stringify(this.snapshot()), { directoryMode: 0o777 });
         this.onDisk = true;
       } catch (err) {
         this.dirty = true;

@@ -20,8 +20,6 @@ export interface WebhookConfigsState {
   last_revision: number;
 }
 
-export const emptyWebhookConfigsState = (): WebhookConfigsState => ({ configs: {}, last_revision: 0 });
-
 const newAuthKey = (): string => `whk_${randomBytes(24).toString('base64url')}`;
 
 export class WebhookConfigStore {
@@ -40,20 +38,19 @@ export class WebhookConfigStore {
   /** Creates or replaces the whole configuration; the auth key survives a replace. */
   put(organizationId: string, isEnabled: boolean, topics: WebhookTopic[]): StoredWebhookConfig {
     const existing = this.configs.get(organizationId);
+    if (existing) return this.update(existing, { is_enabled: isEnabled, topics });
     const at = this.now().toISOString();
-    const config: StoredWebhookConfig = existing
-      ? { ...existing, is_enabled: isEnabled, topics, updated_at: at, revision: ++this.lastRevision }
-      : {
-          organization_id: organizationId,
-          is_enabled: isEnabled,
-          topics,
-          auth_key: newAuthKey(),
-          previous_auth_key: null,
-          key_rotated_at: null,
-          created_at: at,
-          updated_at: at,
-          revision: ++this.lastRevision,
-        };
+    const config: StoredWebhookConfig = {
+      organization_id: organizationId,
+      is_enabled: isEnabled,
+      topics,
+      auth_key: newAuthKey(),
+      previous_auth_key: null,
+      key_rotated_at: null,
+      created_at: at,
+      updated_at: at,
+      revision: ++this.lastRevision,
+    };
     this.configs.set(organizationId, config);
     return config;
   }

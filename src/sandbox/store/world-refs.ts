@@ -4,6 +4,7 @@ import type { IndexedCollection } from './collection.js';
 import type { FleetRecord, OrganizationRecord } from './records.js';
 
 export class WorldRefs {
+  /** Organizations in the order they were made (parents before children). */
   readonly organizationList: OrganizationRecord[] = [];
   private readonly organizationIndex = new Map<string, number>();
   private readonly fleetOrgs: number[] = [];

@@ -71,11 +71,6 @@ export class WorldStore {
     this.refs.addOrganization(org);
   }
 
-  /** Organizations in the order they were made (parents before children). */
-  organizationList(): readonly OrganizationRecord[] {
-    return this.refs.organizationList;
-  }
-
   /** What the world was built with is its own; changes made through the API are recorded (and applied) from here. */
   finishBuilding(changes?: WorldChanges): void {
     this.builtDriverCount = this.drivers.size;
@@ -101,10 +96,6 @@ export class WorldStore {
       : { vehicle_id: null, fleet_id: device.fleet_id, organization_id: device.organization_id };
     this.placeDevice(device.seq, next);
     this.changes.assignments[device.id] = next;
-  }
-
-  nextDriverSeq(): number {
-    return this.drivers.size;
   }
 
   addDriver(driver: DriverRecord): void {

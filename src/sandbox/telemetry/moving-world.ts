@@ -5,7 +5,7 @@
 // Devices that never reported stay silent, so the seeded examples (HW-000006) keep their meaning; at most the
 // first MAX_MOVING_DEVICES devices move, which keeps the memory of a long run bounded (telemetry/live-store.ts).
 import { prngFor, type Prng } from '../seed/prng.js';
-import { makeEvent, round } from '../seed/telemetry.js';
+import { makeEvent, nearTo, round } from '../seed/telemetry.js';
 import { eventGeneric } from '../webhooks/event-source.js';
 import { isoString } from '../store/iso-time.js';
 import type { SandboxApp } from '../app.js';
@@ -91,8 +91,7 @@ export class MovingWorld {
     const rng = this.rng;
     const before = this.app.world.telemetry.get(device);
     const from = before.livePosition ?? before.lastReported;
-    const latitude = round((from?.latitude ?? 50) + (rng.next() - 0.5) * 0.002, 6);
-    const longitude = round((from?.longitude ?? 8) + (rng.next() - 0.5) * 0.002, 6);
+    const { latitude, longitude } = nearTo(rng, from?.latitude ?? 50, from?.longitude ?? 8)(0.002);
     const speed = rng.int(0, 110);
     const at = isoString(wireMs);
     const state: LastReportedState = {
@@ -112,12 +111,7 @@ export class MovingWorld {
   }
 
   private newEvent(device: DeviceRecord, wireMs: number, at: { latitude: number; longitude: number }): EventRecord {
-    const rng = this.rng;
-    const near = (spread: number) => ({
-      latitude: round(at.latitude + (rng.next() - 0.5) * spread, 6),
-      longitude: round(at.longitude + (rng.next() - 0.5) * spread, 6),
-    });
-    const event = makeEvent(rng, device, wireMs, near);
+    const event = makeEvent(this.rng, device, wireMs, nearTo(this.rng, at.latitude, at.longitude));
     this.app.world.telemetry.live.addEvent(device.seq, event);
     const { data } = eventGeneric(event);
     this.app.hooks.eventEmitted({ type: 'event.generic', organizationId: event.organization_id, hardwareId: event.hardware_id, time: event.triggered_at, record: data });

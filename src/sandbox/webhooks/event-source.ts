@@ -9,7 +9,7 @@
 // sees it), a fix from the device's live position, an alarm with a fresh id.
 import { randomUUID } from 'node:crypto';
 import { prngFor, type Prng } from '../seed/prng.js';
-import { makeEvent, round } from '../seed/telemetry.js';
+import { makeEvent, nearTo, round } from '../seed/telemetry.js';
 import type { DeviceRecord, EventRecord, JourneyRecord, MediaRecord } from '../store/records.js';
 import type { SandboxApp } from '../app.js';
 import type { EventDataByType, EventType } from '../../webhooks/index.js';
@@ -23,6 +23,11 @@ export interface SourceEvent<T extends EventType = EventType> {
   /** Device wire time when the payload carries none (media.ready). */
   time?: string;
 }
+
+/** An occurrence of `type` on a device (or a record of one), heard of by its organization's subscribers. */
+const occurrence = <T extends EventType>(type: T, of: { organization_id: string; hardware_id: string }, data: EventDataByType[T]): SourceEvent<T> => ({
+  type, organizationId: of.organization_id, hardwareId: of.hardware_id, data,
+});
 
 /** Limits the devices events come from (an organization and its descendants); null: any device. */
 export type DeviceFilter = ((organizationId: string) => boolean) | null;
@@ -107,13 +112,8 @@ export class FleetEventSource {
   private newEvent(device: DeviceRecord): SourceEvent<'event.generic'> | null {
     const state = this.app.world.telemetry.get(device).lastReported;
     if (!state) return null;
-    const rng = this.rng;
-    const near = (spread: number) => ({
-      latitude: round(state.latitude + (rng.next() - 0.5) * spread, 6),
-      longitude: round(state.longitude + (rng.next() - 0.5) * spread, 6),
-    });
-    const event = makeEvent(rng, device, this.app.now().getTime(), near);
-    this.app.world.telemetry.record(device, event);
+    const event = makeEvent(this.rng, device, this.app.now().getTime(), nearTo(this.rng, state.latitude, state.longitude));
+    this.app.world.telemetry.live.addEvent(device.seq, event);
     return eventGeneric(event);
   }
 
@@ -124,20 +124,14 @@ export class FleetEventSource {
     const nowMs = Math.max(this.app.now().getTime(), (this.lastFixMs.get(device.hardware_id) ?? 0) + 1);
     this.lastFixMs.set(device.hardware_id, nowMs);
     const rng = this.rng;
-    return {
-      type: 'live.gps',
-      organizationId: device.organization_id,
+    return occurrence('live.gps', device, {
       hardwareId: device.hardware_id,
-      data: {
-        hardwareId: device.hardware_id,
-        latitude: round(position.latitude + (rng.next() - 0.5) * 0.002, 6),
-        longitude: round(position.longitude + (rng.next() - 0.5) * 0.002, 6),
-        heading: rng.int(0, 359),
-        speed: rng.int(0, 110),
-        utc: new Date(nowMs).toISOString(),
-        invalidGps: !position.is_valid_gps,
-      },
-    };
+      ...nearTo(rng, position.latitude, position.longitude)(0.002),
+      heading: rng.int(0, 359),
+      speed: rng.int(0, 110),
+      utc: new Date(nowMs).toISOString(),
+      invalidGps: !position.is_valid_gps,
+    });
   }
 
   /** An alarm raised now, on a device that has reported (its last reported place). */
@@ -149,77 +143,57 @@ export class FleetEventSource {
     const at = (secondsAgo: number) => new Date(nowMs - secondsAgo * 1000).toISOString();
     const offsets = [4, 2, 0];
     let heading = rng.int(0, 359);
-    return {
-      type: 'alarm.triggered',
-      organizationId: device.organization_id,
+    return occurrence('alarm.triggered', device, {
+      id: randomUUID(),
       hardwareId: device.hardware_id,
-      data: {
-        id: randomUUID(),
-        hardwareId: device.hardware_id,
-        triggerOn: at(0),
-        alarmKey: rng.pick(ALARM_KEYS),
-        locations: offsets.map((s, i) => ({
-          latitude: round(state.latitude + i * 0.0002, 6), longitude: round(state.longitude + i * 0.0003, 6), utc: at(s),
-        })),
-        speedPoints: offsets.map((s) => ({ speed: rng.int(0, 120), utc: at(s) })),
-        headingPoints: offsets.map((s) => ({ heading: (heading = (heading + rng.int(0, 20)) % 360), utc: at(s) })),
-      },
-    };
+      triggerOn: at(0),
+      alarmKey: rng.pick(ALARM_KEYS),
+      locations: offsets.map((s, i) => ({
+        latitude: round(state.latitude + i * 0.0002, 6), longitude: round(state.longitude + i * 0.0003, 6), utc: at(s),
+      })),
+      speedPoints: offsets.map((s) => ({ speed: rng.int(0, 120), utc: at(s) })),
+      headingPoints: offsets.map((s) => ({ heading: (heading = (heading + rng.int(0, 20)) % 360), utc: at(s) })),
+    });
   }
 
   private mediaReady(item: MediaRecord): SourceEvent<'media.ready'> {
-    return {
-      type: 'media.ready',
-      organizationId: item.organization_id,
+    const data = {
+      mediaId: item.id,
       hardwareId: item.hardware_id,
-      time: item.recorded_at,
-      data: {
-        mediaId: item.id,
-        hardwareId: item.hardware_id,
-        fileName: item.file_name,
-        mimeType: item.mime_type,
-        channel: item.channel,
-        downloadUrl: this.app.media.sign(this.app.baseUrl(), item.id).url,
-      },
+      fileName: item.file_name,
+      mimeType: item.mime_type,
+      channel: item.channel,
+      downloadUrl: this.app.media.sign(this.app.baseUrl(), item.id).url,
     };
+    return { ...occurrence('media.ready', item, data), time: item.recorded_at };
   }
 }
 
 export function eventGeneric(r: EventRecord): SourceEvent<'event.generic'> {
-  return {
-    type: 'event.generic',
-    organizationId: r.organization_id,
+  return occurrence('event.generic', r, {
+    eventId: r.event_id,
     hardwareId: r.hardware_id,
-    data: {
-      eventId: r.event_id,
-      hardwareId: r.hardware_id,
-      triggerUtc: r.triggered_at,
-      eventTypes: [...r.event_types],
-      eventCategories: [...r.event_categories],
-      isAccident: r.is_accident,
-      locations: r.locations.map((l) => ({ latitude: l.latitude, longitude: l.longitude, utc: l.recorded_at })),
-      address: r.address,
-      vehicleId: r.vehicle_id,
-    },
-  };
+    triggerUtc: r.triggered_at,
+    eventTypes: [...r.event_types],
+    eventCategories: [...r.event_categories],
+    isAccident: r.is_accident,
+    locations: r.locations.map((l) => ({ latitude: l.latitude, longitude: l.longitude, utc: l.recorded_at })),
+    address: r.address,
+    vehicleId: r.vehicle_id,
+  });
 }
 
 function journeyClosed(r: JourneyRecord): SourceEvent<'journey.closed'> {
-  return {
-    type: 'journey.closed',
-    organizationId: r.organization_id,
+  return occurrence('journey.closed', r, {
+    journeyId: r.id,
     hardwareId: r.hardware_id,
-    data: {
-      journeyId: r.id,
-      hardwareId: r.hardware_id,
-      startUtc: r.start_utc,
-      endUtc: r.end_utc,
-      startLatitude: r.start_latitude,
-      startLongitude: r.start_longitude,
-      endLatitude: r.end_latitude,
-      endLongitude: r.end_longitude,
-      distanceMeters: r.distance_meters,
-      durationSeconds: r.duration_seconds,
-    },
-  };
+    startUtc: r.start_utc,
+    endUtc: r.end_utc,
+    startLatitude: r.start_latitude,
+    startLongitude: r.start_longitude,
+    endLatitude: r.end_latitude,
+    endLongitude: r.end_longitude,
+    distanceMeters: r.distance_meters,
+    durationSeconds: r.duration_seconds,
+  });
 }
