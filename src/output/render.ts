@@ -284,8 +284,7 @@ export class Output {
   private yamlWriter: Promise<YamlWriter> | undefined;
 
   private yaml(): Promise<YamlWriter> {
-    this.yamlWriter ??= import('./yaml.js').then(({ loadYamlWriter }) => loadYamlWriter());
-    return this.yamlWriter;
+    return (this.yamlWriter ??= import('./yaml.js').then(({ loadYamlWriter }) => loadYamlWriter()));
   }
 
   /** On a terminal, control characters jq prints raw, or YAML leaves (bidirectional overrides), are shown. */

@@ -12,10 +12,6 @@ export interface SampleEventOptions {
 
 const SAMPLE_HARDWARE_ID = 'HW-000001';
 
-function base64url(text: string): string {
-  return Buffer.from(text, 'utf8').toString('base64url');
-}
-
 export function sampleData<T extends EventType>(type: T, opts: SampleEventOptions, now: Date, newId: () => string): EventDataByType[T] {
   return samplePayload(type, opts.hardwareId ?? SAMPLE_HARDWARE_ID, opts.baseUrl, now, newId) as EventDataByType[T];
 }
@@ -42,7 +38,7 @@ function samplePayload(type: EventType, hw: string, baseUrl: string, now: Date, 
     case 'event.generic':
       // spec: the event id is the base64url of the hardware id and the event id joined by a separator
       return {
-        eventId: base64url(`${hw}~${newId()}`), hardwareId: hw, triggerUtc: at(0),
+        eventId: Buffer.from(`${hw}~${newId()}`, 'utf8').toString('base64url'), hardwareId: hw, triggerUtc: at(0),
         eventTypes: ['harsh_braking'], eventCategories: ['driving'], isAccident: false,
         locations: [{ ...where, utc: at(0) }], address: 'Dam 1, 1012 JS Amsterdam, Netherlands', vehicleId: newId(),
       };
