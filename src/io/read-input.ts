@@ -144,21 +144,15 @@ export async function readTextFile(file: string, what: string, limits: ReadLimit
   const maxBytes = limits.maxBytes ?? MAX_INPUT_BYTES;
   // A plain descriptor, not a FileHandle: a pipe's descriptor goes to a socket, which closes it; a FileHandle
   // would close it again when collected, by then maybe another file's.
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO does not wait for a writer, and a file that waits for data (/proc/kmsg)
-    // answers EAGAIN instead of blocking a thread that no signal can wake.
-    fd = await openFile(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch (error) {
-    throw new InputFileError(`cannot read ${what}: ${describeFileError(error as NodeJS.ErrnoException)}`, (error as NodeJS.ErrnoException).code);
-  }
-  let info: Stats;
-  try {
-    info = await statFd(fd);
-  } catch (error) {
+  // O_NONBLOCK: opening a FIFO does not wait for a writer, and a file that waits for data (/proc/kmsg)
+  // answers EAGAIN instead of blocking a thread that no signal can wake.
+  const fd = await openFile(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch((error: NodeJS.ErrnoException) => {
+    throw new InputFileError(`cannot read ${what}: ${describeFileError(error)}`, error.code);
+  });
+  const info = await statFd(fd).catch(async (error: NodeJS.ErrnoException) => {
     await closeFd(fd).catch(() => undefined);
-    throw new UsageError(`cannot read ${what}: ${describeFileError(error as NodeJS.ErrnoException)}`);
-  }
+    throw new UsageError(`cannot read ${what}: ${describeFileError(error)}`);
+  });
   if (info.isFIFO()) {
     // a pipe (`--from-file <(cmd)`) is read through the event loop, so it stops on Ctrl-C
     const pipe = new Socket({ fd, readable: true, writable: false });
