@@ -61,14 +61,11 @@ export class Journal {
 
   static async open(file: string, runId: string): Promise<Journal> {
     requireRegularFileOrMissing(file, 'the journal');
-    let text: string;
-    try {
-      // bounded and never blocking: --journal may name a FIFO or a device by mistake
-      text = await readTextFile(file, `the journal ${file}`);
-    } catch (error) {
+    // bounded and never blocking: --journal may name a FIFO or a device by mistake
+    const text = await readTextFile(file, `the journal ${file}`).catch((error: unknown) => {
       if (!(error instanceof InputFileError) || error.code === undefined) throw error;
       throw new UsageError(`no journal for run ${runId} at ${file} (${error.code})`, 'pass --journal FILE if the run used one');
-    }
+    });
     const lines = text.split('\n');
     let header: JournalHeader | undefined;
     const results = new Map<string, DeviceCommandResult>();
