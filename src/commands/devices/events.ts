@@ -10,7 +10,7 @@ import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
 import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireHardwareId, collect, requireNonEmpty } from '../shared/validate.js';
+import { collect, requireNonEmpty } from '../shared/validate.js';
 
 export interface DevicesEventsOptions {
   hardwareId: string;

@@ -7,7 +7,6 @@ import { givenOrPicked, pickable } from '../shared/pick-list.js';
 import { pickDevice } from '../shared/pickers.js';
 import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireUuid } from '../shared/validate.js';
 
 type DevicesGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 

@@ -8,7 +8,6 @@ import { givenOrPicked, pickable } from '../shared/pick-list.js';
 import { pickDevice } from '../shared/pickers.js';
 import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireUuid } from '../shared/validate.js';
 
 export interface DevicesUnassignOptions {
   /** A device id (uuid) or a hardware id. */

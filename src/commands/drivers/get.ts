@@ -5,7 +5,6 @@ import { describeVerb } from '../shared/help.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickDriver, uuidArgument } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireUuid } from '../shared/validate.js';
 
 type DriversGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 

@@ -6,7 +6,6 @@ import { completeValues } from '../../completion/values.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickOrganization, uuidArgument } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireUuid } from '../shared/validate.js';
 
 type OrganizationsGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 

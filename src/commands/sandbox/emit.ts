@@ -2,7 +2,6 @@
 // names) to emit webhook events from its seeded fleet, through its sandbox-only POST /_sandbox/emit.
 import { Argument, Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { UsageError } from '../../errors.js';
 import { callSandbox, type ControlDeps } from './control-client.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/index.js';
 import { viewOf } from '../../output/columns.js';

@@ -5,7 +5,6 @@ import { describeVerb } from '../shared/help.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickVehicle, uuidArgument } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireUuid } from '../shared/validate.js';
 
 type VehiclesGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
