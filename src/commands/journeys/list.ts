@@ -5,7 +5,8 @@ import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/paging.js';
+import { renderList } from '../shared/record-verbs.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { requireHardwareId, optionalUuid } from '../shared/validate.js';
 
@@ -68,7 +69,6 @@ export function journeysListOptions(flags: RawJourneysFlags, now: Date): Journey
 }
 
 export async function journeysListRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: JourneysListOptions): Promise<void> {
-  const api = await deps.api();
   const s = opts.subject;
   const query = {
     hardware_id: 'hardwareId' in s ? s.hardwareId : undefined,
@@ -77,6 +77,5 @@ export async function journeysListRun(deps: Pick<Deps, 'api' | 'output' | 'io'>,
     date_from: opts.window.dateFrom,
     date_to: opts.window.dateTo,
   };
-  const pager = api.list('listJourneys', { query }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('journey'), opts.paging);
+  await renderList(deps, 'listJourneys', { query }, 'journey', opts.paging);
 }
