@@ -8,7 +8,7 @@ import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/paging.js';
 import { renderList } from '../shared/record-verbs.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireHardwareId, optionalUuid } from '../shared/validate.js';
+import { requireHardwareId, optionalUuid, requireNothingMissing } from '../shared/validate.js';
 
 /** Exactly one subject: the API takes one of hardware_id, vehicle_id or fleet_id. */
 export type JourneySubject = { hardwareId: string } | { vehicleId: string } | { fleetId: string };
@@ -58,13 +58,8 @@ export function journeysListOptions(flags: RawJourneysFlags, now: Date): Journey
   const window = dateWindowFrom(flags, now);
   const paging = pagingFrom(flags);
   if (subjects.length > 1) throw new UsageError(`give only one of ${SUBJECT_FLAGS}`);
-  const missing: string[] = [];
-  if (subjects.length === 0) missing.push(`one of ${SUBJECT_FLAGS}`);
-  const windowGap = missingWindowPart(window);
-  if (windowGap) missing.push(windowGap);
-  if (missing.length > 0) {
-    throw new UsageError(`journeys list needs ${missing.join(' and ')}`, 'for example: fleetctl journeys list --hardware-id HW-000001 --since 7d');
-  }
+  const subject = subjects.length === 0 ? `one of ${SUBJECT_FLAGS}` : undefined;
+  requireNothingMissing('journeys list', [subject, missingWindowPart(window)], 'fleetctl journeys list --hardware-id HW-000001 --since 7d');
   return { subject: subjects[0]!, window: window as Required<DateWindow>, paging };
 }
 

@@ -58,6 +58,12 @@ export function optionalHardwareId(value: string | undefined, what: string): str
   return value === undefined ? undefined : requireHardwareId(value, what);
 }
 
+/** Everything a verb lacks, said at once ("events search needs X and Y"); an undefined gap is nothing missing. */
+export function requireNothingMissing(verb: string, gaps: (string | undefined)[], example: string): void {
+  const missing = gaps.filter((gap) => gap !== undefined);
+  if (missing.length > 0) throw new UsageError(`${verb} needs ${missing.join(' and ')}`, `for example: ${example}`);
+}
+
 /** For repeatable options: `--type a --type b` and `--type a,b` both work. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
