@@ -22,13 +22,9 @@ export function parseDeviceRef(value: string): string {
   return canonicalUuid(ref) ?? requireHardwareId(ref, 'hardware id');
 }
 
-export function isDeviceId(ref: string): boolean {
-  return isUuid(ref);
-}
-
 /** The device id for a uuid (no request) or a hardware id (one request): exit 5 when none, 2 when ambiguous. */
 export async function resolveDevice(api: ApiClient, ref: string, signal?: AbortSignal): Promise<ResolvedDevice> {
-  if (isDeviceId(ref)) return { id: ref, label: ref };
+  if (isUuid(ref)) return { id: ref, label: ref };
   // two are enough to know whether the hardware id names more than one device
   const pager = api.list('listDevices', { query: { hardware_id: ref }, signal }, { limit: 2, all: false });
   const found: string[] = [];
