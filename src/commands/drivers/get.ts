@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { schemaView } from '../../output/columns.js';
-import { newGetByIdCommand, type GetDeps } from '../shared/record-verbs.js';
+import { newGetByIdCommand, showRecordRun, type GetDeps } from '../shared/record-verbs.js';
 import { pickDriver } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 
@@ -21,8 +20,4 @@ export function newDriversGetCommand(deps: GetDeps, run = driversGetRun): Comman
   });
 }
 
-export async function driversGetRun(deps: GetDeps, opts: { id: string }): Promise<void> {
-  const api = await deps.api();
-  const answer = await api.call('getDriver', { pathParams: { id: opts.id } });
-  await deps.output().object(answer.body, schemaView('Driver'));
-}
+export const driversGetRun = showRecordRun('Driver', (api, id) => api.call('getDriver', { pathParams: { id } }));

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { schemaView } from '../../output/columns.js';
-import { newGetByIdCommand, type GetDeps } from '../shared/record-verbs.js';
+import { newGetByIdCommand, showRecordRun, type GetDeps } from '../shared/record-verbs.js';
 import { pickFleet } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 
@@ -19,8 +18,4 @@ export function newFleetsGetCommand(deps: GetDeps, run = fleetsGetRun): Command 
   });
 }
 
-export async function fleetsGetRun(deps: GetDeps, opts: { id: string }): Promise<void> {
-  const api = await deps.api();
-  const answer = await api.call('getFleet', { pathParams: { id: opts.id } });
-  await deps.output().object(answer.body, schemaView('Fleet'));
-}
+export const fleetsGetRun = showRecordRun('Fleet', (api, id) => api.call('getFleet', { pathParams: { id } }));

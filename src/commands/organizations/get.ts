@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { schemaView } from '../../output/columns.js';
-import { newGetByIdCommand, type GetDeps } from '../shared/record-verbs.js';
+import { newGetByIdCommand, showRecordRun, type GetDeps } from '../shared/record-verbs.js';
 import { pickOrganization } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 
@@ -21,8 +20,4 @@ export function newOrganizationsGetCommand(deps: GetDeps, run = organizationsGet
   });
 }
 
-export async function organizationsGetRun(deps: GetDeps, opts: { id: string }): Promise<void> {
-  const api = await deps.api();
-  const answer = await api.call('getOrganization', { pathParams: { organizationId: opts.id } });
-  await deps.output().object(answer.body, schemaView('Organization'));
-}
+export const organizationsGetRun = showRecordRun('Organization', (api, id) => api.call('getOrganization', { pathParams: { organizationId: id } }));

@@ -2,6 +2,7 @@
 // flags, paging, and the records printed page by page; for a get, one record by its id.
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import type { ApiClient } from '../../api/client.js';
 import type { CallOptions, ListOperationId, OperationId } from '../../openapi/operation-types.js';
 import type { RecordSchema } from '../../openapi/fields.gen.js';
 import { schemaView, viewOf, type ViewName } from '../../output/columns.js';
@@ -81,4 +82,12 @@ export function newGetByIdCommand(deps: GetDeps, run: (deps: GetDeps, opts: { id
   describeVerb(command, { operationIds: [spec.operationId], shows: schemaView(spec.schema), output: 'records', examples: spec.examples });
   command.action(async (id: string | undefined) => run(deps, { id: await uuidArgument(deps, id, 'id', `${spec.noun} id`, spec.pick) }));
   return command;
+}
+
+/** The run of a get verb: the record the call answers, printed in full. */
+export function showRecordRun(schema: RecordSchema, fetch: (api: ApiClient, id: string) => Promise<{ body: unknown }>) {
+  return async (deps: GetDeps, opts: { id: string }): Promise<void> => {
+    const answer = await fetch(await deps.api(), opts.id);
+    await deps.output().object(answer.body, schemaView(schema));
+  };
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { schemaView } from '../../output/columns.js';
-import { newGetByIdCommand, type GetDeps } from '../shared/record-verbs.js';
+import { newGetByIdCommand, showRecordRun, type GetDeps } from '../shared/record-verbs.js';
 import { pickVehicle } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 
@@ -18,8 +17,4 @@ export function newVehiclesGetCommand(deps: GetDeps, run = vehiclesGetRun): Comm
   });
 }
 
-export async function vehiclesGetRun(deps: GetDeps, opts: { id: string }): Promise<void> {
-  const api = await deps.api();
-  const answer = await api.call('getVehicle', { pathParams: { id: opts.id } });
-  await deps.output().object(answer.body, schemaView('Vehicle'));
-}
+export const vehiclesGetRun = showRecordRun('Vehicle', (api, id) => api.call('getVehicle', { pathParams: { id } }));
