@@ -5,8 +5,10 @@ import { ApiError, UsageError } from '../../errors.js';
 import { quoteInput } from '../../output/terminal-text.js';
 import { requireHardwareId, requireNonEmpty } from '../shared/validate.js';
 import { canonicalUuid, isUuid } from '../../shared/uuid.js';
+import { givenOrPicked, pickable, type PickerDeps } from '../shared/pick-list.js';
+import { pickDevice } from '../shared/pickers.js';
 
-export const DEVICE_ARGUMENT = 'device id (uuid) or hardware id';
+export const DEVICE_ARGUMENT = pickable('device id (uuid) or hardware id');
 
 export interface ResolvedDevice {
   /** The device id (uuid) the endpoint takes. */
@@ -20,6 +22,11 @@ export function parseDeviceRef(value: string): string {
   const ref = requireNonEmpty(value, 'device');
   // anything not a device id is a hardware id, held to the same rules as everywhere else
   return canonicalUuid(ref) ?? requireHardwareId(ref, 'hardware id');
+}
+
+/** A device argument as given, or the device picked on a terminal (by its id). */
+export async function deviceArgument(deps: PickerDeps, value: string | undefined): Promise<string> {
+  return parseDeviceRef(await givenOrPicked(deps.io, value, 'device', async () => (await pickDevice(deps)).id));
 }
 
 /** The device id for a uuid (no request) or a hardware id (one request): exit 5 when none, 2 when ambiguous. */
