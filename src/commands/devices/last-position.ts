@@ -7,6 +7,7 @@ import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { rephrasing } from '../shared/api-errors.js';
 import { parseDuration } from '../shared/dates.js';
+import { pause } from '../shared/follow.js';
 
 export interface DevicesLastPositionOptions {
   hardwareId: string;
@@ -100,11 +101,6 @@ async function pollPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPosi
       if (!waitingSaid) deps.io.info(`No live position for ${opts.hardwareId} yet; waiting.`);
       waitingSaid = true;
     }
-    try {
-      await deps.clock.sleep(opts.intervalMs, deps.signal);
-    } catch (error) {
-      if (deps.signal.aborted) return;
-      throw error;
-    }
+    if (!(await pause(deps, opts.intervalMs))) return;
   }
 }
