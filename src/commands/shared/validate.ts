@@ -28,6 +28,13 @@ export function requireWholeNumber(value: string, flag: string, min = 0, max = N
   return n;
 }
 
+/** A number typed as a flag, that `fits` accepts; `what` says what it must be ("a number from 0 to 1"). */
+export function requireNumber(value: string, flag: string, what: string, fits: (n: number) => boolean): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || !fits(n)) throw new UsageError(`${flag} must be ${what}, got ${quoteInput(value)}`);
+  return n;
+}
+
 export function requireNonEmpty(value: string, what: string, maxLength?: number): string {
   if (value.trim().length === 0) throw new UsageError(`${what} must not be empty`);
   if (maxLength !== undefined && value.length > maxLength) throw new UsageError(`${what} must be at most ${maxLength} characters, got ${value.length}`);
