@@ -20,9 +20,7 @@ export function newWebhookDisableCommand(deps: WebhookDeps, run = webhookSetEnab
 
 function newSetEnabledCommand(deps: WebhookDeps, run: typeof webhookSetEnabledRun, enabled: boolean): Command {
   const verb = enabled ? 'enable' : 'disable';
-  const command = new Command(verb).description(
-    enabled ? 'Switch webhook delivery on for an organization (takes up to 60 s to propagate)' : 'Switch webhook delivery off for an organization (takes up to 60 s to propagate)',
-  );
+  const command = new Command(verb).description(`Switch webhook delivery ${enabled ? 'on' : 'off'} for an organization (takes up to 60 s to propagate)`);
   addTargetOptions(command);
   describeVerb(command, {
     operationIds: ['updateWebhookConfig', 'getWebhookConfig'],
