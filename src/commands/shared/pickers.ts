@@ -33,7 +33,6 @@ export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'Devic
     noun: 'device',
     list: (api, paging) => api.list('listDevices', {}, paging),
     cells: deviceCells,
-    key: (d) => d.id,
     unavailable: (d) => ((d.capabilities ?? []).includes(capability) ? undefined : `(no ${capability})`),
   });
   return devices.map((d) => d.hardware_id);
