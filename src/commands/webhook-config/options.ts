@@ -1,7 +1,6 @@
 // Flags every webhook-config verb shares: the organization, and --if-match for strict read-review-write.
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import type { ApiClient } from '../../api/client.js';
 import type { Deps } from '../../factory.js';
 import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../io/prompter.js';
 import { addOrganizationOption, resolveOrganization } from '../shared/organization.js';
@@ -51,8 +50,7 @@ export function parseIfMatch(value: string | undefined): string | undefined {
 
 export async function webhookClient(deps: Pick<Deps, 'api' | 'settings' | 'io' | 'prompter'>, org: string | undefined): Promise<WebhookConfigClient> {
   const organizationId = await resolveOrganization(deps, org);
-  const api: ApiClient = await deps.api();
-  return new WebhookConfigClient(api, organizationId);
+  return new WebhookConfigClient(await deps.api(), organizationId);
 }
 
 /**
