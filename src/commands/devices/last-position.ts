@@ -58,13 +58,7 @@ export async function devicesLastPositionRun(deps: DevicesLastPositionDeps, opts
     await deps.output().object((await fetchPosition()).body);
     return;
   }
-  await watchPosition(deps, opts, fetchPosition);
-}
-
-type FetchPosition = () => Promise<{ body: unknown }>;
-
-/** The watch owns the screen: a spinner at every poll would only flicker under the redrawn position. */
-async function watchPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPositionOptions, fetchPosition: FetchPosition): Promise<void> {
+  // the watch owns the screen: a spinner at every poll would only flicker under the redrawn position
   const release = deps.io.activity.hold();
   try {
     await pollPosition(deps, opts, fetchPosition);
@@ -72,6 +66,8 @@ async function watchPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPos
     release();
   }
 }
+
+type FetchPosition = () => Promise<{ body: unknown }>;
 
 /** Polls until Ctrl-C; shows the position only when it changed. Ctrl-C ends the watch normally. */
 async function pollPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPositionOptions, fetchPosition: FetchPosition): Promise<void> {
