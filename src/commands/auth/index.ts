@@ -2,13 +2,11 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { resolveSettings } from '../../config/settings.js';
-import { PROFILE_KEYS } from '../../config/store.js';
+import { resolveSettings, type Settings } from '../../config/settings.js';
+import { PROFILE_KEYS, type Profile } from '../../config/store.js';
 import { fullScope, shortScope } from '../../auth/scopes.js';
 import { dropProfileTokens, isIssuedTo, parseTokenCacheKey, tokenOwner } from '../../auth/token-key.js';
 import { KeychainUnavailable, secretLocation, storedSecretLocation, type SecretLocation } from '../../auth/secret-store.js';
-import type { Profile } from '../../config/store.js';
-import type { Settings } from '../../config/settings.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { completeValues } from '../../completion/values.js';
 import { API_USES, describeVerb } from '../shared/help.js';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Deps } from '../../factory.js';
+import { retryPolicy, type Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { environmentVariableFor, resolveSettings } from '../../config/settings.js';
 import { readAll } from '../../io/read-input.js';
@@ -9,7 +9,6 @@ import { requestToken, TokenEndpointError, type TokenAnswer } from '../../auth/t
 import { KEYCHAIN_SERVICE, readClientSecret, secretLocation, storeInKeychain } from '../../auth/secret-store.js';
 import { parseScopeList, shortScope } from '../../auth/scopes.js';
 import { SCOPES } from '../../openapi/operations.js';
-import { retryPolicy } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { optionalUuid } from '../shared/validate.js';

@@ -113,11 +113,7 @@ export function newConfigCommand(deps: ConfigDeps): Command {
       data.profiles[profile] ??= {};
     });
     // A typo would otherwise switch silently to an empty profile.
-    deps.io.info(
-      created
-        ? `Now using profile "${profile}", a new, empty profile: set it up with \`fleetctl auth login\`.`
-        : `Now using profile "${profile}".`,
-    );
+    deps.io.info(`Now using profile "${profile}"${created ? ', a new, empty profile: set it up with `fleetctl auth login`' : ''}.`);
   });
 
   return config.addCommand(list).addCommand(get).addCommand(set).addCommand(unset).addCommand(profiles).addCommand(use);

@@ -5,9 +5,7 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
-import { givenOrPicked, pickable } from '../shared/pick-list.js';
-import { pickDevice } from '../shared/pickers.js';
-import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
+import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 
 export interface DevicesAssignOptions {
   /** A device id (uuid) or a hardware id. */
@@ -20,7 +18,7 @@ type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAssignRun): Command {
   const command = new Command('assign')
     .description('Assign a device to a vehicle and show the updated device')
-    .argument('[device]', pickable(DEVICE_ARGUMENT))
+    .argument('[device]', DEVICE_ARGUMENT)
     .requiredOption('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant)');
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
@@ -38,8 +36,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
   });
   command.action(async (device: string | undefined, flags: { vehicleId: string }) => {
     const vehicleId = requireUuid(flags.vehicleId, '--vehicle-id');
-    const picked = await givenOrPicked(deps.io, device, 'device', async () => (await pickDevice(deps)).id);
-    await run(deps, { device: parseDeviceRef(picked), vehicleId });
+    await run(deps, { device: await deviceArgument(deps, device), vehicleId });
   });
   return command;
 }

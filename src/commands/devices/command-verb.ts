@@ -1,7 +1,7 @@
 // `devices reboot` and `devices wake-up`: the same verb for two commands, declared once.
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
 import {
   checkIdempotencyKey,
@@ -9,13 +9,11 @@ import {
   isSuccess,
   missingCapability,
   sendDeviceCommand,
-  type DeviceCommand,
 } from '../../api/device-commands.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireHardwareId, optionalUuid, requireNonEmpty, requireWholeNumber } from '../shared/validate.js';
-import { UsageError } from '../../errors.js';
 import { bulkCommandRun, type BulkCommandOptions, type BulkDeps, type BulkVerb } from '../../bulk/run.js';
 import { RUN_ID_PATTERN } from '../../bulk/keys.js';
 import { isRunFatal } from '../../bulk/runner.js';

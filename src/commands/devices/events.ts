@@ -9,8 +9,8 @@ import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
 import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
-import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireHardwareId, collect, requireNonEmpty } from '../shared/validate.js';
+import { addDateWindowOptions, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
+import { collect, requireNonEmpty } from '../shared/validate.js';
 
 export interface DevicesEventsOptions {
   hardwareId: string;
@@ -80,18 +80,13 @@ export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEve
   // spec: event_types of this endpoint is a string (an array only for GET /v1/events): one comma-separated value
   // reads the same under either form (sent as a single value), where repeated parameters could keep only the last type
   const filters = { event_types: opts.types && [opts.types.join(',')], is_accident: opts.accident, is_important: opts.important };
-  const list = (query: { date_from?: string; date_to?: string }, paging: PageOptions) =>
-    api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query: { ...query, ...filters } }, paging);
+  const list = (dateFrom: string | undefined, dateTo: string | undefined, paging: PageOptions) =>
+    api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query: { date_from: dateFrom, date_to: dateTo, ...filters } }, paging);
   if (opts.follow) {
-    const source: EventSource<ListItem<'listDeviceEvents'>> = {
-      what: `events of ${opts.hardwareId}`,
-      fetch: (dateFrom, dateTo, paging) => list({ date_from: dateFrom, date_to: dateTo }, paging),
-      id: (event) => event.event_id,
-      time: (event) => event.triggered_at,
-    };
+    const source: EventSource<ListItem<'listDeviceEvents'>> = { what: `events of ${opts.hardwareId}`, fetch: list, id: (e) => e.event_id, time: (e) => e.triggered_at };
     await followEvents(deps, source, viewOf('deviceEvent'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
     return;
   }
-  const pager = list(dateQuery(opts.window), opts.paging);
+  const pager = list(opts.window.dateFrom, opts.window.dateTo, opts.paging);
   await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceEvent'), opts.paging);
 }

@@ -3,11 +3,8 @@ import type { Deps } from '../../factory.js';
 import { schemaView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { givenOrPicked, pickable } from '../shared/pick-list.js';
-import { pickDevice } from '../shared/pickers.js';
-import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
+import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireUuid } from '../shared/validate.js';
 
 type DevicesGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
@@ -19,7 +16,7 @@ export interface DevicesGetOptions {
 export function newDevicesGetCommand(deps: DevicesGetDeps, run = devicesGetRun): Command {
   const command = new Command('get')
     .description('Show one device by its id or hardware id')
-    .argument('[device]', pickable(DEVICE_ARGUMENT));
+    .argument('[device]', DEVICE_ARGUMENT);
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['getDevice', 'listDevices'],
@@ -34,10 +31,7 @@ export function newDevicesGetCommand(deps: DevicesGetDeps, run = devicesGetRun):
       },
     ],
   });
-  command.action(async (device: string | undefined) => {
-    const picked = await givenOrPicked(deps.io, device, 'device', async () => (await pickDevice(deps)).id);
-    await run(deps, { device: parseDeviceRef(picked) });
-  });
+  command.action(async (device: string | undefined) => run(deps, { device: await deviceArgument(deps, device) }));
   return command;
 }
 

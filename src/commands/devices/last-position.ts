@@ -5,9 +5,9 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireNonEmpty } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 import { parseDuration } from '../shared/dates.js';
+import { pause } from '../shared/follow.js';
 
 export interface DevicesLastPositionOptions {
   hardwareId: string;
@@ -58,13 +58,7 @@ export async function devicesLastPositionRun(deps: DevicesLastPositionDeps, opts
     await deps.output().object((await fetchPosition()).body);
     return;
   }
-  await watchPosition(deps, opts, fetchPosition);
-}
-
-type FetchPosition = () => Promise<{ body: unknown }>;
-
-/** The watch owns the screen: a spinner at every poll would only flicker under the redrawn position. */
-async function watchPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPositionOptions, fetchPosition: FetchPosition): Promise<void> {
+  // the watch owns the screen: a spinner at every poll would only flicker under the redrawn position
   const release = deps.io.activity.hold();
   try {
     await pollPosition(deps, opts, fetchPosition);
@@ -72,6 +66,8 @@ async function watchPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPos
     release();
   }
 }
+
+type FetchPosition = () => Promise<{ body: unknown }>;
 
 /** Polls until Ctrl-C; shows the position only when it changed. Ctrl-C ends the watch normally. */
 async function pollPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPositionOptions, fetchPosition: FetchPosition): Promise<void> {
@@ -101,11 +97,6 @@ async function pollPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPosi
       if (!waitingSaid) deps.io.info(`No live position for ${opts.hardwareId} yet; waiting.`);
       waitingSaid = true;
     }
-    try {
-      await deps.clock.sleep(opts.intervalMs, deps.signal);
-    } catch (error) {
-      if (deps.signal.aborted) return;
-      throw error;
-    }
+    if (!(await pause(deps, opts.intervalMs))) return;
   }
 }

@@ -5,7 +5,6 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireNonEmpty } from '../shared/validate.js';
 import { rephrasing } from '../shared/api-errors.js';
 
 type DevicesLastReportedDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;

@@ -6,7 +6,8 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/paging.js';
+import { renderList } from '../shared/record-verbs.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { newDevicesMediaDownloadCommand } from './media-download.js';
 
@@ -50,7 +51,5 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
 }
 
 export async function devicesMediaRun(deps: DevicesMediaDeps, opts: DevicesMediaOptions): Promise<void> {
-  const api = await deps.api();
-  const pager = api.list('listDeviceMedia', { pathParams: { hardwareId: opts.hardwareId }, query: dateQuery(opts.window) }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceMedia'), opts.paging);
+  await renderList(deps, 'listDeviceMedia', { pathParams: { hardwareId: opts.hardwareId }, query: dateQuery(opts.window) }, 'deviceMedia', opts.paging);
 }

@@ -5,8 +5,10 @@ import { ApiError, UsageError } from '../../errors.js';
 import { quoteInput } from '../../output/terminal-text.js';
 import { requireHardwareId, requireNonEmpty } from '../shared/validate.js';
 import { canonicalUuid, isUuid } from '../../shared/uuid.js';
+import { givenOrPicked, pickable, type PickerDeps } from '../shared/pick-list.js';
+import { pickDevice } from '../shared/pickers.js';
 
-export const DEVICE_ARGUMENT = 'device id (uuid) or hardware id';
+export const DEVICE_ARGUMENT = pickable('device id (uuid) or hardware id');
 
 export interface ResolvedDevice {
   /** The device id (uuid) the endpoint takes. */
@@ -22,13 +24,14 @@ export function parseDeviceRef(value: string): string {
   return canonicalUuid(ref) ?? requireHardwareId(ref, 'hardware id');
 }
 
-export function isDeviceId(ref: string): boolean {
-  return isUuid(ref);
+/** A device argument as given, or the device picked on a terminal (by its id). */
+export async function deviceArgument(deps: PickerDeps, value: string | undefined): Promise<string> {
+  return parseDeviceRef(await givenOrPicked(deps.io, value, 'device', async () => (await pickDevice(deps)).id));
 }
 
 /** The device id for a uuid (no request) or a hardware id (one request): exit 5 when none, 2 when ambiguous. */
 export async function resolveDevice(api: ApiClient, ref: string, signal?: AbortSignal): Promise<ResolvedDevice> {
-  if (isDeviceId(ref)) return { id: ref, label: ref };
+  if (isUuid(ref)) return { id: ref, label: ref };
   // two are enough to know whether the hardware id names more than one device
   const pager = api.list('listDevices', { query: { hardware_id: ref }, signal }, { limit: 2, all: false });
   const found: string[] = [];

@@ -4,11 +4,8 @@ import { confirmOrRequireYes } from '../../io/prompter.js';
 import { safeText } from '../../output/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { givenOrPicked, pickable } from '../shared/pick-list.js';
-import { pickDevice } from '../shared/pickers.js';
-import { DEVICE_ARGUMENT, parseDeviceRef, resolveDevice } from './resolve-device.js';
+import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireUuid } from '../shared/validate.js';
 
 export interface DevicesUnassignOptions {
   /** A device id (uuid) or a hardware id. */
@@ -21,7 +18,7 @@ type DevicesUnassignDeps = Pick<Deps, 'api' | 'io' | 'prompter'>;
 export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devicesUnassignRun): Command {
   const command = new Command('unassign')
     .description('Remove a device from its vehicle (succeeds whether or not it was assigned)')
-    .argument('[device]', pickable(DEVICE_ARGUMENT))
+    .argument('[device]', DEVICE_ARGUMENT)
     .option('-y, --yes', 'do not ask for confirmation (required when not interactive)');
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
@@ -37,10 +34,7 @@ export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devic
       },
     ],
   });
-  command.action(async (device: string | undefined, flags: { yes?: boolean }) => {
-    const picked = await givenOrPicked(deps.io, device, 'device', async () => (await pickDevice(deps)).id);
-    await run(deps, { device: parseDeviceRef(picked), yes: Boolean(flags.yes) });
-  });
+  command.action(async (device: string | undefined, flags: { yes?: boolean }) => run(deps, { device: await deviceArgument(deps, device), yes: Boolean(flags.yes) }));
   return command;
 }
 

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
 import { completeValues, type ValueCompletion } from '../../completion/values.js';
 import { quoteInput } from '../../output/terminal-text.js';
-import { requireUuid } from '../shared/validate.js';
+import { requireNonEmpty, requireUuid } from '../shared/validate.js';
 
 export const DRIVER_STATUSES = ['active', 'inactive'] as const;
 export type DriverStatus = (typeof DRIVER_STATUSES)[number];
@@ -87,9 +87,9 @@ export async function driverBodyFrom(flags: RawDriverFlags, members: readonly st
     }
   }
   for (const name of members) {
-    const value = flags[field(name).key];
-    if (value === undefined) continue;
     const f = field(name);
+    const value = flags[f.key];
+    if (value === undefined) continue;
     body[name] = checkMember(name, value === '' && NULLABLE.has(f.kind) ? null : value, f.flag);
   }
   return body;
@@ -107,9 +107,7 @@ export function checkMember(name: string, value: unknown, what: string): string 
     case 'uuid':
       return requireUuid(value, what);
     case 'name':
-      if (value.trim().length === 0) throw new UsageError(`${what} must not be empty`);
-      if (value.length > 100) throw new UsageError(`${what} must be at most 100 characters, got ${value.length}`);
-      return value;
+      return requireNonEmpty(value, what, 100);
     case 'email':
       if (!EMAIL.test(value)) throw new UsageError(`${what} must be an email address, got ${quoteInput(value)}`);
       return value;

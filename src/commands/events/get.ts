@@ -5,7 +5,6 @@ import { describeVerb } from '../shared/help.js';
 import { pickable } from '../shared/pick-list.js';
 import { eventIdArgument } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireNonEmpty } from '../shared/validate.js';
 
 type EventsGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'clock'>;
 

@@ -4,7 +4,8 @@ import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/paging.js';
+import { renderList } from '../shared/record-verbs.js';
 import { pickable } from '../shared/pick-list.js';
 import { eventIdArgument } from '../shared/pickers.js';
 import { FIRST_EVENT } from './get.js';
@@ -39,7 +40,5 @@ export function newEventsMediaCommand(deps: EventsMediaDeps, run = eventsMediaRu
 }
 
 export async function eventsMediaRun(deps: EventsMediaDeps, opts: EventsMediaOptions): Promise<void> {
-  const api = await deps.api();
-  const pager = api.list('listEventMedia', { pathParams: { eventId: opts.eventId } }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceMedia'), opts.paging);
+  await renderList(deps, 'listEventMedia', { pathParams: { eventId: opts.eventId } }, 'deviceMedia', opts.paging);
 }

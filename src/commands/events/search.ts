@@ -1,6 +1,5 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { UsageError } from '../../errors.js';
 import type { PageOptions } from '../../api/paginate.js';
 import type { ListItem } from '../../openapi/operation-types.js';
 import { viewOf } from '../../output/columns.js';
@@ -9,7 +8,7 @@ import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
 import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireHardwareId, collect, requireNonEmpty, uuidList } from '../shared/validate.js';
+import { requireHardwareId, collect, requireNonEmpty, requireNothingMissing, uuidList } from '../shared/validate.js';
 
 export interface EventsSearchOptions {
   hardwareId?: string;
@@ -68,14 +67,9 @@ export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSea
   const window = dateWindowFrom(flags, now);
   const paging = pagingFrom(flags);
   const follow = followFrom(flags);
-  const missing: string[] = [];
-  if (!hardwareId && !fleetIds && !vehicleIds) missing.push(`a narrowing filter (${FILTER_FLAGS})`);
+  const filter = hardwareId || fleetIds || vehicleIds ? undefined : `a narrowing filter (${FILTER_FLAGS})`;
   // a followed window ends at each poll's now
-  const windowGap = follow ? undefined : missingWindowPart(window);
-  if (windowGap) missing.push(windowGap);
-  if (missing.length > 0) {
-    throw new UsageError(`events search needs ${missing.join(' and ')}`, 'for example: fleetctl events search --hardware-id HW-000001 --since 24h');
-  }
+  requireNothingMissing('events search', [filter, follow ? undefined : missingWindowPart(window)], 'fleetctl events search --hardware-id HW-000001 --since 24h');
   return { hardwareId, fleetIds, vehicleIds, window, types, paging, follow };
 }
 

@@ -5,9 +5,10 @@ import type { PageOptions } from '../../api/paginate.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/paging.js';
+import { renderList } from '../shared/record-verbs.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireHardwareId, optionalUuid } from '../shared/validate.js';
+import { requireHardwareId, optionalUuid, requireNothingMissing } from '../shared/validate.js';
 
 /** Exactly one subject: the API takes one of hardware_id, vehicle_id or fleet_id. */
 export type JourneySubject = { hardwareId: string } | { vehicleId: string } | { fleetId: string };
@@ -57,18 +58,12 @@ export function journeysListOptions(flags: RawJourneysFlags, now: Date): Journey
   const window = dateWindowFrom(flags, now);
   const paging = pagingFrom(flags);
   if (subjects.length > 1) throw new UsageError(`give only one of ${SUBJECT_FLAGS}`);
-  const missing: string[] = [];
-  if (subjects.length === 0) missing.push(`one of ${SUBJECT_FLAGS}`);
-  const windowGap = missingWindowPart(window);
-  if (windowGap) missing.push(windowGap);
-  if (missing.length > 0) {
-    throw new UsageError(`journeys list needs ${missing.join(' and ')}`, 'for example: fleetctl journeys list --hardware-id HW-000001 --since 7d');
-  }
+  const subject = subjects.length === 0 ? `one of ${SUBJECT_FLAGS}` : undefined;
+  requireNothingMissing('journeys list', [subject, missingWindowPart(window)], 'fleetctl journeys list --hardware-id HW-000001 --since 7d');
   return { subject: subjects[0]!, window: window as Required<DateWindow>, paging };
 }
 
 export async function journeysListRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: JourneysListOptions): Promise<void> {
-  const api = await deps.api();
   const s = opts.subject;
   const query = {
     hardware_id: 'hardwareId' in s ? s.hardwareId : undefined,
@@ -77,6 +72,5 @@ export async function journeysListRun(deps: Pick<Deps, 'api' | 'output' | 'io'>,
     date_from: opts.window.dateFrom,
     date_to: opts.window.dateTo,
   };
-  const pager = api.list('listJourneys', { query }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('journey'), opts.paging);
+  await renderList(deps, 'listJourneys', { query }, 'journey', opts.paging);
 }

@@ -5,7 +5,8 @@ import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { addPagingOptions, pagingFrom, renderPages, type RawPagingFlags } from '../shared/paging.js';
+import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/paging.js';
+import { renderList } from '../shared/record-verbs.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickOrganization, uuidArgument } from '../shared/pickers.js';
 import { FIRST_ORGANIZATION } from './get.js';
@@ -40,7 +41,5 @@ export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendant
 }
 
 export async function organizationsDescendantsRun(deps: OrganizationsDescendantsDeps, opts: OrganizationsDescendantsOptions): Promise<void> {
-  const api = await deps.api();
-  const pager = api.list('listOrganizationDescendants', { pathParams: { organizationId: opts.id } }, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('organization'), opts.paging);
+  await renderList(deps, 'listOrganizationDescendants', { pathParams: { organizationId: opts.id } }, 'organization', opts.paging);
 }

@@ -2,7 +2,6 @@
 // names) to emit webhook events from its seeded fleet, through its sandbox-only POST /_sandbox/emit.
 import { Argument, Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { UsageError } from '../../errors.js';
 import { callSandbox, type ControlDeps } from './control-client.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/index.js';
 import { viewOf } from '../../output/columns.js';
@@ -49,7 +48,6 @@ export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOpt
   const answer = await callSandbox(deps, 'POST', '/_sandbox/emit', {
     type: opts.type, count: opts.count, ...(organizationId ? { organization_id: organizationId } : {}),
   });
-  const baseUrl = answer.baseUrl;
   const events = (answer.body as { events: { destinations: number; refused?: number }[] }).events;
   await deps.output().list(events, viewOf('webhookEmitted'));
   if (events.length < opts.count) deps.io.info(`Only ${events.length} of ${opts.count} ${opts.type} events could be made from the seeded fleet.`);
@@ -59,7 +57,7 @@ export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOpt
   }
   const refused = events.reduce((sum, e) => sum + (e.refused ?? 0), 0);
   if (refused > 0) {
-    deps.io.info(`${refused} deliveries were refused: a destination's queue is full (it is down or slow); see ${baseUrl}/_sandbox/deliveries (outcome dropped_overflow).`);
+    deps.io.info(`${refused} deliveries were refused: a destination's queue is full (it is down or slow); see ${answer.baseUrl}/_sandbox/deliveries (outcome dropped_overflow).`);
   } else if (events.length > 0 && events.every((e) => e.destinations === 0)) {
     deps.io.info('No enabled webhook subscription covers these events: nothing will be delivered (see `fleetctl webhook-config get`).');
   }

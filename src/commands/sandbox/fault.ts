@@ -8,7 +8,7 @@ import { quoteInput } from '../../output/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { callSandbox, type ControlDeps } from './control-client.js';
-import { requireWholeNumber } from '../shared/validate.js';
+import { requireNumber, requireWholeNumber } from '../shared/validate.js';
 
 // spec: any 4xx the spec names, 500 and 503 (control/openapi.json, FaultAnswer.status)
 export const FAULT_STATUSES = ['400', '401', '403', '404', '409', '412', '422', '429', '500', '503'] as const;
@@ -118,7 +118,7 @@ export function faultAddOptions(flags: FaultAddFlags): FaultAddOptions {
   return withoutUndefined({
     match: withoutUndefined(match),
     respond: withoutUndefined(respond),
-    probability: flags.probability === undefined ? undefined : probability(flags.probability),
+    probability: flags.probability === undefined ? undefined : requireNumber(flags.probability, '--probability', 'a number above 0 and at most 1', (p) => p > 0 && p <= 1),
     times: flags.times === undefined ? undefined : requireWholeNumber(flags.times, '--times', 1, Number.MAX_SAFE_INTEGER),
     description: flags.description,
   });
@@ -145,12 +145,6 @@ export async function faultClearRun(deps: FaultDeps, id: string | undefined): Pr
 function ruleId(value: string): string {
   if (!/^f[0-9]{1,9}$/.test(value)) throw new UsageError(`no fault rule is called ${quoteInput(value)}`, 'rule ids look like f1: see `fleetctl sandbox fault list`');
   return value;
-}
-
-function probability(value: string): number {
-  const p = Number(value);
-  if (value.trim() === '' || !Number.isFinite(p) || p <= 0 || p > 1) throw new UsageError(`--probability must be a number above 0 and at most 1, got ${quoteInput(value)}`);
-  return p;
 }
 
 function withoutUndefined<T extends object>(value: T): T {

@@ -48,14 +48,8 @@ export function newSandboxRequestsCommand(deps: RequestsDeps, run = sandboxReque
 }
 
 export async function sandboxRequestsRun(deps: RequestsDeps, opts: SandboxRequestsOptions): Promise<void> {
-  const query = new URLSearchParams();
-  const add = (name: string, value: string | number | undefined) => value !== undefined && query.set(name, String(value));
-  add('operation_id', opts.operationId);
-  add('client_id', opts.clientId);
-  add('hardware_id', opts.hardwareId);
-  add('status', opts.status);
-  add('limit', opts.limit);
-  if (opts.bodies) query.set('bodies', 'true');
+  const params = { operation_id: opts.operationId, client_id: opts.clientId, hardware_id: opts.hardwareId, status: opts.status, limit: opts.limit, bodies: opts.bodies || undefined };
+  const query = new URLSearchParams(Object.entries(params).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])));
   const answer = await callSandbox(deps, 'GET', `/_sandbox/requests${query.size > 0 ? `?${query}` : ''}`);
   const entries = answer.body as unknown[];
   await deps.output().list(entries, opts.bodies ? [...viewOf('sandboxRequest').script, 'request_body', 'response_body'] : viewOf('sandboxRequest').script);

@@ -4,11 +4,9 @@ import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { shortScope } from '../../auth/scopes.js';
 import { completeValues } from '../../completion/values.js';
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE, MAX_TELEMETRY_RATE } from '../../sandbox/options.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE, MAX_TELEMETRY_RATE, type SandboxOptions } from '../../sandbox/options.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import type { SandboxOptions } from '../../sandbox/options.js';
-import { quoteInput } from '../../output/terminal-text.js';
-import { requireListenHost, requireWholeNumber } from '../shared/validate.js';
+import { requireListenHost, requireNumber, requireWholeNumber } from '../shared/validate.js';
 import { requireRegularFileOrMissing } from '../../io/read-input.js';
 import { CONTROL_TOKEN_VARIABLE } from './control-client.js';
 
@@ -74,8 +72,8 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxStartOption
     statePath: flags.state === undefined ? undefined : requireRegularFileOrMissing(flags.state, '--state'),
     seed: requireWholeNumber(flags.seed ?? '1', '--seed', 0, 2 ** 31),
     devices: requireWholeNumber(flags.devices ?? '200', '--devices', 1, 1_000_000),
-    rateLimit: flags.rateLimit === undefined ? undefined : positive(flags.rateLimit, '--rate-limit'),
-    faultRate: flags.faultRate === undefined ? undefined : share(flags.faultRate, '--fault-rate'),
+    rateLimit: flags.rateLimit === undefined ? undefined : requireNumber(flags.rateLimit, '--rate-limit', 'a positive number', (n) => n > 0),
+    faultRate: flags.faultRate === undefined ? undefined : requireNumber(flags.faultRate, '--fault-rate', 'a number from 0 to 1', (n) => n >= 0 && n <= 1),
     latencyMs: flags.latency === undefined ? undefined : requireWholeNumber(flags.latency, '--latency', 0, 60_000),
     tokenTtlSeconds: requireWholeNumber(flags.tokenTtl ?? '3600', '--token-ttl', 1, 31_536_000),
     allowPrivateWebhooks: flags.allowPrivateWebhooks === true,
@@ -185,25 +183,10 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions, caFile:
   return `${lines.join('\n')}\n`;
 }
 
-function positive(value: string, flag: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new UsageError(`${flag} must be a positive number, got ${quoteInput(value)}`);
-  return parsed;
-}
-
-/** Events per second; 0 is off, the default (so a script can pass a variable that may be 0). */
+/** Events per second; 0 is off, the default (so a script can pass a variable that may be 0, but not a blank). */
 function rate(value: string, flag: string, max = Number.POSITIVE_INFINITY): number {
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > max) {
-    throw new UsageError(`${flag} must be a number of events per second, 0 or more${Number.isFinite(max) ? ` (at most ${max})` : ''}, got ${quoteInput(value)}`);
-  }
-  return parsed;
-}
-
-function share(value: string, flag: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new UsageError(`${flag} must be a number from 0 to 1, got ${quoteInput(value)}`);
-  return parsed;
+  const what = `a number of events per second, 0 or more${Number.isFinite(max) ? ` (at most ${max})` : ''}`;
+  return requireNumber(value, flag, what, (n) => value.trim() !== '' && n >= 0 && n <= max);
 }
 
 /** A token goes in an Authorization header: printable ASCII, no spaces, and long enough to guess at no better than chance. */

@@ -73,6 +73,7 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
   let failures = 0;
   if (deps.io.stderrIsTTY) deps.io.info(`Following: new events every ${opts.intervalMs / 1000} s; Ctrl-C to stop.`);
   while (!deps.signal.aborted) {
+    let waitMs = opts.intervalMs;
     try {
       const fresh = await newEvents(source, seen, from, windowEnd.toISOString(), paging);
       await sink.add(fresh);
@@ -85,13 +86,10 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
       if (deps.signal.aborted) return;
       if (!isTransient(error)) throw error;
       failures++;
-      const waitMs = Math.max(backoffDelay(failures - 1, { baseDelayMs: opts.intervalMs, maxDelayMs: MAX_BACKOFF_MS, maxRetries: 0, maxRetryWaitMs: 0, jitter: true }), retryAfterMs(error));
+      waitMs = Math.max(backoffDelay(failures - 1, { baseDelayMs: opts.intervalMs, maxDelayMs: MAX_BACKOFF_MS, maxRetries: 0, maxRetryWaitMs: 0, jitter: true }), retryAfterMs(error));
       deps.io.warn(`polling ${source.what} failed (${describe(error)}); trying again in ${Math.ceil(waitMs / 1000)} s`);
-      if (!(await pause(deps, waitMs))) return;
-      windowEnd = deps.clock.now();
-      continue;
     }
-    if (!(await pause(deps, opts.intervalMs))) return;
+    if (!(await pause(deps, waitMs))) return;
     windowEnd = deps.clock.now();
   }
 }
@@ -134,7 +132,7 @@ function describe(error: unknown): string {
 }
 
 /** Waits, unless stopped: false when Ctrl-C or a closed stdout ended the wait. */
-async function pause(deps: FollowDeps, ms: number): Promise<boolean> {
+export async function pause(deps: Pick<Deps, 'clock' | 'signal'>, ms: number): Promise<boolean> {
   try {
     await deps.clock.sleep(ms, deps.signal);
     return !deps.signal.aborted;

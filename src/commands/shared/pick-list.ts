@@ -86,7 +86,7 @@ export async function pickFromList<T>(deps: PickerDeps, spec: ListPick<T>): Prom
   return deps.prompter.search(spec.message, { source, pageSize: PAGE_SIZE });
 }
 
-export interface ListCheck<T> extends Omit<ListPick<T>, 'filters'> {
+export interface ListCheck<T> extends Omit<ListPick<T>, 'filters' | 'key'> {
   /** Why an item may not be chosen, if it may not. */
   unavailable?: (item: T) => string | undefined;
 }
@@ -159,7 +159,7 @@ function searchText<T>(spec: ListPick<T>, item: T): string {
   return spec.cells(item).map(cellText).join(' ').toLowerCase();
 }
 
-function shortOf<T>(spec: ListPick<T>, item: T): string {
+function shortOf<T>(spec: Pick<ListPick<T>, 'cells'>, item: T): string {
   return cellText(spec.cells(item)[0]);
 }
 
@@ -182,13 +182,13 @@ function lineWidth(io: IOStreams, marks: number): number {
   return Math.max(20, (io.columns ?? 80) - marks);
 }
 
-function nothingToPick<T>(spec: ListPick<T>): UsageError {
+function nothingToPick(spec: Pick<ListPick<unknown>, 'none' | 'noun'>): UsageError {
   const none = spec.none ?? { message: `there is no ${spec.noun} to choose from`, hint: `give the ${spec.noun} as an argument` };
   return new UsageError(none.message, none.hint);
 }
 
 /** A list the operator may not read (403) says that the argument can still be given. */
-async function explained<T, R>(spec: ListPick<T>, work: Promise<R>): Promise<R> {
+async function explained<R>(spec: Pick<ListPick<unknown>, 'noun'>, work: Promise<R>): Promise<R> {
   try {
     return await work;
   } catch (error) {

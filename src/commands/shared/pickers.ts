@@ -2,7 +2,7 @@
 import type { Deps } from '../../factory.js';
 import { safeText } from '../../output/terminal-text.js';
 import { dateQuery, type DateWindow } from './dates.js';
-import { checkFromList, givenOrPicked, pickable, pickFromList, type PickerDeps } from './pick-list.js';
+import { checkFromList, givenOrPicked, pickable, pickFromList, type ListPick, type PickerDeps } from './pick-list.js';
 import { requireHardwareId, requireNonEmpty, requireUuid } from './validate.js';
 import type { Schema } from '../../openapi/operation-types.js';
 
@@ -33,55 +33,51 @@ export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'Devic
     noun: 'device',
     list: (api, paging) => api.list('listDevices', {}, paging),
     cells: deviceCells,
-    key: (d) => d.id,
     unavailable: (d) => ((d.capabilities ?? []).includes(capability) ? undefined : `(no ${capability})`),
   });
   return devices.map((d) => d.hardware_id);
 }
 
-export async function pickDriver(deps: PickerDeps): Promise<string> {
-  const driver = await pickFromList(deps, {
+/** The id of a record picked from a list (records are told apart by their id). */
+async function pickId<T extends { id: string }>(deps: PickerDeps, spec: Omit<ListPick<T>, 'key'>): Promise<string> {
+  return (await pickFromList(deps, { ...spec, key: (item) => item.id })).id;
+}
+
+export function pickDriver(deps: PickerDeps): Promise<string> {
+  return pickId(deps, {
     message: 'Driver (type a name)',
     noun: 'driver',
     list: (api, paging) => api.list('listDrivers', {}, paging),
     cells: (d) => [[d.first_name, d.last_name].filter(Boolean).join(' '), d.employee_id, d.status, d.email],
-    key: (d) => d.id,
   });
-  return driver.id;
 }
 
-export async function pickFleet(deps: PickerDeps): Promise<string> {
-  const fleet = await pickFromList(deps, {
+export function pickFleet(deps: PickerDeps): Promise<string> {
+  return pickId(deps, {
     message: 'Fleet (type a name)',
     noun: 'fleet',
     list: (api, paging) => api.list('listFleets', {}, paging),
     cells: (f) => [f.name, f.vehicle_count === undefined ? undefined : `${f.vehicle_count} vehicles`],
-    key: (f) => f.id,
   });
-  return fleet.id;
 }
 
-export async function pickOrganization(deps: PickerDeps): Promise<string> {
-  const organization = await pickFromList(deps, {
+export function pickOrganization(deps: PickerDeps): Promise<string> {
+  return pickId(deps, {
     message: 'Organization (type a name)',
     noun: 'organization',
     list: (api, paging) => api.list('listOrganizations', {}, paging),
     // names can repeat across a tenant: the id tells them apart
     cells: (o) => [o.name, o.id],
-    key: (o) => o.id,
   });
-  return organization.id;
 }
 
-export async function pickVehicle(deps: PickerDeps): Promise<string> {
-  const vehicle = await pickFromList(deps, {
+export function pickVehicle(deps: PickerDeps): Promise<string> {
+  return pickId(deps, {
     message: 'Vehicle (type a name or plate)',
     noun: 'vehicle',
     list: (api, paging) => api.list('listVehicles', {}, paging),
     cells: (v) => [v.name, v.license_plate, [v.make, v.model].filter(Boolean).join(' '), v.year],
-    key: (v) => v.id,
   });
-  return vehicle.id;
 }
 
 /** An event of a device picked first: the events search needs a device (or fleet) and a date window. */
@@ -105,9 +101,9 @@ export async function pickEvent(deps: PickerDeps & Pick<Deps, 'clock'>): Promise
 }
 
 /** A media item of a device, within the command's own --from/--to. */
-export async function pickMedia(deps: PickerDeps, hardwareId: string, window: DateWindow): Promise<string> {
+export function pickMedia(deps: PickerDeps, hardwareId: string, window: DateWindow): Promise<string> {
   const shown = safeText(hardwareId);
-  const item = await pickFromList(deps, {
+  return pickId(deps, {
     message: `Media of ${shown} (type a file name or date)`,
     noun: 'media item',
     list: (api, paging) => api.list('listDeviceMedia', { pathParams: { hardwareId }, query: dateQuery(window) }, paging),
@@ -116,9 +112,7 @@ export async function pickMedia(deps: PickerDeps, hardwareId: string, window: Da
       hint: 'widen --from/--to, or leave them out',
     },
     cells: (m) => [m.file_name, m.recorded_at, m.mime_type, m.size_bytes === undefined ? undefined : `${m.size_bytes} bytes`],
-    key: (m) => m.id,
   });
-  return item.id;
 }
 
 /** A hardware id argument: as given, or the device picked on a terminal. */

@@ -28,6 +28,13 @@ export function requireWholeNumber(value: string, flag: string, min = 0, max = N
   return n;
 }
 
+/** A number typed as a flag, that `fits` accepts; `what` says what it must be ("a number from 0 to 1"). */
+export function requireNumber(value: string, flag: string, what: string, fits: (n: number) => boolean): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || !fits(n)) throw new UsageError(`${flag} must be ${what}, got ${quoteInput(value)}`);
+  return n;
+}
+
 export function requireNonEmpty(value: string, what: string, maxLength?: number): string {
   if (value.trim().length === 0) throw new UsageError(`${what} must not be empty`);
   if (maxLength !== undefined && value.length > maxLength) throw new UsageError(`${what} must be at most ${maxLength} characters, got ${value.length}`);
@@ -56,6 +63,12 @@ export function requireHardwareId(value: string, what = 'hardware id', where?: s
 
 export function optionalHardwareId(value: string | undefined, what: string): string | undefined {
   return value === undefined ? undefined : requireHardwareId(value, what);
+}
+
+/** Everything a verb lacks, said at once ("events search needs X and Y"); an undefined gap is nothing missing. */
+export function requireNothingMissing(verb: string, gaps: (string | undefined)[], example: string): void {
+  const missing = gaps.filter((gap) => gap !== undefined);
+  if (missing.length > 0) throw new UsageError(`${verb} needs ${missing.join(' and ')}`, `for example: ${example}`);
 }
 
 /** For repeatable options: `--type a --type b` and `--type a,b` both work. */

@@ -3,9 +3,8 @@ import { ExitCode, FleetctlError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { addOrganizationOption } from '../shared/organization.js';
 import { PROPAGATION_SECONDS, type Precondition, type Versioned, type WebhookConfigClient } from './config-client.js';
-import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
+import { addTargetOptions, targetFrom, webhookClient, type OrgFlags, type Target } from './options.js';
 import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.js';
 import { ALLOW_PRIVATE_URL_HELP } from './topic-input.js';
 import { planChanges, type Change } from './plan.js';
@@ -13,11 +12,9 @@ import { changeLines } from './plan-view.js';
 import { showConfig } from './view.js';
 import { DESIRED_EXAMPLE, GIVEN_DESIRED_FILE } from './examples.js';
 
-export interface WebhookApplyOptions {
-  organizationId?: string;
+export interface WebhookApplyOptions extends Target {
   desired: DesiredState;
   source: string;
-  ifMatch?: string;
 }
 
 type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter' | 'signal'>;
@@ -34,8 +31,7 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
     .requiredOption('-f, --file <path>', 'desired-state file (JSON or YAML, as `get -o json|yaml` prints it), or - for stdin')
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   completeValues(command, { '--file': 'file' });
-  addOrganizationOption(command);
-  addIfMatchOption(command);
+  addTargetOptions(command);
   describeVerb(command, {
     operationIds: ['getWebhookConfig', 'replaceWebhookConfig', 'updateWebhookConfig', 'upsertWebhookTopic', 'deleteWebhookTopic'],
     output: 'records',
@@ -51,9 +47,8 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
       'is changed unless the configuration still has that ETag (as `diff` showed it); exit 6 otherwise.',
   });
   command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {
-    const organizationId = orgFrom(flags);
-    const ifMatch = parseIfMatch(flags.ifMatch);
-    await run(deps, { organizationId, ...(await readDesired(flags.file, deps.io, flags.allowPrivateUrl, deps.signal)), ifMatch });
+    const target = targetFrom(flags);
+    await run(deps, { ...target, ...(await readDesired(flags.file, deps.io, flags.allowPrivateUrl, deps.signal)) });
   });
   return command;
 }

@@ -1,11 +1,10 @@
 import { Command } from 'commander';
-import type { Deps } from '../../factory.js';
 import { TOPIC_TYPES, type TopicType } from '../../webhooks/index.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addOrganizationOption } from '../shared/organization.js';
 import { collect } from '../shared/validate.js';
-import { orgFrom, webhookClient, type OrgFlags } from './options.js';
+import { orgFrom, webhookClient, type OrgFlags, type WebhookDeps } from './options.js';
 import { ALLOW_PRIVATE_URL_HELP, CALLBACK_URL_HELP, requireCallbackUrl, topicTypeList } from './topic-input.js';
 import { showConfig } from './view.js';
 import { EXAMPLE_URL, GIVEN_NO_CONFIG } from './examples.js';
@@ -16,9 +15,7 @@ export interface WebhookCreateOptions {
   topics: TopicType[];
 }
 
-type WebhookCreateDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
-
-export function newWebhookCreateCommand(deps: WebhookCreateDeps, run = webhookCreateRun): Command {
+export function newWebhookCreateCommand(deps: WebhookDeps, run = webhookCreateRun): Command {
   const command = new Command('create')
     .description('Create the webhook configuration of an organization, disabled; enable it afterwards')
     .requiredOption('--url <url>', `callback URL every topic delivers to (${CALLBACK_URL_HELP})`)
@@ -51,7 +48,7 @@ export function newWebhookCreateCommand(deps: WebhookCreateDeps, run = webhookCr
   return command;
 }
 
-export async function webhookCreateRun(deps: WebhookCreateDeps, opts: WebhookCreateOptions): Promise<void> {
+export async function webhookCreateRun(deps: WebhookDeps, opts: WebhookCreateOptions): Promise<void> {
   const client = await webhookClient(deps, opts.organizationId);
   await client.create(opts.topics.map((type) => ({ type, is_enabled: true, delivery: { url: opts.url } })));
   // spec: after every successful mutation, re-read the configuration for its new ETag

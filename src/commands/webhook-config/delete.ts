@@ -1,15 +1,11 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../io/prompter.js';
 import { describeVerb } from '../shared/help.js';
-import { addOrganizationOption } from '../shared/organization.js';
 import { PROPAGATION_SECONDS, type Versioned } from './config-client.js';
-import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
+import { addTargetOptions, confirmedChange, targetFrom, type OrgFlags, type Target } from './options.js';
 import { ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from './examples.js';
 
-export interface WebhookDeleteOptions {
-  organizationId?: string;
-  ifMatch?: string;
+export interface WebhookDeleteOptions extends Target {
   yes: boolean;
 }
 
@@ -17,8 +13,7 @@ type WebhookDeleteDeps = Pick<Deps, 'api' | 'settings' | 'io' | 'prompter'>;
 
 export function newWebhookDeleteCommand(deps: WebhookDeleteDeps, run = webhookDeleteRun): Command {
   const command = new Command('delete').description('Delete the webhook configuration of an organization (asks first unless --yes)').option('-y, --yes', 'do not ask for confirmation');
-  addOrganizationOption(command);
-  addIfMatchOption(command);
+  addTargetOptions(command);
   describeVerb(command, {
     operationIds: ['deleteWebhookConfig', 'getWebhookConfig'],
     output: 'nothing',
@@ -31,19 +26,12 @@ export function newWebhookDeleteCommand(deps: WebhookDeleteDeps, run = webhookDe
       'Deliveries already under way may continue for up to 60 s. Without a terminal, --yes is required\n' +
       '(exit 2 otherwise). Exits with 5 when there is no configuration, 6 when --if-match is stale.',
   });
-  command.action(async (flags: OrgFlags & { yes?: boolean }) =>
-    run(deps, { organizationId: orgFrom(flags), ifMatch: parseIfMatch(flags.ifMatch), yes: Boolean(flags.yes) }),
-  );
+  command.action(async (flags: OrgFlags & { yes?: boolean }) => run(deps, { ...targetFrom(flags), yes: Boolean(flags.yes) }));
   return command;
 }
 
 export async function webhookDeleteRun(deps: WebhookDeleteDeps, opts: WebhookDeleteOptions): Promise<void> {
-  const refusal = 'webhook configuration not deleted';
-  // a script without --yes fails before any request
-  requireYesUnlessInteractive(deps.io, { yes: opts.yes, refusal });
-  const client = await webhookClient(deps, opts.organizationId);
-  const { pre, current } = await client.precondition(opts.ifMatch);
-  await confirmOrRequireYes(deps, { yes: opts.yes, question: question(client.organizationId, current), refusal });
+  const { client, pre } = await confirmedChange(deps, opts, 'webhook configuration not deleted', question);
   await client.remove(pre);
   deps.io.info(
     `Deleted the webhook configuration of organization ${client.organizationId}; deliveries may continue for up to ${PROPAGATION_SECONDS} s while the change propagates.`,

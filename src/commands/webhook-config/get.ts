@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
 import { addOrganizationOption } from '../shared/organization.js';
-import { orgFrom, webhookClient, type OrgFlags } from './options.js';
+import { orgFrom, webhookClient, type OrgFlags, type WebhookDeps } from './options.js';
 import { showConfig } from './view.js';
 import { ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from './examples.js';
 
@@ -10,9 +9,7 @@ export interface WebhookGetOptions {
   organizationId?: string;
 }
 
-type WebhookGetDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
-
-export function newWebhookGetCommand(deps: WebhookGetDeps, run = webhookGetRun): Command {
+export function newWebhookGetCommand(deps: WebhookDeps, run = webhookGetRun): Command {
   const command = new Command('get').description('Show the webhook configuration of an organization, with its ETag (the key only as its hint)');
   addOrganizationOption(command);
   describeVerb(command, {
@@ -29,7 +26,7 @@ export function newWebhookGetCommand(deps: WebhookGetDeps, run = webhookGetRun):
   return command;
 }
 
-export async function webhookGetRun(deps: WebhookGetDeps, opts: WebhookGetOptions): Promise<void> {
+export async function webhookGetRun(deps: WebhookDeps, opts: WebhookGetOptions): Promise<void> {
   const client = await webhookClient(deps, opts.organizationId);
   await showConfig(deps.output(), await client.read());
 }

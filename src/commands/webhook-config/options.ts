@@ -1,11 +1,11 @@
 // Flags every webhook-config verb shares: the organization, and --if-match for strict read-review-write.
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import type { ApiClient } from '../../api/client.js';
 import type { Deps } from '../../factory.js';
-import { resolveOrganization } from '../shared/organization.js';
+import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../io/prompter.js';
+import { addOrganizationOption, resolveOrganization } from '../shared/organization.js';
 import { optionalUuid } from '../shared/validate.js';
-import { WebhookConfigClient } from './config-client.js';
+import { WebhookConfigClient, type Precondition, type Versioned } from './config-client.js';
 import { quoteInput } from '../../output/terminal-text.js';
 
 export interface OrgFlags {
@@ -13,12 +13,25 @@ export interface OrgFlags {
   ifMatch?: string;
 }
 
-export function addIfMatchOption(command: Command): Command {
+export type WebhookDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
+
+/** The organization, and the ETag a change must still find (--if-match). */
+export interface Target {
+  organizationId?: string;
+  ifMatch?: string;
+}
+
+export function addTargetOptions(command: Command): Command {
+  addOrganizationOption(command);
   return command.option('--if-match <etag>', 'act only if the configuration still has this ETag (from `webhook-config get`); default: the current one');
 }
 
 export function orgFrom(flags: OrgFlags): string | undefined {
   return optionalUuid(flags.org, '--org');
+}
+
+export function targetFrom(flags: OrgFlags): Target {
+  return { organizationId: orgFrom(flags), ifMatch: parseIfMatch(flags.ifMatch) };
 }
 
 /** ETags are short opaque tags (a hash): one of hundreds of characters is a paste gone wrong. */
@@ -37,6 +50,23 @@ export function parseIfMatch(value: string | undefined): string | undefined {
 
 export async function webhookClient(deps: Pick<Deps, 'api' | 'settings' | 'io' | 'prompter'>, org: string | undefined): Promise<WebhookConfigClient> {
   const organizationId = await resolveOrganization(deps, org);
-  const api: ApiClient = await deps.api();
-  return new WebhookConfigClient(api, organizationId);
+  return new WebhookConfigClient(await deps.api(), organizationId);
+}
+
+/**
+ * The client and If-Match of a change that asks first. A script without --yes fails before any request; the
+ * question is put once the current configuration is read (a question of undefined: nothing to ask).
+ */
+export async function confirmedChange(
+  deps: Pick<Deps, 'api' | 'settings' | 'io' | 'prompter'>,
+  opts: Target & { yes: boolean },
+  refusal: string,
+  question: (org: string, current: Versioned | undefined) => string | undefined,
+): Promise<{ client: WebhookConfigClient; pre: Precondition }> {
+  requireYesUnlessInteractive(deps.io, { yes: opts.yes, refusal });
+  const client = await webhookClient(deps, opts.organizationId);
+  const { pre, current } = await client.precondition(opts.ifMatch);
+  const asked = question(client.organizationId, current);
+  if (asked !== undefined) await confirmOrRequireYes(deps, { yes: opts.yes, question: asked, refusal });
+  return { client, pre };
 }

@@ -1,6 +1,5 @@
 // Changes as a person reads them (+ add, - remove, ~ change), shared by `diff` and `apply`'s progress lines.
-import { topicKey, type Change } from './plan.js';
-import type { WebhookTopic } from './config-client.js';
+import { difference, type Change } from './plan.js';
 import { topicLabel } from './view.js';
 import type { Theme } from '../../io/theme.js';
 import { safeText } from '../../output/terminal-text.js';
@@ -32,17 +31,6 @@ export function changeLines(change: Change): ChangeLine[] {
         ...difference(change.after, change.before).map((t): ChangeLine => ({ sign: '+', text: `  topic ${topicLabel(t)}` })),
       ];
   }
-}
-
-/** Topics of a that b lacks (as a multiset). */
-function difference(a: WebhookTopic[], b: WebhookTopic[]): WebhookTopic[] {
-  const left = b.map(topicKey);
-  return a.filter((topic) => {
-    const at = left.indexOf(topicKey(topic));
-    if (at < 0) return true;
-    left.splice(at, 1);
-    return false;
-  });
 }
 
 export function renderChangeLines(changes: Change[], paint: (sign: ChangeLine['sign'], text: string) => string): string {

@@ -55,14 +55,22 @@ function byType(topics: WebhookTopic[]): Map<TopicType, WebhookTopic[]> {
   return map;
 }
 
-export function topicKey(topic: WebhookTopic): string {
+function topicKey(topic: WebhookTopic): string {
   return `${topic.type} ${topic.is_enabled} ${topic.delivery.url}`;
 }
 
 /** Topics compare as a multiset: order does not matter. */
 function sameTopics(a: WebhookTopic[], b: WebhookTopic[]): boolean {
-  if (a.length !== b.length) return false;
-  const left = a.map(topicKey).sort();
-  const right = b.map(topicKey).sort();
-  return left.every((key, i) => key === right[i]);
+  return a.length === b.length && difference(a, b).length === 0;
+}
+
+/** Topics of a that b lacks (as a multiset). */
+export function difference(a: WebhookTopic[], b: WebhookTopic[]): WebhookTopic[] {
+  const left = b.map(topicKey);
+  return a.filter((topic) => {
+    const at = left.indexOf(topicKey(topic));
+    if (at < 0) return true;
+    left.splice(at, 1);
+    return false;
+  });
 }

@@ -1,27 +1,19 @@
 import { Command } from 'commander';
-import type { Deps } from '../../factory.js';
-import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../io/prompter.js';
 import { safeText } from '../../output/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
-import { addOrganizationOption } from '../shared/organization.js';
 import { PROPAGATION_SECONDS, type Versioned } from './config-client.js';
-import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
+import { addTargetOptions, confirmedChange, targetFrom, type OrgFlags, type Target, type WebhookDeps } from './options.js';
 import { ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from './examples.js';
 
-export interface WebhookRegenerateKeyOptions {
-  organizationId?: string;
-  ifMatch?: string;
+export interface WebhookRegenerateKeyOptions extends Target {
   yes: boolean;
 }
 
-type WebhookRegenerateKeyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
-
-export function newWebhookRegenerateKeyCommand(deps: WebhookRegenerateKeyDeps, run = webhookRegenerateKeyRun): Command {
+export function newWebhookRegenerateKeyCommand(deps: WebhookDeps, run = webhookRegenerateKeyRun): Command {
   const command = new Command('regenerate-key')
     .description('Rotate the shared key sent in X-Webhook-Key, and print the new key once (asks first unless --yes)')
     .option('-y, --yes', 'do not ask for confirmation (required when not interactive)');
-  addOrganizationOption(command);
-  addIfMatchOption(command);
+  addTargetOptions(command);
   describeVerb(command, {
     operationIds: ['regenerateWebhookAuthKey', 'getWebhookConfig'],
     output: 'document',
@@ -39,19 +31,12 @@ export function newWebhookRegenerateKeyCommand(deps: WebhookRegenerateKeyDeps, r
       'The previous key may stay valid for up to 60 s, so receivers should accept both during the switch.\n' +
       'Without a terminal, --yes is required (exit 2 otherwise), as when stdout is captured: KEY=$(... --yes).',
   });
-  command.action(async (flags: OrgFlags & { yes?: boolean }) =>
-    run(deps, { organizationId: orgFrom(flags), ifMatch: parseIfMatch(flags.ifMatch), yes: Boolean(flags.yes) }),
-  );
+  command.action(async (flags: OrgFlags & { yes?: boolean }) => run(deps, { ...targetFrom(flags), yes: Boolean(flags.yes) }));
   return command;
 }
 
-export async function webhookRegenerateKeyRun(deps: WebhookRegenerateKeyDeps, opts: WebhookRegenerateKeyOptions): Promise<void> {
-  const refusal = 'webhook key not regenerated';
-  // a script without --yes fails before any request
-  requireYesUnlessInteractive(deps.io, { yes: opts.yes, refusal });
-  const client = await webhookClient(deps, opts.organizationId);
-  const { pre, current } = await client.precondition(opts.ifMatch);
-  await confirmOrRequireYes(deps, { yes: opts.yes, question: question(client.organizationId, current), refusal });
+export async function webhookRegenerateKeyRun(deps: WebhookDeps, opts: WebhookRegenerateKeyOptions): Promise<void> {
+  const { client, pre } = await confirmedChange(deps, opts, 'webhook key not regenerated', question);
   const { authKey } = await client.regenerateKey(pre);
   // the one place a key is ever written: stdout, so it can go straight to a file or secret store
   const output = deps.output();

@@ -1,36 +1,27 @@
 // `enable` and `disable`: one PATCH {is_enabled}, two verbs.
 import { Command } from 'commander';
-import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
-import { addOrganizationOption } from '../shared/organization.js';
 import { PROPAGATION_SECONDS } from './config-client.js';
-import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from './options.js';
+import { addTargetOptions, targetFrom, webhookClient, type OrgFlags, type Target, type WebhookDeps } from './options.js';
 import { showConfig } from './view.js';
 import { CURRENT_ETAG, ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from './examples.js';
 
-export interface WebhookSetEnabledOptions {
-  organizationId?: string;
+export interface WebhookSetEnabledOptions extends Target {
   enabled: boolean;
-  ifMatch?: string;
 }
 
-type WebhookSetEnabledDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
-
-export function newWebhookEnableCommand(deps: WebhookSetEnabledDeps, run = webhookSetEnabledRun): Command {
+export function newWebhookEnableCommand(deps: WebhookDeps, run = webhookSetEnabledRun): Command {
   return newSetEnabledCommand(deps, run, true);
 }
 
-export function newWebhookDisableCommand(deps: WebhookSetEnabledDeps, run = webhookSetEnabledRun): Command {
+export function newWebhookDisableCommand(deps: WebhookDeps, run = webhookSetEnabledRun): Command {
   return newSetEnabledCommand(deps, run, false);
 }
 
-function newSetEnabledCommand(deps: WebhookSetEnabledDeps, run: typeof webhookSetEnabledRun, enabled: boolean): Command {
+function newSetEnabledCommand(deps: WebhookDeps, run: typeof webhookSetEnabledRun, enabled: boolean): Command {
   const verb = enabled ? 'enable' : 'disable';
-  const command = new Command(verb).description(
-    enabled ? 'Switch webhook delivery on for an organization (takes up to 60 s to propagate)' : 'Switch webhook delivery off for an organization (takes up to 60 s to propagate)',
-  );
-  addOrganizationOption(command);
-  addIfMatchOption(command);
+  const command = new Command(verb).description(`Switch webhook delivery ${enabled ? 'on' : 'off'} for an organization (takes up to 60 s to propagate)`);
+  addTargetOptions(command);
   describeVerb(command, {
     operationIds: ['updateWebhookConfig', 'getWebhookConfig'],
     output: 'records',
@@ -43,11 +34,11 @@ function newSetEnabledCommand(deps: WebhookSetEnabledDeps, run: typeof webhookSe
     ],
     notes: 'Exits with 6 when --if-match is stale (the configuration changed since), 5 when there is no configuration.',
   });
-  command.action(async (flags: OrgFlags) => run(deps, { organizationId: orgFrom(flags), enabled, ifMatch: parseIfMatch(flags.ifMatch) }));
+  command.action(async (flags: OrgFlags) => run(deps, { ...targetFrom(flags), enabled }));
   return command;
 }
 
-export async function webhookSetEnabledRun(deps: WebhookSetEnabledDeps, opts: WebhookSetEnabledOptions): Promise<void> {
+export async function webhookSetEnabledRun(deps: WebhookDeps, opts: WebhookSetEnabledOptions): Promise<void> {
   const client = await webhookClient(deps, opts.organizationId);
   const state = opts.enabled ? 'enabled' : 'disabled';
   const { pre, current } = await client.precondition(opts.ifMatch);

@@ -1,34 +1,26 @@
 import { Command } from 'commander';
-import type { Deps } from '../../../factory.js';
 import { TOPIC_TYPES, type TopicType } from '../../../webhooks/index.js';
-import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../../io/prompter.js';
 import { safeText } from '../../../output/terminal-text.js';
 import { describeVerb } from '../../shared/help.js';
 import { completeValues } from '../../../completion/values.js';
-import { addOrganizationOption } from '../../shared/organization.js';
 import { PROPAGATION_SECONDS, type Versioned } from '../config-client.js';
-import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from '../options.js';
+import { addTargetOptions, confirmedChange, orgFrom, parseIfMatch, type OrgFlags, type Target, type WebhookDeps } from '../options.js';
 import { requireTopicType } from '../topic-input.js';
 import { showConfig } from '../view.js';
 import { ENSURE_EXAMPLE_CONFIG, EXAMPLE_URL, GIVEN_CONFIG } from '../examples.js';
 
-export interface WebhookTopicRemoveOptions {
-  organizationId?: string;
+export interface WebhookTopicRemoveOptions extends Target {
   type: TopicType;
-  ifMatch?: string;
   yes: boolean;
 }
 
-type WebhookTopicRemoveDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
-
-export function newWebhookTopicRemoveCommand(deps: WebhookTopicRemoveDeps, run = webhookTopicRemoveRun): Command {
+export function newWebhookTopicRemoveCommand(deps: WebhookDeps, run = webhookTopicRemoveRun): Command {
   const command = new Command('remove')
     .description('Remove the topics of one type (asks first unless --yes)')
     .argument('<type>', TOPIC_TYPES.join(' | '))
     .option('-y, --yes', 'do not ask for confirmation (required when not interactive)');
   completeValues(command, { type: { words: TOPIC_TYPES } });
-  addOrganizationOption(command);
-  addIfMatchOption(command);
+  addTargetOptions(command);
   describeVerb(command, {
     operationIds: ['deleteWebhookTopic', 'getWebhookConfig'],
     output: 'records',
@@ -58,16 +50,8 @@ export function newWebhookTopicRemoveCommand(deps: WebhookTopicRemoveDeps, run =
   return command;
 }
 
-export async function webhookTopicRemoveRun(deps: WebhookTopicRemoveDeps, opts: WebhookTopicRemoveOptions): Promise<void> {
-  const refusal = `${opts.type} topic not removed`;
-  // a script without --yes fails before any request
-  requireYesUnlessInteractive(deps.io, { yes: opts.yes, refusal });
-  const client = await webhookClient(deps, opts.organizationId);
-  const { pre, current } = await client.precondition(opts.ifMatch);
-  // no such topic, or the last one: the API refuses it and says why, so there is nothing to confirm
-  if (!current || removable(current, opts.type)) {
-    await confirmOrRequireYes(deps, { yes: opts.yes, question: question(client.organizationId, opts.type, current), refusal });
-  }
+export async function webhookTopicRemoveRun(deps: WebhookDeps, opts: WebhookTopicRemoveOptions): Promise<void> {
+  const { client, pre } = await confirmedChange(deps, opts, `${opts.type} topic not removed`, (org, current) => question(org, opts.type, current));
   await client.removeTopic(opts.type, pre);
   await showConfig(deps.output(), await client.read());
   deps.io.info(`Removed the ${opts.type} topic; its deliveries stop within ${PROPAGATION_SECONDS} s while the change propagates.`);
@@ -78,7 +62,9 @@ function removable(current: Versioned, type: TopicType): boolean {
   return topics.some((t) => t.type === type) && topics.some((t) => t.type !== type);
 }
 
-function question(org: string, type: TopicType, current: Versioned | undefined): string {
+function question(org: string, type: TopicType, current: Versioned | undefined): string | undefined {
+  // no such topic, or the last one: the API refuses it and says why, so there is nothing to confirm
+  if (current && !removable(current, type)) return undefined;
   const urls = current?.config.topics.filter((t) => t.type === type).map((t) => safeText(t.delivery.url)) ?? [];
   const where = urls.length > 0 ? ` to ${urls.length > 3 ? `${urls.slice(0, 3).join(', ')} and ${urls.length - 3} more` : urls.join(', ')}` : '';
   return `Deliveries of ${type}${where} stop within ${PROPAGATION_SECONDS} s. Remove the ${type} topic of organization ${org}?`;

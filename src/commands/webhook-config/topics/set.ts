@@ -1,26 +1,20 @@
 import { Command } from 'commander';
 import { UsageError } from '../../../errors.js';
-import type { Deps } from '../../../factory.js';
 import { MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../../webhooks/index.js';
 import { describeVerb } from '../../shared/help.js';
 import { completeValues } from '../../../completion/values.js';
-import { addOrganizationOption } from '../../shared/organization.js';
-import { addIfMatchOption, orgFrom, parseIfMatch, webhookClient, type OrgFlags } from '../options.js';
+import { addTargetOptions, orgFrom, parseIfMatch, webhookClient, type OrgFlags, type Target, type WebhookDeps } from '../options.js';
 import { ALLOW_PRIVATE_URL_HELP, CALLBACK_URL_HELP, requireCallbackUrl, requireTopicType } from '../topic-input.js';
 import { showConfig, topicLabel } from '../view.js';
 import { ENSURE_EXAMPLE_CONFIG, GIVEN_CONFIG } from '../examples.js';
 
-export interface WebhookTopicSetOptions {
-  organizationId?: string;
+export interface WebhookTopicSetOptions extends Target {
   type: TopicType;
   url: string;
   enabled: boolean;
-  ifMatch?: string;
 }
 
-type WebhookTopicSetDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
-
-export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webhookTopicSetRun): Command {
+export function newWebhookTopicSetCommand(deps: WebhookDeps, run = webhookTopicSetRun): Command {
   const command = new Command('set')
     .description('Add a topic, or replace the topics of that type with this one')
     .argument('<type>', TOPIC_TYPES.join(' | '))
@@ -28,8 +22,7 @@ export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webho
     .option('--disabled', 'keep the topic switched off')
     .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
   completeValues(command, { type: { words: TOPIC_TYPES } });
-  addOrganizationOption(command);
-  addIfMatchOption(command);
+  addTargetOptions(command);
   describeVerb(command, {
     operationIds: ['upsertWebhookTopic', 'getWebhookConfig'],
     output: 'records',
@@ -51,7 +44,7 @@ export function newWebhookTopicSetCommand(deps: WebhookTopicSetDeps, run = webho
   return command;
 }
 
-export async function webhookTopicSetRun(deps: WebhookTopicSetDeps, opts: WebhookTopicSetOptions): Promise<void> {
+export async function webhookTopicSetRun(deps: WebhookDeps, opts: WebhookTopicSetOptions): Promise<void> {
   const client = await webhookClient(deps, opts.organizationId);
   const { pre, current } = await client.precondition(opts.ifMatch);
   if (current) {
