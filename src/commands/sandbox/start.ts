@@ -186,7 +186,7 @@ function readableFacts(sandbox: RunningSandbox, options: SandboxOptions, caFile:
 /** Events per second; 0 is off, the default (so a script can pass a variable that may be 0, but not a blank). */
 function rate(value: string, flag: string, max = Number.POSITIVE_INFINITY): number {
   const what = `a number of events per second, 0 or more${Number.isFinite(max) ? ` (at most ${max})` : ''}`;
-  return requireNumber(value, flag, what, (n) => value.trim() !== '' && n >= 0 && n <= max);
+  return requireNumber(value, flag, what, (n) => n >= 0 && n <= max);
 }
 
 /** A token goes in an Authorization header: printable ASCII, no spaces, and long enough to guess at no better than chance. */

@@ -29,9 +29,10 @@ export function requireWholeNumber(value: string, flag: string, min = 0, max = N
 }
 
 /** A number typed as a flag, that `fits` accepts; `what` says what it must be ("a number from 0 to 1"). */
+/** A number that fits; a blank value is refused (Number('') is 0, which a script passing an unset variable did not mean). */
 export function requireNumber(value: string, flag: string, what: string, fits: (n: number) => boolean): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || !fits(n)) throw new UsageError(`${flag} must be ${what}, got ${quoteInput(value)}`);
+  if (value.trim() === '' || !Number.isFinite(n) || !fits(n)) throw new UsageError(`${flag} must be ${what}, got ${quoteInput(value)}`);
   return n;
 }
 

@@ -42,6 +42,13 @@ describe('sandbox: webhook flags', () => {
   it.each(['-1', 'x', ''])('--emit-rate %j is refused', (value) => {
     expect(() => sandboxOptionsFrom({ ...flags, emitRate: value })).toThrow(`--emit-rate must be a number of events per second, 0 or more, got "${value}"`);
   });
+  it.each([
+    ['faultRate', '--fault-rate', 'a number from 0 to 1'],
+    ['rateLimit', '--rate-limit', 'a positive number'],
+  ] as const)('a blank %s is refused, not taken as 0', (key, flag, what) => {
+    for (const value of ['', '  ']) expect(() => sandboxOptionsFrom({ ...flags, [key]: value })).toThrow(`${flag} must be ${what}, got "${value}"`);
+    expect(sandboxOptionsFrom({ ...flags, faultRate: '0' }).faultRate).toBe(0);
+  });
   it.each([['0', 0], ['60000', 60_000]])('--propagation %s', (value, ms) => {
     expect(sandboxOptionsFrom({ ...flags, propagation: value }).propagationMs).toBe(ms);
   });
