@@ -3,7 +3,7 @@
 import type { ApiClient } from '../api/client.js';
 import { readFileOrStdin } from '../io/read-input.js';
 import { quoteInput } from '../output/terminal-text.js';
-import { requireHardwareId } from '../commands/shared/validate.js';
+import { requireHardwareId } from '../shared/hardware-id.js';
 
 export interface TargetSource {
   ids: string[];

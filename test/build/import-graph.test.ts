@@ -1,5 +1,6 @@
-// The module graph of src/, read from the sources: no import cycle anywhere, and the sandbox reaches nothing
-// of the CLI (it runs alone as `fleetctl sandbox`, embedded, or in tests), only the leaf modules both sides share.
+// The module graph of src/, read from the sources: no import cycle anywhere, the sandbox reaches nothing of the
+// CLI (it runs alone as `fleetctl sandbox`, embedded, or in tests), only the leaf modules both sides share, and
+// nothing below the commands imports a command module.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -113,5 +114,13 @@ describe('the import graph of src/', () => {
     }
     const outside = [...reached].filter(([file]) => !file.startsWith('src/sandbox/') && !SHARED_WITH_THE_SANDBOX.some((shared) => file.startsWith(shared)));
     expect(outside.map(([file, from]) => `${from} -> ${file}`)).toEqual([]);
+  });
+
+  it('keeps the layers under the commands (API client, auth, bulk engine, config, output, webhooks...) free of them', () => {
+    const below = ['src/api/', 'src/auth/', 'src/bulk/', 'src/config/', 'src/io/', 'src/output/', 'src/openapi/', 'src/shared/', 'src/webhooks/', 'src/errors.ts'];
+    const upward = [...graph].flatMap(([file, edges]) =>
+      below.some((layer) => file.startsWith(layer)) ? edges.filter((edge) => edge.to.startsWith('src/commands/')).map((edge) => `${file} -> ${edge.to}`) : [],
+    );
+    expect(upward).toEqual([]);
   });
 });

@@ -13,7 +13,8 @@ import {
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireHardwareId, optionalUuid, requireNonEmpty, requireWholeNumber } from '../shared/validate.js';
+import { optionalUuid, requireNonEmpty, requireWholeNumber } from '../shared/validate.js';
+import { requireHardwareId } from '../../shared/hardware-id.js';
 import { bulkCommandRun, type BulkCommandOptions, type BulkDeps, type BulkVerb } from '../../bulk/run.js';
 import { RUN_ID_PATTERN } from '../../bulk/keys.js';
 import { isRunFatal } from '../../bulk/runner.js';

@@ -3,7 +3,8 @@
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { quoteInput } from '../../output/terminal-text.js';
-import { requireHardwareId, requireNonEmpty } from '../shared/validate.js';
+import { requireNonEmpty } from '../shared/validate.js';
+import { requireHardwareId } from '../../shared/hardware-id.js';
 import { canonicalUuid, isUuid } from '../../shared/uuid.js';
 import { givenOrPicked, pickable, type PickerDeps } from '../shared/pick-list.js';
 import { pickDevice } from '../shared/pickers.js';

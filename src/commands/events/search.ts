@@ -8,7 +8,8 @@ import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
 import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireHardwareId, collect, requireNonEmpty, requireNothingMissing, uuidList } from '../shared/validate.js';
+import { collect, requireNonEmpty, requireNothingMissing, uuidList } from '../shared/validate.js';
+import { requireHardwareId } from '../../shared/hardware-id.js';
 
 export interface EventsSearchOptions {
   hardwareId?: string;

@@ -8,7 +8,8 @@ import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/paging.js';
 import { renderList } from '../shared/record-verbs.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { requireHardwareId, optionalUuid, requireNothingMissing } from '../shared/validate.js';
+import { optionalUuid, requireNothingMissing } from '../shared/validate.js';
+import { requireHardwareId } from '../../shared/hardware-id.js';
 
 /** Exactly one subject: the API takes one of hardware_id, vehicle_id or fleet_id. */
 export type JourneySubject = { hardwareId: string } | { vehicleId: string } | { fleetId: string };

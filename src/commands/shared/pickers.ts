@@ -3,7 +3,8 @@ import type { Deps } from '../../factory.js';
 import { safeText } from '../../output/terminal-text.js';
 import { dateQuery, type DateWindow } from './dates.js';
 import { checkFromList, givenOrPicked, pickable, pickFromList, type ListPick, type PickerDeps } from './pick-list.js';
-import { requireHardwareId, requireNonEmpty, requireUuid } from './validate.js';
+import { requireNonEmpty, requireUuid } from './validate.js';
+import { requireHardwareId } from '../../shared/hardware-id.js';
 import type { Schema } from '../../openapi/operation-types.js';
 
 // Hardware ids are free-form; one typed whole is a single word with a digit in it (HW-000123, 359881234567890).

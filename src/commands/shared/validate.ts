@@ -1,7 +1,8 @@
 // Argument checks that run before any request, each with a message that says what is wrong.
 import { UsageError } from '../../errors.js';
-import { hasControlCharacters, quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../output/terminal-text.js';
 import { canonicalUuid } from '../../shared/uuid.js';
+import { requireHardwareId } from '../../shared/hardware-id.js';
 
 export function requireUuid(value: string, what: string): string {
   const uuid = canonicalUuid(value);
@@ -39,26 +40,6 @@ export function requireNumber(value: string, flag: string, what: string, fits: (
 export function requireNonEmpty(value: string, what: string, maxLength?: number): string {
   if (value.trim().length === 0) throw new UsageError(`${what} must not be empty`);
   if (maxLength !== undefined && value.length > maxLength) throw new UsageError(`${what} must be at most ${maxLength} characters, got ${value.length}`);
-  return value;
-}
-
-/** Hardware ids are free-form, but none is longer than this: a longer one is a file read by mistake. */
-export const MAX_HARDWARE_ID_LENGTH = 1024;
-
-/**
- * A hardware id that can form a request: not blank, no control characters (a NUL or an escape sequence is
- * never part of an id, and cannot travel in the Idempotency-Key header), and not absurdly long. `where` says
- * where it came from ("line 3 of --from-file ids.txt"); everything else the spec allows is kept as typed.
- */
-export function requireHardwareId(value: string, what = 'hardware id', where?: string): string {
-  const at = where ? ` (${where})` : '';
-  if (value.trim().length === 0) throw new UsageError(`${what}${at} must not be empty`);
-  if (hasControlCharacters(value)) {
-    throw new UsageError(`${what} ${quoteInput(value)}${at} contains control characters`, 'hardware ids are printable text: is this a binary file, or a stray escape sequence?');
-  }
-  if (value.length > MAX_HARDWARE_ID_LENGTH) {
-    throw new UsageError(`${what} ${quoteInput(value, 40)}${at} is ${value.length} characters long; hardware ids have at most ${MAX_HARDWARE_ID_LENGTH}`);
-  }
   return value;
 }
 

@@ -7,7 +7,7 @@ import { ApiError, NetworkError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/index.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { requireHardwareId } from '../shared/validate.js';
+import { requireHardwareId } from '../../shared/hardware-id.js';
 import { addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
 
 /** The sample's source and dataschema when no base URL is configured. */
