@@ -28,7 +28,29 @@ let defaultAgent: Agent | undefined;
 /** undici.request(url, options): the request split into origin and path, as undici's index does, and sent through the dispatcher. */
 export function request(url: string, { dispatcher, ...options }: RequestOptions): Promise<Dispatcher.ResponseData> {
   const target = new URL(url);
-  return dispatcherRequest.call(dispatcher ?? (defaultAgent ??= new Agent()), { ...options, origin: target.origin, path: `${target.pathname}${target.search}` });
+  const send = () => dispatcherRequest.call(dispatcher ?? (defaultAgent ??= new Agent()), { ...options, origin: target.origin, path: `${target.pathname}${target.search}` });
+  return parserBudgetSet ? send() : withParserBudgetRaised(send);
+}
+
+// undici parses responses with llhttp compiled to WebAssembly: one instance per process, made on the first connection.
+// V8 starts it in its baseline compiler and, once a function has run a budget of bytes, recompiles that function
+// with its optimizing compiler on a background thread. On Node 20 (V8 11) the budget is spent within the first
+// response and the process cannot exit until that compile ends: about 100 ms per command on a 2-core machine,
+// which a command of one or a few hundred requests never wins back. The instance takes its budget from the flag
+// when it is made, so the flag is raised for the first request only: V8 12 and later (Node 22, 24) neither wait
+// nor need it. Flags changed at run time also stop V8 accepting cached code, hence the narrow window.
+export const V8_11_TIERING_BUDGET = 1_800_000;
+export const PARSER_TIERING_BUDGET = 1_000_000_000;
+let parserBudgetSet = !process.versions.v8.startsWith('11.');
+
+async function withParserBudgetRaised(send: () => Promise<Dispatcher.ResponseData>): Promise<Dispatcher.ResponseData> {
+  const v8 = process.getBuiltinModule('node:v8');
+  v8.setFlagsFromString(`--wasm-tiering-budget=${PARSER_TIERING_BUDGET}`);
+  const response = await send();
+  // a response means a connection, and so the parser instance, made with the raised budget
+  if (!parserBudgetSet) v8.setFlagsFromString(`--wasm-tiering-budget=${V8_11_TIERING_BUDGET}`);
+  parserBudgetSet = true;
+  return response;
 }
 
 export type Undici = Pick<typeof import('undici'), 'Agent'> & { loadEnvHttpProxyAgent: typeof loadEnvHttpProxyAgent };

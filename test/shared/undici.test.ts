@@ -3,8 +3,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, loadEnvHttpProxyAgent, request } from '../../src/shared/undici.js';
+import v8 from 'node:v8';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Agent, loadEnvHttpProxyAgent, PARSER_TIERING_BUDGET, request, V8_11_TIERING_BUDGET } from '../../src/shared/undici.js';
 
 let server: Server;
 let base: string;
@@ -20,6 +21,20 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('undici parts', () => {
+  // first in the file: the module raises the budget for its first request only
+  it('raise the response parser\'s tiering budget for the first request on V8 11 (Node 20), and on no other V8', async () => {
+    const setFlags = vi.spyOn(v8, 'setFlagsFromString');
+    const dispatcher = new Agent();
+    try {
+      for (let i = 0; i < 2; i++) await (await request(`${base}/v1/devices`, { method: 'GET', dispatcher })).body.json();
+      const expected = process.versions.v8.startsWith('11.') ? [[`--wasm-tiering-budget=${PARSER_TIERING_BUDGET}`], [`--wasm-tiering-budget=${V8_11_TIERING_BUDGET}`]] : [];
+      expect(setFlags.mock.calls).toEqual(expected);
+    } finally {
+      setFlags.mockRestore();
+      await dispatcher.close();
+    }
+  });
+
   // (that they also get the index's dispatcher methods, connect for proxy tunnels, is test/e2e/proxy-tls.test.ts's to show:
   // this file loads the index itself)
   it('are the agents undici exports', async () => {
