@@ -35,12 +35,14 @@ export function request(url: string, { dispatcher, ...options }: RequestOptions)
 // undici parses responses with llhttp compiled to WebAssembly: one instance per process, made on the first connection.
 // V8 starts it in its baseline compiler and, once a function has run a budget of bytes, recompiles that function
 // with its optimizing compiler on a background thread. On Node 20 (V8 11) the budget is spent within the first
-// response and the process cannot exit until that compile ends: about 100 ms per command on a 2-core machine,
-// which a command of one or a few hundred requests never wins back. The instance takes its budget from the flag
-// when it is made, so the flag is raised for the first request only: V8 12 and later (Node 22, 24) neither wait
-// nor need it. Flags changed at run time also stop V8 accepting cached code, hence the narrow window.
+// response and the process cannot exit until that compile ends: about 100 ms per command on a 2-core machine.
+// The instance takes its budget from the flag when it is made, so the flag is raised tenfold for the first
+// request only: one response, or a few, no longer start the compile; a run of many pages still does, and needs
+// it (kept in the baseline compiler, the parser costs a paging run ~20 MB more peak memory). V8 12 and later
+// (Node 22, 24) neither wait nor need it. A flag changed at run time also stops V8 accepting cached code, hence
+// the narrow window.
 export const V8_11_TIERING_BUDGET = 1_800_000;
-export const PARSER_TIERING_BUDGET = 1_000_000_000;
+export const PARSER_TIERING_BUDGET = 10 * V8_11_TIERING_BUDGET;
 let parserBudgetSet = !process.versions.v8.startsWith('11.');
 
 async function withParserBudgetRaised(send: () => Promise<Dispatcher.ResponseData>): Promise<Dispatcher.ResponseData> {
