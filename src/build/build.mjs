@@ -1,8 +1,10 @@
-// Build: generate code from the OpenAPI document, then bundle the CLI (completions: `npm run completions`).
+// Build: generate code from the OpenAPI document, bundle the CLI with esbuild, then regroup its chunks with
+// Rollup (src/build/chunks.mjs). Completions: `npm run completions`.
 import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { regroupChunks } from './chunks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
@@ -13,12 +15,15 @@ if (existsSync(path.join(root, 'src/openapi/v1.json'))) {
 }
 
 // Chunk names carry content hashes: start from an empty dist/ so no stale chunk is shipped.
-rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+const dist = path.join(root, 'dist');
+const stage = path.join(dist, '.esbuild');
+rmSync(dist, { recursive: true, force: true });
 
 const result = await build({
   // compile-cache is loaded first, alone: it must turn the cache on before the bundle is compiled
   entryPoints: [path.join(root, 'src/main.ts'), path.join(root, 'src/compile-cache.ts')],
-  outdir: path.join(root, 'dist'),
+  outdir: stage,
+  absWorkingDir: root,
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
@@ -41,7 +46,10 @@ const result = await build({
   },
 });
 
-writeFileSync(path.join(root, 'dist/version.js'), `export const VERSION = ${JSON.stringify(version)};\n`);
+const meta = await regroupChunks({ root, stageDir: stage, stageMeta: result.metafile, outDir: dist });
+rmSync(stage, { recursive: true, force: true });
+
+writeFileSync(path.join(dist, 'version.js'), `export const VERSION = ${JSON.stringify(version)};\n`);
 
 // Tests read the metafile to prove which chunks a command loads.
-writeFileSync(path.join(root, 'dist/meta.json'), JSON.stringify(result.metafile));
+writeFileSync(path.join(dist, 'meta.json'), JSON.stringify(meta));

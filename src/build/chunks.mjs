@@ -1,0 +1,119 @@
+// The second half of the build: esbuild's split output, regrouped into fewer, larger chunks by Rollup.
+// esbuild makes one chunk for every set of entry points that reach a module, and every `import()` is an entry
+// point: a cached `devices get` loaded 49 files. Node's ES-module loader spends about half a millisecond on each
+// file (resolve, URL and package-scope work) whatever its size, a fifth of the command's own time on Node 22
+// and 24. Rollup's manualChunks puts together what is always loaded together; what loads on demand (the other
+// groups, the sandbox, prompts, tables, YAML, jq) stays apart. test/build/startup.test.ts holds the line.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { rollup } from '@rollup/wasm-node';
+
+/** The modules a request loads at once (src/factory.ts, buildApiClient and createTransport): one chunk. */
+const REQUEST_ENTRIES = [
+  'src/api/client.ts',
+  'src/auth/tokens.ts',
+  'src/auth/secure-url.ts',
+  'src/openapi/operations.ts',
+  'src/shared/undici.ts',
+  'src/api/transport.ts',
+  'src/api/dispatcher.ts',
+];
+/** Loaded by request modules on demand (a proxy set): kept apart, but what they share with a request is the request's. */
+const LOADED_BY_REQUESTS = ['node_modules/undici/lib/dispatcher/env-http-proxy-agent.js'];
+const COMMAND_GROUP = /^src\/commands\/[^/]+\/index\.ts$/;
+const SHARED_BY_GROUPS = 4;
+
+/**
+ * Rebundles the esbuild output in `stageDir` (with its metafile) into `outDir`, and returns a metafile of the
+ * same shape for the new files: each output with the source inputs it holds.
+ */
+export async function regroupChunks({ root, stageDir, stageMeta, outDir }) {
+  const outputs = Object.fromEntries(Object.entries(stageMeta.outputs).map(([key, output]) => [path.resolve(root, key), output]));
+  const entryFile = (entryPoint) => Object.keys(outputs).find((file) => outputs[file].entryPoint === entryPoint);
+  const closure = (starts) => {
+    const seen = new Set();
+    const pending = [...starts];
+    while (pending.length > 0) {
+      const file = pending.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const imported of outputs[file]?.imports ?? []) {
+        const target = path.resolve(root, imported.path);
+        if (imported.kind === 'import-statement' && outputs[target]) pending.push(target);
+      }
+    }
+    return seen;
+  };
+  const boot = closure([entryFile('src/compile-cache.ts')]);
+  const core = closure([entryFile('src/main.ts')]);
+  // for each module, the entry points (each import() target) whose static imports reach it
+  const reachers = new Map();
+  for (const entry of Object.keys(outputs).filter((file) => outputs[file].entryPoint)) {
+    for (const file of closure([entry])) reachers.set(file, (reachers.get(file) ?? new Set()).add(entry));
+  }
+  const requestEntries = new Set(REQUEST_ENTRIES.map(entryFile));
+  // undici's code is reached by its proxy agent too, which only a request loads
+  const requestFamily = new Set([...requestEntries, ...LOADED_BY_REQUESTS.map(entryFile)]);
+  const groupEntries = new Set(Object.keys(outputs).filter((file) => COMMAND_GROUP.test(outputs[file].entryPoint ?? '')));
+  const reachedFrom = (file, entries) => [...(reachers.get(file) ?? [])].some((entry) => entries.has(entry));
+  const onlyFrom = (file, entries) => [...(reachers.get(file) ?? [])].every((entry) => entries.has(entry));
+  const chunkOf = (file) => {
+    if (outputs[file]?.entryPoint === 'src/main.ts' || outputs[file]?.entryPoint === 'src/compile-cache.ts') return undefined;
+    // the compile cache is turned on before the bundle loads: its own few modules come first, alone
+    if (boot.has(file)) return 'boot';
+    if (core.has(file)) return 'core';
+    // only what nothing but a request loads: `--help` and completion must not bring undici with a shared module
+    if (reachedFrom(file, requestEntries) && onlyFrom(file, requestFamily)) return 'request';
+    // what a request shares with other commands (token cache, problem bodies, paging): small, no undici
+    if (reachedFrom(file, requestEntries)) return 'request-shared';
+    // what most command groups share (the pickers, paging, dates, input reading of their list and get verbs):
+    // one chunk that any group's command loads; what two or three groups share (webhook code, event schemas)
+    // stays apart
+    if (onlyFrom(file, groupEntries) && reachers.get(file).size >= SHARED_BY_GROUPS) return 'commands';
+    return undefined;
+  };
+
+  const bundle = await rollup({
+    input: { main: path.join(stageDir, 'main.js'), 'compile-cache': path.join(stageDir, 'compile-cache.js') },
+    // builtins, and the two packages esbuild leaves in node_modules (jq-web, @napi-rs/keyring)
+    external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
+    plugins: [withInputSourceMaps()],
+    onwarn(warning, warn) {
+      if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
+    },
+  });
+  const { output } = await bundle.write({
+    dir: outDir,
+    format: 'es',
+    sourcemap: true,
+    entryFileNames: '[name].js',
+    // esbuild's names carry its hash (devices-QEAT7TXW): the name without it, and Rollup's hash
+    chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
+    manualChunks: chunkOf,
+    // a module no rule names is not pulled into the first manual chunk that imports it (undici with a helper
+    // that --help needs): Rollup's own chunking places it
+    onlyExplicitManualChunks: true,
+  });
+  await bundle.close();
+
+  const meta = { outputs: {} };
+  for (const chunk of output) {
+    if (chunk.type !== 'chunk') continue;
+    const inputs = {};
+    for (const moduleId of Object.keys(chunk.modules)) Object.assign(inputs, outputs[moduleId]?.inputs);
+    meta.outputs[path.relative(root, path.join(outDir, chunk.fileName))] = { inputs, bytes: Buffer.byteLength(chunk.code) };
+  }
+  return meta;
+}
+
+/** esbuild's source maps, handed to Rollup with each file so that the final maps still point at src/. */
+function withInputSourceMaps() {
+  return {
+    name: 'input-source-maps',
+    load(id) {
+      // esbuild writes a linked map beside every file
+      const code = readFileSync(id, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+      return { code, map: JSON.parse(readFileSync(`${id}.map`, 'utf8')) };
+    },
+  };
+}
