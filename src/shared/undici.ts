@@ -29,30 +29,32 @@ let defaultAgent: Agent | undefined;
 export function request(url: string, { dispatcher, ...options }: RequestOptions): Promise<Dispatcher.ResponseData> {
   const target = new URL(url);
   const send = () => dispatcherRequest.call(dispatcher ?? (defaultAgent ??= new Agent()), { ...options, origin: target.origin, path: `${target.pathname}${target.search}` });
-  return parserBudgetSet ? send() : withParserBudgetRaised(send);
+  return parserCompiled ? send() : withBaselineParser(send);
 }
 
-// undici parses responses with llhttp compiled to WebAssembly: one instance per process, made on the first connection.
-// V8 starts it in its baseline compiler and, once a function has run a budget of bytes, recompiles that function
-// with its optimizing compiler on a background thread. On Node 20 (V8 11) the budget is spent within the first
-// response and the process cannot exit until that compile ends: about 100 ms per command on a 2-core machine.
-// The instance takes its budget from the flag when it is made, so the flag is raised tenfold for the first
-// request only: one response, or a few, no longer start the compile; a run of many pages still does, and needs
-// it (kept in the baseline compiler, the parser costs a paging run ~20 MB more peak memory). V8 12 and later
-// (Node 22, 24) neither wait nor need it. A flag changed at run time also stops V8 accepting cached code, hence
-// the narrow window.
-export const V8_11_TIERING_BUDGET = 1_800_000;
-export const PARSER_TIERING_BUDGET = 10 * V8_11_TIERING_BUDGET;
-let parserBudgetSet = !process.versions.v8.startsWith('11.');
+// undici parses responses with llhttp compiled to WebAssembly: one instance per process, compiled on the first
+// connection. V8 starts it in its baseline compiler (Liftoff) and, once a function has run a budget of bytes,
+// recompiles it with its optimizing compiler on a background thread. On Node 20 (V8 11) that costs twice:
+// the budget is spent within the first response and the process cannot exit until the compile ends (about
+// 100 ms per command on a 2-core machine), and on a run of many pages the compile's memory is a quarter of
+// the peak (about 20 MB; Liftoff's parser is not measurably slower at paging). So on V8 11 the module is
+// compiled with Liftoff only: the flag is set for the first request, which compiles it, and reset once an
+// answer has come. V8 12 and later (Node 22, 24) neither wait nor measurably gain. A flag changed at run time
+// also stops V8 accepting cached code, hence the narrow window.
+export const PARSER_COMPILE_FLAGS = ['--liftoff-only', '--no-liftoff-only'] as const;
+let parserCompiled = !process.versions.v8.startsWith('11.');
 
-async function withParserBudgetRaised(send: () => Promise<Dispatcher.ResponseData>): Promise<Dispatcher.ResponseData> {
+async function withBaselineParser(send: () => Promise<Dispatcher.ResponseData>): Promise<Dispatcher.ResponseData> {
   const v8 = process.getBuiltinModule('node:v8');
-  v8.setFlagsFromString(`--wasm-tiering-budget=${PARSER_TIERING_BUDGET}`);
-  const response = await send();
-  // a response means a connection, and so the parser instance, made with the raised budget
-  if (!parserBudgetSet) v8.setFlagsFromString(`--wasm-tiering-budget=${V8_11_TIERING_BUDGET}`);
-  parserBudgetSet = true;
-  return response;
+  v8.setFlagsFromString(PARSER_COMPILE_FLAGS[0]);
+  try {
+    const response = await send();
+    // an answer means a connection, and so the parser compiled under the flag; a refused connection compiled none
+    parserCompiled = true;
+    return response;
+  } finally {
+    v8.setFlagsFromString(PARSER_COMPILE_FLAGS[1]);
+  }
 }
 
 export type Undici = Pick<typeof import('undici'), 'Agent'> & { loadEnvHttpProxyAgent: typeof loadEnvHttpProxyAgent };

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
 import v8 from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Agent, loadEnvHttpProxyAgent, PARSER_TIERING_BUDGET, request, V8_11_TIERING_BUDGET } from '../../src/shared/undici.js';
+import { Agent, loadEnvHttpProxyAgent, PARSER_COMPILE_FLAGS, request } from '../../src/shared/undici.js';
 
 let server: Server;
 let base: string;
@@ -21,14 +21,20 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('undici parts', () => {
-  // first in the file: the module raises the budget for its first request only
-  it('raise the response parser\'s tiering budget for the first request on V8 11 (Node 20), and on no other V8', async () => {
+  // first in the file: the module sets the flag until its first answer only
+  it('compile the response parser with the baseline compiler only on V8 11 (Node 20): the flag is set until the first answer, also after a refused connection, and on no other V8', async () => {
     const setFlags = vi.spyOn(v8, 'setFlagsFromString');
     const dispatcher = new Agent();
     try {
+      // a port nothing listens on any more: the connection is refused, no parser is compiled
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      await expect(request(`http://127.0.0.1:${port}/v1/devices`, { method: 'GET', dispatcher })).rejects.toThrow();
       for (let i = 0; i < 2; i++) await (await request(`${base}/v1/devices`, { method: 'GET', dispatcher })).body.json();
-      const expected = process.versions.v8.startsWith('11.') ? [[`--wasm-tiering-budget=${PARSER_TIERING_BUDGET}`], [`--wasm-tiering-budget=${V8_11_TIERING_BUDGET}`]] : [];
-      expect(setFlags.mock.calls).toEqual(expected);
+      const [set, reset] = PARSER_COMPILE_FLAGS.map((flag) => [flag]);
+      expect(setFlags.mock.calls).toEqual(process.versions.v8.startsWith('11.') ? [set, reset, set, reset] : []);
     } finally {
       setFlags.mockRestore();
       await dispatcher.close();
