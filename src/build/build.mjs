@@ -40,10 +40,6 @@ const result = await build({
   external: ['jq-web', '@napi-rs/keyring'],
   logLevel: 'warning',
   define: { __FLEETCTL_VERSION__: JSON.stringify(version) },
-  // commander and other CommonJS dependencies call require(); an ESM bundle has none of its own.
-  banner: {
-    js: "import { createRequire as __fleetctlCreateRequire } from 'node:module'; const require = __fleetctlCreateRequire(import.meta.url);",
-  },
 });
 
 const meta = await regroupChunks({ root, stageDir: stage, stageMeta: result.metafile, outDir: dist });

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rollup } from '@rollup/wasm-node';
+import MagicString from 'magic-string';
 
 /** The modules a request loads at once (src/factory.ts, buildApiClient and createTransport): one chunk. */
 const REQUEST_ENTRIES = [
@@ -77,7 +78,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir }) {
     input: { main: path.join(stageDir, 'main.js'), 'compile-cache': path.join(stageDir, 'compile-cache.js') },
     // builtins, and the two packages esbuild leaves in node_modules (jq-web, @napi-rs/keyring)
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
-    plugins: [withInputSourceMaps()],
+    plugins: [withInputSourceMaps(), commonJsRuntime()],
     onwarn(warning, warn) {
       if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
     },
@@ -116,4 +117,45 @@ function withInputSourceMaps() {
       return { code, map: JSON.parse(readFileSync(`${id}.map`, 'utf8')) };
     },
   };
+}
+
+/**
+ * What esbuild's ES-module output needs to run the CommonJS dependencies it bundles (commander, undici...), made
+ * cheap at start-up:
+ * - `require`, for esbuild's __require helper to load Node's built-in modules with. It is made in the one
+ *   module that holds the helper, where a banner would make it in every chunk: a createRequire() each, with
+ *   its package-scope lookups.
+ * - each bundled module's body, `__commonJS({ "path"(exports, module) {...} })`, written as a parenthesized
+ *   function expression. V8 compiles those at once with the chunk, and so the compile cache (Node 22+) keeps
+ *   them; a method is compiled only when first called, and so again on every run (the cache is made when
+ *   the chunk is compiled, not after it ran).
+ */
+function commonJsRuntime() {
+  return {
+    name: 'commonjs-runtime',
+    transform(code) {
+      const ast = this.parse(code);
+      const edited = new MagicString(code);
+      if (ESBUILD_REQUIRE_HELPER.test(code)) edited.prepend("const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n");
+      visit(ast, (node) => {
+        if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== '__commonJS') return;
+        for (const member of node.arguments[0]?.properties ?? []) {
+          if (!member.method) continue;
+          edited.appendLeft(member.key.end, ': (function');
+          edited.appendRight(member.value.end, ')');
+        }
+      });
+      return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null;
+    },
+  };
+}
+
+/** esbuild's __require: the one place its output refers to a `require` it does not declare. */
+const ESBUILD_REQUIRE_HELPER = /typeof require !== "undefined"/;
+
+function visit(node, see) {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) return node.forEach((child) => visit(child, see));
+  if (typeof node.type === 'string') see(node);
+  for (const key of Object.keys(node)) if (key !== 'type' && typeof node[key] === 'object') visit(node[key], see);
 }

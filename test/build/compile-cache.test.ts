@@ -1,7 +1,7 @@
 // The built CLI keeps V8's compiled code in the user's cache directory where Node has a compile cache (22.1+),
 // and makes nothing on a Node without one (20). Runs bin/fleetctl.js: npm run build first.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,4 +47,13 @@ describe('compile cache', () => {
     execFileSync('touch', [blocked]);
     expect(() => run({ XDG_CACHE_HOME: blocked })).not.toThrow();
   });
+
+  // the cache holds what V8 compiled with the chunk: a method is compiled only when called, on every run
+  it('can keep the bundled CommonJS modules: each body is a parenthesized function expression, compiled with its chunk', () => {
+    const chunks = readdirSync(path.join(root, 'dist/chunks')).filter((name) => name.endsWith('.js'));
+    const code = chunks.map((name) => readFileSync(path.join(root, 'dist/chunks', name), 'utf8')).join('\n');
+    expect(code).not.toMatch(/"[^"\n]+\.c?js"\(exports\d*, module\d*\) \{/);
+    expect(code.match(/"node_modules\/undici\/[^"\n]+\.js": \(function\(exports\d*, module\d*\) \{/g)?.length).toBeGreaterThan(20);
+  });
 });
+
