@@ -1,14 +1,15 @@
 // Files other processes may read at any moment (caches, state, downloads) are replaced whole: written beside the
 // target, then renamed over it, so a reader sees the old content or the new, never half of it.
 import { randomBytes } from 'node:crypto';
-import { rename, unlink, writeFile } from 'node:fs/promises';
+// fs.promises read where used: node:fs/promises loads when a file is written, not with every command that could
+import fs from 'node:fs';
 import path from 'node:path';
 import { ensureParentDirectory } from './directories.js';
 
 export async function writeFileAtomically(file: string, content: string, opts: { mode?: number; directoryMode?: number } = {}): Promise<void> {
   // level by level: a recursive mkdir spins on paths under /proc
   ensureParentDirectory(file, { mode: opts.directoryMode ?? 0o700 });
-  await replaceFileAtomically(file, (temporary) => writeFile(temporary, content, { mode: opts.mode ?? 0o600 }));
+  await replaceFileAtomically(file, (temporary) => fs.promises.writeFile(temporary, content, { mode: opts.mode ?? 0o600 }));
 }
 
 /** `write` fills a hidden temporary file beside `file`, which then replaces it; on any failure nothing is left behind. */
@@ -16,9 +17,9 @@ export async function replaceFileAtomically(file: string, write: (temporary: str
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     await write(temporary);
-    await rename(temporary, file);
+    await fs.promises.rename(temporary, file);
   } catch (error) {
-    await unlink(temporary).catch(() => undefined);
+    await fs.promises.unlink(temporary).catch(() => undefined);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
-// `node --import ./test/build/record-modules.mjs ...`: appends the URL of every module loaded to $FLEETCTL_LOADED_MODULES.
+// `node --import ./test/build/record-modules.mjs ...`: appends the URL of every module loaded to $FLEETCTL_LOADED_MODULES,
+// and at exit the public built-in modules Node loaded (node:child_process...).
 // ES modules through loader hooks; CommonJS modules loaded with require() (which those hooks do not see on
 // Node 20) by wrapping the CommonJS loader.
 import Module, { register } from 'node:module';
@@ -19,3 +20,9 @@ Module._load = function recordingLoad(request, parent, isMain) {
   }
   return load.apply(this, arguments);
 };
+
+process.on('exit', () => {
+  if (!file) return;
+  const builtins = process.moduleLoadList.filter((entry) => entry.startsWith('NativeModule ') && !entry.includes('internal/'));
+  appendFileSync(file, builtins.map((entry) => `node:${entry.slice('NativeModule '.length)}\n`).join(''));
+});

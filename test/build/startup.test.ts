@@ -39,7 +39,7 @@ function ajvCompiler(inputs: Set<string>): string[] {
   return [...inputs].filter((input) => input.startsWith('node_modules/ajv/') && !input.startsWith('node_modules/ajv/dist/runtime/'));
 }
 
-function loadedBy(args: string[], env: NodeJS.ProcessEnv = {}): { packages: Set<string>; files: string[]; inputs: Set<string>; stdout: string } {
+function loadedBy(args: string[], env: NodeJS.ProcessEnv = {}): { packages: Set<string>; files: string[]; inputs: Set<string>; builtins: Set<string>; stdout: string } {
   const record = path.join(work, `${args.join('_').replace(/[^\w-]/g, '') || 'none'}.txt`);
   const run = spawnSync(process.execPath, ['--import', hook, path.join(root, 'bin/fleetctl.js'), ...args], {
     cwd: root,
@@ -60,7 +60,7 @@ function loadedBy(args: string[], env: NodeJS.ProcessEnv = {}): { packages: Set<
       if (pkg) packages.add(pkg);
     }
   }
-  return { packages, files, inputs, stdout };
+  return { packages, files, inputs, builtins: new Set(urls.filter((url) => url.startsWith('node:'))), stdout };
 }
 
 describe('start-up of the built CLI', () => {
@@ -101,8 +101,12 @@ describe('start-up of the built CLI', () => {
 
   it("a request loads undici's agents and request, not its index (fetch, WebSocket, mocks) nor its proxy agent, nor conf when no token is written", () => {
     const env = { FLEETCTL_BASE_URL: 'http://127.0.0.1:9', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's' };
-    const { packages, inputs, files } = loadedBy(['devices', 'get', 'HW-1', '--max-retries', '0'], env);
+    const { packages, inputs, files, builtins } = loadedBy(['devices', 'get', 'HW-1', '--max-retries', '0'], env);
     expect(packages.has('undici')).toBe(true);
+    expect(builtins.has('node:http')).toBe(true);
+    // commander's executable subcommands (none here) and fs.promises (read by an ES import of node:fs) load
+    // their modules only when used: a few milliseconds of every call otherwise (src/build/build.mjs)
+    expect(['node:child_process', 'node:fs/promises'].filter((name) => builtins.has(name))).toEqual([]);
     // Node's module loader costs about half a millisecond a file: what a request loads comes in a few chunks
     // (src/build/chunks.mjs), not the 49 that esbuild's splitting alone made
     expect(files.filter((file) => file.startsWith('dist/')).length).toBeLessThanOrEqual(20);
