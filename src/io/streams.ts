@@ -1,5 +1,6 @@
 // IOStreams owns every terminal decision: TTY per stream, colour, whether we may prompt, spinners.
 import { PassThrough, Writable, type Readable } from 'node:stream';
+import { isatty } from 'node:tty';
 import { createTheme, detectedLevel, type ColorLevel, type Theme } from './theme.js';
 import { safeText } from '../output/terminal-text.js';
 import { oraSpinner, SpinnerActivity, type Activity, type ShowSpinner } from './spinner.js';
@@ -10,7 +11,8 @@ export type TerminalEnv = Partial<Record<'NO_COLOR' | 'FORCE_COLOR' | 'TERM' | '
 export interface IOStreamsInit {
   out: Writable;
   err: Writable;
-  in: Readable;
+  /** Or how to get it: process.stdin is made on first use (a stream for a file, a pipe or a terminal: ~3 ms). */
+  in: Readable | (() => Readable);
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
@@ -30,7 +32,6 @@ export interface IOStreamsInit {
 export class IOStreams {
   readonly out: Writable;
   readonly err: Writable;
-  readonly in: Readable;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   readonly stdinIsTTY: boolean;
@@ -38,6 +39,7 @@ export class IOStreams {
   /** Every wait longer than a moment shows a spinner through this (see spinner.ts). */
   readonly activity: Activity;
   private readonly env: TerminalEnv;
+  private input: Readable | (() => Readable);
   private readonly colorLevel: { out: ColorLevel; err: ColorLevel };
   noColor: boolean;
   noInput: boolean;
@@ -45,7 +47,7 @@ export class IOStreams {
   constructor(init: IOStreamsInit) {
     this.out = init.out;
     this.err = init.err;
-    this.in = init.in;
+    this.input = init.in;
     this.stdoutIsTTY = init.stdoutIsTTY;
     this.stderrIsTTY = init.stderrIsTTY;
     this.stdinIsTTY = init.stdinIsTTY;
@@ -60,14 +62,20 @@ export class IOStreams {
     });
   }
 
+  /** Standard input: what prompts read, and what `-` names in an input flag. */
+  get in(): Readable {
+    if (typeof this.input === 'function') this.input = this.input();
+    return this.input;
+  }
+
   static fromProcess(env: TerminalEnv): IOStreams {
     return new IOStreams({
       out: process.stdout,
       err: process.stderr,
-      in: process.stdin,
+      in: () => process.stdin,
       stdoutIsTTY: Boolean(process.stdout.isTTY),
       stderrIsTTY: Boolean(process.stderr.isTTY),
-      stdinIsTTY: Boolean(process.stdin.isTTY),
+      stdinIsTTY: isatty(0),
       env,
       columns: process.stdout.columns,
       colorLevel: { out: detectedLevel('out'), err: detectedLevel('err') },

@@ -1,5 +1,5 @@
 // IOStreams: colour, prompting and spinners are decided here, from the streams and the environment.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IOStreams } from '../../src/io/streams.js';
 import { confirmOrRequireYes, type Prompter } from '../../src/io/prompter.js';
 
@@ -89,3 +89,21 @@ describe('confirmOrRequireYes', () => {
     expect(p.asked).toEqual([]);
   });
 });
+
+describe('standard input', () => {
+  // process.stdin is a stream made on first use: a command that never reads it (most) does not pay for it
+  it('is made when first read, not with the streams, and once', () => {
+    const stdin = vi.spyOn(process, 'stdin', 'get');
+    try {
+      const io = IOStreams.fromProcess({});
+      expect(stdin).not.toHaveBeenCalled();
+      expect(io.in).toBe(process.stdin);
+      expect(io.in).toBe(io.in);
+      // the streams' one read, and the test's own (process.stdin above)
+      expect(stdin).toHaveBeenCalledTimes(2);
+    } finally {
+      stdin.mockRestore();
+    }
+  });
+});
+
