@@ -87,12 +87,18 @@ export class IOStreams {
    * machine must not change what a test reads.
    */
   static forTest(
-    opts: { tty?: boolean; stdin?: string; env?: TerminalEnv; noInput?: boolean; columns?: number; showSpinner?: ShowSpinner } = {},
+    /** stdin: its whole text, or a stream a test writes to as it goes. */
+    opts: { tty?: boolean; stdin?: string | Readable; env?: TerminalEnv; noInput?: boolean; columns?: number; showSpinner?: ShowSpinner } = {},
   ): TestIOStreams {
     const out = new StringSink();
     const err = new StringSink();
-    const input = new PassThrough();
-    if (opts.stdin !== undefined) input.end(opts.stdin);
+    let input: Readable;
+    if (typeof opts.stdin === 'object') input = opts.stdin;
+    else {
+      const text = new PassThrough();
+      if (opts.stdin !== undefined) text.end(opts.stdin);
+      input = text;
+    }
     const tty = opts.tty ?? false;
     const io = new IOStreams({
       out,

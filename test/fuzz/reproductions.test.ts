@@ -25,8 +25,7 @@ interface Run {
 
 async function cli(args: string[], opts: { stdin?: string | PassThrough; interruptAfterMs?: number } = {}): Promise<Run> {
   const configDir = mkdtempSync(path.join(dir, 'config-'));
-  const io = IOStreams.forTest({ stdin: typeof opts.stdin === 'string' ? opts.stdin : undefined, env: { CI: 'true' } });
-  if (opts.stdin instanceof PassThrough) Object.assign(io, { in: opts.stdin });
+  const io = IOStreams.forTest({ stdin: opts.stdin, env: { CI: 'true' } });
   const controller = new AbortController();
   const timer = opts.interruptAfterMs === undefined ? undefined : setTimeout(() => controller.abort(new CancelledError()), opts.interruptAfterMs);
   const started = performance.now();
