@@ -4,11 +4,12 @@
 import type { Command } from 'commander';
 import type { Deps } from '../factory.js';
 
-type GroupLoader = (deps: Deps, program: Command) => Promise<Command>;
+/** `verb`: the verb the line names right after the group, for a group that builds only that one (shared/verbs.ts). */
+type GroupLoader = (deps: Deps, program: Command, verb?: string) => Promise<Command>;
 
 /** In the order help lists them. */
 const GROUPS: [name: string, load: GroupLoader][] = [
-  ['devices', async (deps) => (await import('./devices/index.js')).newDevicesCommand(deps)],
+  ['devices', async (deps, _program, verb) => (await import('./devices/index.js')).newDevicesCommand(deps, verb)],
   ['fleets', async (deps) => (await import('./fleets/index.js')).newFleetsCommand(deps)],
   ['drivers', async (deps) => (await import('./drivers/index.js')).newDriversCommand(deps)],
   ['events', async (deps) => (await import('./events/index.js')).newEventsCommand(deps)],
@@ -16,7 +17,7 @@ const GROUPS: [name: string, load: GroupLoader][] = [
   ['journeys', async (deps) => (await import('./journeys/index.js')).newJourneysCommand(deps)],
   ['organizations', async (deps) => (await import('./organizations/index.js')).newOrganizationsCommand(deps)],
   ['api', async (deps) => (await import('./api/index.js')).newApiCommand(deps)],
-  ['webhook-config', async (deps) => (await import('./webhook-config/index.js')).newWebhookConfigCommand(deps)],
+  ['webhook-config', async (deps, _program, verb) => (await import('./webhook-config/index.js')).newWebhookConfigCommand(deps, verb)],
   ['webhook', async (deps) => (await import('./webhook/index.js')).newWebhookCommand(deps)],
   ['auth', async (deps) => (await import('./auth/index.js')).newAuthCommand(deps)],
   ['config', async (deps) => (await import('./config/index.js')).newConfigCommand(deps)],
@@ -32,11 +33,12 @@ const NEEDS_WHOLE_TREE = new Set(['completion', '__complete']);
  * Without argv, every group.
  */
 export async function addCommandGroups(program: Command, deps: Deps, argv?: string[]): Promise<void> {
-  const named = argv === undefined ? undefined : groupNamedIn(program, argv);
+  const { group: named, verb } = argv === undefined ? {} : operandsIn(program, argv);
   const wanted = GROUPS.filter(([name]) => named === undefined || NEEDS_WHOLE_TREE.has(named) || !GROUPS.some(([n]) => n === named) || name === named);
-  const commands = await Promise.all(wanted.map(([, load]) => load(deps, program)));
+  const whole = wanted.length === GROUPS.length;
+  const commands = await Promise.all(wanted.map(([, load]) => load(deps, program, whole ? undefined : verb)));
   for (const command of commands) program.addCommand(command);
-  if (wanted.length === GROUPS.length) {
+  if (whole) {
     const { newCompleteCommand } = await import('./completion/complete.js');
     program.addCommand(newCompleteCommand(deps), { hidden: true });
   }
@@ -44,14 +46,26 @@ export async function addCommandGroups(program: Command, deps: Deps, argv?: stri
 
 /** The first operand of the line: the words of the program's own options, and their values, skipped. */
 export function groupNamedIn(program: Command, argv: string[]): string | undefined {
+  return operandsIn(program, argv).group;
+}
+
+/**
+ * The group the line names (its first operand, the program's options and their values skipped), and the verb
+ * right after it. A verb is named only when it follows the group at once: after an option, which could take a
+ * value, it is not known.
+ */
+export function operandsIn(program: Command, argv: string[]): { group?: string; verb?: string } {
   const words = argv.slice(2);
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
-    if (word === '--') return words[i + 1];
-    if (!word.startsWith('-') || word === '-') return word;
+    if (word === '--') return { group: words[i + 1] };
+    if (!word.startsWith('-') || word === '-') {
+      const next = words[i + 1];
+      return { group: word, verb: next === undefined || next.startsWith('-') ? undefined : next };
+    }
     const [flag, inline] = word.startsWith('--') ? [word.split('=')[0], word.includes('=')] : [word.slice(0, 2), word.length > 2];
     const option = program.options.find((o) => o.long === flag || o.short === flag);
     if (option && (option.required || option.optional) && !inline) i++;
   }
-  return undefined;
+  return {};
 }

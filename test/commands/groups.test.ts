@@ -1,7 +1,10 @@
-// Only the command group a line names is loaded: which group that is, its global options and their values skipped.
+// Only the command group a line names is loaded (which group that is, its global options and their values
+// skipped), and in a group that builds verbs one by one, only the verb the line names.
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addCommandGroups, groupNamedIn } from '../../src/commands/index.js';
+import { addCommandGroups, groupNamedIn, operandsIn } from '../../src/commands/index.js';
+import { newDevicesCommand } from '../../src/commands/devices/index.js';
+import { newWebhookConfigCommand } from '../../src/commands/webhook-config/index.js';
 import { createDeps } from '../../src/factory.js';
 import { IOStreams } from '../../src/io/streams.js';
 
@@ -53,3 +56,39 @@ describe('groups added', () => {
     }
   });
 });
+
+describe('the verb a command line names', () => {
+  it.each([
+    [['devices', 'get', 'x'], 'devices', 'get'],
+    [['--sandbox', 'webhook-config', 'apply', '-f', 'x.yaml'], 'webhook-config', 'apply'],
+    // after an option (which could take a value), the verb is not known
+    [['devices', '--json', 'get', 'x'], 'devices', undefined],
+    [['devices'], 'devices', undefined],
+    [['--', 'devices', 'get'], 'devices', undefined],
+  ])('%j names %s %s', (words, group, verb) => {
+    expect(operandsIn(globalsOnly(), ['node', 'fleetctl', ...words])).toEqual({ group, verb });
+  });
+
+  const deps = () => createDeps({ io: IOStreams.forTest(), env: {} }, () => ({}));
+  it.each([
+    ['devices', newDevicesCommand],
+    ['webhook-config', newWebhookConfigCommand],
+  ] as const)('%s builds the named verb alone, each name the name of what it builds, and every verb otherwise', (_group, build) => {
+    const all = build(deps()).commands.map((c) => c.name());
+    expect(all.length).toBeGreaterThan(5);
+    for (const verb of all) expect(build(deps(), verb).commands.map((c) => c.name())).toEqual([verb]);
+    for (const other of [undefined, 'help', 'gett', 'x']) expect(build(deps(), other).commands.map((c) => c.name())).toEqual(all);
+  });
+
+  it('a line naming group and verb gets that verb alone; help for the group, all of them', async () => {
+    const verbs = async (words: string[]) => {
+      const program = globalsOnly();
+      await addCommandGroups(program, deps(), ['node', 'fleetctl', ...words]);
+      return program.commands.find((c) => c.name() === 'devices')?.commands.map((c) => c.name());
+    };
+    expect(await verbs(['devices', 'reboot', 'HW-1'])).toEqual(['reboot']);
+    expect((await verbs(['devices', '--help']))?.length).toBeGreaterThan(5);
+    expect((await verbs(['help', 'devices']))?.length).toBeGreaterThan(5);
+  });
+});
+

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { addVerbs } from '../shared/verbs.js';
 import { newDevicesListCommand } from './list.js';
 import { newDevicesGetCommand } from './get.js';
 import { newDevicesAssignCommand } from './assign.js';
@@ -11,17 +12,19 @@ import { newDevicesLastReportedCommand } from './last-reported.js';
 import { newDevicesLastPositionCommand } from './last-position.js';
 import { newDevicesMediaCommand } from './media.js';
 
-export function newDevicesCommand(deps: Deps): Command {
-  return new Command('devices')
-    .description('Devices: list, inspect, assign, reboot and wake up')
-    .addCommand(newDevicesListCommand(deps))
-    .addCommand(newDevicesGetCommand(deps))
-    .addCommand(newDevicesAssignCommand(deps))
-    .addCommand(newDevicesUnassignCommand(deps))
-    .addCommand(newDevicesRebootCommand(deps))
-    .addCommand(newDevicesWakeUpCommand(deps))
-    .addCommand(newDevicesEventsCommand(deps))
-    .addCommand(newDevicesLastReportedCommand(deps))
-    .addCommand(newDevicesLastPositionCommand(deps))
-    .addCommand(newDevicesMediaCommand(deps));
+/** `verb`: the verb the command line names, when only that one is needed (shared/verbs.ts). */
+export function newDevicesCommand(deps: Deps, verb?: string): Command {
+  const group = new Command('devices').description('Devices: list, inspect, assign, reboot and wake up');
+  return addVerbs(group, [
+    ['list', () => newDevicesListCommand(deps)],
+    ['get', () => newDevicesGetCommand(deps)],
+    ['assign', () => newDevicesAssignCommand(deps)],
+    ['unassign', () => newDevicesUnassignCommand(deps)],
+    ['reboot', () => newDevicesRebootCommand(deps)],
+    ['wake-up', () => newDevicesWakeUpCommand(deps)],
+    ['events', () => newDevicesEventsCommand(deps)],
+    ['last-reported', () => newDevicesLastReportedCommand(deps)],
+    ['last-position', () => newDevicesLastPositionCommand(deps)],
+    ['media', () => newDevicesMediaCommand(deps)],
+  ], verb);
 }

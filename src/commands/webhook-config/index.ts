@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { addVerbs } from '../shared/verbs.js';
 import { newWebhookGetCommand } from './get.js';
 import { newWebhookCreateCommand } from './create.js';
 import { newWebhookEnableCommand, newWebhookDisableCommand } from './set-enabled.js';
@@ -9,16 +10,18 @@ import { newWebhookTopicsCommand } from './topics/index.js';
 import { newWebhookDiffCommand } from './diff.js';
 import { newWebhookApplyCommand } from './apply.js';
 
-export function newWebhookConfigCommand(deps: Deps): Command {
-  return new Command('webhook-config')
-    .description("An organization's webhook subscription: topics, delivery switch, auth key (ETags handled for you)")
-    .addCommand(newWebhookGetCommand(deps))
-    .addCommand(newWebhookCreateCommand(deps))
-    .addCommand(newWebhookEnableCommand(deps))
-    .addCommand(newWebhookDisableCommand(deps))
-    .addCommand(newWebhookTopicsCommand(deps))
-    .addCommand(newWebhookRegenerateKeyCommand(deps))
-    .addCommand(newWebhookDiffCommand(deps))
-    .addCommand(newWebhookApplyCommand(deps))
-    .addCommand(newWebhookDeleteCommand(deps));
+/** `verb`: the verb the command line names, when only that one is needed (shared/verbs.ts). */
+export function newWebhookConfigCommand(deps: Deps, verb?: string): Command {
+  const group = new Command('webhook-config').description("An organization's webhook subscription: topics, delivery switch, auth key (ETags handled for you)");
+  return addVerbs(group, [
+    ['get', () => newWebhookGetCommand(deps)],
+    ['create', () => newWebhookCreateCommand(deps)],
+    ['enable', () => newWebhookEnableCommand(deps)],
+    ['disable', () => newWebhookDisableCommand(deps)],
+    ['topics', () => newWebhookTopicsCommand(deps)],
+    ['regenerate-key', () => newWebhookRegenerateKeyCommand(deps)],
+    ['diff', () => newWebhookDiffCommand(deps)],
+    ['apply', () => newWebhookApplyCommand(deps)],
+    ['delete', () => newWebhookDeleteCommand(deps)],
+  ], verb);
 }
