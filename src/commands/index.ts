@@ -44,11 +44,6 @@ export async function addCommandGroups(program: Command, deps: Deps, argv?: stri
   }
 }
 
-/** The first operand of the line: the words of the program's own options, and their values, skipped. */
-export function groupNamedIn(program: Command, argv: string[]): string | undefined {
-  return operandsIn(program, argv).group;
-}
-
 /**
  * The group the line names (its first operand, the program's options and their values skipped), and the verb
  * right after it. A verb is named only when it follows the group at once: after an option, which could take a

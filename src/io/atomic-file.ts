@@ -1,7 +1,8 @@
 // Files other processes may read at any moment (caches, state, downloads) are replaced whole: written beside the
 // target, then renamed over it, so a reader sees the old content or the new, never half of it.
 import { randomBytes } from 'node:crypto';
-// fs.promises read where used: node:fs/promises loads when a file is written, not with every command that could
+// fs.promises is read where a file is written: node:fs/promises then loads only when one is, not with every
+// command that imports this module
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureParentDirectory } from './directories.js';

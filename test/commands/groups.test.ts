@@ -2,7 +2,7 @@
 // skipped), and in a group that builds verbs one by one, only the verb the line names.
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addCommandGroups, groupNamedIn, operandsIn } from '../../src/commands/index.js';
+import { addCommandGroups, operandsIn } from '../../src/commands/index.js';
 import { newDevicesCommand } from '../../src/commands/devices/index.js';
 import { newWebhookConfigCommand } from '../../src/commands/webhook-config/index.js';
 import { createDeps } from '../../src/factory.js';
@@ -30,7 +30,7 @@ describe('the group a command line names', () => {
     [['--sandbox'], undefined],
     [[], undefined],
   ])('%j names %s', (words, group) => {
-    expect(groupNamedIn(globalsOnly(), ['node', 'fleetctl', ...words])).toBe(group);
+    expect(operandsIn(globalsOnly(), ['node', 'fleetctl', ...words]).group).toBe(group);
   });
 });
 
