@@ -74,11 +74,17 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir }) {
     return undefined;
   };
 
+  // the CommonJS stand-ins build.mjs makes for `import ... from 'node:*'`, by the name esbuild gives them
+  const builtinWrappers = new Set();
+  for (const file of Object.keys(outputs).filter((name) => name.endsWith('.js'))) {
+    for (const [, name] of readFileSync(file, 'utf8').matchAll(BUILTIN_WRAPPER)) builtinWrappers.add(name);
+  }
+
   const bundle = await rollup({
     input: { main: path.join(stageDir, 'main.js'), 'compile-cache': path.join(stageDir, 'compile-cache.js') },
     // builtins, and the two packages esbuild leaves in node_modules (jq-web, @napi-rs/keyring)
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
-    plugins: [withInputSourceMaps(), commonJsRuntime()],
+    plugins: [withInputSourceMaps(), commonJsRuntime(builtinWrappers)],
     onwarn(warning, warn) {
       if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
     },
@@ -129,26 +135,46 @@ function withInputSourceMaps() {
  *   function expression. V8 compiles those at once with the chunk, and so the compile cache (Node 22+) keeps
  *   them; a method is compiled only when first called, and so again on every run (the cache is made when
  *   the chunk is compiled, not after it ran).
+ * - an ES import of a built-in module (`builtinWrappers`, each a `require_node_*` stand-in) seen through an
+ *   object that inherits from the module, where esbuild's __toESM copies each of its exports into a getter of
+ *   a new object: fs, crypto and process have a hundred or more, copied again in every file that imports them,
+ *   a few milliseconds of every command. The module's members read the same either way; a built-in's getters
+ *   do not depend on the object they are read through.
  */
-function commonJsRuntime() {
+function commonJsRuntime(builtinWrappers) {
   return {
     name: 'commonjs-runtime',
     transform(code) {
       const ast = this.parse(code);
       const edited = new MagicString(code);
       if (ESBUILD_REQUIRE_HELPER.test(code)) edited.prepend("const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n");
+      let importsBuiltin = false;
       visit(ast, (node) => {
-        if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== '__commonJS') return;
+        if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier') return;
+        if (node.callee.name === '__toESM') {
+          const [wrapped] = node.arguments;
+          if (wrapped?.type === 'CallExpression' && wrapped.callee.type === 'Identifier' && builtinWrappers.has(wrapped.callee.name)) {
+            edited.overwrite(node.callee.start, node.callee.end, BUILTIN_NAMESPACE);
+            importsBuiltin = true;
+          }
+          return;
+        }
+        if (node.callee.name !== '__commonJS') return;
         for (const member of node.arguments[0]?.properties ?? []) {
           if (!member.method) continue;
           edited.appendLeft(member.key.end, ': (function');
           edited.appendRight(member.value.end, ')');
         }
       });
+      if (importsBuiltin) edited.prepend(`const ${BUILTIN_NAMESPACE} = (builtin) => Object.create(builtin, { default: { value: builtin, enumerable: true } });\n`);
       return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null;
     },
   };
 }
+
+/** How esbuild wraps a stand-in for a built-in module: `var require_node_fs = __commonJS({ "builtin:node:fs"...`. */
+const BUILTIN_WRAPPER = /^var (\w+) = __commonJS\(\{\s*"builtin:node:/gm;
+const BUILTIN_NAMESPACE = '__builtinNamespace';
 
 /** esbuild's __require: the one place its output refers to a `require` it does not declare. */
 const ESBUILD_REQUIRE_HELPER = /typeof require !== "undefined"/;

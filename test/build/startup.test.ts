@@ -2,7 +2,7 @@
 // Runs the built CLI (npm run build first) with a loader hook that records every module it loads, then maps the
 // loaded bundle chunks to their node_modules inputs with dist/meta.json. Nothing here is timed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -120,6 +120,15 @@ describe('start-up of the built CLI', () => {
     // one command group: the devices verbs and what commands share, no other group's module
     const groups = new Set([...inputs].map((input) => /^src\/commands\/([^/]+)\//.exec(input)?.[1]).filter(Boolean));
     expect([...groups].sort()).toEqual(['devices', 'shared']);
+  });
+
+  // esbuild's __toESM copies each export of the module into a getter of a new object, in every file that imports
+  // it: fs, crypto and process have a hundred or more (src/build/chunks.mjs)
+  it('an ES import of a built-in module is read through the module, never copied export by export', () => {
+    const files = [...readdirSync(path.join(root, 'dist')), ...readdirSync(path.join(root, 'dist/chunks')).map((name) => `chunks/${name}`)];
+    const code = files.filter((name) => name.endsWith('.js')).map((name) => readFileSync(path.join(root, 'dist', name), 'utf8')).join('\n');
+    expect(code.match(/__builtinNamespace\d*\(require_node_\w+\(\)/g)?.length).toBeGreaterThan(20);
+    expect(code.match(/__toESM\(require_node_\w+\(\)/g) ?? []).toEqual([]);
   });
 
   it('--help still lists every command group', () => {
