@@ -10,6 +10,7 @@ import { batchesOf } from './batches.js';
 import type { JqProgram, JqResult } from './jq.js';
 import type { YamlWriter } from './yaml.js';
 import { followSink, type RecordSink } from './follow-sink.js';
+import { caughtUp, GatheredWrites } from './stream-writes.js';
 
 export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -33,9 +34,6 @@ export interface ListOptions {
   /** --max-items: the bound the user set on the run. */
   maxItems?: number;
 }
-
-/** What ends a wait for stdout's reader: it read what was written, or it is gone. */
-const CAUGHT_UP = ['drain', 'error', 'close'] as const;
 
 /** Items in a jq run: a page at most, so memory stays flat; each run costs a few milliseconds. */
 const JQ_BATCH = 500;
@@ -221,51 +219,50 @@ export class Output {
   /** A write in a stream of items: waits while the reader is behind, so memory stays flat however long the list. */
   private async writeInStream(text: string): Promise<void> {
     if (this.io.out.write(text) || this.io.out.destroyed) return;
-    await this.drained();
-  }
-
-  /** Resolves when the reader of stdout has caught up (or is gone). */
-  private drained(): Promise<void> {
-    const out = this.io.out;
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        for (const event of CAUGHT_UP) out.off(event, done);
-        resolve();
-      };
-      for (const event of CAUGHT_UP) out.on(event, done);
-    });
+    await caughtUp(this.io.out);
   }
 
   /** The header goes out with the first record (or after an empty list), so a failed request leaves stdout empty. */
   private async writeEach(records: Records, line: (record: unknown) => string, header = ''): Promise<number> {
     let count = 0;
-    const out = this.io.out;
-    for await (const record of records) {
-      // no promise for a write the reader keeps up with: on a list of 100,000 items that is time
-      if (!out.write(`${count === 0 ? header : ''}${line(record)}`) && !out.destroyed) await this.drained();
-      count++;
+    const writes = new GatheredWrites(this.io.out);
+    try {
+      for await (const record of records) {
+        // no promise for a write the reader keeps up with: on a list of 100,000 items that is time
+        const readerBehind = writes.add(`${count === 0 ? header : ''}${line(record)}`);
+        if (readerBehind) await readerBehind;
+        count++;
+      }
+    } catch (error) {
+      writes.flush();
+      throw error;
     }
-    if (count === 0 && header) this.write(header);
+    if (count === 0) writes.add(header);
+    await writes.flush();
     return count;
   }
 
   /**
-   * A JSON array written item by item. When a later page fails, the array is closed on what was printed, so
+   * A JSON array, written as its items come. When a later page fails, the array is closed on what was printed, so
    * stdout stays valid JSON; the caller says how far it got and where to resume.
    */
   private async writeJsonArray(records: Records): Promise<number> {
     let count = 0;
+    const writes = new GatheredWrites(this.io.out);
     try {
       for await (const record of records) {
         const body = JSON.stringify(record, null, 2).replace(/\n/g, '\n  ');
-        await this.writeInStream(`${count === 0 ? '[\n  ' : ',\n  '}${body}`);
+        const readerBehind = writes.add(`${count === 0 ? '[\n  ' : ',\n  '}${body}`);
+        if (readerBehind) await readerBehind;
         count++;
       }
     } catch (error) {
-      if (count > 0 && !this.io.out.destroyed) this.write('\n]\n');
+      if (count > 0) writes.add('\n]\n');
+      writes.flush();
       throw error;
     }
-    this.write(count === 0 ? '[]\n' : '\n]\n');
+    writes.add(count === 0 ? '[]\n' : '\n]\n');
+    await writes.flush();
     return count;
   }
 
