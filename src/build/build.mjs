@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { regroupChunks } from './chunks.mjs';
+import { loadedOnFirstUse } from './first-use.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
@@ -19,27 +20,15 @@ const dist = path.join(root, 'dist');
 const stage = path.join(dist, '.esbuild');
 rmSync(dist, { recursive: true, force: true });
 
-// Node's built-in modules, loaded for what is used of them:
-// - `import { x } from 'node:fs'` in an ES module makes Node build the module's ES facade, which reads every
-//   export once, lazy getters included: fs.promises loads node:fs/promises, crypto.webcrypto the Web Crypto
-//   API, process.report the diagnostic report. Imported as CommonJS, a member is read where it is used.
-// - commander requires node:child_process for executable subcommands, which fleetctl has none of: it loads
-//   when first used (with dgram and the rest of its modules, a few milliseconds of every command).
-const LOADED_ON_FIRST_USE = { 'node_modules/commander/': ['node:child_process'] };
+// Node's built-in modules, loaded for what is used of them: `import { x } from 'node:fs'` in an ES module makes
+// Node build the module's ES facade, which reads every export once, lazy getters included: fs.promises loads
+// node:fs/promises, crypto.webcrypto the Web Crypto API, process.report the diagnostic report. Imported as
+// CommonJS, a member is read where it is used.
 const builtinsAsCommonJs = {
   name: 'builtins-as-commonjs',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^node:/ }, (args) => {
-      if (args.kind === 'import-statement') return { path: args.path, namespace: 'builtin' };
-      const importer = path.relative(root, args.importer);
-      const lazy = Object.entries(LOADED_ON_FIRST_USE).some(([from, ids]) => importer.startsWith(from) && ids.includes(args.path));
-      return lazy ? { path: args.path, namespace: 'builtin-on-first-use' } : undefined;
-    });
+    pluginBuild.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : undefined));
     pluginBuild.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'builtin-on-first-use' }, (args) => ({
-      contents: `let loaded;\nmodule.exports = new Proxy({}, { get: (_, name) => (loaded ??= process.getBuiltinModule(${JSON.stringify(args.path)}))[name] });`,
-      loader: 'js',
-    }));
   },
 };
 
@@ -63,7 +52,7 @@ const result = await build({
   // prebuilt binary: both stay in node_modules, loaded at run time by the commands that need them.
   external: ['jq-web', '@napi-rs/keyring'],
   logLevel: 'warning',
-  plugins: [builtinsAsCommonJs],
+  plugins: [builtinsAsCommonJs, loadedOnFirstUse(root)],
   define: { __FLEETCTL_VERSION__: JSON.stringify(version) },
 });
 
