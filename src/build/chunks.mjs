@@ -74,11 +74,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir }) {
     return undefined;
   };
 
-  // the CommonJS stand-ins build.mjs makes for `import ... from 'node:*'`, by the name esbuild gives them
-  const builtinWrappers = new Set();
-  for (const file of Object.keys(outputs).filter((name) => name.endsWith('.js'))) {
-    for (const [, name] of readFileSync(file, 'utf8').matchAll(BUILTIN_WRAPPER)) builtinWrappers.add(name);
-  }
+  const builtinWrappers = builtinWrapperNames(Object.keys(outputs).filter((name) => name.endsWith('.js')).map((file) => readFileSync(file, 'utf8')));
 
   const bundle = await rollup({
     input: { main: path.join(stageDir, 'main.js'), 'compile-cache': path.join(stageDir, 'compile-cache.js') },
@@ -135,7 +131,7 @@ function withInputSourceMaps() {
  *   function expression. V8 compiles those at once with the chunk, and so the compile cache (Node 22+) keeps
  *   them; a method is compiled only when first called, and so again on every run (the cache is made when
  *   the chunk is compiled, not after it ran).
- * - an ES import of a built-in module (`builtinWrappers`, each a `require_node_*` stand-in) seen through an
+ * - an ES import of a built-in module (`builtinWrappers`, the names of their stand-ins) seen through an
  *   object that inherits from the module, where esbuild's __toESM copies each of its exports into a getter of
  *   a new object: fs, crypto and process have a hundred or more, copied again in every file that imports them,
  *   a few milliseconds of every command. The module's members read the same either way; a built-in's getters
@@ -172,8 +168,21 @@ function commonJsRuntime(builtinWrappers) {
   };
 }
 
-/** How esbuild wraps a stand-in for a built-in module: `var require_node_fs = __commonJS({ "builtin:node:fs"...`. */
-const BUILTIN_WRAPPER = /^var (\w+) = __commonJS\(\{\s*"builtin:node:/gm;
+/**
+ * The names esbuild gives the CommonJS stand-ins build.mjs makes for `import ... from 'node:*'`, in its output
+ * files' `code`. A name is not unique across files (node:fs/promises and node:stream/promises are both
+ * require_promises): it counts only when every module wrapped under it, in any file, is a built-in's stand-in.
+ */
+export function builtinWrapperNames(code) {
+  const wrapped = new Map();
+  for (const text of code) {
+    for (const [, name, id] of text.matchAll(COMMONJS_WRAPPER)) wrapped.set(name, [...(wrapped.get(name) ?? []), id]);
+  }
+  return new Set([...wrapped].filter(([, ids]) => ids.every((id) => id.startsWith('builtin:node:'))).map(([name]) => name));
+}
+
+/** How esbuild wraps a CommonJS module, such as a built-in's stand-in: `var require_node_fs = __commonJS({ "builtin:node:fs"...`. */
+const COMMONJS_WRAPPER = /^var (\w+) = __commonJS\(\{\s*"([^"]+)"/gm;
 const BUILTIN_NAMESPACE = '__builtinNamespace';
 
 /** esbuild's __require: the one place its output refers to a `require` it does not declare. */
