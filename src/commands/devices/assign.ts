@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { schemaView } from '../../output/columns.js';
+import { operationView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
@@ -23,7 +23,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['assignDevice', 'listDevices'],
-    shows: schemaView('Device'),
+    shows: operationView('assignDevice'),
     output: 'records',
     examples: [
       { comment: 'assign a device to a vehicle', command: `fleetctl devices assign HW-000001 --vehicle-id ${SANDBOX_IDS.vehicleId}` },
@@ -45,6 +45,6 @@ export async function devicesAssignRun(deps: DevicesAssignDeps, opts: DevicesAss
   const api = await deps.api();
   const device = await resolveDevice(api, opts.device);
   const answer = await api.call('assignDevice', { pathParams: { id: device.id }, body: { vehicle_id: opts.vehicleId } });
-  await deps.output().object(answer.body, schemaView('Device'));
+  await deps.output().object(answer.body, operationView('assignDevice'));
   deps.io.info(`Device ${device.label} assigned to vehicle ${opts.vehicleId}.`);
 }

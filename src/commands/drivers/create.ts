@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { schemaView } from '../../output/columns.js';
+import { operationView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { headerValue } from '../../api/problem.js';
 import { describeVerb } from '../shared/help.js';
@@ -29,7 +29,7 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
   addDriverFieldOptions(command, CREATE_FIELDS, false);
   describeVerb(command, {
     operationIds: ['createDriver'],
-    shows: schemaView('Driver'),
+    shows: operationView('createDriver'),
     output: 'records',
     prompts: true,
     notes: 'Required: --fleet-id, --first-name, --last-name and the organization (--organization-id, or the profile\'s).\nOn a terminal, fleetctl asks for the ones missing; otherwise it names them and exits with 2.',
@@ -86,7 +86,7 @@ function assertComplete(body: DriverBody): asserts body is CreateBody {
 export async function driversCreateRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: DriversCreateOptions): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('createDriver', { body: opts.body });
-  await deps.output().object(answer.body, schemaView('Driver'));
+  await deps.output().object(answer.body, operationView('createDriver'));
   const location = headerValue(answer.headers.location);
   if (location) deps.io.info(`Location: ${location}`);
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { schemaView } from '../../output/columns.js';
+import { operationView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
@@ -24,7 +24,7 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
   addDriverFieldOptions(command, UPDATE_FIELDS, true);
   describeVerb(command, {
     operationIds: ['updateDriver'],
-    shows: schemaView('Driver'),
+    shows: operationView('updateDriver'),
     output: 'records',
     notes: 'Give at least one field. Fields not given stay as they are.',
     examples: [
@@ -47,5 +47,5 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
 export async function driversUpdateRun(deps: DriversUpdateDeps, opts: DriversUpdateOptions): Promise<void> {
   const api = await deps.api();
   const answer = await api.call('updateDriver', { pathParams: { id: opts.id }, body: opts.body });
-  await deps.output().object(answer.body, schemaView('Driver'));
+  await deps.output().object(answer.body, operationView('updateDriver'));
 }

@@ -99,14 +99,20 @@ describe('fleets list: running', () => {
     expect(stdout).toBe('name,vehicle_count,created_at\nNorth,12,2025-01-02T03:04:05Z\nSouth,0,2025-02-03T04:05:06Z\n');
   });
 
-  it('--columns naming a field the document does not have: exit 2 before any request, with the closest names', async () => {
-    const result = await runCli(['fleets', 'list', '--columns', 'name,region.code,vehicle_cnt'], { env: ciEnv(tempConfigDir()), agent: newMockAgent() });
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(
-      'Error: --columns: unknown columns "region.code", "vehicle_cnt" (did you mean vehicle_count?)\n' +
-        'Hint: valid columns: id, organization_id, name, vehicle_count, created_at\n',
+  it('--columns: a field a record carries is shown; one neither the records nor the document have is exit 2, with the closest names', async () => {
+    const { code, stdout, stderr } = await list(['--columns', 'name,region.code,vehicle_cnt'], false);
+    expect(code).toBe(2);
+    expect(stdout).toBe('name\tregion.code\tvehicle_cnt\nNorth\tN\t\nSouth\t\t\n');
+    expect(stderr).toBe(
+      'Error: --columns: no record has the field "vehicle_cnt" (did you mean vehicle_count?), and the API document does not describe it\n' +
+        'Hint: fields these records carry: id, name, organization_id, vehicle_count, created_at, region.code\n',
     );
+  });
+
+  it('--columns on a terminal: refused before the table is drawn', async () => {
+    const { code, stdout } = await list(['--columns', 'name,vehicle_cnt'], true);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
   });
 
   it('an unknown -o is a usage error', async () => {

@@ -99,7 +99,7 @@ const cases: Case[] = [
     argv: [],
     missing: 'id',
     answers: [list('/v1/fleets?limit=100', [{ id: ID, name: 'North Vans 1', vehicle_count: 12 }])],
-    searches: [{ choose: '12 vehicles' }],
+    searches: [{ choose: 'North Vans 1  12' }],
     want: { id: ID },
   },
   {
@@ -126,7 +126,7 @@ const cases: Case[] = [
     argv: [],
     missing: 'id',
     answers: [list('/v1/vehicles?limit=100', [{ id: ID, name: 'Van 0002', license_plate: 'ABC-1234', make: 'Ford', model: 'Transit', year: 2022 }])],
-    searches: [{ term: 'abc', choose: 'Ford Transit' }],
+    searches: [{ term: 'abc', choose: 'Ford  Transit' }],
     want: { id: ID },
   },
   {
