@@ -13,6 +13,7 @@ import type { Transport } from './api/transport.js';
 import type { NetworkSettings } from './api/dispatcher.js';
 import type { Keychain } from './auth/secret-store.js';
 import type { ApiClient } from './api/client.js';
+import type { ServedDocument } from './api/served-document.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './shared/retry.js';
 import type { Dispatcher } from 'undici';
 import { quoteInput } from './output/terminal-text.js';
@@ -89,6 +90,11 @@ export interface Deps {
   settings(): Promise<Settings>;
   transport(): Promise<Transport>;
   api(): Promise<ApiClient>;
+  /**
+   * The OpenAPI document of the profile's service (its own, a cached copy, else the bundled one; a warning on
+   * stderr says when it stands in), fetched on the first call only: record shapes and request rules come from it.
+   */
+  servedDocument(): Promise<ServedDocument>;
   /** Registered by long-lived resources (an embedded sandbox) and run before the process ends. */
   onCleanup(task: () => Promise<void>): void;
   cleanup(): Promise<void>;
@@ -111,6 +117,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
   let store: Promise<ConfigStore> | undefined;
   let transport: Promise<Transport> | undefined;
   let api: Promise<ApiClient> | undefined;
+  let served: Promise<ServedDocument> | undefined;
   let jq: Promise<JqProgram> | undefined;
   let keychain: Keychain | undefined = runtime.keychain;
 
@@ -176,6 +183,10 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       api ??= buildApiClient(deps);
       return api;
     },
+    servedDocument() {
+      served ??= loadServedDocumentFor(deps);
+      return served;
+    },
     onCleanup(task) {
       cleanups.push(task);
     },
@@ -239,6 +250,16 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     operation,
     activity: deps.io.activity,
   });
+}
+
+/** The document for the profile's base URL; the bundled one, silently, when no base URL is configured. */
+async function loadServedDocumentFor(deps: Deps): Promise<ServedDocument> {
+  const [{ loadServedDocument, bundledDocument }, settings] = await Promise.all([import('./api/served-document.js'), deps.settings()]);
+  const baseUrl = settings.base_url.value;
+  if (!baseUrl) return { document: await bundledDocument(), source: 'bundled' };
+  const served = await loadServedDocument({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl);
+  if (served.warning) deps.io.warn(served.warning);
+  return served;
 }
 
 /**
