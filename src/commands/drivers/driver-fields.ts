@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
 import { completeValues, type ValueCompletion } from '../../completion/values.js';
 import { quoteInput } from '../../output/terminal-text.js';
-import { declaredMembers, typedMemberValue, type BodyRules } from '../shared/request-checks.js';
+import { declaredMembers, FIELD_OPTION, fieldTexts, typedMemberValue, type BodyRules } from '../shared/request-checks.js';
 import { collect } from '../shared/validate.js';
 
 interface DriverFlag {
@@ -60,7 +60,7 @@ export function addDriverFieldOptions(command: Command, members: readonly string
     command.option(`${f.flag} <${f.placeholder}>`, `${f.help}${clear}`);
     if (f.completion) completeValues(command, { [f.flag]: f.completion });
   }
-  command.option('--field <name=value>', 'any member the service\'s document names, e.g. --field given_name=Ada (repeatable; JSON values such as 42 or null where the document takes them)', collect);
+  command.option(...FIELD_OPTION, collect);
   command.option('--from-file <file>', 'read the members from a JSON file (- for stdin); flags and --field override them');
   return completeValues(command, { '--from-file': 'file' });
 }
@@ -79,12 +79,7 @@ export async function driverInputFrom(flags: RawDriverFlags, members: readonly s
     const text = flags[f.key];
     if (text !== undefined) input.members.set(name, { text, origin: f.flag });
   }
-  for (const pair of flags.field ?? []) {
-    const at = pair.indexOf('=');
-    if (at <= 0) throw new UsageError(`--field takes name=value, got ${quoteInput(pair)}`, 'for example: --field given_name=Ada');
-    const name = pair.slice(0, at);
-    input.members.set(name, { text: pair.slice(at + 1), origin: `--field ${name}` });
-  }
+  for (const [name, text] of fieldTexts(flags.field)) input.members.set(name, { text, origin: `--field ${name}` });
   return input;
 }
 

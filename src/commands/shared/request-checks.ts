@@ -47,6 +47,18 @@ export function typedMemberValue(text: string, member: JsonSchema | undefined): 
   return parsed;
 }
 
+/** The option that adds any member the service's document names (repeatable), for commands that send a body. */
+export const FIELD_OPTION = ['--field <name=value>', 'any member the service\'s document names, e.g. --field name=value (repeatable; JSON values such as 42 or null where the document takes them)'] as const;
+
+/** The members of --field name=value, in order, the text of each still to be typed by typedMemberValue. */
+export function fieldTexts(pairs: readonly string[] | undefined): [name: string, text: string][] {
+  return (pairs ?? []).map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--field takes name=value, got ${quoteInput(pair)}`, 'for example: --field given_name=Ada');
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  });
+}
+
 /**
  * Refuses a body the document's schema does not allow, naming where the faulty member came from (`origins`: the
  * flag, `--field name`, or `"name" in file.json`) and what the document says it must be. Exit 2 (usage).
