@@ -13,6 +13,8 @@ import type { Transport } from './api/transport.js';
 import type { NetworkSettings } from './api/dispatcher.js';
 import type { Keychain } from './auth/secret-store.js';
 import type { ApiClient } from './api/client.js';
+import type { ServedDocument } from './api/served-document.js';
+import type { OperationId } from './openapi/operation-types.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './shared/retry.js';
 import type { Dispatcher } from 'undici';
 import { quoteInput } from './output/terminal-text.js';
@@ -89,6 +91,11 @@ export interface Deps {
   settings(): Promise<Settings>;
   transport(): Promise<Transport>;
   api(): Promise<ApiClient>;
+  /**
+   * The OpenAPI document of the profile's service (its own, a cached copy, else the bundled one; a warning on
+   * stderr says when it stands in), fetched on the first call only: record shapes and request rules come from it.
+   */
+  servedDocument(): Promise<ServedDocument>;
   /** Registered by long-lived resources (an embedded sandbox) and run before the process ends. */
   onCleanup(task: () => Promise<void>): void;
   cleanup(): Promise<void>;
@@ -111,6 +118,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
   let store: Promise<ConfigStore> | undefined;
   let transport: Promise<Transport> | undefined;
   let api: Promise<ApiClient> | undefined;
+  let served: Promise<ServedDocument> | undefined;
   let jq: Promise<JqProgram> | undefined;
   let keychain: Keychain | undefined = runtime.keychain;
 
@@ -132,7 +140,9 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
         // awaited before the command runs (Output.prepare); a failure is reported from there
         jq.catch(() => undefined);
       }
-      return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp });
+      // --columns and --sort may name what the service's own document describes: asked only when a name is not in the records
+      const declaredFields = async (operationId: OperationId) => (await import('./api/served-document.js')).declaredFieldsIn(() => deps.servedDocument())(operationId);
+      return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp, declaredFields });
     },
     debug,
     tracer() {
@@ -175,6 +185,10 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     api() {
       api ??= buildApiClient(deps);
       return api;
+    },
+    servedDocument() {
+      served ??= loadServedDocumentFor(deps);
+      return served;
     },
     onCleanup(task) {
       cleanups.push(task);
@@ -239,6 +253,16 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     operation,
     activity: deps.io.activity,
   });
+}
+
+/** The document for the profile's base URL; the bundled one, silently, when no base URL is configured. */
+async function loadServedDocumentFor(deps: Deps): Promise<ServedDocument> {
+  const [{ loadServedDocument, bundledDocument }, settings] = await Promise.all([import('./api/served-document.js'), deps.settings()]);
+  const baseUrl = settings.base_url.value;
+  if (!baseUrl) return { document: await bundledDocument(), source: 'bundled' };
+  const served = await loadServedDocument({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl);
+  if (served.warning) deps.io.warn(served.warning);
+  return served;
 }
 
 /**

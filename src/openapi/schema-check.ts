@@ -72,6 +72,62 @@ function commonJsDefault<T>(mod: unknown): T {
   return value as T;
 }
 
+let lenientAjv: Promise<Ajv2020> | undefined;
+/** The ids under which documents read at run time were added to the lenient instance. */
+const runtimeDocuments = new WeakMap<object, string>();
+const runtimeValidators = new Map<string, ValidateFunction | null>();
+let runtimeCount = 0;
+
+/**
+ * ajv for documents fleetctl did not write (a service's own): keywords and formats it does not know are let be
+ * rather than refused, and nothing is logged about them. Checks must never refuse what such a document allows.
+ */
+async function loadLenientAjv(): Promise<Ajv2020> {
+  const [ajvModule, formatsModule] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
+  const Ajv = commonJsDefault<typeof ajvModule.Ajv2020>(ajvModule);
+  const addFormats = commonJsDefault<typeof formatsModule.default.default>(formatsModule);
+  const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, verbose: true, logger: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * The first problem of `value` against `schema`, a schema taken from a loaded OpenAPI document (the one a service
+ * serves: see document-shapes.ts), or null when it conforms. Its `$ref`s into the document's components resolve
+ * against `doc`. A schema ajv cannot compile checks nothing: the service is the judge of what it declared.
+ */
+export async function checkDocumentValue(doc: object, schema: unknown, value: unknown): Promise<SchemaIssue | null> {
+  return (await documentValueCheck(doc, schema))(value);
+}
+
+/** checkDocumentValue compiled once, for checks that must answer at once (a prompt validating what is typed). */
+export async function documentValueCheck(doc: object, schema: unknown): Promise<(value: unknown) => SchemaIssue | null> {
+  const ajv = await (lenientAjv ??= loadLenientAjv());
+  let id = runtimeDocuments.get(doc);
+  if (id === undefined) {
+    id = `runtime-${++runtimeCount}.json`;
+    runtimeDocuments.set(doc, id);
+    try {
+      ajv.addSchema(schemasForAjv(doc), id);
+    } catch {
+      // components that do not compile: the schemas that use them check nothing (below)
+    }
+  }
+  const text = JSON.stringify(schema ?? {}).replaceAll('"#/components/schemas/', `"${id}#/$defs/`);
+  const key = `${id} ${text}`;
+  if (!runtimeValidators.has(key)) {
+    let compiled: ValidateFunction | null;
+    try {
+      compiled = ajv.compile(JSON.parse(text) as object);
+    } catch {
+      compiled = null;
+    }
+    runtimeValidators.set(key, compiled);
+  }
+  const validate = runtimeValidators.get(key);
+  return (value) => (validate ? issueOf(validate, value) : null);
+}
+
 /** The first problem of `value` against the schema `name` of a document, or null when it conforms. */
 export async function checkShape(doc: SchemaDocument, name: string, value: unknown): Promise<SchemaIssue | null> {
   return issueOf(await validatorOf(doc, name), value);
@@ -158,5 +214,5 @@ function article(types: string): string {
  */
 function schemasForAjv(doc: unknown): Record<string, unknown> {
   const { components, $defs } = doc as { components?: { schemas: unknown }; $defs?: unknown };
-  return { $defs: JSON.parse(JSON.stringify(components?.schemas ?? $defs).replaceAll('#/components/schemas/', '#/$defs/')) };
+  return { $defs: JSON.parse(JSON.stringify(components?.schemas ?? $defs ?? {}).replaceAll('#/components/schemas/', '#/$defs/')) };
 }

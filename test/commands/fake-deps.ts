@@ -14,6 +14,7 @@ import type { Settings } from '../../src/config/settings.js';
 import type { Deps } from '../../src/factory.js';
 import type { TokenSource } from '../../src/auth/tokens.js';
 import { memoryConfigStore } from '../../src/config/store.js';
+import { bundledDocument, type OpenApiDoc } from '../../src/api/served-document.js';
 import { registerFake } from '../support/fakes.js';
 import { scriptedTransport, type ScriptedAnswer, type SentRequest } from '../support/scripted-transport.js';
 
@@ -50,6 +51,8 @@ export interface FakeDepsOptions {
   now?: string;
   env?: NodeJS.ProcessEnv;
   configDir?: string;
+  /** The document the service serves (deps.servedDocument); by default none is, and the bundled one stands in. */
+  servedDocument?: OpenApiDoc;
 }
 
 export interface FakeDeps {
@@ -172,6 +175,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     settings: async () => settings,
     transport: async () => transport,
     api: async () => api,
+    servedDocument: async () => (opts.servedDocument ? { document: opts.servedDocument, source: 'served' } : { document: await bundledDocument(), source: 'bundled' }),
     onCleanup: () => undefined,
     cleanup: async () => undefined,
     // The fake's settings are fixed: a derived view differs only in the signal its requests follow.

@@ -19,7 +19,8 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const json = (r: CliResult) => JSON.parse(r.stdout) as Record<string, unknown> & Record<string, unknown>[];
 const lines = (r: CliResult) => r.stdout.trim().split('\n');
 /** No API request was made: a --debug trace would show one; the sandbox log is not needed. */
-const noRequest = (r: CliResult) => expect(r.stderr).not.toMatch(/\[debug\] > (GET|POST|PUT) /);
+// the service's OpenAPI document may be read (its rules are the checks); no request of the command itself is sent
+const noRequest = (r: CliResult) => expect(r.stderr).not.toMatch(/\[debug\] > (GET|POST|PUT) (?!\S*\/openapi\/v1\.json)/);
 
 beforeAll(async () => {
   h = await startHarness();
@@ -87,6 +88,21 @@ describe('drivers end to end', { timeout: 60_000 }, () => {
     const r = await h.cli(['drivers', 'create', '--first-name', 'Ada', '--debug']);
     expectError(r, 2, 'Error: missing required fields: --fleet-id, --last-name');
     noRequest(r);
+  });
+
+  it('create with values the document refuses (a 270-character email, a 100-character phone): exit 2 with its message, no request', async () => {
+    const email = await h.cli(['drivers', 'create', '--fleet-id', rootFleet, '--first-name', 'A', '--last-name', 'B', '--email', `${'a'.repeat(258)}@example.com`, '--debug']);
+    expectError(email, 2, 'Error: --email: must be null or an email address of at most 254 characters');
+    noRequest(email);
+    const phone = await h.cli(['drivers', 'update', UNKNOWN, '--phone', '5'.repeat(100), '--debug']);
+    expectError(phone, 2, 'Error: --phone: must be null or a string of 1 to 64 characters, not all blank');
+    noRequest(phone);
+  });
+
+  it('create with a member given by --field', async () => {
+    const r = await h.cli(['drivers', 'create', '--fleet-id', rootFleet, '--first-name', 'A', '--last-name', 'B', '--field', 'employee_id=1815', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ employee_id: '1815' });
   });
 
   it('create with a fleet of another organization: 400 request.invalid_body, exit 2', async () => {

@@ -2,7 +2,8 @@
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_LIMIT, paginate, type Page } from '../../api/paginate.js';
-import { bundledOperations, loadOperationCatalog, type OperationCatalog, type ServedOperation } from '../../api/served-operations.js';
+import { bundledOperations, operationCatalogOf, type OperationCatalog, type ServedOperation } from '../../api/served-operations.js';
+import { loadServedDocument } from '../../api/served-document.js';
 import { matchOperationIn } from '../../openapi/operations.js';
 import { readJsonInput } from '../../io/read-input.js';
 import { quoteInput } from '../../output/terminal-text.js';
@@ -50,7 +51,8 @@ export async function apiListRun(deps: ApiRunDeps, opts: { refresh: boolean }): 
 }
 
 async function catalogFor(deps: ApiRunDeps, baseUrl: string, refresh: boolean): Promise<OperationCatalog> {
-  const catalog = await loadOperationCatalog({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl, { refresh });
+  const served = await loadServedDocument({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl, { refresh });
+  const catalog = operationCatalogOf(served);
   if (catalog.warning) deps.io.warn(catalog.warning);
   return catalog;
 }

@@ -4,27 +4,32 @@ import { operationView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { requireUuid } from '../shared/validate.js';
+import { collect } from '../shared/validate.js';
+import type { RequestBody } from '../../openapi/operation-types.js';
+import { bodyRules, checkBody, declaredMembers, FIELD_OPTION, fieldTexts, typedMemberValue } from '../shared/request-checks.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 
 export interface DevicesAssignOptions {
   /** A device id (uuid) or a hardware id. */
   device: string;
-  vehicleId: string;
+  /** The assign-device command, checked against the document in use. */
+  body: Record<string, unknown>;
 }
 
-type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
+type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'servedDocument'>;
 
 export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAssignRun): Command {
   const command = new Command('assign')
     .description('Assign a device to a vehicle and show the updated device')
     .argument('[device]', DEVICE_ARGUMENT)
-    .requiredOption('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant)');
+    .option('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant)')
+    .option(...FIELD_OPTION, collect);
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['assignDevice', 'listDevices'],
     shows: operationView('assignDevice'),
     output: 'records',
+    notes: 'The command is checked against the service\'s own document (GET {base_url}/openapi/v1.json) before sending.',
     examples: [
       { comment: 'assign a device to a vehicle', command: `fleetctl devices assign HW-000001 --vehicle-id ${SANDBOX_IDS.vehicleId}` },
       {
@@ -34,9 +39,16 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
       },
     ],
   });
-  command.action(async (device: string | undefined, flags: { vehicleId: string }) => {
-    const vehicleId = requireUuid(flags.vehicleId, '--vehicle-id');
-    await run(deps, { device: await deviceArgument(deps, device), vehicleId });
+  command.action(async (device: string | undefined, flags: { vehicleId?: string; field?: string[] }) => {
+    const rules = await bodyRules(deps, 'PUT', '/v1/devices/{id}/assignment');
+    const declared = declaredMembers(rules);
+    const body: Record<string, unknown> = {};
+    // a member the command requires and nobody gave is named by its flag
+    const origins: Record<string, string> = { vehicle_id: '--vehicle-id' };
+    if (flags.vehicleId !== undefined) body.vehicle_id = typedMemberValue(flags.vehicleId, declared.vehicle_id);
+    for (const [name, text] of fieldTexts(flags.field)) [body[name], origins[name]] = [typedMemberValue(text, declared[name]), `--field ${name}`];
+    await checkBody(rules, body, origins);
+    await run(deps, { device: await deviceArgument(deps, device), body });
   });
   return command;
 }
@@ -44,7 +56,9 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
 export async function devicesAssignRun(deps: DevicesAssignDeps, opts: DevicesAssignOptions): Promise<void> {
   const api = await deps.api();
   const device = await resolveDevice(api, opts.device);
-  const answer = await api.call('assignDevice', { pathParams: { id: device.id }, body: { vehicle_id: opts.vehicleId } });
+  // checked against the service's document, which may name members fleetctl's own types do not know
+  const answer = await api.call('assignDevice', { pathParams: { id: device.id }, body: opts.body as RequestBody<'assignDevice'> });
   await deps.output().object(answer.body, operationView('assignDevice'));
-  deps.io.info(`Device ${device.label} assigned to vehicle ${opts.vehicleId}.`);
+  const vehicle = typeof opts.body.vehicle_id === 'string' ? ` to vehicle ${opts.body.vehicle_id}` : '';
+  deps.io.info(`Device ${device.label} assigned${vehicle}.`);
 }

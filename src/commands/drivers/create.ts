@@ -3,18 +3,19 @@ import type { Deps } from '../../factory.js';
 import { operationView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { headerValue } from '../../api/problem.js';
+import type { RequestBody } from '../../openapi/operation-types.js';
 import { describeVerb } from '../shared/help.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { addDriverFieldOptions, checkMember, CREATE_FIELDS, CREATE_REQUIRED, driverBodyFrom, flagOf, type DriverBody, type RawDriverFlags } from './driver-fields.js';
-
-/** The create-driver command, complete and checked. */
-type CreateBody = DriverBody & Record<(typeof CREATE_REQUIRED)[number], string>;
+import { checkBody, declaredMembers, requiredMembers, typedMemberValue, type BodyRules, bodyRules } from '../shared/request-checks.js';
+import { documentValueCheck } from '../../openapi/schema-check.js';
+import { addDriverFieldOptions, CREATE_FIELDS, driverBody, driverInputFrom, flagOf, type DriverBody, type RawDriverFlags } from './driver-fields.js';
 
 export interface DriversCreateOptions {
-  body: CreateBody;
+  /** The create-driver command, complete and checked against the document in use. */
+  body: DriverBody;
 }
 
-type DriversCreateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'settings' | 'signal'>;
+type DriversCreateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'settings' | 'signal' | 'servedDocument'>;
 
 const FIRST_FLEET = '$(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)';
 const QUESTIONS: Record<string, string> = {
@@ -32,9 +33,18 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
     shows: operationView('createDriver'),
     output: 'records',
     prompts: true,
-    notes: 'Required: --fleet-id, --first-name, --last-name and the organization (--organization-id, or the profile\'s).\nOn a terminal, fleetctl asks for the ones missing; otherwise it names them and exits with 2.',
+    notes: [
+      'Required: what the service\'s document requires (fleetctl\'s own: --fleet-id, --first-name, --last-name and the organization,',
+      '--organization-id or the profile\'s). On a terminal, fleetctl asks for the ones missing; otherwise it names them and exits with 2.',
+      'Members are checked against the service\'s own document (GET {base_url}/openapi/v1.json) before sending; a member it names',
+      'that has no flag here goes in with --field name=value or --from-file.',
+    ].join('\n'),
     examples: [
       { comment: 'a driver in a fleet of your organization', command: `fleetctl drivers create --fleet-id ${SANDBOX_IDS.fleetId} --first-name Ada --last-name Lovelace` },
+      {
+        comment: 'a member of the service\'s document that has no flag',
+        command: `fleetctl drivers create --fleet-id ${SANDBOX_IDS.fleetId} --first-name Ada --last-name Lovelace --field employee_id=E-1815`,
+      },
       {
         comment: 'the fields from JSON on stdin, the flags adding to them',
         command: `echo '{"first_name":"Grace","last_name":"Hopper","email":"grace@example.com"}' | fleetctl --sandbox drivers create --from-file - --fleet-id ${FIRST_FLEET} --json`,
@@ -42,50 +52,47 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
     ],
   });
   command.action(async (flags: RawDriverFlags) => {
-    const body = await driverBodyFrom(flags, CREATE_FIELDS, deps.io.in, deps.signal);
-    if (body.organization_id === undefined) {
+    const input = await driverInputFrom(flags, CREATE_FIELDS, deps.io.in, deps.signal);
+    const rules = await bodyRules(deps, 'POST', '/v1/drivers');
+    const { body, origins } = driverBody(rules, input);
+    // the profile's organization, for a service whose command takes one (and for one that declares none)
+    if (body.organization_id === undefined && (!rules.schema || 'organization_id' in declaredMembers(rules))) {
       const fallback = (await deps.settings()).organization_id.value;
-      if (fallback) body.organization_id = checkMember('organization_id', fallback, 'the profile\'s organization_id');
+      if (fallback) [body.organization_id, origins.organization_id] = [fallback, 'the profile\'s organization_id'];
     }
-    await run(deps, { body: await completeRequired(deps, body) });
+    await completeRequired(deps, rules, body, origins);
+    await checkBody(rules, body, origins);
+    await run(deps, { body });
   });
   return command;
 }
 
-/** Asks for the required members still missing when it may prompt; otherwise names them all. */
-async function completeRequired(deps: Pick<Deps, 'io' | 'prompter'>, body: DriverBody): Promise<CreateBody> {
-  const complete = { ...body };
-  for (const name of deps.io.canPrompt() ? missingMembers(complete) : []) {
-    const validate = (value: string) => {
-      try {
-        checkMember(name, value, QUESTIONS[name]!);
-        return true as const;
-      } catch (error) {
-        return (error as Error).message;
-      }
+/** Asks for the members the document requires and the body lacks, when it may prompt; otherwise names them all. */
+async function completeRequired(deps: Pick<Deps, 'io' | 'prompter'>, rules: BodyRules, body: DriverBody, origins: Record<string, string>): Promise<void> {
+  const missing = () => requiredMembers(rules).filter((name) => body[name] === undefined);
+  const declared = declaredMembers(rules);
+  for (const name of deps.io.canPrompt() ? missing() : []) {
+    const question = QUESTIONS[name] ?? name;
+    const check = await documentValueCheck(rules.doc, declared[name] ?? {});
+    const validate = (text: string) => {
+      const issue = check(typedMemberValue(text, declared[name]));
+      return issue ? `${question} ${issue.reason}` : (true as const);
     };
-    complete[name] = checkMember(name, await deps.prompter.input(QUESTIONS[name]!, { validate }), flagOf(name));
+    body[name] = typedMemberValue(await deps.prompter.input(question, { validate }), declared[name]);
+    origins[name] = question;
   }
-  assertComplete(complete);
-  return complete;
-}
-
-function missingMembers(body: DriverBody): (typeof CREATE_REQUIRED)[number][] {
-  return CREATE_REQUIRED.filter((name) => body[name] === undefined || body[name] === null);
-}
-
-function assertComplete(body: DriverBody): asserts body is CreateBody {
-  const missing = missingMembers(body);
-  if (missing.length === 0) return;
+  const left = missing();
+  if (left.length === 0) return;
   throw new UsageError(
-    `missing required field${missing.length > 1 ? 's' : ''}: ${missing.map(flagOf).join(', ')}`,
-    'pass them as flags or in --from-file (run in a terminal to be asked for them)',
+    `missing required field${left.length > 1 ? 's' : ''}: ${left.map(flagOf).join(', ')}`,
+    'pass them as flags, with --field or in --from-file (run in a terminal to be asked for them)',
   );
 }
 
 export async function driversCreateRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: DriversCreateOptions): Promise<void> {
   const api = await deps.api();
-  const answer = await api.call('createDriver', { body: opts.body });
+  // checked against the service's document, which may name members fleetctl's own types do not know
+  const answer = await api.call('createDriver', { body: opts.body as RequestBody<'createDriver'> });
   await deps.output().object(answer.body, operationView('createDriver'));
   const location = headerValue(answer.headers.location);
   if (location) deps.io.info(`Location: ${location}`);

@@ -1,121 +1,97 @@
-// The fields of the create- and update-driver commands: their flags, and the checks the document's schemas
-// (CreateDriverCommand, UpdateDriverCommand) make, run here before any request.
-import { Option, type Command } from 'commander';
+// The fields of the create- and update-driver commands. The flags are the members of fleetctl's own document
+// (help is static); what is sent, and every check of it, follows the document of the service in use: its
+// members (any of them through --field or --from-file), which it requires, and what each must be.
+import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
 import { completeValues, type ValueCompletion } from '../../completion/values.js';
 import { quoteInput } from '../../output/terminal-text.js';
-import { requireNonEmpty, requireUuid } from '../shared/validate.js';
+import { declaredMembers, FIELD_OPTION, fieldTexts, typedMemberValue, type BodyRules } from '../shared/request-checks.js';
+import { collect } from '../shared/validate.js';
 
-export const DRIVER_STATUSES = ['active', 'inactive'] as const;
-export type DriverStatus = (typeof DRIVER_STATUSES)[number];
-
-type FieldKind = 'uuid' | 'name' | 'email' | 'text' | 'status';
-
-interface DriverField {
-  /** The JSON member of the command body. */
+interface DriverFlag {
+  /** The JSON member of the command body, in fleetctl's document. */
   name: string;
   flag: string;
   /** commander's camelCase key of the flag. */
   key: string;
-  kind: FieldKind;
   help: string;
+  placeholder: string;
   completion?: ValueCompletion;
 }
 
-const FIELDS: readonly DriverField[] = [
-  { name: 'organization_id', flag: '--organization-id', key: 'organizationId', kind: 'uuid', help: 'organization of the driver (default: the profile\'s organization)', completion: 'organization-id' },
-  { name: 'fleet_id', flag: '--fleet-id', key: 'fleetId', kind: 'uuid', help: 'fleet of the driver, a fleet of that organization', completion: 'fleet-id' },
-  { name: 'first_name', flag: '--first-name', key: 'firstName', kind: 'name', help: 'first name, 1 to 100 characters' },
-  { name: 'last_name', flag: '--last-name', key: 'lastName', kind: 'name', help: 'last name, 1 to 100 characters' },
-  { name: 'email', flag: '--email', key: 'email', kind: 'email', help: 'email address' },
-  { name: 'phone', flag: '--phone', key: 'phone', kind: 'text', help: 'phone number' },
-  { name: 'license_number', flag: '--license-number', key: 'licenseNumber', kind: 'text', help: 'driving licence number' },
-  { name: 'employee_id', flag: '--employee-id', key: 'employeeId', kind: 'text', help: 'employee id' },
-  { name: 'status', flag: '--status', key: 'status', kind: 'status', help: 'driver status' },
+const FLAGS: readonly DriverFlag[] = [
+  { name: 'organization_id', flag: '--organization-id', key: 'organizationId', placeholder: 'uuid', help: 'organization of the driver (default: the profile\'s organization)', completion: 'organization-id' },
+  { name: 'fleet_id', flag: '--fleet-id', key: 'fleetId', placeholder: 'uuid', help: 'fleet of the driver, a fleet of that organization', completion: 'fleet-id' },
+  { name: 'first_name', flag: '--first-name', key: 'firstName', placeholder: 'text', help: 'first name' },
+  { name: 'last_name', flag: '--last-name', key: 'lastName', placeholder: 'text', help: 'last name' },
+  { name: 'email', flag: '--email', key: 'email', placeholder: 'text', help: 'email address' },
+  { name: 'phone', flag: '--phone', key: 'phone', placeholder: 'text', help: 'phone number' },
+  { name: 'license_number', flag: '--license-number', key: 'licenseNumber', placeholder: 'text', help: 'driving licence number' },
+  { name: 'employee_id', flag: '--employee-id', key: 'employeeId', placeholder: 'text', help: 'employee id' },
+  { name: 'status', flag: '--status', key: 'status', placeholder: 'status', help: 'driver status, such as active or inactive' },
 ];
 
-/** Members of the create-driver command, the first four required (document: CreateDriverCommand). */
+/** Members of the create-driver command with a flag (fleetctl's document: CreateDriverCommand). */
 export const CREATE_FIELDS = ['organization_id', 'fleet_id', 'first_name', 'last_name', 'email', 'phone', 'license_number', 'employee_id'] as const;
-export const CREATE_REQUIRED = ['organization_id', 'fleet_id', 'first_name', 'last_name'] as const;
-/** Members of the update-driver command, at least one (document: UpdateDriverCommand). */
+/** Members of the update-driver command with a flag (fleetctl's document: UpdateDriverCommand). */
 export const UPDATE_FIELDS = ['first_name', 'last_name', 'email', 'phone', 'license_number', 'employee_id', 'fleet_id', 'status'] as const;
+/** Members that "" clears (sends null) when the document lets them be null. */
+const CLEARABLE = ['email', 'phone', 'license_number', 'employee_id'];
 
-export type DriverBody = Record<string, string | null>;
-export type RawDriverFlags = Record<string, string | undefined> & { fromFile?: string };
+export type DriverBody = Record<string, unknown>;
+export type RawDriverFlags = Record<string, string | undefined> & { fromFile?: string; field?: string[] };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const NULLABLE: ReadonlySet<FieldKind> = new Set(['email', 'text']);
-
-function field(name: string): DriverField {
-  return FIELDS.find((f) => f.name === name)!;
+/** The members given, before the document in use types and checks them. */
+export interface DriverInput {
+  /** Values from --from-file (JSON already) and as typed (flags, --field): `text` is typed by the document. */
+  members: Map<string, { json?: unknown; text?: string; origin: string }>;
 }
 
 export function flagOf(name: string): string {
-  return field(name).flag;
+  return FLAGS.find((f) => f.name === name)?.flag ?? `--field ${name}=...`;
 }
 
-/** Adds one option per member, then --from-file. */
+/** Adds one option per member, then --field and --from-file. */
 export function addDriverFieldOptions(command: Command, members: readonly string[], clearable: boolean): Command {
   for (const name of members) {
-    const f = field(name);
-    const clear = clearable && NULLABLE.has(f.kind) ? '; "" clears it' : '';
-    if (f.kind === 'status') command.addOption(new Option(`${f.flag} <status>`, f.help).choices(DRIVER_STATUSES));
-    else command.option(`${f.flag} <${f.kind === 'uuid' ? 'uuid' : 'text'}>`, `${f.help}${clear}`);
+    const f = FLAGS.find((flag) => flag.name === name)!;
+    const clear = clearable && CLEARABLE.includes(name) ? '; "" clears it' : '';
+    command.option(`${f.flag} <${f.placeholder}>`, `${f.help}${clear}`);
     if (f.completion) completeValues(command, { [f.flag]: f.completion });
   }
-  command.option('--from-file <file>', 'read the fields from a JSON file (- for stdin); flags override its members');
+  command.option(...FIELD_OPTION, collect);
+  command.option('--from-file <file>', 'read the members from a JSON file (- for stdin); flags and --field override them');
   return completeValues(command, { '--from-file': 'file' });
 }
 
-/**
- * The body from --from-file (if any) with the flags laid over it, every member checked.
- * An empty flag value of an optional member means null (clear it).
- */
-export async function driverBodyFrom(flags: RawDriverFlags, members: readonly string[], stdin: NodeJS.ReadableStream, signal?: AbortSignal): Promise<DriverBody> {
-  const body: DriverBody = {};
+/** The members from --from-file (if any), then the flags, then --field, each overriding the one before. */
+export async function driverInputFrom(flags: RawDriverFlags, members: readonly string[], stdin: NodeJS.ReadableStream, signal?: AbortSignal): Promise<DriverInput> {
+  const input: DriverInput = { members: new Map() };
   if (flags.fromFile !== undefined) {
     const source = flags.fromFile === '-' ? 'stdin' : quoteInput(flags.fromFile);
-    const input = await readJsonInput(flags.fromFile, stdin, '--from-file', { signal });
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new UsageError(`--from-file ${source} must hold a JSON object`);
-    const unknown = Object.keys(input).filter((key) => !members.includes(key));
-    if (unknown.length > 0) {
-      throw new UsageError(`--from-file ${source} has unknown member(s): ${unknown.join(', ')}`, `allowed: ${members.join(', ')}`);
-    }
-    for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
-      body[name] = checkMember(name, value, `"${name}" in ${source}`);
-    }
+    const file = await readJsonInput(flags.fromFile, stdin, '--from-file', { signal });
+    if (file === null || typeof file !== 'object' || Array.isArray(file)) throw new UsageError(`--from-file ${source} must hold a JSON object`);
+    for (const [name, json] of Object.entries(file as Record<string, unknown>)) input.members.set(name, { json, origin: `"${name}" in ${source}` });
   }
   for (const name of members) {
-    const f = field(name);
-    const value = flags[f.key];
-    if (value === undefined) continue;
-    body[name] = checkMember(name, value === '' && NULLABLE.has(f.kind) ? null : value, f.flag);
+    const f = FLAGS.find((flag) => flag.name === name)!;
+    const text = flags[f.key];
+    if (text !== undefined) input.members.set(name, { text, origin: f.flag });
   }
-  return body;
+  for (const [name, text] of fieldTexts(flags.field)) input.members.set(name, { text, origin: `--field ${name}` });
+  return input;
 }
 
-/** One member's value, as the document's schema allows it; `what` names it in the message. */
-export function checkMember(name: string, value: unknown, what: string): string | null {
-  const f = field(name);
-  if (value === null) {
-    if (NULLABLE.has(f.kind)) return null;
-    throw new UsageError(`${what} must not be null`);
+/** The body and where each member came from, typed by the document in use (flags are text; the document says what they are). */
+export function driverBody(rules: BodyRules, input: DriverInput): { body: DriverBody; origins: Record<string, string> } {
+  const declared = declaredMembers(rules);
+  const body: DriverBody = {};
+  const origins: Record<string, string> = {};
+  for (const [name, given] of input.members) {
+    body[name] = given.text === undefined ? given.json : typedMemberValue(given.text, declared[name]);
+    origins[name] = given.origin;
   }
-  if (typeof value !== 'string') throw new UsageError(`${what} must be a string`);
-  switch (f.kind) {
-    case 'uuid':
-      return requireUuid(value, what);
-    case 'name':
-      return requireNonEmpty(value, what, 100);
-    case 'email':
-      if (!EMAIL.test(value)) throw new UsageError(`${what} must be an email address, got ${quoteInput(value)}`);
-      return value;
-    case 'status':
-      if (!(DRIVER_STATUSES as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${DRIVER_STATUSES.join(', ')}, got ${quoteInput(value)}`);
-      return value;
-    case 'text':
-      if (value.trim().length === 0) throw new UsageError(`${what} must not be blank (use null in a file, or "" as a flag, to clear it)`);
-      return value;
-  }
+  return { body, origins };
 }
+

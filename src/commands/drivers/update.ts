@@ -7,7 +7,9 @@ import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
 import { pickable } from '../shared/pick-list.js';
 import { pickDriver, uuidArgument } from '../shared/pickers.js';
-import { addDriverFieldOptions, driverBodyFrom, flagOf, UPDATE_FIELDS, type DriverBody, type RawDriverFlags } from './driver-fields.js';
+import type { RequestBody } from '../../openapi/operation-types.js';
+import { bodyRules, checkBody } from '../shared/request-checks.js';
+import { addDriverFieldOptions, driverBody, driverInputFrom, flagOf, UPDATE_FIELDS, type DriverBody, type RawDriverFlags } from './driver-fields.js';
 
 export interface DriversUpdateOptions {
   id: string;
@@ -15,7 +17,7 @@ export interface DriversUpdateOptions {
   body: DriverBody;
 }
 
-type DriversUpdateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal'>;
+type DriversUpdateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'servedDocument'>;
 
 const FIRST_DRIVER = '$(fleetctl --sandbox drivers list --limit 1 --columns id -o csv | tail -n 1)';
 
@@ -26,7 +28,7 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
     operationIds: ['updateDriver'],
     shows: operationView('updateDriver'),
     output: 'records',
-    notes: 'Give at least one field. Fields not given stay as they are.',
+    notes: 'Give at least one field. Fields not given stay as they are. Members are checked against the service\'s own document\n(GET {base_url}/openapi/v1.json) before sending; one it names that has no flag here goes in with --field name=value or --from-file.',
     examples: [
       { comment: 'mark a driver inactive', command: `fleetctl drivers update ${SANDBOX_IDS.driverId} --status inactive` },
       { comment: 'change the phone number and clear the email', command: `fleetctl --sandbox drivers update ${FIRST_DRIVER} --phone '+1 555 0100' --email ''` },
@@ -35,10 +37,13 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
   });
   command.action(async (id: string | undefined, flags: RawDriverFlags) => {
     if (id !== undefined) requireUuid(id, 'driver id');
-    const body = await driverBodyFrom(flags, UPDATE_FIELDS, deps.io.in, deps.signal);
-    if (Object.keys(body).length === 0) {
-      throw new UsageError('nothing to update: give at least one field', `fields: ${UPDATE_FIELDS.map(flagOf).join(', ')}, or --from-file`);
+    const input = await driverInputFrom(flags, UPDATE_FIELDS, deps.io.in, deps.signal);
+    if (input.members.size === 0) {
+      throw new UsageError('nothing to update: give at least one field', `fields: ${UPDATE_FIELDS.map(flagOf).join(', ')}, --field name=value, or --from-file`);
     }
+    const rules = await bodyRules(deps, 'PUT', '/v1/drivers/{id}');
+    const { body, origins } = driverBody(rules, input);
+    await checkBody(rules, body, origins);
     await run(deps, { id: await uuidArgument(deps, id, 'id', 'driver id', pickDriver), body });
   });
   return command;
@@ -46,6 +51,7 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
 
 export async function driversUpdateRun(deps: DriversUpdateDeps, opts: DriversUpdateOptions): Promise<void> {
   const api = await deps.api();
-  const answer = await api.call('updateDriver', { pathParams: { id: opts.id }, body: opts.body });
+  // checked against the service's document, which may name members fleetctl's own types do not know
+  const answer = await api.call('updateDriver', { pathParams: { id: opts.id }, body: opts.body as RequestBody<'updateDriver'> });
   await deps.output().object(answer.body, operationView('updateDriver'));
 }

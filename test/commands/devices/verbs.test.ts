@@ -27,11 +27,12 @@ describe('devices list', () => {
 
 describe('devices assign', () => {
   const cases: { argv: string[]; want?: DevicesAssignOptions; error?: string }[] = [
-    { argv: [DEVICE.toUpperCase(), '--vehicle-id', VEHICLE.toUpperCase()], want: { device: DEVICE, vehicleId: VEHICLE } },
-    { argv: ['HW-000001', '--vehicle-id', VEHICLE], want: { device: 'HW-000001', vehicleId: VEHICLE } },
+    { argv: [DEVICE.toUpperCase(), '--vehicle-id', VEHICLE], want: { device: DEVICE, body: { vehicle_id: VEHICLE } } },
+    { argv: ['HW-000001', '--vehicle-id', VEHICLE], want: { device: 'HW-000001', body: { vehicle_id: VEHICLE } } },
     { argv: [' ', '--vehicle-id', VEHICLE], error: 'device must not be empty' },
-    { argv: [DEVICE, '--vehicle-id', 'x'], error: '--vehicle-id must be a UUID' },
-    { argv: [DEVICE], error: "required option '--vehicle-id <uuid>' not specified" },
+    { argv: [DEVICE, '--vehicle-id', 'x'], error: '--vehicle-id: must be a valid uuid' },
+    { argv: [DEVICE], error: '--vehicle-id: is required' },
+    { argv: [DEVICE, '--vehicle-id', VEHICLE, '--field', 'note=x'], error: '--field note: is not a known member' },
     { argv: ['--vehicle-id', VEHICLE], error: "missing required argument 'device'" },
   ];
   for (const c of cases) {
@@ -46,16 +47,26 @@ describe('devices assign', () => {
 
   it.each([true, false])('PUTs {vehicle_id} and prints the updated device (tty %s)', async (tty) => {
     const f = fakeDeps({ tty, format: 'json', answers: [{ method: 'PUT', path: `/v1/devices/${DEVICE}/assignment`, body: device }] });
-    await devicesAssignRun(f.deps, { device: DEVICE, vehicleId: VEHICLE });
+    await devicesAssignRun(f.deps, { device: DEVICE, body: { vehicle_id: VEHICLE } });
     expect(f.sent[0]!.json).toEqual({ vehicle_id: VEHICLE });
     expect(f.sent[0]!.scope).toBe('thirdparty.api.devices_write');
     expect(JSON.parse(f.io.stdout())).toEqual(device);
     expect(f.io.stderr()).toBe(`Device ${DEVICE} assigned to vehicle ${VEHICLE}.\n`);
   });
 
+  it('against a service that names the vehicle otherwise: --field sends it, --vehicle-id is refused by its document', async () => {
+    const schema = { type: 'object', required: ['vehicle'], properties: { vehicle: { type: 'integer' } }, additionalProperties: false };
+    const servedDocument = { paths: { '/v1/devices/{deviceId}/assignment': { put: { requestBody: { content: { 'application/json': { schema } } } } } } };
+    const { run, calls } = recordRun<DevicesAssignOptions>();
+    await parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE, '--field', 'vehicle=42']);
+    expect(calls).toEqual([{ device: DEVICE, body: { vehicle: 42 } }]);
+    const refused = parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE, '--vehicle-id', VEHICLE, '--field', 'vehicle=42']);
+    await expect(refused).rejects.toThrow('--vehicle-id: is not a known member');
+  });
+
   it('a 404 stays an ApiError (exit 5)', async () => {
     const f = fakeDeps({ answers: [{ method: 'PUT', path: `/v1/devices/${DEVICE}/assignment`, status: 404, body: problem(404, 'resource.not_found', 'no') }] });
-    await expect(devicesAssignRun(f.deps, { device: DEVICE, vehicleId: VEHICLE })).rejects.toMatchObject({ status: 404, exitCode: 5 });
+    await expect(devicesAssignRun(f.deps, { device: DEVICE, body: { vehicle_id: VEHICLE } })).rejects.toMatchObject({ status: 404, exitCode: 5 });
   });
 });
 

@@ -106,12 +106,18 @@ describe('drivers create: parse', () => {
       want: { organization_id: ORG, fleet_id: FLEET, first_name: 'Grace', last_name: 'Hopper', phone: null },
     },
     { name: 'missing fields named', argv: ['--first-name', 'Ada'], error: 'missing required fields: --organization-id, --fleet-id, --last-name' },
-    { name: 'bad fleet uuid', argv: [...full.slice(0, 2), '--fleet-id', 'f1'], error: '--fleet-id must be a UUID' },
-    { name: 'long name', argv: [...full.slice(0, 6), '--last-name', 'x'.repeat(101)], error: '--last-name must be at most 100 characters, got 101' },
-    { name: 'bad email', argv: [...full, '--email', 'nope'], error: '--email must be an email address, got "nope"' },
+    { name: 'bad fleet uuid', argv: [...full.slice(0, 2), '--fleet-id', 'f1', ...full.slice(4)], error: '--fleet-id: must be a valid uuid' },
+    { name: 'long name: the document\'s message', argv: [...full.slice(0, 6), '--last-name', 'x'.repeat(101)], error: '--last-name: must be a string of 1 to 100 characters, not all blank' },
+    { name: 'bad email', argv: [...full, '--email', 'nope'], error: '--email: must be null or an email address of at most 254 characters' },
+    { name: '270-character email: refused as the document says', argv: [...full, '--email', `${'a'.repeat(258)}@example.com`], error: '--email: must be null or an email address of at most 254 characters' },
+    { name: '100-character phone: refused as the document says', argv: [...full, '--phone', '5'.repeat(100)], error: '--phone: must be null or a string of 1 to 64 characters, not all blank' },
+    { name: 'a digit-only phone stays text', argv: [...full, '--phone', '5550100'], want: { organization_id: ORG, fleet_id: FLEET, first_name: 'Ada', last_name: 'Lovelace', phone: '5550100' } },
+    { name: '--field adds a member, typed as the document says', argv: [...full, '--field', 'employee_id=1815', '--field', 'email=null'], want: { organization_id: ORG, fleet_id: FLEET, first_name: 'Ada', last_name: 'Lovelace', employee_id: '1815', email: null } },
+    { name: '--field without =', argv: [...full, '--field', 'nickname'], error: '--field takes name=value, got "nickname"' },
+    { name: '--field of a member the document does not name', argv: [...full, '--field', 'nickname=Countess'], error: '--field nickname: is not a known member' },
     { name: 'not JSON', argv: ['--from-file', '-'], stdin: '{', error: '--from-file (stdin) is not valid JSON' },
-    { name: 'unknown member', argv: ['--from-file', 'FILE'], file: JSON.stringify({ first_name: 'A', nickname: 'x' }), error: 'has unknown member(s): nickname' },
-    { name: 'wrong type in file', argv: ['--from-file', '-'], stdin: JSON.stringify({ first_name: 7 }), error: '"first_name" in stdin must be a string' },
+    { name: 'unknown member', argv: ['--from-file', 'FILE', ...full], file: JSON.stringify({ first_name: 'A', nickname: 'x' }), error: 'is not a known member' },
+    { name: 'wrong type in file', argv: ['--from-file', '-', ...full.slice(0, 4), '--last-name', 'L'], stdin: JSON.stringify({ first_name: 7 }), error: '"first_name" in stdin: must be a string of 1 to 100 characters, not all blank' },
     { name: 'status is not a create field', argv: [...full, '--status', 'active'], error: "unknown option '--status'" },
   ];
   for (const c of cases) {
@@ -134,7 +140,7 @@ describe('drivers create: parse', () => {
     const f = fakeDeps({ tty: true, organizationId: ORG, inputs: ['not-a-uuid'] });
     const { run } = recordRun<DriversCreateOptions>();
     // a rejected answer fails validation (the real prompt would ask again)
-    await expect(parseVerb(newDriversCreateCommand(f.deps, run), ['--first-name', 'Ada', '--last-name', 'L'])).rejects.toThrow('Fleet id must be a UUID');
+    await expect(parseVerb(newDriversCreateCommand(f.deps, run), ['--first-name', 'Ada', '--last-name', 'L'])).rejects.toThrow('Fleet id must be a valid uuid');
 
     const g = fakeDeps({ tty: true, organizationId: ORG, inputs: [FLEET, 'Lovelace'] });
     const rec = recordRun<DriversCreateOptions>();
@@ -168,10 +174,11 @@ describe('drivers update', () => {
     { name: 'nothing', argv: [DRIVER], error: 'nothing to update: give at least one field' },
     { name: 'empty file', argv: [DRIVER, '--from-file', '-'], stdin: '{}', error: 'nothing to update' },
     { name: 'bad id', argv: ['x', '--status', 'active'], error: 'driver id must be a UUID' },
-    { name: 'bad status', argv: [DRIVER, '--status', 'gone'], error: "argument 'gone' is invalid. Allowed choices are active, inactive." },
-    { name: 'bad status in file', argv: [DRIVER, '--from-file', '-'], stdin: '{"status":"gone"}', error: '"status" in stdin must be one of active, inactive, got "gone"' },
-    { name: 'organization is not updatable', argv: [DRIVER, '--from-file', '-'], stdin: `{"organization_id":"${ORG}"}`, error: 'unknown member(s): organization_id' },
-    { name: 'blank first name', argv: [DRIVER, '--first-name', ' '], error: '--first-name must not be empty' },
+    { name: 'bad status', argv: [DRIVER, '--status', 'gone'], error: '--status: must be one of active, inactive' },
+    { name: 'bad status in file', argv: [DRIVER, '--from-file', '-'], stdin: '{"status":"gone"}', error: '"status" in stdin: must be one of active, inactive' },
+    { name: 'organization is not updatable', argv: [DRIVER, '--from-file', '-'], stdin: `{"organization_id":"${ORG}"}`, error: '"organization_id" in stdin: is not a known member' },
+    { name: 'blank first name', argv: [DRIVER, '--first-name', ' '], error: '--first-name: must be a string of 1 to 100 characters, not all blank' },
+    { name: '--field over a flag', argv: [DRIVER, '--phone', '1', '--field', 'phone=+44 20'], want: { phone: '+44 20' } },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -189,5 +196,77 @@ describe('drivers update', () => {
     await driversUpdateRun(f.deps, { id: DRIVER, body: { status: 'inactive' } });
     expect(f.sent[0]!.json).toEqual({ status: 'inactive' });
     expect(JSON.parse(f.io.stdout()).status).toBe('inactive');
+  });
+});
+
+/** A service whose document differs from fleetctl's: its own limits and its own member names. */
+function servedWith(create: Record<string, unknown>, update: Record<string, unknown> = { type: 'object', properties: { given_name: { type: 'string' } }, additionalProperties: false }) {
+  const json = { content: { 'application/json': { schema: { $ref: '#/components/schemas/NewDriver' } } } };
+  return {
+    openapi: '3.1.1',
+    paths: {
+      '/v1/drivers': { post: { requestBody: json, responses: { '201': { description: 'created' } } } },
+      '/v1/drivers/{driverId}': { put: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/DriverChange' } } } }, responses: {} } },
+    },
+    components: { schemas: { NewDriver: create, DriverChange: update } },
+  };
+}
+
+describe('drivers create and update: checked against the service\'s own document', () => {
+  const longEmail = `${'a'.repeat(258)}@example.com`;
+  const lenient = servedWith({ type: 'object', required: ['fleet_id'], properties: { fleet_id: { type: 'string' }, first_name: { type: 'string' }, last_name: { type: 'string' }, email: { type: 'string', maxLength: 300 } } });
+  const named = servedWith({
+    type: 'object',
+    required: ['fleet_id', 'given_name', 'family_name'],
+    properties: { fleet_id: { type: 'string', format: 'uuid' }, given_name: { type: 'string', minLength: 1 }, family_name: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: false,
+  });
+
+  it('a 270-character email the service allows is sent', async () => {
+    expect(longEmail).toHaveLength(270);
+    const f = fakeDeps({ servedDocument: lenient });
+    const { run, calls } = recordRun<DriversCreateOptions>();
+    await parseVerb(newDriversCreateCommand(f.deps, run), ['--fleet-id', 'F-1', '--first-name', 'Ada', '--last-name', 'L', '--email', longEmail]);
+    expect(calls[0]!.body).toEqual({ fleet_id: 'F-1', first_name: 'Ada', last_name: 'L', email: longEmail });
+  });
+
+  it('a required member the flags do not know is named in the error', async () => {
+    const f = fakeDeps({ servedDocument: named, organizationId: ORG });
+    const { run, calls } = recordRun<DriversCreateOptions>();
+    const error = await parseVerb(newDriversCreateCommand(f.deps, run), ['--fleet-id', FLEET, '--field', 'family_name=Lovelace']).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('missing required field: --field given_name=...');
+    expect((error as { exitCode?: number }).exitCode).toBe(2);
+    expect(calls).toEqual([]);
+  });
+
+  it('--field and --from-file carry the service\'s members; the profile\'s organization is not added where the document has none', async () => {
+    const f = fakeDeps({ servedDocument: named, organizationId: ORG, stdin: JSON.stringify({ family_name: 'Lovelace', tags: ['night'] }) });
+    const { run, calls } = recordRun<DriversCreateOptions>();
+    await parseVerb(newDriversCreateCommand(f.deps, run), ['--fleet-id', FLEET, '--from-file', '-', '--field', 'given_name=Ada']);
+    expect(calls[0]!.body).toEqual({ fleet_id: FLEET, family_name: 'Lovelace', tags: ['night'], given_name: 'Ada' });
+  });
+
+  it('flags the service\'s document does not name are refused with its message and the members it names', async () => {
+    const f = fakeDeps({ servedDocument: named });
+    const error = await parseVerb(newDriversCreateCommand(f.deps, recordRun<DriversCreateOptions>().run), [
+      '--fleet-id', FLEET, '--field', 'given_name=Ada', '--field', 'family_name=L', '--first-name', 'Ada',
+    ]).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('--first-name: is not a known member');
+    expect((error as { hint?: string }).hint).toBe("the service's document names: fleet_id, given_name, family_name, tags");
+  });
+
+  it('asks on a terminal for a required member of the service, by its name', async () => {
+    const f = fakeDeps({ tty: true, servedDocument: named, inputs: ['Ada'] });
+    const { run, calls } = recordRun<DriversCreateOptions>();
+    await parseVerb(newDriversCreateCommand(f.deps, run), ['--fleet-id', FLEET, '--field', 'family_name=L']);
+    expect(f.prompts).toEqual(['given_name']);
+    expect(calls[0]!.body).toEqual({ fleet_id: FLEET, family_name: 'L', given_name: 'Ada' });
+  });
+
+  it('update sends a member of the service\'s document, and the request goes out as given', async () => {
+    const f = fakeDeps({ servedDocument: named, format: 'json', answers: [{ method: 'PUT', path: `/v1/drivers/${DRIVER}`, body: { id: DRIVER, given_name: 'Augusta' } }] });
+    await parseVerb(newDriversUpdateCommand(f.deps), [DRIVER, '--field', 'given_name=Augusta']);
+    expect(f.sent[0]!.json).toEqual({ given_name: 'Augusta' });
+    await expect(parseVerb(newDriversUpdateCommand(fakeDeps({ servedDocument: named }).deps), [DRIVER, '--first-name', 'A'])).rejects.toThrow('--first-name: is not a known member');
   });
 });

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CACHE_TTL_MS, bundledDocument, cacheFileFor, isLoopback, loadServedDocument } from '../../src/api/served-document.js';
+import { scriptedTransport } from '../support/scripted-transport.js';
+
+const doc = { openapi: '3.1.1', paths: { '/v1/a': { get: { operationId: 'getA', security: [{ oauth2: ['s.a'] }] } } }, components: { schemas: { A: { type: 'object' } } } };
+const DOCUMENT = { method: 'GET', path: '/openapi/v1.json' };
+const BASE = 'https://api.example.com';
+
+function setup(start = '2024-01-01T00:00:00Z') {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'served-'));
+  const time = { now: Date.parse(start) };
+  const clock = { now: () => new Date(time.now), sleep: async () => undefined };
+  return { dir, clock, time };
+}
+
+describe('loadServedDocument', () => {
+  it('fetches the whole document without a token, caches it for an hour, then refreshes; a failed refresh keeps the stale copy', async () => {
+    const { dir, clock, time } = setup();
+    const transport = scriptedTransport([{ ...DOCUMENT, body: doc }, { ...DOCUMENT, status: 503 }]);
+    const first = await loadServedDocument({ transport, clock, configDir: dir }, BASE);
+    expect(first).toEqual({ document: doc, source: 'served' });
+    expect(transport.sent[0]!.headers?.authorization).toBeUndefined();
+    expect(JSON.parse(readFileSync(cacheFileFor(dir, BASE), 'utf8'))).toEqual({ base_url: BASE, fetched_at: '2024-01-01T00:00:00.000Z', document: doc });
+    expect(await loadServedDocument({ transport, clock, configDir: dir }, BASE)).toEqual({ document: doc, source: 'cache' });
+    expect(transport.sent).toHaveLength(1);
+    time.now += CACHE_TTL_MS + 1;
+    const stale = await loadServedDocument({ transport, clock, configDir: dir }, BASE);
+    expect(stale.source).toBe('cache');
+    expect(stale.document).toEqual(doc);
+    expect(stale.warning).toBe('could not refresh the API document from https://api.example.com/openapi/v1.json (HTTP 503); using the copy fetched at 2024-01-01T00:00:00.000Z');
+  });
+
+  it('refresh asks the server although the cache is fresh', async () => {
+    const { dir, clock } = setup();
+    const newer = { ...doc, info: { version: '2' } };
+    const transport = scriptedTransport([{ ...DOCUMENT, body: doc }, { ...DOCUMENT, body: newer }]);
+    await loadServedDocument({ transport, clock, configDir: dir }, BASE);
+    expect((await loadServedDocument({ transport, clock, configDir: dir }, BASE, { refresh: true })).document).toEqual(newer);
+  });
+
+  it('falls back to the bundled document, saying why, when nothing is served and nothing is cached', async () => {
+    const { dir, clock } = setup();
+    const transport = scriptedTransport([
+      { ...DOCUMENT, status: 404 },
+      { ...DOCUMENT, body: { openapi: '3.1.1' } },
+      { ...DOCUMENT, body: { paths: { '/v1/a': {} } } },
+    ]);
+    const deps = { transport, clock, configDir: dir };
+    const notServed = await loadServedDocument(deps, BASE);
+    expect(notServed.source).toBe('bundled');
+    expect(notServed.document).toBe(await bundledDocument());
+    expect(notServed.warning).toBe('could not read the API document from https://api.example.com/openapi/v1.json (HTTP 404); using the one bundled with fleetctl');
+    expect((await loadServedDocument(deps, BASE)).warning).toContain('(it is not an OpenAPI document (no paths))');
+    expect((await loadServedDocument(deps, BASE)).warning).toContain('(it describes no operations)');
+    expect(existsSync(cacheFileFor(dir, BASE))).toBe(false);
+  });
+
+  it('a cache written by an older fleetctl (operations only) is fetched again', async () => {
+    const { dir, clock } = setup();
+    const file = cacheFileFor(dir, BASE);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ base_url: BASE, fetched_at: '2024-01-01T00:00:00.000Z', operations: [] }));
+    const transport = scriptedTransport([{ ...DOCUMENT, body: doc }]);
+    expect((await loadServedDocument({ transport, clock, configDir: dir }, BASE)).source).toBe('served');
+  });
+
+  it('caches per base URL', async () => {
+    const { dir, clock } = setup();
+    const other = { paths: { '/v2/b': { get: {} } } };
+    const transport = scriptedTransport([{ ...DOCUMENT, body: doc }, { ...DOCUMENT, body: other }]);
+    await loadServedDocument({ transport, clock, configDir: dir }, BASE);
+    expect((await loadServedDocument({ transport, clock, configDir: dir }, 'https://other.example.com')).document).toEqual(other);
+    expect(cacheFileFor(dir, BASE)).not.toBe(cacheFileFor(dir, 'https://other.example.com'));
+  });
+
+  it('never caches for a loopback server', async () => {
+    const { dir, clock } = setup();
+    const transport = scriptedTransport([{ ...DOCUMENT, body: doc }, { ...DOCUMENT, body: doc }]);
+    await loadServedDocument({ transport, clock, configDir: dir }, 'http://127.0.0.1:4010');
+    expect((await loadServedDocument({ transport, clock, configDir: dir }, 'http://127.0.0.1:4010')).source).toBe('served');
+    expect(readdirSync(dir)).toEqual([]);
+    expect(isLoopback('http://localhost:1')).toBe(true);
+    expect(isLoopback('https://api.example.com')).toBe(false);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDeps } from '../src/factory.js';
+import { IOStreams } from '../src/io/streams.js';
+import { cacheFileFor, bundledDocument } from '../src/api/served-document.js';
+import { BASE_URL, newMockAgent } from './support/mock-http.js';
+
+const served = { openapi: '3.1.1', paths: { '/v1/things': { get: { security: [{ oauth2: ['s'] }] } } } };
+
+function depsWith(env: NodeJS.ProcessEnv) {
+  const agent = newMockAgent();
+  const io = IOStreams.forTest({ tty: false });
+  const configDir = mkdtempSync(path.join(os.tmpdir(), 'factory-'));
+  const deps = createDeps({ io, env: { FLEETCTL_CONFIG_DIR: configDir, FLEETCTL_KEYCHAIN: 'off', ...env }, dispatcher: agent }, () => ({}));
+  return { deps, agent, io, configDir };
+}
+
+describe('deps.servedDocument', () => {
+  it('fetches the document of the base URL once per process, on the first call only', async () => {
+    const { deps, agent, configDir } = depsWith({ FLEETCTL_BASE_URL: BASE_URL });
+    agent.get(BASE_URL).intercept({ path: '/openapi/v1.json', method: 'GET' }).reply(200, served, { headers: { 'content-type': 'application/json' } }).times(1);
+    const [first, second] = await Promise.all([deps.servedDocument(), deps.servedDocument()]);
+    expect(first).toEqual({ document: served, source: 'served' });
+    expect(await deps.servedDocument()).toBe(second);
+    expect(existsSync(cacheFileFor(configDir, BASE_URL))).toBe(true);
+  });
+
+  it('the bundled document stands in, with one warning, when the service serves none', async () => {
+    const { deps, agent, io } = depsWith({ FLEETCTL_BASE_URL: BASE_URL });
+    agent.get(BASE_URL).intercept({ path: '/openapi/v1.json', method: 'GET' }).reply(404, '').times(1);
+    expect((await deps.servedDocument()).source).toBe('bundled');
+    await deps.servedDocument();
+    expect(io.stderr()).toBe(`Warning: could not read the API document from ${BASE_URL}/openapi/v1.json (HTTP 404); using the one bundled with fleetctl\n`);
+  });
+
+  it('without a base URL: the bundled document, silently, and nothing fetched', async () => {
+    const { deps, io } = depsWith({});
+    expect(await deps.servedDocument()).toEqual({ document: await bundledDocument(), source: 'bundled' });
+    expect(io.stderr()).toBe('');
+  });
+});
