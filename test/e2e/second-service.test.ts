@@ -167,3 +167,32 @@ describe('paging with cursors in standard base64', { timeout: 120_000 }, () => {
     expectFailure(args, await h.cli(args), 2);
   });
 });
+
+describe('the served document, or none', { timeout: 120_000 }, () => {
+  it('`api --list` reads the operations of the document this service serves (its own operation ids)', async () => {
+    const args = ['api', '--list', '-o', 'json'];
+    const r = await h.cli(args);
+    expectOk(args, r);
+    const operations = JSON.parse(r.stdout) as Record<string, string>[];
+    expect(operations).toContainEqual(expect.objectContaining({ method: 'GET', path: '/v1/devices', operation_id: 'devicesIndex', scope: 'thirdparty.api.devices_read' }));
+    expect(operations.map((o) => o.operation_id)).not.toContain('listDevices');
+  });
+
+  it('with no document served (404), lists still carry every record the service sent, and `api --list` says it fell back', async () => {
+    const bare = await startSecondHarness({ serveDocument: false });
+    try {
+      const list = ['devices', 'list', '--limit', '3', '-o', 'json'];
+      const r = await bare.cli(list);
+      expectOk(list, r);
+      const raw = await bare.svc.call(bare.svc.clients.admin, 'GET', '/v1/devices?limit=3');
+      expect(JSON.parse(r.stdout)).toEqual(raw.body.data);
+      const api = ['api', '--list'];
+      const listed = await bare.cli(api);
+      expectOk(api, listed);
+      expect(listed.stderr).toContain('HTTP 404');
+      expect(listed.stderr).toContain('using the one bundled with fleetctl');
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -55,6 +55,8 @@ export interface LoggedRequest {
   headers: IncomingMessage['headers'];
   body: string;
   status: number;
+  /** Headers of the answer (the ETag of a webhook-config read, a Retry-After ...). */
+  answered: Record<string, string>;
 }
 
 export interface SecondService {
@@ -103,8 +105,8 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://second-service.test');
     const body = await readBody(req);
-    const log = (status: number): void => {
-      requests.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body, status });
+    const log = (status: number, answered: Record<string, string> = {}): void => {
+      requests.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body, status, answered });
     };
     try {
       if (url.pathname === '/issuer/connect/token') return log(issueToken(req, body, res));
@@ -115,11 +117,11 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
       }
       const answer = await api(req, url, body);
       send(res, answer.status, answer.body, answer.headers);
-      log(answer.status);
+      log(answer.status, answer.headers);
     } catch (error) {
       const p = error instanceof ProblemError ? error : problem(500, 'server.fault', 'unexpected fault in the second service', { extra: { cause: String(error) } });
       sendProblem(res, url.pathname, p.problem, p.headers);
-      log(p.problem.status);
+      log(p.problem.status, p.headers);
     }
   }
 
