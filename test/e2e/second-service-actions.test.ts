@@ -3,22 +3,18 @@
 // Idempotency-Key replay and conflict, assignment, token refresh after a 401 (no expires_in), Retry-After as an
 // HTTP-date, 503, problem documents with members of their own, weak ETags sent back verbatim, and the served
 // document deciding `api --list`. Exit codes as README's "Exit codes" says.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedUuid, type SecondService } from '../support/second-service.js';
-import { expectFailure, expectOk, report, startSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
+import { expectFailure, expectOk, report, useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
 
 let h: SecondHarness;
 let svc: SecondService;
 const FLEET_1 = seedUuid(0xf1, 1);
 const VEHICLE_3 = seedUuid(0x7e, 3);
 
-beforeAll(async () => {
-  h = await startSecondHarness();
-  svc = h.svc;
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
+useSecondHarness((started) => {
+  h = started;
+  svc = started.svc;
 });
 
 /** The requests made since `from`, without token requests, as "METHOD path". */

@@ -3,10 +3,10 @@
 // --jq, paging across standard-base64 cursors, a bulk reboot of a fleet whose records say nothing of
 // capabilities, token refresh without expires_in, Retry-After as an HTTP-date, weak ETags sent back verbatim,
 // problem documents with members of their own, and the exit codes of README's "Exit codes".
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { eventRef, seedUuid, type SecondService } from '../support/second-service.js';
-import { expectFailure, expectNoPlaceholders, expectOk, report, startSecondHarness, tsv, type SecondHarness } from '../support/second-service/harness.js';
+import { expectFailure, expectNoPlaceholders, expectOk, report, startSecondHarness, tsv, useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
 
 let h: SecondHarness;
 let svc: SecondService;
@@ -19,13 +19,9 @@ const FROM = new Date(Date.now() - 7 * 86_400_000).toISOString().replace(/\.\d+Z
 const TO = new Date(Date.now() + 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
 const WINDOW = `date_from=${FROM}&date_to=${TO}`;
 
-beforeAll(async () => {
-  h = await startSecondHarness();
-  svc = h.svc;
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
+useSecondHarness((started) => {
+  h = started;
+  svc = started.svc;
 });
 
 /** What the service itself answers to a GET, as the admin client. */

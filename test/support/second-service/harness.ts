@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { runCli, type CliOptions, type CliResult } from '../../e2e/harness.js';
 import { startSecondService, type SecondClient, type SecondService, type SecondServiceOptions } from '../second-service.js';
 
@@ -26,6 +26,18 @@ export async function startSecondHarness(options: SecondServiceOptions = {}): Pr
       rmSync(configDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One double for the whole test file: started before its tests (handed to `started`), closed after them. */
+export function useSecondHarness(started: (harness: SecondHarness) => void, options: SecondServiceOptions = {}): void {
+  let harness: SecondHarness | undefined;
+  beforeAll(async () => {
+    harness = await startSecondHarness(options);
+    started(harness);
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
 }
 
 /** The command and its result, for failure messages. */
