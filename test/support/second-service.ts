@@ -16,7 +16,6 @@ import { webhookConfigRoutes, type ConfigStore } from './second-service/webhook-
 
 export { deliverWebhook, samplePayload } from './second-service/deliveries.js';
 export { BIG_FLEET_SIZE, eventRef, seedUuid } from './second-service/records.js';
-export { etagOf } from './second-service/webhook-config.js';
 
 /** The 19 scopes of the spec's table. */
 export const ALL_SCOPES = [

@@ -24,7 +24,7 @@ export interface StoredConfig {
 export type ConfigStore = Map<string, StoredConfig>;
 
 /** A weak validator in standard base64 ("+", "/", "="): a client must send it back byte for byte. */
-export function etagOf(config: StoredConfig): string {
+function etagOf(config: StoredConfig): string {
   const digest = createHash('sha256').update(`${config.org}:${config.revision}`).digest();
   return `W/"${digest.subarray(0, 7).toString('base64')}"`;
 }
