@@ -90,15 +90,28 @@ export function chooseColumns(preferred: readonly string[], records: readonly un
   if (records.length === 0) return [...preferred];
   const kept = preferred.filter((column) => records.some((record) => carries(record, column)));
   if (kept.length >= preferred.length) return kept;
-  return [...kept, ...standIns(records, new Set(kept), preferred.length - kept.length)];
+  return [...kept, ...standIns(records, kept, preferred.length - kept.length)];
 }
 
-/** The records' own fields not yet shown, best first, at most `count` of them. */
-export function standIns(records: readonly unknown[], shown: ReadonlySet<string>, count: number): string[] {
+/** Identifiers a line shows before its names and times: the record's own, and one more (a hardware id). */
+const LEADING_IDENTIFIERS = 2;
+
+/**
+ * The records' own fields not yet shown, best first, at most `count` of them. Identifiers lead, but only the
+ * first few: references to other records (fleet, vehicle) come after the record's names, times and plain values,
+ * so a line says what the record is. A nested value stands in only when nothing flatter is left.
+ */
+export function standIns(records: readonly unknown[], shown: readonly string[], count: number): string[] {
+  const rankOf = (field: string) => rankField(field, records.map((record) => valueAt(record, field)));
+  let identifiers = shown.filter((field) => rankOf(field) === FieldRank.identifier).length;
   const candidates = carriedFields(records)
-    .filter((field) => !shown.has(field))
-    .map((field, order) => ({ field, order, rank: rankField(field, records.map((record) => (record as Record<string, unknown>)[field])) }));
-  // a nested value stands in only when nothing flatter is left; it is shown as compact text
+    .filter((field) => !shown.includes(field))
+    .map((field, order) => {
+      const rank = rankOf(field);
+      if (rank !== FieldRank.identifier) return { field, order, rank: rank as number };
+      // past the leading identifiers, one more reads after the plain values
+      return { field, order, rank: identifiers++ < LEADING_IDENTIFIERS ? rank : FieldRank.scalar + 0.5 };
+    });
   candidates.sort((a, b) => a.rank - b.rank || a.order - b.order);
   return candidates.slice(0, count).map(({ field }) => field);
 }

@@ -12,10 +12,10 @@ describe('chooseColumns', () => {
     expect(chooseColumns(['id', 'name', 'vehicle_id'], records)).toEqual(['id', 'name', 'vehicle_id']);
   });
 
-  it('leaves out what no record carries and fills from the records: ids, names, times, scalars, nested last', () => {
+  it('leaves out what no record carries and fills from the records: two ids, names, times, scalars, other ids, nested last', () => {
     const records = [{ notes: 'n', firmware: { version: '1' }, reported_at: '2026-11-20T10:00:00Z', label: 'Cab 1', serial: 'S-1', id: uuid, hardware_id: 'HW-1' }];
-    expect(chooseColumns(['hardware_id', 'name', 'model', 'capabilities', 'last_seen_at'], records)).toEqual(['hardware_id', 'serial', 'id', 'label', 'reported_at']);
-    expect(chooseColumns(['name', 'x', 'y', 'z', 'w', 'v', 'u'], records)).toEqual(['serial', 'id', 'hardware_id', 'label', 'reported_at', 'notes', 'firmware']);
+    expect(chooseColumns(['hardware_id', 'name', 'model', 'capabilities', 'last_seen_at'], records)).toEqual(['hardware_id', 'serial', 'label', 'reported_at', 'notes']);
+    expect(chooseColumns(['name', 'x', 'y', 'z', 'w', 'v', 'u'], records)).toEqual(['serial', 'id', 'label', 'reported_at', 'notes', 'hardware_id', 'firmware']);
   });
 
   it('no records: the preferences as they are', () => {

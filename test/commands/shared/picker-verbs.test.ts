@@ -59,7 +59,7 @@ const cases: Case[] = [
     missing: 'device',
     answers: [devices],
     searches: [pickHw2],
-    want: { device: ID, vehicleId: VEHICLE },
+    want: { device: ID, body: { vehicle_id: VEHICLE } },
   },
   { verb: 'devices unassign', make: newDevicesUnassignCommand as unknown as Factory, argv: ['--yes'], missing: 'device', answers: [devices], searches: [pickHw2], want: { device: ID, yes: true } },
   { verb: 'devices events', make: newDevicesEventsCommand as unknown as Factory, argv: ['--since', '1d'], missing: 'hardware-id', answers: [devices], searches: [pickHw2], want: { hardwareId: 'HW-000002' } },
@@ -169,7 +169,7 @@ describe('a required argument left out', () => {
 
   it('the other flags are checked before anything is listed', async () => {
     const f = fakeDeps({ tty: true });
-    await expect(parseVerb(newDevicesAssignCommand(f.deps, recordRun().run), ['--vehicle-id', 'x'])).rejects.toThrow('--vehicle-id must be a UUID');
+    await expect(parseVerb(newDevicesAssignCommand(f.deps, recordRun().run), ['--vehicle-id', 'x'])).rejects.toThrow('--vehicle-id: must be a valid uuid');
     await expect(parseVerb(newDevicesEventsCommand(f.deps, recordRun().run), ['--since', 'yesterday'])).rejects.toThrow('--since must be');
     expect([f.sent, f.prompts]).toEqual([[], []]);
   });

@@ -164,8 +164,8 @@ describe('pickDevicesFor: devices for reboot or wake-up, ticked in one list', ()
     });
     expect(await pickDevicesFor(f.deps, 'reboot', 'reboot')).toEqual(['HW-000001', 'HW-000002']);
     expect(f.shown[0]!.lines).toEqual([
-      `HW-000001  ${uuid(1)}  S-1  Cab 1`,
-      `HW-000002  ${uuid(2)}  S-2  Cab 2`,
+      `HW-000001  ${uuid(1)}  Cab 1  2026-11-20T10:00:00Z`,
+      `HW-000002  ${uuid(2)}  Cab 2  2026-11-20T10:00:00Z`,
     ]);
     expect(f.shown[0]!.lines.join('\n')).not.toMatch(/no reboot|undefined|\[object Object\]/);
   });
