@@ -80,7 +80,7 @@ _fleetctl_options() {
     "devices") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "devices list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --hardware-id --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --slurp --sort --timeout --version -V -o" ;;
     "devices get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
-    "devices assign") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --vehicle-id --version -V -o" ;;
+    "devices assign") echo "--auth-url --base-url --ca-file --columns --debug --field --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --vehicle-id --version -V -o" ;;
     "devices unassign") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version --yes -V -o -y" ;;
     "devices reboot") echo "--auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --resume --sandbox --slurp --timeout --version --yes -V -o -y" ;;
     "devices wake-up") echo "--auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --resume --sandbox --slurp --timeout --version --yes -V -o -y" ;;
@@ -95,8 +95,8 @@ _fleetctl_options() {
     "drivers") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "drivers list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --slurp --sort --timeout --version -V -o" ;;
     "drivers get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
-    "drivers create") echo "--auth-url --base-url --ca-file --columns --debug --email --employee-id --first-name --fleet-id --from-file --help --insecure --jq --json --last-name --license-number --max-retries --max-retry-wait --no-color --no-input --organization-id --output --phone --profile --sandbox --slurp --timeout --version -V -o" ;;
-    "drivers update") echo "--auth-url --base-url --ca-file --columns --debug --email --employee-id --first-name --fleet-id --from-file --help --insecure --jq --json --last-name --license-number --max-retries --max-retry-wait --no-color --no-input --output --phone --profile --sandbox --slurp --status --timeout --version -V -o" ;;
+    "drivers create") echo "--auth-url --base-url --ca-file --columns --debug --email --employee-id --field --first-name --fleet-id --from-file --help --insecure --jq --json --last-name --license-number --max-retries --max-retry-wait --no-color --no-input --organization-id --output --phone --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "drivers update") echo "--auth-url --base-url --ca-file --columns --debug --email --employee-id --field --first-name --fleet-id --from-file --help --insecure --jq --json --last-name --license-number --max-retries --max-retry-wait --no-color --no-input --output --phone --profile --sandbox --slurp --status --timeout --version -V -o" ;;
     "events") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "events search") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --follow --from --hardware-id --help --insecure --interval --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --type --vehicle-id --version -V -f -o" ;;
     "events get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
@@ -156,7 +156,7 @@ _fleetctl_value() {
     "devices list|--fleet-id") echo "lookup fleet-id" ;;
     "devices list|--hardware-id") echo "lookup hardware-id" ;;
     "devices list|--limit" | "devices list|--cursor" | "devices list|--max-items" | "devices list|--sort") echo "any" ;;
-    "devices assign|--vehicle-id") echo "any" ;;
+    "devices assign|--vehicle-id" | "devices assign|--field") echo "any" ;;
     "devices reboot|--idempotency-key" | "devices reboot|--max-devices" | "devices reboot|--concurrency" | "devices reboot|--resume") echo "any" ;;
     "devices reboot|--from-file" | "devices reboot|--journal") echo "file" ;;
     "devices reboot|--fleet-id") echo "lookup fleet-id" ;;
@@ -177,9 +177,9 @@ _fleetctl_value() {
     "drivers list|--limit" | "drivers list|--cursor" | "drivers list|--max-items" | "drivers list|--sort") echo "any" ;;
     "drivers create|--organization-id") echo "lookup organization-id" ;;
     "drivers create|--fleet-id") echo "lookup fleet-id" ;;
-    "drivers create|--first-name" | "drivers create|--last-name" | "drivers create|--email" | "drivers create|--phone" | "drivers create|--license-number" | "drivers create|--employee-id") echo "any" ;;
+    "drivers create|--first-name" | "drivers create|--last-name" | "drivers create|--email" | "drivers create|--phone" | "drivers create|--license-number" | "drivers create|--employee-id" | "drivers create|--field") echo "any" ;;
     "drivers create|--from-file") echo "file" ;;
-    "drivers update|--first-name" | "drivers update|--last-name" | "drivers update|--email" | "drivers update|--phone" | "drivers update|--license-number" | "drivers update|--employee-id") echo "any" ;;
+    "drivers update|--first-name" | "drivers update|--last-name" | "drivers update|--email" | "drivers update|--phone" | "drivers update|--license-number" | "drivers update|--employee-id" | "drivers update|--field") echo "any" ;;
     "drivers update|--fleet-id") echo "lookup fleet-id" ;;
     "drivers update|--status") echo "words active inactive" ;;
     "drivers update|--from-file") echo "file" ;;

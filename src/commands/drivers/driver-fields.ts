@@ -29,7 +29,8 @@ const FLAGS: readonly DriverFlag[] = [
   { name: 'phone', flag: '--phone', key: 'phone', placeholder: 'text', help: 'phone number' },
   { name: 'license_number', flag: '--license-number', key: 'licenseNumber', placeholder: 'text', help: 'driving licence number' },
   { name: 'employee_id', flag: '--employee-id', key: 'employeeId', placeholder: 'text', help: 'employee id' },
-  { name: 'status', flag: '--status', key: 'status', placeholder: 'status', help: 'driver status, such as active or inactive' },
+  // completion suggests the statuses of fleetctl's document (DriverStatus); the service's document decides
+  { name: 'status', flag: '--status', key: 'status', placeholder: 'status', help: 'driver status, such as active or inactive', completion: { words: ['active', 'inactive'] } },
 ];
 
 /** Members of the create-driver command with a flag (fleetctl's document: CreateDriverCommand). */

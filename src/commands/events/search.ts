@@ -8,8 +8,8 @@ import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
 import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
-import { collect, requireNonEmpty, requireNothingMissing, uuidList } from '../shared/validate.js';
-import { requireHardwareId } from '../../shared/hardware-id.js';
+import { collect, requireNothingMissing } from '../shared/validate.js';
+import { checkParameters } from '../shared/request-checks.js';
 
 export interface EventsSearchOptions {
   hardwareId?: string;
@@ -26,7 +26,7 @@ export interface EventsSearchOptions {
 type RawSearchFlags = RawPagingFlags &
   RawDateFlags & RawFollowFlags & { hardwareId?: string; fleetId?: string[]; vehicleId?: string[]; type?: string[] };
 
-type EventsSearchDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal'>;
+type EventsSearchDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'servedDocument'>;
 
 const FILTER_FLAGS = '--hardware-id, --fleet-id or --vehicle-id';
 const WINDOW_FLAGS = '--since, or --from and --to';
@@ -55,16 +55,29 @@ export function newEventsSearchCommand(deps: EventsSearchDeps, run = eventsSearc
       },
     ],
   });
-  command.action(async (flags: RawSearchFlags) => run(deps, eventsSearchOptions(flags, deps.clock.now())));
+  command.action(async (flags: RawSearchFlags) => {
+    const opts = eventsSearchOptions(flags, deps.clock.now());
+    // the values themselves are the service's to judge, by its document's parameter schemas
+    await checkParameters(deps, 'GET', '/v1/events', {
+      hardware_id: { value: opts.hardwareId, flag: '--hardware-id' },
+      fleet_ids: { value: opts.fleetIds, flag: '--fleet-id' },
+      vehicle_ids: { value: opts.vehicleIds, flag: '--vehicle-id' },
+      event_types: { value: opts.types, flag: '--type' },
+    });
+    await run(deps, opts);
+  });
   return command;
 }
 
-/** Every check of the search, before any request; what is missing is named exactly. */
+/**
+ * The search the flags describe; what the spec requires (a narrowing filter and a date window) is named exactly
+ * when missing. The values are checked against the document in use afterwards (checkParameters).
+ */
 export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSearchOptions {
-  const hardwareId = flags.hardwareId === undefined ? undefined : requireHardwareId(flags.hardwareId, '--hardware-id');
-  const fleetIds = uuidList(flags.fleetId, '--fleet-id');
-  const vehicleIds = uuidList(flags.vehicleId, '--vehicle-id');
-  const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));
+  const hardwareId = flags.hardwareId;
+  const fleetIds = listOf(flags.fleetId);
+  const vehicleIds = listOf(flags.vehicleId);
+  const types = listOf(flags.type);
   const window = dateWindowFrom(flags, now);
   const paging = pagingFrom(flags);
   const follow = followFrom(flags);
@@ -72,6 +85,12 @@ export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSea
   // a followed window ends at each poll's now
   requireNothingMissing('events search', [filter, follow ? undefined : missingWindowPart(window)], 'fleetctl events search --hardware-id HW-000001 --since 24h');
   return { hardwareId, fleetIds, vehicleIds, window, types, paging, follow };
+}
+
+/** Repeated flags and comma-separated values as one list; blanks between commas are no values. */
+function listOf(values: string[] | undefined): string[] | undefined {
+  const items = values?.flatMap((value) => value.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+  return items && items.length > 0 ? items : undefined;
 }
 
 export async function eventsSearchRun(deps: EventsSearchDeps, opts: EventsSearchOptions): Promise<void> {

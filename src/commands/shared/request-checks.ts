@@ -98,7 +98,10 @@ export async function checkParameters(deps: Pick<Deps, 'servedDocument'>, method
     if (!given || given.value === undefined || !parameter) continue;
     const issue = await checkDocumentValue(document, parameter.schema, given.value);
     if (!issue) continue;
-    const where = issue.member ? ` (${name}${issue.member.startsWith('[') ? '' : '.'}${issue.member})` : '';
-    throw new UsageError(`${given.flag}${where}: ${issue.reason}, got ${quoteInput(JSON.stringify(given.value))}`);
+    // a list is sent as repeated parameters: the item at fault is the value to show
+    const item = /^\[(\d+)\]$/.exec(issue.member)?.[1];
+    const shown = item !== undefined && Array.isArray(given.value) ? given.value[Number(item)] : given.value;
+    const where = issue.member && item === undefined ? ` (${name}.${issue.member})` : '';
+    throw new UsageError(`${given.flag}${where}: ${issue.reason}, got ${quoteInput(typeof shown === 'string' ? shown : JSON.stringify(shown))}`);
   }
 }
