@@ -1,6 +1,7 @@
 // How a configuration is shown: the record with its ETag; in tables one row per topic, in JSON as the API has it.
 import type { Output } from '../../output/render.js';
 import { viewOf } from '../../output/columns.js';
+import { carriedFields, carries } from '../../output/record-fields.js';
 import type { Versioned, WebhookTopic } from './config-client.js';
 
 /** The member that carries the ETag header in a printed configuration. */
@@ -23,7 +24,9 @@ export async function showConfig(output: Output, v: Versioned): Promise<void> {
   }
   const topics = v.config.topics ?? [];
   const record = { ...configRecord(v), topics: topics.map(topicLabel) };
-  const columns = viewOf('webhookConfig').script.flatMap((column) =>
+  // the members fleetctl prefers, as the service sent them, then every other member it sent: none printed empty
+  const preferred = viewOf('webhookConfig').script.filter((column) => carries(record, column));
+  const columns = [...preferred, ...carriedFields([record]).filter((field) => !preferred.includes(field))].flatMap((column) =>
     column === 'topics' && topics.length > 0 ? topics.map((_, i) => `topics.${i}`) : [column],
   );
   await output.object(record, columns);
