@@ -38,7 +38,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
     .option('--previous-key <key>', `also accept the key before a rotation, for 60 s (or ${PREVIOUS_KEY_ENV})`)
     .option('--forward-to <url>', "relay each delivery to your app (same headers) and answer with your app's status")
     .option('--max-events <n>', 'exit after this many events were accepted')
-    .option('--strict', "refuse (400, 415) a delivery that differs from fleetctl's document, to test your own producer against it");
+    .option('--strict', "refuse (400, 415) what fleetctl's document rules out, not only what the spec does: to test your own producer against it");
   describeVerb(command, {
     output: 'document',
     notes: [
@@ -47,8 +47,9 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
       'envelope with id, source, type and specversion, 413 too large, 503 after --max-events were accepted; with',
       "--forward-to, your app's answer. Anything else the spec allows is accepted, so the service does not retry it: an",
       "unknown event type, or a payload whose properties differ from fleetctl's document (the spec does not show them all),",
-      'is printed and relayed with one warning line on stderr naming the difference. --strict refuses those instead',
-      '(400; 415 for a content type other than application/cloudevents+json), as when testing your own producer.',
+      'is printed and relayed with one warning line on stderr naming the difference. --strict refuses what the document',
+      'rules out instead (a missing or renamed property, an unknown type: 400; a content type other than',
+      'application/cloudevents+json: 415), as when testing your own producer; an extra property is still only named.',
       'Runs until Ctrl-C unless --max-events is given.',
       'Everyday use (runs until Ctrl-C):  fleetctl webhook listen --key-env FLEETCTL_WEBHOOK_KEY --forward-to http://127.0.0.1:3000/webhooks',
     ].join('\n'),
@@ -149,7 +150,7 @@ function attribute(value: unknown): string {
  */
 function differenceWarning(d: ReceivedDelivery): string {
   const what = `${cutText(d.event.type, 60)} ${cutText(d.event.id, 80)}`;
-  return safeText(`${what} accepted, but it differs from fleetctl's document: ${d.differences.join('; ')}`);
+  return safeText(`${what} accepted, but it differs from fleetctl's document: ${d.differences.map((part) => cutText(part, 300)).join('; ')}`);
 }
 
 function rejection(r: RejectedDelivery): string {
