@@ -1,5 +1,5 @@
-// Issue 23, must-show 7: what must hold against the second service double (test/support/second-service.ts) once
-// fleetctl learns record shapes from the service (must-show 1-6). Written as the issue states it, not weakened:
+// Against the second service double (test/support/second-service.ts), what fleetctl learns from the service
+// rather than assumes, as the issue "Built for the real service" states it:
 // tables from the data (no empty column, --columns/--sort/-o wide with the service's own fields), the
 // webhook-config round trip of any service's output, a receiver that acknowledges renamed payloads, driver
 // commands with the service's own members, and a picker whose rows come from the records.
