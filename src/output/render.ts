@@ -355,7 +355,7 @@ export class Output {
 
   /** Says which columns did not fit the terminal, and how to see them. */
   private noteDropped(columns: readonly string[]): void {
-    this.io.info(`Not shown at ${this.terminalWidth} columns: ${columns.map((c) => safeText(c)).join(', ')} (-o wide shows every field; --columns chooses)`);
+    this.io.info(`Not shown at ${this.terminalWidth} columns: ${columns.map((c) => safeText(c)).join(', ')}; -o wide shows every field`);
   }
 
   /** Records as FIELD VALUE blocks, as psql's expanded display. */

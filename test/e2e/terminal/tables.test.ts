@@ -62,3 +62,34 @@ describe('devices list fits the terminal', { timeout: 60_000 }, () => {
     });
   }
 });
+
+describe('identifiers are never cut, at 80 and 160 columns', { timeout: 90_000 }, () => {
+  for (const cols of [80, 160]) {
+    it(`at ${cols}: event ids in events search, and the drivers table has its ids`, async () => {
+      const fleet = JSON.parse((await h.cli(['fleets', 'list', '--limit', '1', '-o', 'json'])).stdout)[0].id as string;
+      const events = JSON.parse((await h.cli(['events', 'search', '--fleet-id', fleet, '--since', '30d', '--limit', '3', '-o', 'json'])).stdout) as { event_id: string }[];
+      expect(events.length).toBeGreaterThan(0);
+      const search = startPty(['events', 'search', '--fleet-id', fleet, '--since', '30d', '--limit', '3', '--columns', 'event_id,hardware_id,triggered_at,event_types'], { sandbox: h, cols, rows: 30 });
+      expect((await search.waitForExit()).code).toBe(0);
+      const screen = search.lines().map((line) => line.text).join('\n');
+      for (const { event_id } of events) expect(screen, `event id ${event_id} whole`).toContain(event_id);
+      expect(screen).not.toContain('…');
+
+      const drivers = JSON.parse((await h.cli(['drivers', 'list', '--limit', '3', '-o', 'json'])).stdout) as { id: string }[];
+      const table = startPty(['drivers', 'list', '--limit', '3'], { sandbox: h, cols, rows: 30 });
+      expect((await table.waitForExit()).code).toBe(0);
+      const driversScreen = table.lines().map((line) => line.text).join('\n');
+      for (const { id } of drivers) expect(driversScreen).toContain(id);
+    });
+  }
+
+  it('at 80: a bulk results table keeps idempotency keys, statuses and codes whole', async () => {
+    const session = startPty(['devices', 'reboot', ...hardwareIds.slice(0, 3), '--yes', '--idempotency-key', 'pty-identifiers-whole-run-2026'], { sandbox: h, cols: 80, rows: 30 });
+    await session.waitForExit();
+    const screen = session.lines().map((line) => line.text).join('\n');
+    for (const id of hardwareIds.slice(0, 3)) expect(screen).toContain(id);
+    expect(screen).toMatch(/pty-identifiers-whole-run-2026\S*/);
+    const cutCells = screen.split('\n').filter((line) => line.startsWith('│') && line.includes('…'));
+    expect(cutCells).toEqual([]);
+  });
+});
