@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverWebhook, samplePayload, seedUuid, type SecondService } from '../support/second-service.js';
-import { expectFailure, expectOk, report, tsv, useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
+import { csvRows, expectFailure, expectOk, report, tsv, useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
 import { BIN } from './harness.js';
 import { KEY, runInPty } from '../support/pty-keys.js';
 
@@ -56,9 +56,9 @@ describe('tables from the service\'s records', { timeout: 180_000 }, () => {
   it.each(TABLES)('%s %s: csv has no empty column', async (...args) => {
     const r = await h.cli([...args, '-o', 'csv']);
     expectOk(args, r);
-    const [head, ...lines] = r.stdout.trimEnd().split('\n');
-    // the service's values here hold no comma or quote: a plain split is exact
-    expect(emptyColumns(head!.split(','), lines.map((line) => line.split(','))), report(args, r)).toEqual([]);
+    const [head = [], ...lines] = csvRows(r.stdout);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(emptyColumns(head, lines), report(args, r)).toEqual([]);
   });
 
   it('fleets and drivers show their names as the service names them (title, given_name, family_name)', async () => {
@@ -132,6 +132,14 @@ describe('webhook-config round trip with this service\'s members', { timeout: 12
     expect(svc.requests.slice(from).filter((q) => q.path.startsWith('/v1/') && q.method !== 'GET')).toEqual([]);
   });
 
+  it('apply with no configuration yet creates it: the service\'s 404 means "none" whatever its code (the spec names none)', async () => {
+    const desired = JSON.stringify({ is_enabled: false, topics: [{ type: 'media', delivery: { url: 'https://hooks.example.com/m' } }] });
+    const args = ['webhook-config', 'apply', '-f', '-'];
+    const r = await h.cli(args, { input: desired, as: svc.clients.child });
+    expectOk(args, r);
+    expect(svc.webhookKey(svc.clients.child.organization_id)).toBeDefined();
+  });
+
   it('a member neither managed nor in the service\'s configuration is still an error: exit 2, with did-you-mean', async () => {
     const r = await diffOf(JSON.stringify({ is_enabeld: true, topics: [{ type: 'events', delivery: { url: 'https://hooks.example.com/a' } }] }));
     expectFailure(['webhook-config', 'diff'], r, 2);
@@ -187,6 +195,35 @@ describe('webhook listen with this service\'s payloads', { timeout: 120_000 }, (
     } finally {
       l.stop();
       await l.exited;
+    }
+  });
+});
+
+describe('last-position --watch with this service\'s 404', { timeout: 60_000 }, () => {
+  it('waits while the service has no live position (spec: 404 when none is available, whatever the code), then prints it', async () => {
+    const env = svc.envFor(svc.clients.admin, h.configDir);
+    const child = spawn(process.execPath, [BIN, 'devices', 'last-position', 'TLM-00002', '--watch', '--interval', '1s'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), CI: 'true', NO_COLOR: '1', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const exited = new Promise<number | null>((ok) => child.on('close', ok));
+    const until = async (what: () => boolean) => {
+      for (const started = Date.now(); !what(); await new Promise((ok) => setTimeout(ok, 100))) {
+        if (child.exitCode !== null || Date.now() - started > 15_000) throw new Error(`exit ${child.exitCode}\nstdout: ${stdout}\nstderr: ${stderr}`);
+      }
+    };
+    try {
+      await until(() => /waiting/.test(stderr));
+      const fix = { hw: 'TLM-00002', fix: { lat: 60.39, lon: 5.32 }, bearing_deg: 90, kmh: 12, fixed_at: new Date().toISOString(), valid: true };
+      svc.state.lastPosition.set('TLM-00002', fix);
+      await until(() => stdout.includes('\n'));
+      expect(JSON.parse(stdout.split('\n')[0]!)).toEqual(fix);
+    } finally {
+      child.kill('SIGINT');
+      await exited;
     }
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { eventRef, seedUuid, type SecondService } from '../support/second-service.js';
-import { expectFailure, expectNoPlaceholders, expectOk, report, startSecondHarness, tsv, useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
+import { csvRows, expectFailure, expectOk, report, startSecondHarness, tsv, useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
 
 let h: SecondHarness;
 let svc: SecondService;
@@ -45,28 +45,25 @@ describe('lists against the second service, every output format', { timeout: 180
   it.each(LISTS)('$args.0 $args.1: json, ndjson and yaml carry every record as the service sent it', async ({ args, path }) => {
     const { data } = await served(path);
     expect(data.length).toBeGreaterThan(0);
-    const json = await h.cli([...args, '-o', 'json']);
+    // the three formats at once: each is its own process against the same unchanging data
+    const [json, ndjson, yaml] = await Promise.all(['json', 'ndjson', 'yaml'].map((format) => h.cli([...args, '-o', format])));
     expectOk(args, json);
-    expect(JSON.parse(json.stdout)).toEqual(data);
-    const ndjson = await h.cli([...args, '-o', 'ndjson']);
-    expectOk(args, ndjson);
-    expect(ndjson.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(data);
-    const yaml = await h.cli([...args, '-o', 'yaml']);
-    expectOk(args, yaml);
-    expect(parseYaml(yaml.stdout)).toEqual(data);
+    expect(JSON.parse(json!.stdout)).toEqual(data);
+    expectOk(args, ndjson!);
+    expect(ndjson!.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(data);
+    expectOk(args, yaml!);
+    expect(parseYaml(yaml!.stdout)).toEqual(data);
   });
 
   it.each(LISTS)('$args.0 $args.1: piped table and csv have one row per record, and --jq reads the service\'s own fields', async ({ args, path }) => {
     const { data } = await served(path);
-    const table = await h.cli(args);
-    expectOk(args, table);
-    expect(tsv(table.stdout).rows).toHaveLength(data.length);
-    const csv = await h.cli([...args, '-o', 'csv']);
-    expectOk(args, csv);
-    expect(csv.stdout.trimEnd().split('\n')).toHaveLength(data.length + 1);
     // the first field of the service's own record, whatever it is named
     const field = Object.keys(data[0])[0]!;
-    const jq = await h.cli([...args, '--jq', `.${field}`]);
+    const [table, csv, jq] = await Promise.all([h.cli(args), h.cli([...args, '-o', 'csv']), h.cli([...args, '--jq', `.${field}`])]);
+    expectOk(args, table!);
+    expect(tsv(table!.stdout).rows).toHaveLength(data.length);
+    expectOk(args, csv!);
+    expect(csvRows(csv!.stdout)).toHaveLength(data.length + 1);
     expectOk(args, jq);
     expect(jq.stdout.trimEnd().split('\n')).toEqual(data.map((item: Record<string, unknown>) => String(item[field])));
   });
@@ -101,25 +98,22 @@ function leaves(value: unknown): string[] {
 describe('gets against the second service, every output format', { timeout: 180_000 }, () => {
   it.each(GETS)('$args.0 $args.1 $args.2: json, ndjson and yaml are the record unchanged', async ({ args, path }) => {
     const record = await served(path);
-    const json = await h.cli([...args, '-o', 'json']);
-    expectOk(args, json);
-    expect(JSON.parse(json.stdout)).toEqual(record);
-    const ndjson = await h.cli([...args, '-o', 'ndjson']);
-    expectOk(args, ndjson);
-    expect(JSON.parse(ndjson.stdout)).toEqual(record);
-    const yaml = await h.cli([...args, '-o', 'yaml']);
-    expectOk(args, yaml);
-    expect(parseYaml(yaml.stdout)).toEqual(record);
+    const [json, ndjson, yaml] = await Promise.all(['json', 'ndjson', 'yaml'].map((format) => h.cli([...args, '-o', format])));
+    expectOk(args, json!);
+    expect(JSON.parse(json!.stdout)).toEqual(record);
+    expectOk(args, ndjson!);
+    expect(JSON.parse(ndjson!.stdout)).toEqual(record);
+    expectOk(args, yaml!);
+    expect(parseYaml(yaml!.stdout)).toEqual(record);
   });
 
   it.each(GETS)('$args.0 $args.1 $args.2: the piped view and csv show every value the service sent', async ({ args, path }) => {
     const record = await served(path);
-    const table = await h.cli(args);
-    expectOk(args, table);
-    for (const leaf of leaves(record)) expect(table.stdout, report(args, table)).toContain(leaf);
-    const csv = await h.cli([...args, '-o', 'csv']);
-    expectOk(args, csv);
-    expect(csv.stdout.length).toBeGreaterThan(0);
+    const [table, csv] = await Promise.all([h.cli(args), h.cli([...args, '-o', 'csv'])]);
+    expectOk(args, table!);
+    for (const leaf of leaves(record)) expect(table!.stdout, report(args, table!)).toContain(leaf);
+    expectOk(args, csv!);
+    expect(csvRows(csv!.stdout).length).toBeGreaterThan(0);
   });
 
   it('a device that never reported, and one without a live position: exit 5 with the service\'s problem', async () => {

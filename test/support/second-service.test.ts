@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, startSecondService, type SecondService } from './second-service.js';
+import { csvRows } from './second-service/harness.js';
 
 let svc: SecondService;
 let org: string;
@@ -140,5 +141,12 @@ describe('the second service is not our sandbox under other names', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('csvRows, the CSV reader of the tests against the double', () => {
+  it('reads quoted fields with commas, doubled quotes and line breaks, and empty fields', () => {
+    expect(csvRows('a,"b,c",\n"x""y","1\n2",z\n')).toEqual([['a', 'b,c', ''], ['x"y', '1\n2', 'z']]);
+    expect(csvRows('h1,h2\r\n,\r\n')).toEqual([['h1', 'h2'], ['', '']]);
   });
 });

@@ -73,3 +73,29 @@ export function tsv(stdout: string): { header: string[]; rows: string[][] } {
   const [head = '', ...rest] = stdout.replace(/\n$/, '').split('\n');
   return { header: head.split('\t'), rows: rest.map((line) => line.split('\t')) };
 }
+
+/** Rows of RFC 4180 CSV as fleetctl prints it: quoted fields may hold commas, quotes ("") and line breaks. */
+export function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\n' || (c === '\r' && text[i + 1] === '\n')) {
+      if (c === '\r') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
