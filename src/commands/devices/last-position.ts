@@ -92,7 +92,9 @@ async function pollPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPosi
       }
     } catch (error) {
       if (deps.signal.aborted) return;
-      const noPosition = error instanceof ApiError && error.code === 'device.no_live_position';
+      // spec: 404 when no live position is available; its code is not stated, so any 404 waits, except the ones
+      // that say the device itself is unknown (a typo would otherwise wait forever)
+      const noPosition = error instanceof ApiError && error.status === 404 && !UNKNOWN_RESOURCE_CODES.has(error.code ?? '');
       if (!noPosition) throw error;
       if (!waitingSaid) deps.io.info(`No live position for ${opts.hardwareId} yet; waiting.`);
       waitingSaid = true;
@@ -100,3 +102,6 @@ async function pollPosition(deps: DevicesLastPositionDeps, opts: DevicesLastPosi
     if (!(await pause(deps, opts.intervalMs))) return;
   }
 }
+
+/** Codes of a 404 that name a missing device or path, not a missing position (the sandbox's; others wait). */
+const UNKNOWN_RESOURCE_CODES = new Set(['resource.not_found', 'route.not_found']);

@@ -38,12 +38,12 @@ export class WebhookConfigClient {
     return { config: answer.body, etag };
   }
 
-  /** The configuration, or undefined when the organization has none (404 webhook_config.not_found). */
+  /** The configuration, or undefined when the organization has none (spec: GET is 404 when none exists, whatever its code). */
   async readIfExists(): Promise<Versioned | undefined> {
     try {
       return await this.read();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404 && error.code === 'webhook_config.not_found') return undefined;
+      if (error instanceof ApiError && error.status === 404) return undefined;
       throw error;
     }
   }
@@ -115,11 +115,23 @@ export class WebhookConfigClient {
 
   private hintFor(error: ApiError, pre: Precondition | undefined, what: TopicType | 'create' | undefined): string | undefined {
     const org = this.organizationId;
-    switch (error.code) {
-      case 'webhook_config.not_found':
-        return `organization ${org} has no webhook configuration: create one with \`fleetctl webhook-config create --org ${org} --url https://... --topics events\``;
-      case 'resource.not_found':
-        return what && what !== 'create' ? `the configuration has no ${what} topic: see its topics with \`fleetctl webhook-config get --org ${org}\`` : undefined;
+    // the spec states the statuses (404 none, 409 last topic, 412 stale If-Match), not the codes: those decide first
+    switch (error.status) {
+      case 404:
+        return what && what !== 'create'
+          ? `organization ${org} has no webhook configuration, or it has no ${what} topic: see it with \`fleetctl webhook-config get --org ${org}\``
+          : `organization ${org} has no webhook configuration: create one with \`fleetctl webhook-config create --org ${org} --url https://... --topics events\``;
+      case 409:
+        return this.hintForCode('webhook.last_topic', pre, what);
+      case 412:
+        return this.hintForCode('precondition.failed', pre, what);
+    }
+    return this.hintForCode(error.code, pre, what);
+  }
+
+  private hintForCode(code: string | undefined, pre: Precondition | undefined, what: TopicType | 'create' | undefined): string | undefined {
+    const org = this.organizationId;
+    switch (code) {
       case 'precondition.required':
         return what === 'create'
           ? `organization ${org} already has a webhook configuration: review it with \`fleetctl webhook-config get --org ${org}\`, change topics with \`fleetctl webhook-config topics set --org ${org}\`, or manage it with \`fleetctl webhook-config apply --org ${org}\``
