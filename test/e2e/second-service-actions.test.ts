@@ -158,10 +158,16 @@ describe('auth, retries and problems against the second service', { timeout: 180
   });
 
   it('a 400 whose problem lists errors[]: exit 2, rendered without placeholders', async () => {
-    const args = ['drivers', 'update', seedUuid(0xd7, 1), '--status', 'inactive'];
-    const r = await h.cli(args);
+    // a rule no document states: the fleet must belong to the driver's organization (here, one of the child's)
+    const body = { organization_id: svc.clients.admin.organization_id, fleet_id: seedUuid(0xf1, 3), given_name: 'Ada', family_name: 'Lovelace' };
+    const args = ['drivers', 'create', '--from-file', '-'];
+    const r = await h.cli(args, { input: JSON.stringify(body) });
     expectFailure(args, r, 2);
-    expect(r.stderr).toContain('(request.invalid_body, HTTP 400)');
+    expect(r.stderr).toContain('(fleet.not_in_organization, HTTP 400)');
+    const json = await h.cli([...args, '-o', 'json'], { input: JSON.stringify(body) });
+    expect(json.code).toBe(2);
+    const problem = JSON.parse(json.stderr.trim().split('\n').find((line) => line.startsWith('{'))!);
+    expect(problem.errors).toEqual([{ pointer: '/fleet_id', reason: 'not in that organization' }]);
   });
 
   it('an organization outside the tenant: 403, exit 4; a scope the issuer does not grant: exit 3', async () => {

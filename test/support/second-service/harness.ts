@@ -40,6 +40,16 @@ export function useSecondHarness(started: (harness: SecondHarness) => void, opti
   });
 }
 
+/** A webhook configuration for the admin's organization, created straight at the service when there is none. */
+export async function ensureWebhookConfig(svc: SecondService): Promise<void> {
+  const org = svc.clients.admin.organization_id;
+  if (svc.webhookKey(org) !== undefined) return;
+  const created = await svc.call(svc.clients.admin, 'PUT', `/v1/organizations/${org}/webhook-config`, {
+    body: { is_enabled: false, topics: [{ type: 'events', delivery: { url: 'https://hooks.example.com/a' } }, { type: 'alarms', is_enabled: false, delivery: { url: 'https://hooks.example.com/b' } }] },
+  });
+  expect(created.status).toBe(201);
+}
+
 /** The command and its result, for failure messages. */
 export function report(args: string[], r: CliResult): string {
   return `fleetctl ${args.join(' ')}\nexit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
