@@ -244,7 +244,7 @@ function __fleetctl_options
     case 'webhook'
       printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
     case 'webhook listen'
-      printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--forward-to' '--help' '--host' '--insecure' '--jq' '--json' '--key' '--key-env' '--max-events' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--port' '--previous-key' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
+      printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--forward-to' '--help' '--host' '--insecure' '--jq' '--json' '--key' '--key-env' '--max-events' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--port' '--previous-key' '--profile' '--sandbox' '--slurp' '--strict' '--timeout' '--version' '-V' '-o'
     case 'webhook trigger'
       printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--hardware-id' '--help' '--insecure' '--jq' '--json' '--key' '--key-env' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--to' '--version' '-V' '-o'
     case 'auth'

@@ -14,6 +14,7 @@ import type { NetworkSettings } from './api/dispatcher.js';
 import type { Keychain } from './auth/secret-store.js';
 import type { ApiClient } from './api/client.js';
 import type { ServedDocument } from './api/served-document.js';
+import type { OperationId } from './openapi/operation-types.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './shared/retry.js';
 import type { Dispatcher } from 'undici';
 import { quoteInput } from './output/terminal-text.js';
@@ -139,7 +140,9 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
         // awaited before the command runs (Output.prepare); a failure is reported from there
         jq.catch(() => undefined);
       }
-      return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp });
+      // --columns and --sort may name what the service's own document describes: asked only when a name is not in the records
+      const declaredFields = async (operationId: OperationId) => (await import('./api/served-document.js')).declaredFieldsIn(() => deps.servedDocument())(operationId);
+      return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp, declaredFields });
     },
     debug,
     tracer() {

@@ -5,7 +5,6 @@ import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type GlobalOptions, type Runtime } from './factory.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
-import { recordsShownBy } from './commands/shared/help.js';
 import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText, terminalSafeJson } from './output/terminal-text.js';
 
@@ -63,11 +62,8 @@ export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command
     const g = program.opts<GlobalOptions>();
     deps.io.noColor = g.color === false;
     deps.io.noInput = g.input === false;
-    const output = deps.output();
-    const shows = recordsShownBy(verb);
-    if (shows) output.checkColumnsAgainst(shows);
     // --jq is compiled here: a bad expression is refused before any request
-    await output.prepare();
+    await deps.output().prepare();
     if (g.sandbox) {
       deps.startOverride = async () => {
         const { startEmbeddedSandbox } = await import('./commands/sandbox/embedded.js');

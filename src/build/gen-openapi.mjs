@@ -169,6 +169,7 @@ export const STANDALONE_SCHEMAS = {
   'validators.gen.ts': {
     SandboxStateFile: ['local-files.json', 'SandboxStateFile'],
     CloudEvent: ['v1.json', 'CloudEvent'],
+    CloudEventCore: ['local-files.json', 'CloudEventCore'],
   LiveGpsEvent: ['v1.json', 'LiveGpsEvent'],
   JourneyClosedEvent: ['v1.json', 'JourneyClosedEvent'],
   AlarmTriggeredEvent: ['v1.json', 'AlarmTriggeredEvent'],

@@ -6,6 +6,7 @@ import { MAX_LIMIT, type Pager } from '../api/paginate.js';
 import type { Candidate } from './candidates.js';
 import { CompletionCache, type CachedListing } from './cache.js';
 import type { LookedUpValue } from './values.js';
+import { recordLabel } from '../output/record-fields.js';
 
 export type ApiValue = Exclude<LookedUpValue, 'profile'>;
 export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
@@ -20,14 +21,14 @@ interface Listing {
 
 const FIRST_PAGES = { limit: MAX_LIMIT, all: true, maxItems: MAX_LISTED };
 
-const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-const candidate = (value: unknown, description: unknown): Candidate | undefined =>
-  typeof value === 'string' ? { value, description: text(description) } : undefined;
+// The description says what the record is, by the tables' rule: its name when it has one, else its own fields.
+const candidate = (value: unknown, record: Record<string, unknown>): Candidate | undefined =>
+  typeof value === 'string' ? { value, description: recordLabel(record, ['name']) } : undefined;
 
 const LISTINGS: Record<ApiValue, Listing> = {
-  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(d.hardware_id, d.name) },
-  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(f.id, f.name) },
-  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(o.id, o.name) },
+  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(d.hardware_id, d) },
+  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(f.id, f) },
+  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(o.id, o) },
 };
 
 /**

@@ -1,8 +1,8 @@
 // Cells: what a record's values look like in a table for a person, a TSV row or a CSV row.
 import { cellText, valueAt } from './values.js';
-import { fieldKind, type ResourceView } from './columns.js';
+import { isDateTime, isIdentifierColumn } from './record-fields.js';
 import { safeText } from './terminal-text.js';
-import { isUuid } from '../shared/uuid.js';
+import type { StiffnessValue } from './table-layout.js';
 
 export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ');
@@ -12,30 +12,23 @@ export function oneLine(text: string): string {
  * A cell as a person reads it: on one line, control characters visible, and times to the minute in UTC
  * ("2026-11-21 03:36"), which is what a glance at a list needs; -o json keeps the exact value.
  */
-export function personCell(value: unknown, kind: string | undefined): string {
-  if (kind === 'date-time' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
-    const time = new Date(value);
-    if (!Number.isNaN(time.getTime())) return time.toISOString().slice(0, 16).replace('T', ' ');
-  }
+export function personCell(value: unknown): string {
+  if (isDateTime(value) && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return new Date(value).toISOString().slice(0, 16).replace('T', ' ');
   return safeText(oneLine(cellText(value)));
 }
 
-/** Columns worth nothing once cut: ids (a user copies them into the next command), times, numbers, flags. */
-function isRigidColumn(column: string, kind: string | undefined): boolean {
-  const last = column.split('.').pop()!;
-  if (last === 'id' || last.endsWith('_id')) return true;
-  return kind !== undefined && RIGID_KINDS.has(kind);
-}
-
-const RIGID_KINDS = new Set(['uuid', 'date-time', 'boolean', 'number', 'integer', 'int32', 'int64']);
+// Short words whose values are names of states or outcomes: worth nothing once cut, like a number.
+const ENUM_NAME = /(^|[._])(status|state|code|outcome|op|type|kind|method|command|scope|http_status)$/;
 
 /** Headers of a table for a person, and how readily each column gives way when the terminal is narrow. */
-export async function tableHeads(columns: string[], view: ResourceView, rows: string[][]) {
+export async function tableHeads(columns: readonly string[], values: readonly (readonly unknown[])[]) {
   const { Stiffness } = await import('./table-layout.js');
   const headers = columns.map((c) => safeText(c.toUpperCase().replace(/[._]/g, ' ')));
-  const stiffness = columns.map((c, i) => {
-    if (isRigidColumn(c, fieldKind(view, c)) || rows.every((row) => row[i] === '' || isUuid(row[i]!))) return Stiffness.rigid;
-    return fieldKind(view, c) === 'array' ? Stiffness.list : Stiffness.text;
+  const stiffness = columns.map((column, i): StiffnessValue => {
+    const present = values.map((row) => row[i]).filter((value) => value !== null && value !== undefined && value !== '');
+    if (isIdentifierColumn(column, present)) return Stiffness.identifier;
+    if (ENUM_NAME.test(column) || (present.length > 0 && present.every((value) => typeof value === 'number' || typeof value === 'boolean' || isDateTime(value)))) return Stiffness.rigid;
+    return present.some(Array.isArray) ? Stiffness.list : Stiffness.text;
   });
   return { headers, stiffness };
 }

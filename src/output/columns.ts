@@ -1,14 +1,12 @@
-// What each resource shows, declared once: the columns a script reads, the columns a person reads, and the
-// fields of the OpenAPI document that --columns may name.
-import { UsageError } from '../errors.js';
-import { SCHEMA_FIELDS, type RecordSchema } from '../openapi/fields.gen.js';
-import { quoteInput } from './terminal-text.js';
+// What each resource shows, declared once: the columns a script reads and the columns a person reads. The spec
+// leaves every record's fields unshown, so these names are preferences, not facts about the service: a column the
+// records don't carry is left out and the records' own fields stand in (output/record-fields.ts).
+import { RESPONSE_RECORDS, SCHEMA_FIELDS } from '../openapi/fields.gen.js';
+import type { OperationId } from '../openapi/operation-types.js';
 
 export interface ResourceView {
-  /** What --columns is checked against (and what -o wide shows): a record schema of the OpenAPI document. */
-  schema?: RecordSchema;
-  /** Fields fleetctl adds to the records it shows (a webhook configuration's etag). */
-  extra?: readonly string[];
+  /** The operation whose records these are: the document in use says which fields they may carry. */
+  operation?: OperationId;
   /**
    * Piped tables and CSV: what scripts read. Changing these columns is a breaking change, to be documented,
    * never a side effect of making the terminal table nicer.
@@ -18,60 +16,59 @@ export interface ResourceView {
   person: readonly string[];
 }
 
-/** A view of rows fleetctl makes itself (no schema): the same columns for people and scripts. */
+/** A view of rows fleetctl makes itself (no operation): the same columns for people and scripts. */
 function rows(...columns: string[]): ResourceView {
   return { script: columns, person: columns };
 }
 
 export const VIEWS = {
   device: {
-    schema: 'Device',
+    operation: 'listDevices',
     script: ['id', 'hardware_id', 'name', 'model', 'fleet_id', 'vehicle_id', 'capabilities', 'last_seen_at'],
     person: ['hardware_id', 'name', 'model', 'capabilities', 'last_seen_at'],
   },
   fleet: {
-    schema: 'Fleet',
+    operation: 'listFleets',
     script: ['id', 'name', 'organization_id', 'vehicle_count', 'created_at'],
     person: ['id', 'name', 'vehicle_count'],
   },
   driver: {
-    schema: 'Driver',
+    operation: 'listDrivers',
     script: ['id', 'first_name', 'last_name', 'status', 'fleet_id', 'email', 'employee_id'],
-    person: ['first_name', 'last_name', 'status', 'employee_id', 'email'],
+    person: ['id', 'first_name', 'last_name', 'status', 'employee_id'],
   },
   event: {
-    schema: 'EventListItem',
+    operation: 'searchEvents',
     script: ['event_id', 'hardware_id', 'triggered_at', 'event_types', 'is_accident', 'is_important', 'vehicle_id'],
     person: ['triggered_at', 'hardware_id', 'event_types', 'is_accident', 'is_important'],
   },
   organization: {
-    schema: 'Organization',
+    operation: 'listOrganizations',
     script: ['id', 'name', 'parent_id'],
     person: ['id', 'name'],
   },
   vehicle: {
-    schema: 'Vehicle',
+    operation: 'listVehicles',
     script: ['id', 'name', 'license_plate', 'make', 'model', 'year', 'fleet_id'],
     person: ['name', 'license_plate', 'make', 'model', 'year'],
   },
   journey: {
-    schema: 'Journey',
+    operation: 'listJourneys',
     script: ['id', 'hardware_id', 'start_utc', 'end_utc', 'distance_meters', 'duration_seconds', 'vehicle_id'],
     person: ['hardware_id', 'start_utc', 'end_utc', 'distance_meters', 'duration_seconds'],
   },
   deviceMedia: {
-    schema: 'DeviceMedia',
+    operation: 'listDeviceMedia',
     script: ['id', 'hardware_id', 'file_name', 'mime_type', 'channel', 'size_bytes', 'recorded_at', 'event_id'],
     person: ['hardware_id', 'file_name', 'mime_type', 'channel', 'size_bytes', 'recorded_at'],
   },
   deviceEvent: {
-    schema: 'DeviceEventSummary',
+    operation: 'listDeviceEvents',
     script: ['event_id', 'triggered_at', 'event_types', 'is_accident', 'is_important'],
     person: ['triggered_at', 'event_types', 'is_accident', 'is_important'],
   },
   webhookConfig: {
-    schema: 'WebhookConfig',
-    extra: ['etag'],
+    operation: 'getWebhookConfig',
     script: ['organization_id', 'is_enabled', 'topics', 'auth_key_hint', 'etag', 'created_at', 'updated_at'],
     person: ['organization_id', 'is_enabled', 'topics', 'auth_key_hint', 'etag', 'created_at', 'updated_at'],
   },
@@ -88,48 +85,21 @@ export function viewOf(name: ViewName): ResourceView {
   return VIEWS[name];
 }
 
-/** A view of a single operation's answer, for the verbs whose records have no list view of their own. */
-export function schemaView(schema: RecordSchema): ResourceView {
-  const fields = leafFields(schema);
-  return { schema, script: fields, person: fields };
-}
-
-/** The columns of `-o wide`: every field of the record, uuids included, nested objects by their members. */
-export function wideColumns(view: ResourceView): string[] {
-  if (!view.schema) return [...view.script];
-  return [...leafFields(view.schema), ...(view.extra ?? [])];
-}
-
-/** The kind of a field in the document (uuid, date-time, array ...), to format it for a person. */
-export function fieldKind(view: ResourceView, column: string): string | undefined {
-  return view.schema ? (SCHEMA_FIELDS[view.schema] as Record<string, string>)[column] : undefined;
+/** A view of a single operation's answer (a get, a create): every field the record carries is shown. */
+export function operationView(operation: OperationId): ResourceView {
+  return { operation, script: [], person: [] };
 }
 
 /**
- * --columns names are checked against the record schema before any request: a misspelt name would
- * otherwise print an empty column and exit 0. Nested fields are named with dots (delivery.url).
+ * The fields a document declares for the records of an operation, dotted for nested members; undefined when the
+ * document does not describe them. This one reads the document bundled with fleetctl.
  */
-export function checkColumns(columns: readonly string[], view: ResourceView, flag = '--columns'): void {
-  const known = knownColumns(view);
-  const unknown = columns.filter((column) => !known.includes(column));
-  if (unknown.length === 0) return;
-  const named = unknown.map((column) => {
-    const closest = closestNames(column, known);
-    return `${quoteInput(column, 40)}${closest.length > 0 ? ` (did you mean ${closest.join(' or ')}?)` : ''}`;
-  });
-  const noun = flag === '--columns' ? 'column' : 'field';
-  throw new UsageError(`${flag}: unknown ${noun}${unknown.length === 1 ? '' : 's'} ${named.join(', ')}`, `valid ${noun}s: ${known.join(', ')}`);
-}
+export type DeclaredFields = (operation: OperationId) => Promise<ReadonlySet<string> | undefined>;
 
-function knownColumns(view: ResourceView): string[] {
-  const fields = view.schema ? Object.keys(SCHEMA_FIELDS[view.schema]) : [];
-  return [...new Set([...fields, ...(view.extra ?? []), ...view.script, ...view.person])];
-}
-
-function leafFields(schema: RecordSchema): string[] {
-  const fields = SCHEMA_FIELDS[schema] as Record<string, string>;
-  return Object.keys(fields).filter((field) => fields[field] !== 'object');
-}
+export const bundledDeclaredFields: DeclaredFields = async (operation) => {
+  const schema = (RESPONSE_RECORDS as Record<string, keyof typeof SCHEMA_FIELDS>)[operation];
+  return schema ? new Set(Object.keys(SCHEMA_FIELDS[schema])) : undefined;
+};
 
 /**
  * The known names nearest to a mistyped one, best first: a few edits away (nme → name), or holding its letters

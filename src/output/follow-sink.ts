@@ -1,7 +1,6 @@
 // Where --follow prints, as events come: a table that grows on a terminal, CSV rows under one header, and
 // otherwise one item at a time (an NDJSON line, a YAML document, or what --jq makes of it).
 import { valueAt } from './values.js';
-import { fieldKind, type ResourceView } from './columns.js';
 import { csvHeader, csvRow, personCell, tableHeads } from './cells.js';
 import type { OutputFormat } from './render.js';
 import type { GrowingTable } from './growing-table.js';
@@ -14,8 +13,10 @@ export interface RecordSink {
 export interface SinkWriters {
   format: OutputFormat;
   stdoutIsTTY: boolean;
-  columns: string[];
-  view: ResourceView;
+  /** The columns, chosen when the first records come (the records decide which fields there are). */
+  columnsFor(first: readonly unknown[]): string[];
+  /** Says on stderr which columns did not fit the terminal. */
+  noteDropped(columns: readonly string[]): void;
   terminalWidth: number;
   bold(text: string): string;
   write(text: string): Promise<void>;
@@ -39,11 +40,17 @@ export function followSink(w: SinkWriters): RecordSink {
 }
 
 function csvSink(w: SinkWriters): RecordSink {
-  let header = csvHeader(w.columns);
+  let columns: string[] | undefined;
   return {
     add: async (records) => {
+      if (records.length === 0) return;
+      let header = '';
+      if (!columns) {
+        columns = w.columnsFor(records);
+        header = csvHeader(columns);
+      }
       for (const record of records) {
-        await w.write(`${header}${csvRow(record, w.columns)}`);
+        await w.write(`${header}${csvRow(record, columns)}`);
         header = '';
       }
     },
@@ -52,17 +59,23 @@ function csvSink(w: SinkWriters): RecordSink {
 
 function growingTableSink(w: SinkWriters): RecordSink {
   let table: GrowingTable | undefined;
+  let columns: string[] = [];
   return {
     add: async (records) => {
-      const rows = records.map((record) => w.columns.map((c) => personCell(valueAt(record, c), fieldKind(w.view, c))));
       if (!table) {
-        // the header and widths come with the first rows: nothing is drawn while there are none
-        if (rows.length === 0) return;
-        const { headers, stiffness } = await tableHeads(w.columns, w.view, rows);
+        // the columns, header and widths come with the first rows: nothing is drawn while there are none
+        if (records.length === 0) return;
+        columns = w.columnsFor(records);
+        const values = records.map((record) => columns.map((c) => valueAt(record, c)));
+        const { headers, stiffness } = await tableHeads(columns, values);
         const { GrowingTable } = await import('./growing-table.js');
         table = new GrowingTable(headers, stiffness, w.terminalWidth, w.bold);
+        const text = table.rows(values.map((row) => row.map(personCell)));
+        const dropped = columns.filter((_, i) => !table!.shown.includes(i));
+        if (dropped.length > 0) w.noteDropped(dropped);
+        return w.write(text);
       }
-      await w.write(table.rows(rows));
+      await w.write(table.rows(records.map((record) => columns.map((c) => personCell(valueAt(record, c))))));
     },
   };
 }

@@ -1,6 +1,6 @@
 // A table on a terminal that grows as rows arrive (--follow): the header and the column widths are set by the
 // first rows, every later row is cut to them, so the columns stay lined up however long it runs.
-import { fitColumns, type StiffnessValue } from './table-layout.js';
+import { fitTable, Stiffness, type StiffnessValue } from './table-layout.js';
 import { cutToWidth, displayWidth } from './text-width.js';
 
 const GAP = '  ';
@@ -15,28 +15,38 @@ export class GrowingTable {
     private readonly bold: (text: string) => string,
   ) {}
 
+  /** The columns shown, by index, once the first rows have set the widths; the others did not fit. */
+  shown: number[] = [];
+
   /** The text to print for these rows: the header first, the first time there are rows. */
   rows(cells: string[][]): string {
     if (cells.length === 0) return '';
     let text = '';
     if (!this.widths) {
-      // the frame of a boxed table is wider than the gaps: fitColumns leaves that room unused
+      // the frame of a boxed table is wider than the gaps: fitTable leaves that room unused
       const room = this.terminalWidth + (3 * this.headers.length + 1) - GAP.length * (this.headers.length - 1);
-      this.widths = fitColumns(this.headers, cells, room, this.stiffness);
-      text += `${this.line(this.headers.map((header, i) => this.bold(this.cell(header, i))), this.headers)}\n`;
+      const fitted = fitTable(this.headers, cells, room, this.stiffness);
+      this.shown = fitted.shown;
+      this.widths = fitted.shown.map((i) => fitted.widths[i]!);
+      const headers = this.shown.map((i) => this.headers[i]!);
+      text += `${this.line(headers.map((header, i) => this.bold(this.cell(header, i))), headers)}\n`;
     }
-    for (const row of cells) text += `${this.line(row.map((cell, i) => this.cell(cell, i)), row)}\n`;
+    for (const row of cells) {
+      const shown = this.shown.map((i) => row[i]!);
+      text += `${this.line(shown.map((cell, i) => this.cell(cell, i)), shown)}\n`;
+    }
     return text;
   }
 
+  /** A cell cut to its column; an identifier longer than the first rows' is shown whole, out of line. */
   private cell(text: string, column: number): string {
-    return cutToWidth(text, this.widths![column]!);
+    return this.stiffness[this.shown[column]!] === Stiffness.identifier ? text : cutToWidth(text, this.widths![column]!);
   }
 
   /** Cells padded to their column; the last one is not, so no line ends in spaces. */
   private line(painted: string[], plain: string[]): string {
     return painted
-      .map((cell, i) => (i === painted.length - 1 ? cell : cell + ' '.repeat(Math.max(0, this.widths![i]! - displayWidth(cutToWidth(plain[i]!, this.widths![i]!))))))
+      .map((cell, i) => (i === painted.length - 1 ? cell : cell + ' '.repeat(Math.max(0, this.widths![i]! - displayWidth(this.cell(plain[i]!, i))))))
       .join(GAP);
   }
 }

@@ -2,10 +2,12 @@
 import type { IOStreams } from '../io/streams.js';
 import { UsageError } from '../errors.js';
 import { cellText, flattenRecord, valueAt } from './values.js';
-import { checkColumns, fieldKind, wideColumns, type ResourceView } from './columns.js';
+import { bundledDeclaredFields, closestNames, type DeclaredFields, type ResourceView } from './columns.js';
 import { quoteInput, safeText } from './terminal-text.js';
 import { holdAll, sortRecords, type SortKey } from './sort.js';
 import { csvHeader, csvRow, oneLine, personCell, tableHeads, tsvField } from './cells.js';
+import { carries, chooseColumns, everyField, isIdentifierColumn } from './record-fields.js';
+import { firstBatch } from './first-batch.js';
 import { batchesOf } from './batches.js';
 import type { JqProgram, JqResult } from './jq.js';
 import type { YamlWriter } from './yaml.js';
@@ -23,6 +25,8 @@ export interface OutputOptions {
   jq?: Promise<JqProgram>;
   /** --slurp: --jq gets a whole list as one array instead of each item. */
   slurp?: boolean;
+  /** What the document in use (the service's own, else the bundled one) says the records of an operation carry. */
+  declaredFields?: DeclaredFields;
 }
 
 /** How a list is fetched and ordered, from the list command's own flags. */
@@ -68,20 +72,69 @@ export class Output {
     return new Output(this.io, { ...this.options, format });
   }
 
-  /** Renders a list; json, ndjson, csv, yaml, --jq and piped tables stream item by item. Returns the item count. */
+  /**
+   * Renders a list; json, ndjson, csv, yaml, --jq and piped tables stream item by item. Returns the item count.
+   * The columns come from the records that arrive first (a view's columns are preferences, kept when the records
+   * carry them); --columns and --sort may name any field the records carry or the API document describes.
+   */
   async list(records: Records, shape: Shape, how: ListOptions = {}): Promise<number> {
     const view = viewFrom(shape);
-    if (how.sort && view.schema) checkColumns(how.sort.map((key) => key.field), view, '--sort');
     const held = how.sort || (this.options.jq && this.options.slurp) ? await this.hold(records, how) : records;
+    if (how.sort) {
+      const all = held as unknown[];
+      await this.refuseUnknownFields(how.sort.map((key) => key.field).filter((field) => !all.some((record) => carries(record, field))), view, all, '--sort');
+    }
     if (this.options.jq) return this.listThroughJq(held, await this.options.jq);
-    const columns = this.columnsFor(view);
-    const chosen = this.chosenColumns;
-    if (!chosen || view.schema) return this.listAs(held, columns, view, how);
-    // Rows of no known schema (`api --paginate`): a mistyped name can only be noticed from the records.
-    const absent = new Set(chosen);
-    const count = await this.listAs(noticingFields(held, absent), columns, view, how);
-    if (count > 0) this.warnAbsent(absent);
+    if (this.options.format === 'json' || this.options.format === 'ndjson' || this.options.format === 'yaml') return this.listAs(held, [], view, how);
+    if (this.options.format === 'wide' && !this.chosenColumns) return this.listWide(held, view);
+    // the records of an API operation decide which preferred columns stay; rows fleetctl makes have theirs
+    const { head, rest } = view.operation ? await firstBatch(held) : { head: [], rest: held };
+    const columns = this.chosenColumns ?? chooseColumns(this.preferredColumns(view), head);
+    if (this.io.stdoutIsTTY && this.options.format !== 'csv') {
+      // a table for a person is drawn once every row is in: a field nothing carries is refused before it is
+      const all: unknown[] = [];
+      for await (const record of rest) all.push(record);
+      await this.refuseUnknownFields((this.chosenColumns ?? []).filter((c) => !all.some((record) => carries(record, c))), view, all, '--columns');
+      return this.writeTtyTable(all, columns, view);
+    }
+    const absent = new Set(this.chosenColumns ?? []);
+    const count = await this.listAs(noticingFields(rest, absent), columns, view, how);
+    if (count > 0) await this.refuseUnknownFields([...absent], view, head, '--columns');
     return count;
+  }
+
+  /** A view's columns for a person (a table on a terminal) or for a script (piped tables, CSV). */
+  private preferredColumns(view: ResourceView): readonly string[] {
+    return this.options.format === 'table' && this.io.stdoutIsTTY ? view.person : view.script;
+  }
+
+  /**
+   * Names given with --columns or --sort that no record carries are refused unless the API document in use
+   * describes them for these records (an optional field): a typo is caught, a field of the service never is.
+   */
+  private async refuseUnknownFields(names: readonly string[], view: ResourceView, sample: readonly unknown[], flag: string): Promise<void> {
+    if (names.length === 0) return;
+    // rows fleetctl makes, or an `api` answer: no document to ask, and nothing printed yet to judge by but them
+    if (!view.operation) return this.warnAbsent(new Set(names));
+    if (sample.length === 0) return;
+    const declared = await (this.options.declaredFields ?? bundledDeclaredFields)(view.operation);
+    const unknown = names.filter((name) => !declared?.has(name));
+    if (unknown.length === 0) return;
+    const known = [...new Set([...everyField(sample), ...(declared ?? [])])];
+    const named = unknown.map((name) => {
+      const closest = closestNames(name, known);
+      return `${quoteInput(name, 40)}${closest.length > 0 ? ` (did you mean ${closest.join(' or ')}?)` : ''}`;
+    });
+    const noun = unknown.length === 1 ? 'field' : 'fields';
+    throw new UsageError(`${flag}: no record has the ${noun} ${named.join(', ')}, and the API document does not describe ${unknown.length === 1 ? 'it' : 'them'}`, `fields these records carry: ${everyField(sample).join(', ')}`);
+  }
+
+  /** -o wide: every field the records carry (the union over every record fetched), so the whole list is held. */
+  private async listWide(records: Records, view: ResourceView): Promise<number> {
+    const all = Array.isArray(records) ? records : await holdAll(records, { reason: '-o wide', say: (line) => this.io.info(line) });
+    const columns = everyField(all);
+    if (this.io.stdoutIsTTY) return this.writeTtyTable(all, columns, view, { expandWhenWide: true });
+    return this.listAs(all, columns, view, {});
   }
 
   /** --sort and --slurp need every item first; what is held is bounded (HOLD_LIMIT) unless --max-items says. */
@@ -147,8 +200,10 @@ export class Output {
 
   /** Renders one resource: the object itself in JSON, FIELD/VALUE rows in a table. */
   async object(record: unknown, shape?: Shape): Promise<void> {
-    if (shape !== undefined && isView(shape) && shape.schema) checkChosen(this.chosenColumns, shape);
-    else this.warnAbsent(new Set(this.chosenColumns?.filter((c) => valueAt(record, c) === undefined)));
+    const view = shape === undefined ? undefined : viewFrom(shape);
+    const absent = this.chosenColumns?.filter((c) => !carries(record, c)) ?? [];
+    if (view) await this.refuseUnknownFields(absent, view, [record], '--columns');
+    else this.warnAbsent(new Set(absent));
     // A view lists a resource's columns; one resource shows every field unless plain columns are given.
     const chosen = this.chosenColumns ?? (shape !== undefined && !isView(shape) ? [...shape] : undefined);
     if (this.options.jq) return this.writeJq((await this.options.jq).run([record], this.jqStyle));
@@ -175,23 +230,6 @@ export class Output {
   /** Compiles --jq (loading jq only then), so a bad expression is refused before any request. */
   async prepare(): Promise<void> {
     await this.options.jq;
-  }
-
-  /** Checks --columns against what a verb will show, so a misspelt name is refused before any request. */
-  checkColumnsAgainst(view: ResourceView): void {
-    checkChosen(this.chosenColumns, view);
-  }
-
-  /** The columns a list shows: --columns when given, else every field (-o wide), a person's or a script's. */
-  private columnsFor(view: ResourceView): string[] {
-    const chosen = this.chosenColumns;
-    if (chosen) {
-      checkChosen(chosen, view);
-      return chosen;
-    }
-    if (this.options.format === 'wide') return wideColumns(view);
-    const forPerson = this.options.format === 'table' && this.io.stdoutIsTTY;
-    return [...(forPerson ? view.person : view.script)];
   }
 
   /** The --columns the user gave, when the format shows columns (json, ndjson and yaml always carry whole items). */
@@ -289,19 +327,50 @@ export class Output {
     return this.io.stdoutIsTTY ? safeText(text, { newlines: true, tabs: true }) : text;
   }
 
-  private async writeTtyTable(records: Records, columns: string[], view: ResourceView): Promise<number> {
-    const rows: string[][] = [];
-    for await (const record of records) rows.push(columns.map((c) => personCell(valueAt(record, c), fieldKind(view, c))));
-    if (rows.length === 0) {
+  private async writeTtyTable(records: Records, columns: string[], view: ResourceView, opts: { expandWhenWide?: boolean } = {}): Promise<number> {
+    const values: unknown[][] = [];
+    for await (const record of records) values.push(columns.map((c) => valueAt(record, c)));
+    if (values.length === 0) {
       this.io.info('No results.');
       return 0;
     }
-    const [{ fitColumns }, { cutToWidth }] = await Promise.all([import('./table-layout.js'), import('./text-width.js')]);
-    const { headers, stiffness } = await tableHeads(columns, view, rows);
-    const widths = fitColumns(headers, rows, this.terminalWidth, stiffness);
+    const rows = values.map((row) => row.map(personCell));
+    const [{ fitTable, frameWidth, Stiffness }, { cutToWidth, displayWidth }] = await Promise.all([import('./table-layout.js'), import('./text-width.js')]);
+    const { headers, stiffness } = await tableHeads(columns, values);
+    const natural = headers.map((header, i) => Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[i]!))));
+    // -o wide shows every field: wider than the terminal, one block per record rather than cells cut to nothing
+    if (opts.expandWhenWide && natural.reduce((sum, width) => sum + width, frameWidth(columns.length)) > this.terminalWidth) {
+      return this.writeBlocks(columns, values, rows);
+    }
+    const { widths, shown } = fitTable(headers, rows, this.terminalWidth, stiffness);
     const theme = this.io.outTheme();
-    const cut = rows.map((row) => row.map((cell, i) => cutToWidth(cell, widths[i]!)));
-    await this.writeTable(headers.map((h, i) => theme.bold(cutToWidth(h, widths[i]!))), cut);
+    const cut = (text: string, i: number) => (stiffness[i] === Stiffness.identifier ? text : cutToWidth(text, widths[i]!));
+    await this.writeTable(
+      shown.map((i) => theme.bold(cut(headers[i]!, i))),
+      rows.map((row) => shown.map((i) => cut(row[i]!, i))),
+    );
+    if (shown.length < columns.length) this.noteDropped(columns.filter((_, i) => !shown.includes(i)));
+    return rows.length;
+  }
+
+  /** Says which columns did not fit the terminal, and how to see them. */
+  private noteDropped(columns: readonly string[]): void {
+    this.io.info(`Not shown at ${this.terminalWidth} columns: ${columns.map((c) => safeText(c)).join(', ')} (-o wide shows every field; --columns chooses)`);
+  }
+
+  /** Records as FIELD VALUE blocks, as psql's expanded display. */
+  private async writeBlocks(columns: string[], values: unknown[][], rows: string[][]): Promise<number> {
+    const { recordBlock } = await import('./record-blocks.js');
+    const theme = this.io.outTheme();
+    const whole = columns.map((column, i) => isIdentifierColumn(column, values.map((row) => row[i])));
+    const writes = new GatheredWrites(this.io.out);
+    for (const [n, row] of rows.entries()) {
+      // a field this record does not carry is left out of its block
+      const lines = columns.map((column, i) => ({ field: safeText(column), value: row[i]!, whole: whole[i]! })).filter((_, i) => values[n]![i] !== undefined);
+      const readerBehind = writes.add(recordBlock(lines, this.terminalWidth, theme, `RECORD ${n + 1}`));
+      if (readerBehind) await readerBehind;
+    }
+    await writes.flush();
     return rows.length;
   }
 
@@ -315,8 +384,8 @@ export class Output {
     return followSink({
       format: this.options.format,
       stdoutIsTTY: this.io.stdoutIsTTY,
-      columns: this.columnsFor(view),
-      view,
+      columnsFor: (first) => this.chosenColumns ?? (this.options.format === 'wide' ? everyField(first) : chooseColumns(this.preferredColumns(view), first)),
+      noteDropped: (columns) => this.noteDropped(columns),
       terminalWidth: this.terminalWidth,
       bold: (text) => this.io.outTheme().bold(text),
       write: (text) => this.writeInStream(text),
@@ -325,14 +394,23 @@ export class Output {
     });
   }
 
-  /** One resource as FIELD / VALUE rows that fit the terminal; ids stay whole where the width allows. */
+  /**
+   * One resource as FIELD / VALUE rows that fit the terminal. Identifiers are never cut: when one is wider than
+   * the room a framed table leaves, the record is shown as unframed FIELD VALUE lines instead.
+   */
   private async writeTtyRecord(rows: [string, unknown][]): Promise<void> {
     const [{ frameWidth }, { cutToWidth, displayWidth }] = await Promise.all([import('./table-layout.js'), import('./text-width.js')]);
     const keys = rows.map(([key]) => safeText(key));
+    const values = rows.map(([, value]) => safeText(oneLine(cellText(value))));
+    const whole = rows.map(([key, value]) => isIdentifierColumn(key, [value]));
     const keyWidth = Math.min(Math.max(...keys.map(displayWidth)), Math.floor(this.terminalWidth / 3));
     const valueWidth = Math.max(1, this.terminalWidth - frameWidth(2) - keyWidth);
     const theme = this.io.outTheme();
-    await this.writeTable([], rows.map(([, value], i) => [theme.dim(cutToWidth(keys[i]!, keyWidth)), cutToWidth(safeText(oneLine(cellText(value))), valueWidth)]));
+    if (values.some((value, i) => whole[i] && displayWidth(value) > valueWidth)) {
+      const { recordBlock } = await import('./record-blocks.js');
+      return this.write(recordBlock(keys.map((field, i) => ({ field, value: values[i]!, whole: whole[i]! })), this.terminalWidth, theme));
+    }
+    await this.writeTable([], values.map((value, i) => [theme.dim(cutToWidth(keys[i]!, keyWidth)), cutToWidth(value, valueWidth)]));
   }
 
   /** The terminal's width; 80 when it does not say (a terminal that cannot tell is most likely that wide). */
@@ -363,15 +441,10 @@ function viewFrom(shape: Shape): ResourceView {
   return isView(shape) ? shape : { script: shape, person: shape };
 }
 
-/** --columns against a declared view: only views with a schema know every name a record may have. */
-function checkChosen(chosen: readonly string[] | undefined, view: ResourceView): void {
-  if (chosen && view.schema) checkColumns(chosen, view);
-}
-
 /** Passes records through, striking from `absent` each field that some record has. */
 async function* noticingFields(records: Records, absent: Set<string>): AsyncIterable<unknown> {
   for await (const record of records) {
-    for (const field of absent) if (valueAt(record, field) !== undefined) absent.delete(field);
+    for (const field of absent) if (carries(record, field)) absent.delete(field);
     yield record;
   }
 }

@@ -11,4 +11,5 @@ export type { DeliveryRetryPolicy, DeliveryLogEntry } from './delivery.js';
 export type { Resolver } from './destination-address.js';
 export { startReceiver } from './receiver.js';
 export type { RunningReceiver, ReceivedDelivery, RejectedDelivery } from './receiver.js';
+export type { ReceivedEnvelope } from './envelope-reading.js';
 export { triggerSampleEvent } from './send.js';

@@ -1,13 +1,13 @@
 // The core of `fleetctl webhook listen`: a local HTTP receiver for webhook deliveries. It checks the shared
-// key, limits the body, validates the CloudEvents envelope, de-duplicates (spec Delivery rule 3) and can
-// relay each delivery to the user's own app, answering with the app's status so the sender retries when
-// the app fails.
+// key, limits the body, reads the CloudEvents envelope (refusing only what the spec rules out, unless strict;
+// envelope-reading.ts), de-duplicates (spec Delivery rule 3) and can relay each delivery to the user's own app,
+// answering with the app's status so the sender retries when the app fails.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CLOUDEVENTS_CONTENT_TYPE, validateEnvelope } from './cloudevents.js';
-import type { AnyWebhookEvent } from './cloudevents.js';
+import { CLOUDEVENTS_CONTENT_TYPE } from './cloudevents.js';
+import { readEnvelope, type ReceivedEnvelope } from './envelope-reading.js';
 import { forwardDelivery } from './forward.js';
 import { WebhookKeyRing } from './webhook-key.js';
 import type { KeyMatch } from './webhook-key.js';
@@ -15,7 +15,9 @@ import type { KeyMatch } from './webhook-key.js';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ReceivedDelivery {
-  event: AnyWebhookEvent;
+  event: ReceivedEnvelope;
+  /** How the delivery differs from the document (unknown type, payload properties ...), each in a few words; none: []. */
+  differences: string[];
   /** The body exactly as received. */
   body: string;
   headers: IncomingHttpHeaders;
@@ -41,6 +43,8 @@ export interface ReceiverOptions {
   previousKey?: string;
   previousKeyGraceMs?: number;
   maxBodyBytes?: number;
+  /** Refuse (400, 415) whatever the document's schemas refuse, not only what the spec rules out. */
+  strict?: boolean;
   /** URL of the user's app to relay each delivery to. */
   forwardTo?: string;
   forwardTimeoutMs?: number;
@@ -149,7 +153,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
     const keyUsed = keys.check(header(req.headers, 'x-webhook-key') ?? undefined);
     if (!keyUsed) throw new HttpRefusal(401, 'missing or wrong X-Webhook-Key', { connection: 'close' });
     const contentType = (header(req.headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (contentType !== CLOUDEVENTS_CONTENT_TYPE) {
+    if (opts.strict && contentType !== CLOUDEVENTS_CONTENT_TYPE) {
       throw new HttpRefusal(415, `expected ${CLOUDEVENTS_CONTENT_TYPE} (CloudEvents structured mode), got "${contentType}"`);
     }
     const raw = await readBody(req, maxBodyBytes);
@@ -159,9 +163,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
     } catch {
       throw new HttpRefusal(400, 'the body is not valid JSON');
     }
-    const validation = validateEnvelope(parsed);
-    if (!validation.ok) throw new HttpRefusal(400, `invalid CloudEvents envelope: ${validation.reason}`);
-    const event = validation.event;
+    const reading = await readEnvelope(parsed, { contentType, strict: opts.strict });
+    if (!reading.ok) throw new HttpRefusal(400, reading.reason);
+    const { event, differences } = reading;
     const idempotencyKey = header(req.headers, 'idempotency-key');
     if (seen.has(event.id) || seen.has(idempotencyKey)) {
       opts.onReject?.({ status: 200, reason: 'duplicate delivery, already accepted', method: 'POST', path: req.url ?? '', eventId: event.id });
@@ -176,7 +180,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
     inFlight.add(event.id);
     let accepted = false;
     try {
-      accepted = await accept(req, res, { event, raw, keyUsed, idempotencyKey });
+      accepted = await accept(req, res, { event, differences, raw, keyUsed, idempotencyKey });
     } finally {
       inFlight.delete(event.id);
       limit.settle(accepted);
@@ -187,11 +191,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
   async function accept(
     req: IncomingMessage,
     res: ServerResponse,
-    d: { event: AnyWebhookEvent; raw: Buffer; keyUsed: KeyMatch; idempotencyKey: string | null },
+    d: { event: ReceivedEnvelope; differences: string[]; raw: Buffer; keyUsed: KeyMatch; idempotencyKey: string | null },
   ): Promise<boolean> {
     const attemptHeader = header(req.headers, 'x-delivery-attempt');
     const delivery: ReceivedDelivery = {
-      event: d.event, body: d.raw.toString('utf8'), headers: req.headers, idempotencyKey: d.idempotencyKey,
+      event: d.event, differences: d.differences, body: d.raw.toString('utf8'), headers: req.headers, idempotencyKey: d.idempotencyKey,
       attempt: attemptHeader !== null && /^\d+$/.test(attemptHeader) ? Number(attemptHeader) : null, keyUsed: d.keyUsed,
     };
     const relayed = opts.forwardTo === undefined ? undefined : await forwardDelivery(opts.forwardTo, req.headers, d.raw, opts.forwardTimeoutMs ?? 10_000);

@@ -1,5 +1,5 @@
 // What `webhook-config get` prints is a desired-state file: piped back into diff and apply (JSON and YAML),
-// it means "no change", and its read-only members are named once on stderr, never refused.
+// it means "no change", and the members fleetctl does not manage are named once on stderr as left alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type CliResult, type SandboxHarness } from './harness.js';
 
@@ -15,7 +15,8 @@ afterAll(async () => {
 
 const cli = (args: string[], input?: string): Promise<CliResult> => h.cli(['webhook-config', ...args, '--debug'], { input });
 const mutations = (stderr: string): string[] => [...stderr.matchAll(/^\[debug\] > (PUT|PATCH|DELETE|POST) \S*\/v1\//gm)].map((m) => m[1]!);
-const NOTE = 'Note: ignoring the read-only member(s) organization_id, auth_key_hint, created_at, updated_at, etag of stdin (the service sets them).';
+const NOTE =
+  "Note: stdin: left alone: organization_id, auth_key_hint, created_at, updated_at, etag (members of the service's configuration that fleetctl does not manage).";
 
 describe('webhook-config round trip', { timeout: 60_000 }, () => {
   beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('webhook-config round trip', { timeout: 60_000 }, () => {
     expect(created.code, created.stderr).toBe(0);
   });
 
-  it('get -o json | diff -f -: no differences, one note naming the read-only members', async () => {
+  it('get -o json | diff -f -: no differences, one note naming the members left alone', async () => {
     const got = await cli(['get', '-o', 'json']);
     expect(got.code).toBe(0);
     expect(JSON.parse(got.stdout)).toHaveProperty('etag');
@@ -63,10 +64,10 @@ describe('webhook-config round trip', { timeout: 60_000 }, () => {
     expect(after.topics).toHaveLength(2);
   });
 
-  it('a member that is neither desired state nor read-only is still refused', async () => {
+  it('a member that neither fleetctl manages nor the configuration has is still refused, with the nearest name', async () => {
     const got = JSON.parse((await cli(['get', '-o', 'json'])).stdout) as Record<string, unknown>;
     const r = await cli(['diff', '-f', '-'], JSON.stringify({ ...got, auth_key: 'x' }));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Error: stdin: auth_key: is not a known member');
+    expect(r.stderr).toContain('Error: stdin: auth_key: is not a known member (did you mean auth_key_hint?)');
   });
 });

@@ -71,6 +71,11 @@ class Listener {
     return l;
   }
 
+  /** The exit code once it stops by itself (--max-events). */
+  exit(): Promise<number | null> {
+    return this.exited;
+  }
+
   /** Ctrl-C, as a user would. */
   async stop(): Promise<number | null> {
     this.child.kill('SIGINT');
@@ -273,4 +278,35 @@ describe('SSRF: without --allow-private-webhooks', () => {
     expect((await (await fetch(`${ssrf.sandbox.baseUrl}/_sandbox/deliveries`)).json() as any[]).filter((d) => ids.includes(d.event_id))).toHaveLength(2);
     expect(hits).toEqual([]);
   }, 60_000);
+});
+
+describe('webhook listen: a delivery named otherwise than our document', () => {
+  // a journey.closed as a service that names its coordinates its own way sends it (the spec leaves them unnamed)
+  const journey = {
+    id: 'J-1', source: 'https://api.example.com/v1/devices/HW-1', type: 'journey.closed', specversion: '1.0', subject: 'HW-1',
+    data: { journeyId: 'J-1', hardwareId: 'HW-1', startUtc: '2026-01-01T08:00:00Z', endUtc: '2026-01-01T09:00:00Z',
+      startLat: 52.1, startLon: 4.3, endLat: 52.4, endLon: 4.9, distanceMeters: 41000, durationSeconds: 3600 },
+  };
+  const post = (port: number) =>
+    fetch(`http://127.0.0.1:${port}/hooks`, {
+      method: 'POST', headers: { 'content-type': 'application/cloudevents+json', 'x-webhook-key': 'k-e2e' }, body: JSON.stringify(journey),
+    });
+
+  it('is acknowledged, printed as sent and named in one warning; --strict refuses it', { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const lenient = await Listener.start(['--port', String(port), '--key-env', 'WEBHOOK_KEY', '--max-events', '1'], { WEBHOOK_KEY: 'k-e2e' });
+    expect((await post(port)).status).toBe(200);
+    expect(await lenient.exit()).toBe(0);
+    expect(lenient.events).toEqual([journey]);
+    expect(lenient.stderr.split('\n').filter((line) => line.startsWith('Warning:'))).toEqual([
+      "Warning: journey.closed J-1 accepted, but it differs from fleetctl's document: data lacks startLatitude, startLongitude, " +
+        'endLatitude, endLongitude; data has startLat, startLon, endLat, endLon, which the document does not name',
+    ]);
+    expect(lenient.stderr).not.toContain('k-e2e');
+    const strict = await Listener.start(['--port', String(port), '--key-env', 'WEBHOOK_KEY', '--strict'], { WEBHOOK_KEY: 'k-e2e' });
+    expect((await post(port)).status).toBe(400);
+    expect(await strict.stop()).toBe(0);
+    expect(strict.events).toEqual([]);
+    expect(strict.stderr).toContain('Refused POST /hooks: HTTP 400, invalid CloudEvents envelope: data.startLatitude: is required');
+  });
 });

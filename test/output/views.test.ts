@@ -1,9 +1,10 @@
-// Resource views: a person's columns on a terminal, a script's columns when piped, every field with -o wide,
-// --columns checked against the OpenAPI document, and hostile records made harmless by every renderer.
+// Resource views: a person's columns on a terminal, a script's columns when piped (both preferences, kept when the
+// records carry them), every field the records carry with -o wide, --columns checked against the records and the
+// API document, and hostile records made harmless by every renderer.
 import { describe, expect, it } from 'vitest';
 import { Output, type OutputFormat } from '../../src/output/render.js';
 import { IOStreams } from '../../src/io/streams.js';
-import { checkColumns, closestNames, viewOf, wideColumns } from '../../src/output/columns.js';
+import { closestNames, viewOf } from '../../src/output/columns.js';
 import { UsageError } from '../../src/errors.js';
 import { displayWidth } from '../../src/output/text-width.js';
 
@@ -21,10 +22,11 @@ const device = {
   created_at: '2024-01-01T00:00:00.000Z',
 };
 
-function output(format: OutputFormat, opts: { tty: boolean; columns?: string[]; width?: number }) {
+function output(format: OutputFormat, opts: { tty: boolean; columns?: string[]; width?: number; declared?: string[] }) {
   const io = IOStreams.forTest({ tty: opts.tty });
   (io as { columns: number | undefined }).columns = opts.width ?? 80;
-  return { io, out: new Output(io, { format, columns: opts.columns }) };
+  const declaredFields = opts.declared ? async () => new Set(opts.declared) : undefined;
+  return { io, out: new Output(io, { format, columns: opts.columns, declaredFields }) };
 }
 
 const ESC = '\u001b';
@@ -54,8 +56,7 @@ describe('which columns', () => {
     expect(io.stdout().split('\n')[0]).toBe('id,hardware_id,name,model,fleet_id,vehicle_id,capabilities,last_seen_at');
   });
 
-  it('-o wide shows every field of the schema, uuids included', async () => {
-    expect(wideColumns(viewOf('device'))).toEqual(Object.keys(device));
+  it('-o wide shows every field the records carry, uuids included', async () => {
     const { io, out } = output('wide', { tty: false });
     await out.list([device], viewOf('device'));
     expect(io.stdout().split('\n')[0]).toBe(Object.keys(device).join('\t'));
@@ -68,22 +69,43 @@ describe('which columns', () => {
   });
 });
 
-describe('--columns is checked against the document', () => {
-  it('names the unknown columns and the closest valid ones', () => {
-    expect(() => checkColumns(['hw', 'nme'], viewOf('device'))).toThrow(
-      '--columns: unknown columns "hw" (did you mean hardware_id?), "nme" (did you mean name?)',
-    );
-    try {
-      checkColumns(['constructor'], viewOf('device'));
-    } catch (error) {
+describe('--columns is checked against the records and the document', () => {
+  it('names the fields no record carries and the document does not describe, with the closest ones', async () => {
+    const { io, out } = output('csv', { tty: false, columns: ['hw', 'nme'], declared: [] });
+    const listing = out.list([device], viewOf('device'));
+    await expect(listing).rejects.toThrow('--columns: no record has the fields "hw" (did you mean hardware_id?), "nme" (did you mean name?)');
+    await listing.catch((error: UsageError) => {
       expect(error).toBeInstanceOf(UsageError);
-      expect((error as UsageError).hint).toContain('valid columns: id, hardware_id');
-    }
+      expect(error.hint).toContain('fields these records carry: id, hardware_id');
+    });
+    expect(io.stdout()).toContain('hw,nme');
   });
 
-  it('accepts schema fields, nested paths and fields fleetctl adds', () => {
-    expect(() => checkColumns(['firmware_version', 'created_at'], viewOf('device'))).not.toThrow();
-    expect(() => checkColumns(['etag', 'auth_key_hint'], viewOf('webhookConfig'))).not.toThrow();
+  it('accepts a field the records carry that the document does not know', async () => {
+    const { io, out } = output('csv', { tty: false, columns: ['hardware_id', 'serial'], declared: ['hardware_id'] });
+    await out.list([{ hardware_id: 'HW-1', serial: 'S-9' }], viewOf('device'));
+    expect(io.stdout()).toBe('hardware_id,serial\nHW-1,S-9\n');
+  });
+
+  it('accepts a field the document describes that these records leave out', async () => {
+    const { io, out } = output('csv', { tty: false, columns: ['hardware_id', 'vin'], declared: ['hardware_id', 'vin'] });
+    await out.list([{ hardware_id: 'HW-1' }], viewOf('device'));
+    expect(io.stdout()).toBe('hardware_id,vin\nHW-1,\n');
+  });
+
+  it('a terminal table refuses an unknown field before drawing anything', async () => {
+    const { io, out } = output('table', { tty: true, columns: ['nmae'], declared: [] });
+    await expect(out.list([device], viewOf('device'))).rejects.toThrow(/"nmae" \(did you mean name\?\)/);
+    expect(io.stdout()).toBe('');
+  });
+
+  it('one record: a field it carries is shown, an unknown one refused before printing', async () => {
+    const shown = output('table', { tty: false, columns: ['serial'], declared: [] });
+    await shown.out.object({ id: device.id, serial: 'S-9' }, viewOf('device'));
+    expect(shown.io.stdout()).toBe('serial\tS-9\n');
+    const refused = output('table', { tty: false, columns: ['serail'], declared: [] });
+    await expect(refused.out.object({ id: device.id, serial: 'S-9' }, viewOf('device'))).rejects.toThrow(/did you mean serial\?/);
+    expect(refused.io.stdout()).toBe('');
   });
 
   it('suggests by edits and by letters in order', () => {
@@ -91,16 +113,55 @@ describe('--columns is checked against the document', () => {
     expect(closestNames('capabilites', ['capabilities', 'name'])).toEqual(['capabilities']);
     expect(closestNames('zzz', ['capabilities', 'name'])).toEqual([]);
   });
+});
 
-  it('a list refuses an unknown column before reading any record', async () => {
-    const { out } = output('csv', { tty: false, columns: ['nmae'] });
-    let pulled = false;
-    async function* records() {
-      pulled = true;
-      yield device;
-    }
-    await expect(out.list(records(), viewOf('device'))).rejects.toThrow(/unknown column "nmae" \(did you mean name\?\)/);
-    expect(pulled).toBe(false);
+describe('records shaped otherwise than fleetctl guessed', () => {
+  const fleets = [
+    { id: 'a82784ac-01c6-42cf-869c-62428c14904b', title: 'HQ Delivery', org: { ref: 'o-1', region: 'eu' }, opened_at: '2024-03-01T10:00:00Z' },
+    { id: '7c15271b-0dbd-475c-bb7b-eb84cf965290', title: 'Long Haul', org: { ref: 'o-2', region: 'us' }, opened_at: '2024-04-01T10:00:00Z' },
+  ];
+
+  it('a terminal table leaves out the columns no record carries and fills from the records', async () => {
+    const { io, out } = output('table', { tty: true });
+    await out.list(fleets, viewOf('fleet'));
+    const [, header] = io.stdout().replace(/\u001b\[\d+m/g, '').split('\n');
+    expect(header!.split('│').map((cell) => cell.trim()).filter(Boolean)).toEqual(['ID', 'TITLE', 'OPENED AT']);
+    expect(io.stdout()).toContain('2024-03-01 10:00');
+    expect(io.stdout()).toContain(fleets[1]!.id);
+  });
+
+  it('piped, the script columns the records carry come first, then the rule', async () => {
+    const { io, out } = output('table', { tty: false });
+    await out.list(fleets, viewOf('fleet'));
+    expect(io.stdout().split('\n')[0]).toBe('id\ttitle\topened_at\torg');
+    expect(io.stdout()).not.toMatch(/undefined|\[object Object\]/);
+    expect(io.stdout()).toContain('{"ref":"o-1","region":"eu"}');
+  });
+
+  it('-o wide shows every field any record carries, nested members dotted', async () => {
+    const { io, out } = output('wide', { tty: false });
+    await out.list([fleets[0], { ...fleets[1], extra: true }], viewOf('fleet'));
+    expect(io.stdout().split('\n')[0]).toBe('id\ttitle\torg.ref\torg.region\topened_at\textra');
+  });
+
+  it('-o wide wider than the terminal shows one block per record, identifiers whole', async () => {
+    const wide = { ...fleets[0], notes: 'n'.repeat(60), key: 'k'.repeat(70) };
+    const { io, out } = output('wide', { tty: true, width: 80 });
+    await out.list([wide, fleets[1]], viewOf('fleet'));
+    const text = io.stdout().replace(/\u001b\[\d+m/g, '');
+    expect(text).toContain('-[ RECORD 1 ]');
+    expect(text).toContain('-[ RECORD 2 ]');
+    expect(text).toContain('k'.repeat(70));
+    for (const line of text.trimEnd().split('\n')) if (!line.includes('k'.repeat(70))) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+  });
+
+  it('an identifier is never cut: columns are dropped first, and said so', async () => {
+    const { io, out } = output('table', { tty: true, width: 80 });
+    const results = [{ hardware_id: 'HW-000001', status: 'failed', http_status: 422, code: 'device.capability_missing', idempotency_key: 'fleetctl-run-2026-11-25T21-08-00Z-abcdef-HW-000001' }];
+    await out.list(results, viewOf('deviceCommandResult'));
+    expect(io.stdout()).toContain(results[0]!.idempotency_key);
+    expect(io.stdout()).not.toContain('…');
+    expect(io.stderr()).toMatch(/Not shown at 80 columns: .*-o wide/);
   });
 });
 

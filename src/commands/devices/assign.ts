@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { schemaView } from '../../output/columns.js';
+import { operationView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
@@ -27,7 +27,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['assignDevice', 'listDevices'],
-    shows: schemaView('Device'),
+    shows: operationView('assignDevice'),
     output: 'records',
     notes: 'The command is checked against the service\'s own document (GET {base_url}/openapi/v1.json) before sending.',
     examples: [
@@ -58,7 +58,7 @@ export async function devicesAssignRun(deps: DevicesAssignDeps, opts: DevicesAss
   const device = await resolveDevice(api, opts.device);
   // checked against the service's document, which may name members fleetctl's own types do not know
   const answer = await api.call('assignDevice', { pathParams: { id: device.id }, body: opts.body as RequestBody<'assignDevice'> });
-  await deps.output().object(answer.body, schemaView('Device'));
+  await deps.output().object(answer.body, operationView('assignDevice'));
   const vehicle = typeof opts.body.vehicle_id === 'string' ? ` to vehicle ${opts.body.vehicle_id}` : '';
   deps.io.info(`Device ${device.label} assigned${vehicle}.`);
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { schemaView } from '../../output/columns.js';
+import { operationView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
@@ -20,7 +20,7 @@ export function newDevicesGetCommand(deps: DevicesGetDeps, run = devicesGetRun):
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['getDevice', 'listDevices'],
-    shows: schemaView('Device'),
+    shows: operationView('getDevice'),
     output: 'records',
     examples: [
       { comment: 'one device by its hardware id, in full', command: 'fleetctl devices get HW-000001' },
@@ -39,5 +39,5 @@ export async function devicesGetRun(deps: DevicesGetDeps, opts: DevicesGetOption
   const api = await deps.api();
   const { id } = await resolveDevice(api, opts.device);
   const answer = await api.call('getDevice', { pathParams: { id } });
-  await deps.output().object(answer.body, schemaView('Device'));
+  await deps.output().object(answer.body, operationView('getDevice'));
 }

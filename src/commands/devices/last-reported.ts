@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { schemaView } from '../../output/columns.js';
+import { operationView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
@@ -16,7 +16,7 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
   completeValues(command, { 'hardware-id': 'hardware-id' });
   describeVerb(command, {
     operationIds: ['getDeviceLastReported'],
-    shows: schemaView('DeviceLastReported'),
+    shows: operationView('getDeviceLastReported'),
     output: 'records',
     examples: [
       { comment: 'the latest state a device reported', command: `fleetctl devices last-reported ${SANDBOX_IDS.hardwareId}` },
@@ -35,5 +35,5 @@ export async function devicesLastReportedRun(deps: DevicesLastReportedDeps, opts
   const answer = await rephrasing(() => api.call('getDeviceLastReported', { pathParams: { hardwareId: opts.hardwareId } }), [
     { status: 404, code: 'device.never_reported', detail: `device ${opts.hardwareId} has never reported` },
   ]);
-  await deps.output().object(answer.body, schemaView('DeviceLastReported'));
+  await deps.output().object(answer.body, operationView('getDeviceLastReported'));
 }

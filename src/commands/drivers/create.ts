@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { schemaView } from '../../output/columns.js';
+import { operationView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { headerValue } from '../../api/problem.js';
 import type { RequestBody } from '../../openapi/operation-types.js';
@@ -30,7 +30,7 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
   addDriverFieldOptions(command, CREATE_FIELDS, false);
   describeVerb(command, {
     operationIds: ['createDriver'],
-    shows: schemaView('Driver'),
+    shows: operationView('createDriver'),
     output: 'records',
     prompts: true,
     notes: [
@@ -93,7 +93,7 @@ export async function driversCreateRun(deps: Pick<Deps, 'api' | 'output' | 'io'>
   const api = await deps.api();
   // checked against the service's document, which may name members fleetctl's own types do not know
   const answer = await api.call('createDriver', { body: opts.body as RequestBody<'createDriver'> });
-  await deps.output().object(answer.body, schemaView('Driver'));
+  await deps.output().object(answer.body, operationView('createDriver'));
   const location = headerValue(answer.headers.location);
   if (location) deps.io.info(`Location: ${location}`);
 }

@@ -9,7 +9,6 @@ export function newDriversGetCommand(deps: GetDeps, run = driversGetRun): Comman
     noun: 'driver',
     pick: pickDriver,
     operationId: 'getDriver',
-    schema: 'Driver',
     examples: [
       { comment: 'one driver, in full', command: `fleetctl drivers get ${SANDBOX_IDS.driverId}` },
       {
@@ -20,4 +19,4 @@ export function newDriversGetCommand(deps: GetDeps, run = driversGetRun): Comman
   });
 }
 
-export const driversGetRun = showRecordRun('Driver', (api, id) => api.call('getDriver', { pathParams: { id } }));
+export const driversGetRun = showRecordRun('getDriver', (api, id) => api.call('getDriver', { pathParams: { id } }));

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { schemaView } from '../../output/columns.js';
+import { operationView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
@@ -26,7 +26,7 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
   addDriverFieldOptions(command, UPDATE_FIELDS, true);
   describeVerb(command, {
     operationIds: ['updateDriver'],
-    shows: schemaView('Driver'),
+    shows: operationView('updateDriver'),
     output: 'records',
     notes: 'Give at least one field. Fields not given stay as they are. Members are checked against the service\'s own document\n(GET {base_url}/openapi/v1.json) before sending; one it names that has no flag here goes in with --field name=value or --from-file.',
     examples: [
@@ -53,5 +53,5 @@ export async function driversUpdateRun(deps: DriversUpdateDeps, opts: DriversUpd
   const api = await deps.api();
   // checked against the service's document, which may name members fleetctl's own types do not know
   const answer = await api.call('updateDriver', { pathParams: { id: opts.id }, body: opts.body as RequestBody<'updateDriver'> });
-  await deps.output().object(answer.body, schemaView('Driver'));
+  await deps.output().object(answer.body, operationView('updateDriver'));
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { schemaView } from '../../output/columns.js';
+import { operationView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { pickable } from '../shared/pick-list.js';
 import { eventIdArgument } from '../shared/pickers.js';
@@ -16,7 +16,7 @@ export function newEventsGetCommand(deps: EventsGetDeps, run = eventsGetRun): Co
     .argument('[event-id]', pickable('event id, as search prints it (an opaque composite, passed on unchanged)'));
   describeVerb(command, {
     operationIds: ['getEvent'],
-    shows: schemaView('Event'),
+    shows: operationView('getEvent'),
     output: 'records',
     examples: [
       { comment: 'one event, in full', command: `fleetctl events get ${SANDBOX_IDS.eventId}` },
@@ -31,5 +31,5 @@ export async function eventsGetRun(deps: EventsGetDeps, opts: { eventId: string 
   const api = await deps.api();
   // The id is opaque: sent as given, only URL-encoded into the path.
   const answer = await api.call('getEvent', { pathParams: { eventId: opts.eventId } });
-  await deps.output().object(answer.body, schemaView('Event'));
+  await deps.output().object(answer.body, operationView('getEvent'));
 }

@@ -10,7 +10,6 @@ export function newFleetsGetCommand(deps: GetDeps, run = fleetsGetRun): Command 
     pick: pickFleet,
     completes: 'fleet-id',
     operationId: 'getFleet',
-    schema: 'Fleet',
     examples: [
       { comment: 'one fleet, in full', command: `fleetctl fleets get ${SANDBOX_IDS.fleetId}` },
       { comment: 'the first fleet, in full', command: 'fleetctl --sandbox fleets get $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' },
@@ -18,4 +17,4 @@ export function newFleetsGetCommand(deps: GetDeps, run = fleetsGetRun): Command 
   });
 }
 
-export const fleetsGetRun = showRecordRun('Fleet', (api, id) => api.call('getFleet', { pathParams: { id } }));
+export const fleetsGetRun = showRecordRun('getFleet', (api, id) => api.call('getFleet', { pathParams: { id } }));

@@ -12,7 +12,6 @@ export function newOrganizationsGetCommand(deps: GetDeps, run = organizationsGet
     pick: pickOrganization,
     completes: 'organization-id',
     operationId: 'getOrganization',
-    schema: 'Organization',
     examples: [
       { comment: 'one organization', command: `fleetctl organizations get ${SANDBOX_IDS.organizationId}` },
       { comment: 'your own organization', command: `fleetctl --sandbox organizations get ${FIRST_ORGANIZATION}` },
@@ -20,4 +19,4 @@ export function newOrganizationsGetCommand(deps: GetDeps, run = organizationsGet
   });
 }
 
-export const organizationsGetRun = showRecordRun('Organization', (api, id) => api.call('getOrganization', { pathParams: { organizationId: id } }));
+export const organizationsGetRun = showRecordRun('getOrganization', (api, id) => api.call('getOrganization', { pathParams: { organizationId: id } }));

@@ -7,6 +7,7 @@ import type { IOStreams } from '../../io/streams.js';
 import type { PromptChoice, SearchItem } from '../../io/prompter.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { safeText } from '../../output/terminal-text.js';
+import { isIdentifierColumn } from '../../output/record-fields.js';
 import { rephrase } from './api-errors.js';
 
 export type PickerDeps = Pick<Deps, 'api' | 'io' | 'prompter'>;
@@ -168,7 +169,9 @@ async function alignedLines(rows: Cell[][]): Promise<string[]> {
   const { displayWidth, fitToWidth } = await import('../../output/text-width.js');
   const texts = rows.map((row) => row.map(cellText));
   const widths: number[] = [];
-  for (const row of texts) row.forEach((text, i) => (widths[i] = Math.min(MAX_CELL_WIDTH, Math.max(widths[i] ?? 0, displayWidth(text)))));
+  // the first cell (what the item is picked by) and identifiers are never cut: they are copied into commands
+  const whole = (i: number) => i === 0 || isIdentifierColumn('', texts.map((row) => row[i]));
+  for (const row of texts) row.forEach((text, i) => (widths[i] = Math.min(whole(i) ? Infinity : MAX_CELL_WIDTH, Math.max(widths[i] ?? 0, displayWidth(text)))));
   return texts.map((row) =>
     row
       .map((text, i) => (i === row.length - 1 ? text : fitToWidth(text, widths[i]!)))

@@ -1,6 +1,7 @@
 // What each resource looks like in a picker, and which of the API's filters narrow it.
 import type { Deps } from '../../factory.js';
 import { safeText } from '../../output/terminal-text.js';
+import { recordCells } from '../../output/record-fields.js';
 import { dateQuery, type DateWindow } from './dates.js';
 import { checkFromList, givenOrPicked, pickable, pickFromList, type ListPick, type PickerDeps } from './pick-list.js';
 import { requireNonEmpty, requireUuid } from './validate.js';
@@ -14,7 +15,8 @@ const EVENT_DAYS = 30;
 
 export const HARDWARE_ID_ARGUMENT = pickable('hardware id of the device');
 
-const deviceCells = (d: Schema<'Device'>) => [d.hardware_id, d.name, d.model, (d.capabilities ?? []).join(' ')];
+// Each line is built by the tables' rule: these fields when the records carry them, else the records' own.
+const deviceCells = (d: Schema<'Device'>) => recordCells(d, ['hardware_id', 'name', 'model', 'capabilities']);
 
 export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<Schema<'Device'>> {
   return pickFromList(deps, {
@@ -34,7 +36,8 @@ export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'Devic
     noun: 'device',
     list: (api, paging) => api.list('listDevices', {}, paging),
     cells: deviceCells,
-    unavailable: (d) => ((d.capabilities ?? []).includes(capability) ? undefined : `(no ${capability})`),
+    // a record that says nothing of capabilities is not shown as lacking one: the service decides (422)
+    unavailable: (d) => (!Array.isArray(d.capabilities) || d.capabilities.includes(capability) ? undefined : `(no ${capability})`),
   });
   return devices.map((d) => d.hardware_id);
 }
@@ -49,7 +52,11 @@ export function pickDriver(deps: PickerDeps): Promise<string> {
     message: 'Driver (type a name)',
     noun: 'driver',
     list: (api, paging) => api.list('listDrivers', {}, paging),
-    cells: (d) => [[d.first_name, d.last_name].filter(Boolean).join(' '), d.employee_id, d.status, d.email],
+    // a name typed whole (first and last) is found: the two read as one cell
+    cells: (d) => {
+      const [first = '', last = '', ...rest] = recordCells(d, ['first_name', 'last_name', 'employee_id', 'status', 'email']);
+      return 'first_name' in d && 'last_name' in d ? [[first, last].filter(Boolean).join(' '), ...rest] : [first, last, ...rest];
+    },
   });
 }
 
@@ -58,7 +65,7 @@ export function pickFleet(deps: PickerDeps): Promise<string> {
     message: 'Fleet (type a name)',
     noun: 'fleet',
     list: (api, paging) => api.list('listFleets', {}, paging),
-    cells: (f) => [f.name, f.vehicle_count === undefined ? undefined : `${f.vehicle_count} vehicles`],
+    cells: (f) => recordCells(f, ['name', 'vehicle_count']),
   });
 }
 
@@ -68,7 +75,7 @@ export function pickOrganization(deps: PickerDeps): Promise<string> {
     noun: 'organization',
     list: (api, paging) => api.list('listOrganizations', {}, paging),
     // names can repeat across a tenant: the id tells them apart
-    cells: (o) => [o.name, o.id],
+    cells: (o) => recordCells(o, ['name', 'id']),
   });
 }
 
@@ -77,7 +84,7 @@ export function pickVehicle(deps: PickerDeps): Promise<string> {
     message: 'Vehicle (type a name or plate)',
     noun: 'vehicle',
     list: (api, paging) => api.list('listVehicles', {}, paging),
-    cells: (v) => [v.name, v.license_plate, [v.make, v.model].filter(Boolean).join(' '), v.year],
+    cells: (v) => recordCells(v, ['name', 'license_plate', 'make', 'model', 'year']),
   });
 }
 
@@ -95,7 +102,7 @@ export async function pickEvent(deps: PickerDeps & Pick<Deps, 'clock'>): Promise
       message: `device ${hardwareId} has no events in the last ${EVENT_DAYS} days`,
       hint: `give the event id; older ones: fleetctl events search --hardware-id ${hardwareId} --since 90d`,
     },
-    cells: (e) => [e.triggered_at, (e.event_types ?? []).join(','), e.is_accident ? 'accident' : '', e.is_important ? 'important' : ''],
+    cells: (e) => recordCells(e, ['triggered_at', 'event_types', 'is_accident', 'is_important']),
     key: (e) => e.event_id,
   });
   return event.event_id;
@@ -112,7 +119,7 @@ export function pickMedia(deps: PickerDeps, hardwareId: string, window: DateWind
       message: `device ${shown} has no media${window.dateFrom || window.dateTo ? ' in that window' : ''}`,
       hint: 'widen --from/--to, or leave them out',
     },
-    cells: (m) => [m.file_name, m.recorded_at, m.mime_type, m.size_bytes === undefined ? undefined : `${m.size_bytes} bytes`],
+    cells: (m) => recordCells(m, ['file_name', 'recorded_at', 'mime_type', 'size_bytes']),
   });
 }
 

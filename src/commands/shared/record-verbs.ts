@@ -4,8 +4,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { ApiClient } from '../../api/client.js';
 import type { CallOptions, ListOperationId, OperationId } from '../../openapi/operation-types.js';
-import type { RecordSchema } from '../../openapi/fields.gen.js';
-import { schemaView, viewOf, type ViewName } from '../../output/columns.js';
+import { operationView, viewOf, type ViewName } from '../../output/columns.js';
 import { completeValues, type LookedUpValue } from '../../completion/values.js';
 import { describeVerb, type Example } from './help.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from './paging.js';
@@ -71,7 +70,6 @@ export interface GetByIdSpec {
   pick: (deps: PickerDeps) => Promise<string>;
   completes?: LookedUpValue;
   operationId: OperationId;
-  schema: RecordSchema;
   examples: Example[];
 }
 
@@ -79,15 +77,15 @@ export interface GetByIdSpec {
 export function newGetByIdCommand(deps: GetDeps, run: (deps: GetDeps, opts: { id: string }) => Promise<void>, spec: GetByIdSpec): Command {
   const command = new Command('get').description(spec.description).argument('[id]', pickable(`${spec.noun} id (uuid)`));
   if (spec.completes) completeValues(command, { id: spec.completes });
-  describeVerb(command, { operationIds: [spec.operationId], shows: schemaView(spec.schema), output: 'records', examples: spec.examples });
+  describeVerb(command, { operationIds: [spec.operationId], shows: operationView(spec.operationId), output: 'records', examples: spec.examples });
   command.action(async (id: string | undefined) => run(deps, { id: await uuidArgument(deps, id, 'id', `${spec.noun} id`, spec.pick) }));
   return command;
 }
 
 /** The run of a get verb: the record the call answers, printed in full. */
-export function showRecordRun(schema: RecordSchema, fetch: (api: ApiClient, id: string) => Promise<{ body: unknown }>) {
+export function showRecordRun(operationId: OperationId, fetch: (api: ApiClient, id: string) => Promise<{ body: unknown }>) {
   return async (deps: GetDeps, opts: { id: string }): Promise<void> => {
     const answer = await fetch(await deps.api(), opts.id);
-    await deps.output().object(answer.body, schemaView(schema));
+    await deps.output().object(answer.body, operationView(operationId));
   };
 }

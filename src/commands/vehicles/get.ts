@@ -9,7 +9,6 @@ export function newVehiclesGetCommand(deps: GetDeps, run = vehiclesGetRun): Comm
     noun: 'vehicle',
     pick: pickVehicle,
     operationId: 'getVehicle',
-    schema: 'Vehicle',
     examples: [
       { comment: 'one vehicle, in full', command: `fleetctl vehicles get ${SANDBOX_IDS.vehicleId}` },
       { comment: 'the first vehicle, in full', command: 'fleetctl --sandbox vehicles get $(fleetctl --sandbox vehicles list --limit 1 --columns id -o csv | tail -n 1)' },
@@ -17,4 +16,4 @@ export function newVehiclesGetCommand(deps: GetDeps, run = vehiclesGetRun): Comm
   });
 }
 
-export const vehiclesGetRun = showRecordRun('Vehicle', (api, id) => api.call('getVehicle', { pathParams: { id } }));
+export const vehiclesGetRun = showRecordRun('getVehicle', (api, id) => api.call('getVehicle', { pathParams: { id } }));

@@ -7,6 +7,7 @@ import { PROPAGATION_SECONDS, type Precondition, type Versioned, type WebhookCon
 import { addTargetOptions, targetFrom, webhookClient, type OrgFlags, type Target } from './options.js';
 import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.js';
 import { ALLOW_PRIVATE_URL_HELP } from './topic-input.js';
+import { settleUnmanaged, type UnmanagedMember } from './unmanaged-members.js';
 import { planChanges, type Change } from './plan.js';
 import { changeLines } from './plan-view.js';
 import { showConfig } from './view.js';
@@ -14,6 +15,8 @@ import { DESIRED_EXAMPLE, GIVEN_DESIRED_FILE } from './examples.js';
 
 export interface WebhookApplyOptions extends Target {
   desired: DesiredState;
+  /** Members of the file fleetctl does not manage: left alone if the service's configuration has them. */
+  unmanaged?: UnmanagedMember[];
   source: string;
 }
 
@@ -57,6 +60,7 @@ export async function webhookApplyRun(deps: WebhookApplyDeps, opts: WebhookApply
   const client = await webhookClient(deps, opts.organizationId);
   const org = client.organizationId;
   const current = await client.readIfExists();
+  settleUnmanaged(opts.unmanaged ?? [], current?.config, opts.source, deps.io);
   if (opts.ifMatch !== undefined && opts.ifMatch !== '*' && current?.etag !== opts.ifMatch) {
     throw new StaleEtagError(
       current ? `the webhook configuration changed: its ETag is ${current.etag}, not ${opts.ifMatch}` : `organization ${org} has no webhook configuration to match --if-match ${opts.ifMatch}`,

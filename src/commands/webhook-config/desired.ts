@@ -1,22 +1,19 @@
-// The desired-state file of `webhook-config diff` and `apply`, checked as strictly as the service would.
+// The desired-state file of `webhook-config diff` and `apply`: its managed members checked as strictly as the
+// service would (the document's WebhookDesiredState), the others set aside (unmanaged-members.ts).
 import { UsageError } from '../../errors.js';
 import { readJsonOrYamlInput } from '../../io/read-input.js';
 import type { IOStreams } from '../../io/streams.js';
-import { READ_ONLY_FIELDS } from '../../openapi/fields.gen.js';
 import { isCallbackUrlShapeIssue, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES } from '../../webhooks/index.js';
 import type { WebhookTopic } from './config-client.js';
 import { requireCallbackUrl } from './topic-input.js';
 import { checkShape, describeIssue, fileShapeError, LOCAL_FILES_DOCUMENT } from '../../openapi/schema-check.js';
-import { ETAG_MEMBER } from './view.js';
+import { separateMembers, type UnmanagedMember } from './unmanaged-members.js';
 
 export interface DesiredState {
   /** Omitted: leave the delivery switch as it is (a new configuration stays disabled). */
   is_enabled?: boolean;
   topics: WebhookTopic[];
 }
-
-/** What `webhook-config get -o json|yaml` prints beside the desired state: the document's readOnly members, the ETag. */
-const PRINTED_ONLY: readonly string[] = [...READ_ONLY_FIELDS.WebhookConfig, ETAG_MEMBER];
 
 export const DESIRED_FORMAT_HELP = `The desired-state file (JSON or YAML; - reads stdin):
   {
@@ -30,26 +27,24 @@ export const DESIRED_FORMAT_HELP = `The desired-state file (JSON or YAML; - read
   topics       1 to ${MAX_TOPICS} topics; type is one of ${TOPIC_TYPES.join(', ')} (a type may repeat with other URLs);
                is_enabled defaults to true; delivery.url is an absolute https URL of a public host,
                at most ${MAX_CALLBACK_URL_LENGTH} characters
-Topics are compared as a set: their order does not matter. What \`webhook-config get -o json\` (or -o yaml) prints
-is a desired-state file too: its read-only members (${PRINTED_ONLY.join(', ')}) are ignored, with a note.`;
+Topics are compared as a set: their order does not matter. What \`webhook-config get -o json\` (or -o yaml) prints,
+from any service, is a desired-state file too: members of the service's configuration that fleetctl does not manage
+(its read-only ones, the etag, others the service has) are left alone, named once on stderr; they are neither
+compared nor sent. A member that neither fleetctl manages nor the service's configuration has is refused (exit 2).`;
 
-/** Reads and checks `-f FILE` (or stdin for -); `source` names it in messages. */
+/**
+ * Reads and checks `-f FILE` (or stdin for -); `source` names it in messages. The members fleetctl does not manage
+ * are set aside in `unmanaged`: whether they are the service's own or typos is known once its configuration is read.
+ */
 export async function readDesired(
   file: string,
-  io: Pick<IOStreams, 'in' | 'info'>,
+  io: Pick<IOStreams, 'in'>,
   allowPrivate = false,
   signal?: AbortSignal,
-): Promise<{ desired: DesiredState; source: string }> {
+): Promise<{ desired: DesiredState; unmanaged: UnmanagedMember[]; source: string }> {
   const source = file === '-' ? 'stdin' : file;
-  const value = await readJsonOrYamlInput(file, io.in, '-f', { signal });
-  const ignored = isObject(value) ? PRINTED_ONLY.filter((member) => member in value) : [];
-  if (ignored.length > 0) io.info(`Note: ignoring the read-only member(s) ${ignored.join(', ')} of ${source} (the service sets them).`);
-  const desired = isObject(value) ? Object.fromEntries(Object.entries(value).filter(([member]) => !ignored.includes(member))) : value;
-  return { desired: await parseDesired(desired, source, allowPrivate), source };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  const { managed, unmanaged } = separateMembers(await readJsonOrYamlInput(file, io.in, '-f', { signal }));
+  return { desired: await parseDesired(managed, source, allowPrivate), unmanaged, source };
 }
 
 export async function parseDesired(value: unknown, source: string, allowPrivate = false): Promise<DesiredState> {

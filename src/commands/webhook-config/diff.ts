@@ -7,6 +7,7 @@ import { addOrganizationOption } from '../shared/organization.js';
 import { orgFrom, webhookClient, type OrgFlags } from './options.js';
 import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.js';
 import { ALLOW_PRIVATE_URL_HELP } from './topic-input.js';
+import { settleUnmanaged, type UnmanagedMember } from './unmanaged-members.js';
 import { planChanges } from './plan.js';
 import { renderChangeLines, signPainter } from './plan-view.js';
 import { DESIRED_EXAMPLE, GIVEN_DESIRED_FILE } from './examples.js';
@@ -14,6 +15,8 @@ import { DESIRED_EXAMPLE, GIVEN_DESIRED_FILE } from './examples.js';
 export interface WebhookDiffOptions {
   organizationId?: string;
   desired: DesiredState;
+  /** Members of the file fleetctl does not manage: left alone if the service's configuration has them. */
+  unmanaged?: UnmanagedMember[];
   source: string;
 }
 
@@ -46,6 +49,7 @@ export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRu
 export async function webhookDiffRun(deps: WebhookDiffDeps, opts: WebhookDiffOptions): Promise<void> {
   const client = await webhookClient(deps, opts.organizationId);
   const current = await client.readIfExists();
+  settleUnmanaged(opts.unmanaged ?? [], current?.config, opts.source, deps.io);
   const changes = planChanges(current?.config, opts.desired);
   const output = deps.output();
   if (output.isMachineReadable) {

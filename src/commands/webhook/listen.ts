@@ -1,10 +1,11 @@
 // `fleetctl webhook listen`: a local receiver of webhook deliveries (key check, de-duplication, envelope
-// validation, body limit, optional relay to the user's app). Accepted events go to stdout: a one-line
+// check, body limit, optional relay to the user's app). Accepted events go to stdout: a one-line
 // summary on a terminal, the full envelope as NDJSON when piped or with -o ndjson/json. Everything else
-// (readiness, rejections, duplicates) goes to stderr. Runs until Ctrl-C, or until --max-events.
+// (readiness, rejections, duplicates, how an event differs from the document) goes to stderr. Runs until
+// Ctrl-C, or until --max-events.
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { safeText } from '../../output/terminal-text.js';
+import { cutText, safeText } from '../../output/terminal-text.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { requireListenHost, requireWholeNumber } from '../shared/validate.js';
@@ -21,26 +22,33 @@ export interface WebhookListenOptions {
   forwardTo?: string;
   /** Stop after this many accepted events (scripts, CI); undefined: run until interrupted. */
   maxEvents?: number;
+  /** Refuse what differs from the document, not only what the spec rules out. */
+  strict?: boolean;
 }
 
 type WebhookListenDeps = Pick<Deps, 'io' | 'output' | 'env' | 'signal'>;
 
 export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookListenRun): Command {
   const command = new Command('listen')
-    .description('Receive webhook deliveries locally: check the key, de-duplicate, validate, print (and relay) each event')
+    .description('Receive webhook deliveries locally: check the key, de-duplicate, print (and relay) each event')
     .option('--port <port>', 'port to listen on; 0 picks a free one', String(DEFAULT_LISTEN_PORT))
     .option('--host <host>', 'address to listen on', '127.0.0.1');
   addKeyOptions(command, 'that deliveries must carry');
   command
     .option('--previous-key <key>', `also accept the key before a rotation, for 60 s (or ${PREVIOUS_KEY_ENV})`)
     .option('--forward-to <url>', "relay each delivery to your app (same headers) and answer with your app's status")
-    .option('--max-events <n>', 'exit after this many events were accepted');
+    .option('--max-events <n>', 'exit after this many events were accepted')
+    .option('--strict', "refuse (400, 415) a delivery that differs from fleetctl's document, to test your own producer against it");
   describeVerb(command, {
     output: 'document',
     notes: [
       'Point a webhook topic at the printed URL; against a local sandbox that needs `fleetctl sandbox --allow-private-webhooks`',
-      '(plain http:// to loopback). Answers: 200 accepted or duplicate, 401 wrong key, 400 invalid envelope, 413 too large,',
-      "415 not CloudEvents JSON, 503 after --max-events were accepted; with --forward-to, your app's answer.",
+      '(plain http:// to loopback). Answers: 200 accepted or duplicate, 401 missing or wrong key, 400 not a CloudEvents 1.0',
+      'envelope with id, source, type and specversion, 413 too large, 503 after --max-events were accepted; with',
+      "--forward-to, your app's answer. Anything else the spec allows is accepted, so the service does not retry it: an",
+      "unknown event type, or a payload whose properties differ from fleetctl's document (the spec does not show them all),",
+      'is printed and relayed with one warning line on stderr naming the difference. --strict refuses those instead',
+      '(400; 415 for a content type other than application/cloudevents+json), as when testing your own producer.',
       'Runs until Ctrl-C unless --max-events is given.',
       'Everyday use (runs until Ctrl-C):  fleetctl webhook listen --key-env FLEETCTL_WEBHOOK_KEY --forward-to http://127.0.0.1:3000/webhooks',
     ].join('\n'),
@@ -57,7 +65,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
       },
     ],
   });
-  command.action(async (flags: KeyFlags & { port: string; host: string; previousKey?: string; forwardTo?: string; maxEvents?: string }) => {
+  command.action(async (flags: KeyFlags & { port: string; host: string; previousKey?: string; forwardTo?: string; maxEvents?: string; strict?: boolean }) => {
     await run(deps, {
       host: requireListenHost(flags.host),
       port: requireWholeNumber(flags.port, '--port', 0, 65535),
@@ -65,6 +73,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
       previousKey: flags.previousKey || deps.env[PREVIOUS_KEY_ENV] || undefined,
       forwardTo: flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to'),
       maxEvents: flags.maxEvents === undefined ? undefined : requireWholeNumber(flags.maxEvents, '--max-events', 1),
+      strict: flags.strict === true,
     });
   });
   return command;
@@ -80,6 +89,7 @@ export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookLis
   let failure: unknown;
   const done = new Promise<void>((resolve) => (finish = resolve));
   const onEvent = (d: ReceivedDelivery) => {
+    if (d.differences.length > 0) deps.io.warn(differenceWarning(d));
     // an NDJSON line, a YAML document, or what --jq makes of the envelope; a --jq error stops the listener
     if (asNdjson) {
       output.item(d.event).catch((error: unknown) => {
@@ -96,7 +106,7 @@ export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookLis
     receiver = await startReceiver({
       host: opts.host, port: opts.port, key: opts.key, previousKey: opts.previousKey, forwardTo: opts.forwardTo,
       onEvent, onReject: (r) => deps.io.info(rejection(r)),
-      maxEvents: opts.maxEvents, onLimitReached: () => finish(),
+      maxEvents: opts.maxEvents, onLimitReached: () => finish(), strict: opts.strict,
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
@@ -124,8 +134,22 @@ function summary(d: ReceivedDelivery): string {
     d.forwardStatus !== undefined ? `relayed: HTTP ${d.forwardStatus}` : null,
   ].filter(Boolean);
   // Every part but the notes comes from the sender's body: shown, never sent raw to the terminal.
-  const line = `${e.time ?? '-'}  ${e.type.padEnd(15)}  ${(e.subject ?? '-').padEnd(10)}  ${e.id}`;
+  const line = `${attribute(e.time)}  ${e.type.padEnd(15)}  ${attribute(e.subject).padEnd(10)}  ${e.id}`;
   return `${safeText(line)}${notes.length ? `  (${notes.join(', ')})` : ''}`;
+}
+
+/** An optional attribute as the summary shows it: the producer may send any JSON value, or none. */
+function attribute(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined ? '-' : JSON.stringify(value);
+}
+
+/**
+ * One line for an accepted event that differs from the document. Its parts come from the sender: made safe here,
+ * line feeds included (io.warn keeps those), so a hostile id cannot split the warning or drive the terminal.
+ */
+function differenceWarning(d: ReceivedDelivery): string {
+  const what = `${cutText(d.event.type, 60)} ${cutText(d.event.id, 80)}`;
+  return safeText(`${what} accepted, but it differs from fleetctl's document: ${d.differences.join('; ')}`);
 }
 
 function rejection(r: RejectedDelivery): string {

@@ -99,14 +99,42 @@ describe('fleets list: running', () => {
     expect(stdout).toBe('name,vehicle_count,created_at\nNorth,12,2025-01-02T03:04:05Z\nSouth,0,2025-02-03T04:05:06Z\n');
   });
 
-  it('--columns naming a field the document does not have: exit 2 before any request, with the closest names', async () => {
-    const result = await runCli(['fleets', 'list', '--columns', 'name,region.code,vehicle_cnt'], { env: ciEnv(tempConfigDir()), agent: newMockAgent() });
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(
-      'Error: --columns: unknown columns "region.code", "vehicle_cnt" (did you mean vehicle_count?)\n' +
-        'Hint: valid columns: id, organization_id, name, vehicle_count, created_at\n',
+  // The service's own document: its fleet records may carry a depot (these records happen not to)
+  const servedDocument = {
+    openapi: '3.1.1',
+    paths: {
+      '/v1/fleets': {
+        get: {
+          security: [{ oauth: ['thirdparty.api.fleets_read'] }],
+          responses: { 200: { content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Fleet' } } } } } } } },
+        },
+      },
+    },
+    components: { schemas: { Fleet: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, depot: { type: 'string' } } } } },
+  };
+
+  it('--columns: a field a record carries or the served document describes is shown; one neither has is exit 2, with the closest names', async () => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'fleets_read' });
+    stubApi(agent, { path: '/v1/fleets', body: page(fleets) });
+    stubApi(agent, { path: '/openapi/v1.json', body: servedDocument });
+    const { code, stdout, stderr } = await runCli(['fleets', 'list', '--columns', 'name,region.code,depot,vehicle_cnt'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock(), tty: false });
+    expect(code).toBe(2);
+    expect(stdout).toBe('name\tregion.code\tdepot\tvehicle_cnt\nNorth\tN\t\t\nSouth\t\t\t\n');
+    expect(stderr).toBe(
+      'Error: --columns: no record has the field "vehicle_cnt" (did you mean vehicle_count?), and the API document does not describe it\n' +
+        'Hint: fields these records carry: id, name, organization_id, vehicle_count, created_at, region.code\n',
     );
+  });
+
+  it('--columns on a terminal: refused before the table is drawn', async () => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'fleets_read' });
+    stubApi(agent, { path: '/v1/fleets', body: page(fleets) });
+    stubApi(agent, { path: '/openapi/v1.json', body: servedDocument });
+    const { code, stdout } = await runCli(['fleets', 'list', '--columns', 'name,vehicle_cnt'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock(), tty: true });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
   });
 
   it('an unknown -o is a usage error', async () => {

@@ -59,7 +59,7 @@ const cases: Case[] = [
     missing: 'device',
     answers: [devices],
     searches: [pickHw2],
-    want: { device: ID, vehicleId: VEHICLE },
+    want: { device: ID, body: { vehicle_id: VEHICLE } },
   },
   { verb: 'devices unassign', make: newDevicesUnassignCommand as unknown as Factory, argv: ['--yes'], missing: 'device', answers: [devices], searches: [pickHw2], want: { device: ID, yes: true } },
   { verb: 'devices events', make: newDevicesEventsCommand as unknown as Factory, argv: ['--since', '1d'], missing: 'hardware-id', answers: [devices], searches: [pickHw2], want: { hardwareId: 'HW-000002' } },
@@ -99,7 +99,7 @@ const cases: Case[] = [
     argv: [],
     missing: 'id',
     answers: [list('/v1/fleets?limit=100', [{ id: ID, name: 'North Vans 1', vehicle_count: 12 }])],
-    searches: [{ choose: '12 vehicles' }],
+    searches: [{ choose: 'North Vans 1  12' }],
     want: { id: ID },
   },
   {
@@ -126,7 +126,7 @@ const cases: Case[] = [
     argv: [],
     missing: 'id',
     answers: [list('/v1/vehicles?limit=100', [{ id: ID, name: 'Van 0002', license_plate: 'ABC-1234', make: 'Ford', model: 'Transit', year: 2022 }])],
-    searches: [{ term: 'abc', choose: 'Ford Transit' }],
+    searches: [{ term: 'abc', choose: 'Ford  Transit' }],
     want: { id: ID },
   },
   {
@@ -169,7 +169,7 @@ describe('a required argument left out', () => {
 
   it('the other flags are checked before anything is listed', async () => {
     const f = fakeDeps({ tty: true });
-    await expect(parseVerb(newDevicesAssignCommand(f.deps, recordRun().run), ['--vehicle-id', 'x'])).rejects.toThrow('--vehicle-id must be a UUID');
+    await expect(parseVerb(newDevicesAssignCommand(f.deps, recordRun().run), ['--vehicle-id', 'x'])).rejects.toThrow('--vehicle-id: must be a valid uuid');
     await expect(parseVerb(newDevicesEventsCommand(f.deps, recordRun().run), ['--since', 'yesterday'])).rejects.toThrow('--since must be');
     expect([f.sent, f.prompts]).toEqual([[], []]);
   });

@@ -111,16 +111,16 @@ describe('planChanges', () => {
 describe('diff and apply: parse', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-apply-'));
   const file = path.join(dir, 'desired.json');
-  writeFileSync(file, JSON.stringify({ is_enabled: true, topics: [events] }));
+  writeFileSync(file, JSON.stringify({ is_enabled: true, topics: [events], transport: 'HttpCallback' }));
 
-  it('reads the file, or stdin for -', async () => {
+  it('reads the file, or stdin for -, setting aside the members fleetctl does not manage', async () => {
     const f = fakeDeps({ stdin: JSON.stringify({ topics: [alarms] }) });
     const diff = recordRun<WebhookDiffOptions>();
     await parseVerb(newWebhookDiffCommand(f.deps, diff.run), ['-f', file, '--org', ORG]);
-    expect(diff.calls[0]).toEqual({ organizationId: ORG, desired: { is_enabled: true, topics: [events] }, source: file });
+    expect(diff.calls[0]).toEqual({ organizationId: ORG, desired: { is_enabled: true, topics: [events] }, unmanaged: [{ level: 'config', name: 'transport', path: 'transport' }], source: file });
     const apply = recordRun<WebhookApplyOptions>();
     await parseVerb(newWebhookApplyCommand(f.deps, apply.run), ['-f', '-', '--if-match', 'e1']);
-    expect(apply.calls[0]).toEqual({ organizationId: undefined, desired: { topics: [alarms] }, source: 'stdin', ifMatch: '"e1"' });
+    expect(apply.calls[0]).toEqual({ organizationId: undefined, desired: { topics: [alarms] }, unmanaged: [], source: 'stdin', ifMatch: '"e1"' });
   });
 
   it('refuses a bad document before any request', async () => {

@@ -8,7 +8,7 @@ import { newWebhookListenCommand, webhookListenRun, type WebhookListenOptions } 
 import { newWebhookTriggerCommand, webhookTriggerRun, type WebhookTriggerOptions } from '../../../src/commands/webhook/trigger.js';
 import { sampleEvent, triggerSampleEvent, validateEnvelope } from '../../../src/webhooks/index.js';
 import { BASE_URL, fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
-import type { Deps } from '../../../src/factory.js';
+import { listening } from './listening.js';
 
 describe('webhook listen: parsing', () => {
   async function parse(args: string[], env: NodeJS.ProcessEnv = {}): Promise<WebhookListenOptions> {
@@ -18,9 +18,10 @@ describe('webhook listen: parsing', () => {
   }
 
   it.each([
-    [['--key', 'k1'], {}, { host: '127.0.0.1', port: 4011, key: 'k1', previousKey: undefined, forwardTo: undefined, maxEvents: undefined }],
+    [['--key', 'k1'], {}, { host: '127.0.0.1', port: 4011, key: 'k1', previousKey: undefined, forwardTo: undefined, maxEvents: undefined, strict: false }],
     [['--key-env', 'MY_KEY', '--port', '0', '--host', '0.0.0.0'], { MY_KEY: 'k2' }, { host: '0.0.0.0', port: 0, key: 'k2' }],
-    [[], { FLEETCTL_WEBHOOK_KEY: 'k3' }, { key: 'k3' }],
+    [[], { FLEETCTL_WEBHOOK_KEY: 'k3' }, { key: 'k3', strict: false }],
+    [['--strict'], { FLEETCTL_WEBHOOK_KEY: 'k3' }, { key: 'k3', strict: true }],
     [[], { FLEETCTL_WEBHOOK_KEY: 'k3', FLEETCTL_WEBHOOK_PREVIOUS_KEY: 'k0' }, { key: 'k3', previousKey: 'k0' }],
     [['--previous-key', 'k1'], { FLEETCTL_WEBHOOK_KEY: 'k3', FLEETCTL_WEBHOOK_PREVIOUS_KEY: 'k0' }, { key: 'k3', previousKey: 'k1' }],
     [['--key', 'new', '--previous-key', 'old', '--forward-to', 'http://127.0.0.1:3000/hooks', '--max-events', '2'], {}, { key: 'new', previousKey: 'old', forwardTo: 'http://127.0.0.1:3000/hooks', maxEvents: 2 }],
@@ -45,22 +46,6 @@ describe('webhook listen: parsing', () => {
     await expect(parse(args)).rejects.toThrow(message);
   });
 });
-
-/** Starts listen on a free port; resolves with its URL once the ready line is on stderr. */
-async function listening(opts: Partial<WebhookListenOptions>, tty: boolean, format?: 'json' | 'ndjson' | 'csv') {
-  const f = fakeDeps({ tty, format });
-  const controller = new AbortController();
-  const deps = { ...f.deps, signal: controller.signal } as Deps;
-  const done = webhookListenRun(deps, { host: '127.0.0.1', port: 0, key: 'secret', ...opts });
-  onTestFinished(() => controller.abort());
-  let url: string | undefined;
-  for (let i = 0; i < 200 && !url; i++) {
-    url = /Listening on (\S+)/.exec(f.io.stderr())?.[1];
-    if (!url) await new Promise((r) => setTimeout(r, 10));
-  }
-  if (!url) throw new Error(`not ready: ${f.io.stderr()}`);
-  return { f, url, done, stop: () => controller.abort() };
-}
 
 describe('webhook listen: running', () => {
   it('piped: each accepted event is one NDJSON line; duplicates and a wrong key are reported on stderr', async () => {

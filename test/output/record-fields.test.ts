@@ -1,0 +1,102 @@
+// The one rule for which fields a view shows when the records are shaped otherwise than fleetctl guessed:
+// preferred columns the records carry, then the records' own (identifiers, names, times, other scalars).
+import { describe, expect, it } from 'vitest';
+import { carries, chooseColumns, everyField, isIdentifierColumn, rankField, FieldRank, recordCells, recordLabel } from '../../src/output/record-fields.js';
+import { firstBatch } from '../../src/output/first-batch.js';
+
+const uuid = '2e7f6c1f-1dae-45ed-a366-adae182c1269';
+
+describe('chooseColumns', () => {
+  it('keeps the preferred columns when the records carry them (null counts as carried)', () => {
+    const records = [{ id: uuid, name: 'Truck', vehicle_id: null, extra: 1 }];
+    expect(chooseColumns(['id', 'name', 'vehicle_id'], records)).toEqual(['id', 'name', 'vehicle_id']);
+  });
+
+  it('leaves out what no record carries and fills from the records: two ids, names, times, scalars, other ids, nested last', () => {
+    const records = [{ notes: 'n', firmware: { version: '1' }, reported_at: '2026-11-20T10:00:00Z', label: 'Cab 1', serial: 'S-1', id: uuid, hardware_id: 'HW-1' }];
+    expect(chooseColumns(['hardware_id', 'name', 'model', 'capabilities', 'last_seen_at'], records)).toEqual(['hardware_id', 'serial', 'label', 'reported_at', 'notes']);
+    expect(chooseColumns(['name', 'x', 'y', 'z', 'w', 'v', 'u'], records)).toEqual(['serial', 'id', 'label', 'reported_at', 'notes', 'hardware_id', 'firmware']);
+  });
+
+  it('no records: the preferences as they are', () => {
+    expect(chooseColumns(['id', 'name'], [])).toEqual(['id', 'name']);
+  });
+});
+
+describe('field ranks and identifiers', () => {
+  it.each([
+    ['id', [uuid], FieldRank.identifier],
+    ['vehicle_ref', [uuid], FieldRank.identifier],
+    ['hardwareId', ['HW-1'], FieldRank.identifier],
+    ['idempotency_key', ['k'], FieldRank.identifier],
+    ['title', ['North'], FieldRank.name],
+    ['given_name', ['Ada'], FieldRank.name],
+    ['observed', ['2026-11-20T10:00:00Z'], FieldRank.time],
+    ['opened_at', [null], FieldRank.time],
+    ['count', [3], FieldRank.scalar],
+    ['firmware', [{ v: 1 }], FieldRank.nested],
+  ] as const)('%s is ranked %i', (field, values, rank) => {
+    expect(rankField(field, values)).toBe(rank);
+  });
+
+  it('a column of uuids is an identifier, whatever its name', () => {
+    expect(isIdentifierColumn('owner', [uuid, null, ''])).toBe(true);
+    expect(isIdentifierColumn('owner', ['Ada'])).toBe(false);
+  });
+});
+
+describe('every field, carried fields', () => {
+  it('-o wide: the union over every record, nested members dotted, arrays whole', () => {
+    expect(everyField([{ a: 1, b: { c: 2, d: { e: 3 } } }, { f: [1, 2], b: { g: null }, h: {} }])).toEqual(['a', 'b.c', 'b.d.e', 'f', 'b.g', 'h']);
+  });
+
+  it('carries walks dotted paths over own members only', () => {
+    expect(carries({ a: { b: null } }, 'a.b')).toBe(true);
+    expect(carries({ a: { b: 1 } }, 'a.c')).toBe(false);
+    expect(carries({}, 'constructor')).toBe(false);
+  });
+});
+
+describe('picker cells and completion labels', () => {
+  it('cells: lists as words, a set flag as its name, missing preferred fields replaced by the record\'s own', () => {
+    expect(recordCells({ hardware_id: 'HW-1', name: 'Van', capabilities: ['reboot', 'wake_up'] }, ['hardware_id', 'name', 'capabilities'])).toEqual(['HW-1', 'Van', 'reboot wake_up']);
+    expect(recordCells({ at: '2026-01-01T00:00:00Z', is_accident: true, is_important: false }, ['at', 'is_accident', 'is_important'])).toEqual(['2026-01-01T00:00:00Z', 'accident', '']);
+    expect(recordCells({ id: uuid, title: 'North' }, ['name', 'vehicle_count'])).toEqual([uuid, 'North']);
+  });
+
+  it('label: the preferred field, else a name-like field, never an identifier or an object', () => {
+    expect(recordLabel({ id: uuid, name: 'Van 1' }, ['name'])).toBe('Van 1');
+    expect(recordLabel({ id: uuid, serial: 'S-1', meta: { a: 1 }, title: 'North' }, ['name'])).toBe('North');
+    expect(recordLabel({ id: uuid }, ['name'])).toBeUndefined();
+  });
+});
+
+describe('firstBatch', () => {
+  it('takes what arrives together, and streams the rest in order without losing any', async () => {
+    let pulled = 0;
+    async function* pages() {
+      for (const page of [[1, 2, 3], [4, 5]]) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        for (const item of page) {
+          pulled++;
+          yield item;
+        }
+      }
+    }
+    const { head, rest } = await firstBatch(pages());
+    expect(head).toEqual([1, 2, 3]);
+    expect(pulled).toBe(3);
+    const all: unknown[] = [];
+    for await (const item of rest) all.push(item);
+    expect(all).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('an empty list, and a failing first page, are passed on', async () => {
+    async function* none() {}
+    expect((await firstBatch(none())).head).toEqual([]);
+    async function* failing(): AsyncIterable<unknown> {
+      throw new Error('page failed');
+    }
+    await expect(firstBatch(failing())).rejects.toThrow('page failed');
+  });
+});
