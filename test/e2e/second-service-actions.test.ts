@@ -158,10 +158,20 @@ describe('auth, retries and problems against the second service', { timeout: 180
   });
 
   it('a 400 whose problem lists errors[]: exit 2, rendered without placeholders', async () => {
-    const args = ['drivers', 'update', seedUuid(0xd7, 1), '--status', 'inactive'];
+    // the service's document lets badge be null; the service itself refuses it: the CLI sends what the document allows
+    const args = ['drivers', 'update', seedUuid(0xd7, 1), '--field', 'badge=null'];
     const r = await h.cli(args);
     expectFailure(args, r, 2);
     expect(r.stderr).toContain('(request.invalid_body, HTTP 400)');
+  });
+
+  it('a member the service\'s document does not have is refused before sending, with the members it names: exit 2', async () => {
+    const from = svc.requests.length;
+    const args = ['drivers', 'update', seedUuid(0xd7, 1), '--status', 'inactive'];
+    const r = await h.cli(args);
+    expectFailure(args, r, 2);
+    expect(r.stderr).toMatch(/^Error: --status: is not a known member\nHint: the service's document names: .*given_name/);
+    expect(calls(from)).toEqual([]);
   });
 
   it('an organization outside the tenant: 403, exit 4; a scope the issuer does not grant: exit 3', async () => {
