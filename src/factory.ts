@@ -255,11 +255,12 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
   });
 }
 
-/** The document for the profile's base URL; the bundled one, silently, when no base URL is configured. */
+/** The document for the profile's base URL; the bundled one, silently, when no usable base URL is configured. */
 async function loadServedDocumentFor(deps: Deps): Promise<ServedDocument> {
   const [{ loadServedDocument, bundledDocument }, settings] = await Promise.all([import('./api/served-document.js'), deps.settings()]);
   const baseUrl = settings.base_url.value;
-  if (!baseUrl) return { document: await bundledDocument(), source: 'bundled' };
+  // no service to ask (a base URL that is no http(s) URL is named by the API client when a request is made)
+  if (!baseUrl || !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? '')) return { document: await bundledDocument(), source: 'bundled' };
   const served = await loadServedDocument({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl);
   if (served.warning) deps.io.warn(served.warning);
   return served;

@@ -35,8 +35,8 @@ describe('deps.servedDocument', () => {
     expect(io.stderr()).toBe(`Warning: could not read the API document from ${BASE_URL}/openapi/v1.json (HTTP 404); using the one bundled with fleetctl\n`);
   });
 
-  it('without a base URL: the bundled document, silently, and nothing fetched', async () => {
-    const { deps, io } = depsWith({});
+  it.each([[undefined], ['not a url'], ['ftp://files.example.com']])('without a usable base URL (%s): the bundled document, silently, and nothing fetched', async (baseUrl) => {
+    const { deps, io } = depsWith(baseUrl === undefined ? {} : { FLEETCTL_BASE_URL: baseUrl });
     expect(await deps.servedDocument()).toEqual({ document: await bundledDocument(), source: 'bundled' });
     expect(io.stderr()).toBe('');
   });

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../io/clock.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
+import { cutText, safeText } from '../output/terminal-text.js';
 import { HTTP_METHODS, isOpenApiDoc, recordFieldNames, responseRecordSchema, type OpenApiDoc } from '../openapi/document-shapes.js';
 import { operation } from '../openapi/operations.js';
 import type { OperationId } from '../openapi/operation-types.js';
@@ -52,6 +53,8 @@ export async function loadServedDocument(deps: ServedDocumentDeps, baseUrl: stri
   const now = deps.clock.now().getTime();
   if (cached && !opts.refresh && now - Date.parse(cached.fetched_at) < CACHE_TTL_MS) return { document: cached.document, source: 'cache' };
   const url = `${baseUrl.replace(/\/+$/, '')}/openapi/v1.json`;
+  // a base URL is typed by people: what goes to the terminal is escaped and cut
+  const shown = cutText(safeText(url), 200);
   let reason: string;
   try {
     const answer = await deps.transport.send({ method: 'GET', url, headers: { accept: 'application/json' } });
@@ -62,12 +65,12 @@ export async function loadServedDocument(deps: ServedDocumentDeps, baseUrl: stri
     if (file) await writeFileAtomically(file, `${JSON.stringify(cache)}\n`).catch(() => undefined);
     return { document, source: 'served' };
   } catch (error) {
-    reason = (error as Error).message;
+    reason = cutText(safeText((error as Error).message), 300);
   }
   if (cached) {
-    return { document: cached.document, source: 'cache', warning: `could not refresh the API document from ${url} (${reason}); using the copy fetched at ${cached.fetched_at}` };
+    return { document: cached.document, source: 'cache', warning: `could not refresh the API document from ${shown} (${reason}); using the copy fetched at ${cached.fetched_at}` };
   }
-  return { document: await bundledDocument(), source: 'bundled', warning: `could not read the API document from ${url} (${reason}); using the one bundled with fleetctl` };
+  return { document: await bundledDocument(), source: 'bundled', warning: `could not read the API document from ${shown} (${reason}); using the one bundled with fleetctl` };
 }
 
 /** The document bundled with fleetctl (src/openapi/v1.json), loaded on first use. */

@@ -58,6 +58,14 @@ describe('loadServedDocument', () => {
     expect(existsSync(cacheFileFor(dir, BASE))).toBe(false);
   });
 
+  it('the URL in a warning is escaped and cut: a base URL is typed by people', async () => {
+    const { dir, clock } = setup();
+    const base = `https://api.example.com/\u001b[31m${'x'.repeat(500)}`;
+    const transport = scriptedTransport([{ method: 'GET', path: `/%1B[31m${'x'.repeat(500)}/openapi/v1.json`, status: 500 }]);
+    const { warning } = await loadServedDocument({ transport, clock, configDir: dir }, base);
+    expect(warning).toMatch(/^could not read the API document from https:\/\/api\.example\.com\/\\x1b\[31mx+… \(5\d\d characters\) \(HTTP 500\); using the one bundled with fleetctl$/);
+  });
+
   it('a cache written by an older fleetctl (operations only) is fetched again', async () => {
     const { dir, clock } = setup();
     const file = cacheFileFor(dir, BASE);

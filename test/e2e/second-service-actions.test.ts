@@ -170,6 +170,15 @@ describe('auth, retries and problems against the second service', { timeout: 180
     expect(problem.errors).toEqual([{ pointer: '/fleet_id', reason: 'not in that organization' }]);
   });
 
+  it('a member the service\'s document does not have is refused before sending, with the members it names: exit 2', async () => {
+    const from = svc.requests.length;
+    const args = ['drivers', 'update', seedUuid(0xd7, 1), '--status', 'inactive'];
+    const r = await h.cli(args);
+    expectFailure(args, r, 2);
+    expect(r.stderr).toMatch(/^Error: --status: is not a known member\nHint: the service's document names: .*given_name/);
+    expect(calls(from)).toEqual([]);
+  });
+
   it('an organization outside the tenant: 403, exit 4; a scope the issuer does not grant: exit 3', async () => {
     const foreign = ['devices', 'list', '--organization-id', svc.state.foreignOrg];
     expectFailure(foreign, await h.cli(foreign), 4);
