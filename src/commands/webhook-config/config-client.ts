@@ -115,7 +115,10 @@ export class WebhookConfigClient {
 
   private hintFor(error: ApiError, pre: Precondition | undefined, what: TopicType | 'create' | undefined): string | undefined {
     const org = this.organizationId;
-    // the spec states the statuses (404 none, 409 last topic, 412 stale If-Match), not the codes: those decide first
+    // a code fleetctl knows says most; the spec states only statuses (404 none, 409 last topic, 412 stale
+    // If-Match), so a service's own codes are read by their status
+    const known = this.hintForCode(error.code, pre, what);
+    if (known !== undefined) return known;
     switch (error.status) {
       case 404:
         return what && what !== 'create'
@@ -124,14 +127,18 @@ export class WebhookConfigClient {
       case 409:
         return this.hintForCode('webhook.last_topic', pre, what);
       case 412:
-        return this.hintForCode('precondition.failed', pre, what);
+        return this.hintForCode(what === 'create' ? 'precondition.required' : 'precondition.failed', pre, what);
     }
-    return this.hintForCode(error.code, pre, what);
+    return undefined;
   }
 
   private hintForCode(code: string | undefined, pre: Precondition | undefined, what: TopicType | 'create' | undefined): string | undefined {
     const org = this.organizationId;
     switch (code) {
+      case 'webhook_config.not_found':
+        return `organization ${org} has no webhook configuration: create one with \`fleetctl webhook-config create --org ${org} --url https://... --topics events\``;
+      case 'resource.not_found':
+        return what && what !== 'create' ? `the configuration has no ${what} topic: see its topics with \`fleetctl webhook-config get --org ${org}\`` : undefined;
       case 'precondition.required':
         return what === 'create'
           ? `organization ${org} already has a webhook configuration: review it with \`fleetctl webhook-config get --org ${org}\`, change topics with \`fleetctl webhook-config topics set --org ${org}\`, or manage it with \`fleetctl webhook-config apply --org ${org}\``
