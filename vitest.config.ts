@@ -4,5 +4,27 @@ export default defineConfig({
   test: {
     // every fake a test scripts must be used: checked when each test ends (test/support/fakes.ts)
     setupFiles: ['test/support/verify-fakes.setup.ts'],
+    // Two test files at a time. Vitest's default on a 2-core machine is one (cores - 1), and most of an
+    // end-to-end file is waiting for its subprocesses, which leaves a core idle.
+    maxWorkers: 2,
+    // Limits against a hang, not promises of speed: on a 2-core machine shared with other jobs, a test that
+    // takes 1 s alone can take ten times that (5 s and 10 s, vitest's defaults, failed tests that were fine).
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        // In-process tests share one module graph per worker instead of loading src/ afresh for each file:
+        // loading was most of their time (118 files: 225 s of tests, about 470 s of start-up in a full run).
+        // A test that needs a module's first load says so (vi.resetModules, test/shared/undici.test.ts).
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/fuzz/**'], isolate: false },
+      },
+      {
+        // Subprocesses, terminals, process.chdir: each file in a fresh process, as before. Vitest starts
+        // isolated files first, so these long files overlap the short in-process ones.
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/fuzz/**/*.test.ts'] },
+      },
+    ],
   },
 });

@@ -73,7 +73,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     createRequestHandler(app, router, {
       latencyMs: opts.latencyMs ?? 0,
       faults: new FaultInjector(opts.faultRate ?? 0, seed),
-      rateLimiter: opts.rateLimit ? new RateLimiter(opts.rateLimit) : null,
+      // the sandbox's clock when one is injected (a test moves time rather than waiting); else a monotonic one
+      rateLimiter: opts.rateLimit ? new RateLimiter(opts.rateLimit, opts.now ? () => now().getTime() : undefined) : null,
     }),
   );
   server.on('clientError', answerClientError);

@@ -33,6 +33,7 @@ export interface SandboxOptions {
   /** DNS resolver for delivery-time webhook address checks (tests). */
   webhookResolver?: Resolver;
   log?: (line: string) => void;
+  /** The sandbox's clock (tests): the world's dates, token lifetimes and the rate limiter's refills follow it. */
   now?: () => Date;
   /**
    * How long a request may take to arrive, headers and body, before it is answered 408 (default 20 s; Node's own

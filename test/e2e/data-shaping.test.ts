@@ -1,7 +1,8 @@
 // Shaping and following data against real sandboxes, with the built CLI: --jq refused before any request,
 // --jq on api, bulk results and webhook listen, a JSON array left valid when a later page fails, --follow
 // through injected faults (every event printed once), a follow that ends when its reader goes, and --jq
-// streaming 100,000 devices in flat memory.
+// streaming 100,000 devices in flat memory. Faults are targeted rules (/_sandbox/faults): each test says which
+// request fails and how, and waits for the sandbox to have answered so, rather than for a random fault.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startHarness, BIN, type SandboxHarness } from './harness.js';
@@ -42,9 +43,32 @@ function background(h: SandboxHarness, args: string[]) {
   };
 }
 
-async function until(what: string, probe: () => boolean, timeoutMs = 60_000): Promise<void> {
+interface FaultRule {
+  match: { operation_id: string; hardware_id?: string };
+  respond: { status?: number; drop?: true; delay_ms?: number };
+  times: number;
+}
+
+/** Adds targeted fault rules, tried in the order given; the ids they got. */
+async function addFaults(h: SandboxHarness, rules: FaultRule[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const rule of rules) {
+    const res = await fetch(`${h.sandbox.baseUrl}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+    expect(res.status, await res.clone().text()).toBe(201);
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  return ids;
+}
+
+/** True once every rule has answered as many requests as it was given. */
+async function faultsUsedUp(h: SandboxHarness): Promise<boolean> {
+  const rules = (await (await fetch(`${h.sandbox.baseUrl}/_sandbox/faults`)).json()) as { hits: number; times: number | null }[];
+  return rules.every((r) => r.hits === r.times);
+}
+
+async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!probe()) {
+  while (!(await probe())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -86,61 +110,74 @@ describe('--jq against the sandbox', () => {
 describe('--all -o json when a later page fails', () => {
   let h: SandboxHarness;
   beforeAll(async () => {
-    h = await startHarness({ faultRate: 0.5 });
+    h = await startHarness();
   });
   afterAll(() => h?.close());
 
   it("stdout is a closed JSON array of what was printed, the exit code is the failure's, stderr gives the cursor to resume from", { timeout: 120_000 }, async () => {
-    // the faults are seeded: some run among the first few gets its first page and fails on a later one
-    let failed: Awaited<ReturnType<SandboxHarness['cli']>> | undefined;
-    for (let attempt = 0; attempt < 10 && !failed; attempt++) {
-      const r = await h.cli(['devices', 'list', '--all', '--limit', '20', '-o', 'json', '--max-retries', '0']);
-      if (r.code !== 0 && r.stdout !== '') failed = r;
-    }
-    expect(failed, 'no run failed after its first page').toBeDefined();
-    const r = failed!;
-    expect(r.code).toBe(9);
+    // the first page is answered as usual (a rule that waits 0 ms, used up by it), the second with 503
+    await addFaults(h, [
+      { match: { operation_id: 'listDevices' }, respond: { delay_ms: 0 }, times: 1 },
+      { match: { operation_id: 'listDevices' }, respond: { status: 503 }, times: 1 },
+    ]);
+    const r = await h.cli(['devices', 'list', '--all', '--limit', '20', '-o', 'json', '--max-retries', '0']);
+    expect(await faultsUsedUp(h), 'the failure came on the second page').toBe(true);
+    expect(r.code, r.stderr).toBe(9);
     const printed = JSON.parse(r.stdout) as { hardware_id: string }[];
-    expect(printed.length % 20).toBe(0);
+    expect(printed).toHaveLength(20);
     const resume = /Stopped after (\d+) items\. To resume from there: the same command with --cursor (\S+)/.exec(r.stderr);
     expect(resume, r.stderr).not.toBeNull();
     expect(Number(resume![1])).toBe(printed.length);
-    const rest = await h.cli(['devices', 'list', '--all', '--limit', '20', '-o', 'json', '--max-retries', '20', '--cursor', resume![2]!]);
+    const rest = await h.cli(['devices', 'list', '--all', '--limit', '20', '-o', 'json', '--cursor', resume![2]!]);
     expect(rest.code, rest.stderr).toBe(0);
-    const whole = await h.cli(['devices', 'list', '--all', '--limit', '500', '--max-retries', '20', '--jq', '.hardware_id']);
+    const whole = await h.cli(['devices', 'list', '--all', '--limit', '500', '--jq', '.hardware_id']);
     expect([...printed, ...(JSON.parse(rest.stdout) as { hardware_id: string }[])].map((d) => d.hardware_id)).toEqual(whole.stdout.trim().split('\n'));
   });
 });
 
-describe('--follow against a sandbox producing events, with a fault rate of 0.2', () => {
+describe('--follow against a sandbox producing events, through failed polls', () => {
   let h: SandboxHarness;
   let root: string;
   beforeAll(async () => {
-    h = await startHarness({ faultRate: 0.2, devices: 20 });
+    h = await startHarness({ devices: 20 });
     root = h.envFor().FLEETCTL_ORGANIZATION_ID!;
   });
   afterAll(() => h?.close());
+
+  /** Emits events until `atLeast` of them are on `hw`: their ids. */
+  async function produce(hw: string, atLeast: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let round = 0; round < 50 && ids.length < atLeast; round++) {
+      ids.push(...(await emitGeneric(h, 20, root)).filter((e) => e.hardware_id === hw).map((e) => e.id));
+    }
+    expect(ids.length).toBeGreaterThanOrEqual(atLeast);
+    return ids;
+  }
 
   it('devices events and events search print every event produced during the run once, and stop with exit 0 on Ctrl-C', { timeout: 120_000 }, async () => {
     const hw = 'HW-000001';
     const args = ['--since', '30d', '--follow', '--interval', '1s', '--max-retries', '0'];
     const followers = [background(h, ['devices', 'events', hw, ...args]), background(h, ['events', 'search', '--hardware-id', hw, ...args])];
     await until('the first windows', () => followers.every((f) => f.run.stdout.length > 0));
-    const produced: string[] = [];
-    // produce events over time until each follower has had polls fail and carried on (at most 40 rounds)
-    for (let round = 0; round < 40; round++) {
-      produced.push(...(await emitGeneric(h, 20, root)).filter((e) => e.hardware_id === hw).map((e) => e.id));
-      await new Promise((resolve) => setTimeout(resolve, 700));
-      if (round >= 5 && followers.every((f) => f.run.stderr.includes(`polling events of ${hw} failed`))) break;
-    }
-    expect(produced.length).toBeGreaterThanOrEqual(6);
+    // each follower's next two polls fail, one answered 503 and one with its connection dropped; events are
+    // produced while they fail, and after
+    await addFaults(h, ['listDeviceEvents', 'searchEvents'].flatMap((operation_id) => [
+      { match: { operation_id, hardware_id: hw }, respond: { status: 503 }, times: 1 },
+      { match: { operation_id, hardware_id: hw }, respond: { drop: true }, times: 1 },
+    ]));
+    const produced = await produce(hw, 3);
+    await until('both failed polls of each follower', () => faultsUsedUp(h), 30_000);
+    produced.push(...(await produce(hw, 3)));
     for (const f of followers) {
       await until('every produced event', () => produced.every((id) => f.ids().includes(id)), 30_000);
       expect(await f.interrupt()).toBe(0);
       const ids = f.ids();
       expect(new Set(ids).size, 'an event printed twice').toBe(ids.length);
       for (const id of produced) expect(ids.filter((x) => x === id)).toHaveLength(1);
-      expect(f.run.stderr).toMatch(/Warning: polling events of HW-000001 failed \((HTTP 503|.+)\); trying again in \d+ s/);
+      const warnings = f.run.stderr.split('\n').filter((line) => line.startsWith('Warning: polling events of HW-000001 failed'));
+      expect(warnings, f.run.stderr).toHaveLength(2);
+      expect(warnings[0]).toMatch(/^Warning: polling events of HW-000001 failed \(HTTP 503 service\.unavailable\); trying again in \d+ s$/);
+      expect(warnings[1]).toMatch(/^Warning: polling events of HW-000001 failed \((?!HTTP).+\); trying again in \d+ s$/);
       expect(f.run.stderr).not.toMatch(/^Error:/m);
     }
   });

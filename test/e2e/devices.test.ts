@@ -211,12 +211,16 @@ describe('devices end to end', { timeout: 60_000 }, () => {
   it('last-position --watch piped: one NDJSON line, ends cleanly on SIGINT', async () => {
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('./harness.js');
+    const polls = async () => ((await (await fetch(`${h.sandbox.baseUrl}/_sandbox/requests?operation_id=getDeviceLastPosition&hardware_id=${reported.hardware_id}`)).json()) as unknown[]).length;
+    const before = await polls();
     const child = spawn(process.execPath, [BIN, 'devices', 'last-position', reported.hardware_id, '--watch', '--interval', '1s'], {
       env: { PATH: process.env.PATH ?? '', CI: 'true', NO_COLOR: '1', ...h.envFor() },
     });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // interrupted once it has polled twice (the sandbox's journal), whatever the machine's load: the position
+    // it printed first, and not again for the second poll, which found it unchanged
+    for (const end = Date.now() + 30_000; (await polls()) < before + 2 && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 100));
     child.kill('SIGINT');
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(0);

@@ -50,6 +50,10 @@ export function fleetctlOnPath(): string {
 
 // A listener example names a fixed port, as a user would type it. On a busy machine that port may be taken, so
 // each run gets one just found free, below the kernel's ephemeral range (which port-0 listeners draw from).
+// Examples run side by side: a port handed out once is not handed out again, though it may be free again by
+// the time another example probes (its listener not started yet).
+const handedOut = new Set<number>();
+
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = createServer();
@@ -61,6 +65,8 @@ function portIsFree(port: number): Promise<boolean> {
 export async function freeFixedPort(): Promise<number> {
   for (;;) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
     if (await portIsFree(port)) return port;
   }
 }

@@ -48,15 +48,19 @@ function expectCleanFailure(result: { code: number | null; stdout: string; stder
   expect(result.stderr, report).not.toMatch(/^\s+at /m);
 }
 
-describe('every named command under 429 and 503', { timeout: 120_000 }, () => {
+// The commands run side by side (vitest's maxConcurrency, 5): each is a CLI process of its own against a sandbox
+// whose every answer is the same failure, so no command changes what another meets.
+describe.concurrent('every named command under 429 and 503', { timeout: 120_000 }, () => {
   let failing: SandboxHarness;
   let limited: SandboxHarness;
 
   beforeAll(async () => {
     // every API request fails with 503 or a dropped connection (the token endpoint still answers)
     failing = await startHarness({ faultRate: 1 });
-    // one request per 100 s: the first one below takes it, every later one is 429 with a long Retry-After
-    limited = await startHarness({ rateLimit: 0.01 });
+    // one request per 100 s, on a sandbox clock that never moves: the first one below takes it, every later
+    // one is 429 with a long Retry-After, however long the commands take
+    const frozen = new Date();
+    limited = await startHarness({ rateLimit: 0.01, now: () => frozen });
     expect((await limited.cli(['fleets', 'list', '--limit', '1'])).code).toBe(0);
   }, 60_000);
 

@@ -124,6 +124,21 @@ async function deliveries(): Promise<any[]> {
   return (await fetch(`${h.sandbox.baseUrl}/_sandbox/deliveries`)).json() as Promise<any[]>;
 }
 
+/**
+ * The delivery log's entries for these events once each has one with outcome "delivered". The listener prints
+ * an event before it answers, and the sandbox logs the delivery when the answer arrives: an event seen at the
+ * listener may not be logged yet, so the log is waited for, not read at once. A delivered event is done: the
+ * sandbox sends it no more.
+ */
+async function deliveredLog(ids: string[]): Promise<any[]> {
+  let log: any[] = [];
+  await until('a "delivered" entry in the log for every event', async () => {
+    log = (await deliveries()).filter((d) => ids.includes(d.event_id));
+    return ids.every((id) => log.some((d) => d.event_id === id && d.outcome === 'delivered'));
+  });
+  return log;
+}
+
 describe('webhooks end to end, --allow-private-webhooks', () => {
   const app = new App();
   let port: number;
@@ -158,7 +173,7 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
     for (const e of emitted) expect(e.destinations).toBe(1);
     const ids = emitted.map((e) => e.id);
     await until('every event at the listener', () => ids.every((id) => listener.events.some((e) => e.id === id)));
-    await sleep(300);
+    const log = await deliveredLog(ids);
     const printed = listener.events.filter((e) => ids.includes(e.id));
     expect(printed.map((e) => e.id).sort()).toEqual([...ids].sort());
     expect(new Set(printed.map((e) => e.type))).toEqual(new Set(EVENT_TYPES));
@@ -178,7 +193,6 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
     }
     expect(new Set(relayed.map((r) => r.headers['idempotency-key'])).size).toBe(ids.length);
     // the sandbox's log: exactly one delivered attempt per event
-    const log = (await deliveries()).filter((d) => ids.includes(d.event_id));
     expect(log.filter((d) => d.outcome === 'delivered')).toHaveLength(ids.length);
     expect(log.every((d) => d.outcome === 'delivered' && d.status === 204)).toBe(true);
   }, 60_000);
@@ -189,10 +203,9 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
     const ids = emitted.map((e) => e.id);
     // one FIFO queue per destination: the head is retried, the others wait behind it
     await until('failed attempts while it is down', async () => (await deliveries()).filter((d) => ids.includes(d.event_id) && d.outcome === 'retrying').length >= 3);
-    await sleep(1_000);
     listener = await Listener.start(['--port', String(port), '--key-env', 'WEBHOOK_KEY', '--forward-to', app.url], { WEBHOOK_KEY: key });
     await until('every event after the restart', () => ids.every((id) => listener.events.some((e) => e.id === id)));
-    const log = (await deliveries()).filter((d) => ids.includes(d.event_id));
+    const log = await deliveredLog(ids);
     expect(log.filter((d) => d.outcome === 'delivered').map((d) => d.event_id).sort()).toEqual([...ids].sort());
     expect(log.some((d) => d.outcome === 'failed' || d.outcome === 'dropped_overflow' || d.outcome === 'blocked')).toBe(false);
     expect(log.filter((d) => d.outcome === 'retrying').every((d) => d.status === null && /ECONNREFUSED/.test(d.reason))).toBe(true);
@@ -219,7 +232,7 @@ describe('webhooks end to end, --allow-private-webhooks', () => {
     const after = (await Promise.all(EVENT_TYPES.map((type) => emit(type, 1)))).flat().map((e) => e.id);
     const ids = [...during, ...after];
     await until('every event across the rotation', () => ids.every((id) => listener.events.some((e) => e.id === id)));
-    const log = (await deliveries()).filter((d) => ids.includes(d.event_id));
+    const log = await deliveredLog(ids);
     expect(log.every((d) => d.outcome === 'delivered')).toBe(true);
     const keyOf = (id: string) => app.received.find((r) => r.body.id === id)!.headers['x-webhook-key'];
     expect(after.map(keyOf)).toEqual(after.map(() => key));

@@ -140,11 +140,13 @@ function isLoopbackUrl(value: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && (url.hostname === '127.0.0.1' || url.hostname === '[::1]');
 }
 
-/** Commands that run until interrupted: a server, a watch, a read from a pipe nobody writes to. */
+/** Commands that run until interrupted: a server, a watch, a follow, a read from a pipe nobody writes to. */
 export function runsUntilInterrupted(c: FuzzCase, argv: string[]): boolean {
   const name = c.command.path.join(' ');
   if (name === 'sandbox' || name === 'webhook listen') return true;
   if (name === 'devices last-position' && argv.some((a) => a === '-w' || a === '--watch')) return true;
+  // devices events, events search: prints the window, then polls until Ctrl-C
+  if (c.command.options.some((o) => o.name === 'follow') && argv.some((a) => a === '-f' || a === '--follow')) return true;
   // the suite's FIFO, or a case's own copy of it (--state FIFO)
   return argv.some((a) => a.endsWith('/fifo'));
 }

@@ -203,15 +203,19 @@ describe('delivery', () => {
     await emit(h, { type: 'alarm.triggered', organization_id: org });
     await until('a delivery with an older key', () => seen.length >= 1);
     expect(seen[0]).not.toBe(second);
-    await new Promise((ok) => setTimeout(ok, 500));
-    await emit(h, { type: 'alarm.triggered', organization_id: org });
-    await until('a delivery with the new key', () => seen.at(-1) === second);
+    // once the rotation has propagated (400 ms), a new event carries the new key: emitted until one does
+    await until('a delivery with the new key', async () => {
+      await emit(h, { type: 'alarm.triggered', organization_id: org });
+      const before = seen.length;
+      await until('its delivery', () => seen.length > before);
+      return seen.at(-1) === second;
+    });
     expect(first).not.toBe(second);
     // disabling stops deliveries after the window
     const etag = (await h.call('GET', base)).headers.get('etag')!;
     await h.call('PATCH', base, { body: { is_enabled: false }, headers: { 'if-match': etag } });
-    await new Promise((ok) => setTimeout(ok, 500));
-    expect((await emit(h, { type: 'alarm.triggered', organization_id: org })).body.events[0].destinations).toBe(0);
+    // waited for as the enabling was: each emit says whether the change has reached deliveries
+    await until('disabled', async () => (await emit(h, { type: 'alarm.triggered', organization_id: org })).body.events[0].destinations === 0, 3_000);
   });
 
   it('without allowPrivateWebhooks a host name resolving to a private address is blocked: nothing sent, the log says why', async () => {

@@ -21,8 +21,11 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('undici parts', () => {
-  // first in the file: the module sets the flag until its first answer only
+  // the module sets the flag until its first answer only: a fresh copy of it, whatever ran before in this
+  // worker (test files share modules: vitest.config.ts)
   it('compile the response parser with the baseline compiler only on V8 11 (Node 20): the flag is set until the first answer, also after a refused connection, and on no other V8', async () => {
+    vi.resetModules();
+    const { Agent, PARSER_COMPILE_FLAGS, request } = await import('../../src/shared/undici.js');
     const setFlags = vi.spyOn(v8, 'setFlagsFromString');
     const dispatcher = new Agent();
     try {
