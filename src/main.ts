@@ -149,7 +149,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     return ExitCode.ok;
   } catch (error) {
     if (error === stdoutClosed) return ExitCode.ok;
-    return reportError(error, deps, controller.signal.aborted, deps.debug() || (program === undefined && debugBeforeParse(argv)));
+    return reportError(error, deps, controller.signal.aborted || runtime?.signal?.aborted === true, deps.debug() || (program === undefined && debugBeforeParse(argv)));
   } finally {
     await deps.cleanup().catch(() => undefined);
     process.removeListener('SIGINT', onSignal);
