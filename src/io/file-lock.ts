@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { ExitCode, FleetctlError } from '../errors.js';
-import { ensureParentDirectory } from './directories.js';
 
 export interface LockOwner {
   pid: number;
@@ -72,7 +71,6 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<Held
     purpose: opts.purpose ?? opts.what,
     token: randomBytes(8).toString('hex'),
   };
-  ensureParentDirectory(file);
   const deadline = Date.now() + opts.waitMs;
   for (let attempt = 0; ; attempt++) {
     if (tryCreate(file, owner)) return holdLock(file, owner.token, staleMs);
@@ -114,7 +112,8 @@ function tryCreate(file: string, owner: LockOwner): boolean {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new LockBusyError(file, undefined, `cannot create the lock file ${file}: ${(error as Error).message}`, 'check the permissions of its folder');
+    // its folder is the caller's to make, as for the file it guards
+    throw new LockBusyError(file, undefined, `cannot create the lock file ${file}: ${(error as Error).message}`, 'check that its folder exists and that you may write to it');
   }
 }
 

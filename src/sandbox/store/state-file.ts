@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomically } from '../../io/atomic-file.js';
 import { acquireLock, type HeldLock } from '../../io/file-lock.js';
+import { ensureParentDirectory } from '../../io/directories.js';
 import type { WorldChanges } from './world-store.js';
 import type { CommandsState } from './commands.js';
 import type { WebhookConfigsState } from './webhook-configs.js';
@@ -57,6 +58,12 @@ export class CorruptStateError extends ConfigError {
  * one before saved, so none overwrites another's idempotency records, assignments, drivers or webhook configs.
  */
 export function lockStateFile(file: string, waitMs: number): Promise<HeldLock> {
+  // the folder is the operator's choice: made as the saver makes it, with the usual permissions
+  try {
+    ensureParentDirectory(file, { mode: 0o777 });
+  } catch (err) {
+    throw new ConfigError(`cannot use the folder of the sandbox state file ${file}: ${(err as Error).message}`, 'choose a --state FILE in a folder you can write to');
+  }
   return acquireLock(`${file}.lock`, { what: `the sandbox state ${file}`, waitMs, purpose: 'a sandbox using this state' });
 }
 
