@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io/read-input.js';
 import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
-import { acquireLock, type HeldLock } from '../io/file-lock.js';
+import { acquireLock, type HeldLock } from '../shared/file-lock.js';
 
 export interface JournalHeader {
   type: 'run';

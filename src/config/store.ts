@@ -1,12 +1,12 @@
 // The config store: named profiles and cached tokens in one JSON file (mode 0600), written atomically by conf,
-// each change made under a cross-process lock (src/io/file-lock.ts).
+// each change made under a cross-process lock (src/shared/file-lock.ts).
 import path from 'node:path';
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
-import { acquireLock } from '../io/file-lock.js';
+import { acquireLock } from '../shared/file-lock.js';
 import { describeIssue, issueOf } from '../openapi/schema-check.js';
 
 export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file'] as const;
@@ -40,8 +40,11 @@ export interface ConfigStore {
   update(change: (data: ConfigData) => void): Promise<void>;
 }
 
-/** A change holds the lock for milliseconds: waiting this long means its holder is stuck, not busy. */
-export const CONFIG_LOCK_WAIT_MS = 10_000;
+/**
+ * A change holds the lock for a read and a write, milliseconds; dozens of processes queued on a loaded machine
+ * may wait seconds. Waiting this long means the holder is stuck, not busy.
+ */
+export const CONFIG_LOCK_WAIT_MS = 30_000;
 
 export function configDirectory(env: NodeJS.ProcessEnv): string {
   if (env.FLEETCTL_CONFIG_DIR) return path.resolve(env.FLEETCTL_CONFIG_DIR);
@@ -91,10 +94,11 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
     async update(change) {
       // Other fleetctl processes change the file too (xargs -P, CI matrix jobs): the file is read again under the
       // lock and only this change applied to it, so a token cached meanwhile never undoes someone's `config set`.
+      // conf is loaded before the lock is taken: it holds the lock only for a read and a write
+      conf ??= openConf(directory, file, shapeProblem);
+      const writer = await conf;
       const lock = await acquireLock(`${file}.lock`, { what: 'the config store', waitMs: opts.lockWaitMs ?? CONFIG_LOCK_WAIT_MS, purpose: 'a change of the config store' });
       try {
-        conf ??= openConf(directory, file, shapeProblem);
-        const writer = await conf;
         // read, change and write with no await between: two updates of one process never interleave
         const data = read();
         change(data);

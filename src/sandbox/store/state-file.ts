@@ -3,7 +3,7 @@
 // cannot be read as sandbox state makes start-up fail and is never overwritten.
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomically } from '../../io/atomic-file.js';
-import { acquireLock, type HeldLock } from '../../io/file-lock.js';
+import { acquireLock, type HeldLock } from '../../shared/file-lock.js';
 import { ensureParentDirectory } from '../../io/directories.js';
 import type { WorldChanges } from './world-store.js';
 import type { CommandsState } from './commands.js';

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { LockBusyError, acquireLock, readLockOwner, withLock } from '../../src/io/file-lock.js';
+import { LockBusyError, acquireLock, readLockOwner, withLock } from '../../src/shared/file-lock.js';
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'fleetctl-lock-'));
 
@@ -16,7 +16,7 @@ function endedPid(): number {
 
 describe('acquireLock', () => {
   it('records who holds the lock, and removes it on release', async () => {
-    const file = path.join(tempDir(), 'a', 'store.lock');
+    const file = path.join(tempDir(), 'store.lock');
     const lock = await acquireLock(file, { what: 'the store', waitMs: 0, purpose: 'config set' });
     expect(readLockOwner(file)).toMatchObject({ pid: process.pid, hostname: os.hostname(), purpose: 'config set' });
     lock.release();
@@ -87,7 +87,7 @@ describe('acquireLock', () => {
     writeFileSync(counter, '0');
     // the children run the module itself, bundled: they are plain node processes
     const module = path.join(dir, 'file-lock.mjs');
-    buildSync({ entryPoints: [path.resolve('src/io/file-lock.ts')], bundle: true, platform: 'node', format: 'esm', outfile: module, logLevel: 'silent' });
+    buildSync({ entryPoints: [path.resolve('src/shared/file-lock.ts')], bundle: true, platform: 'node', format: 'esm', outfile: module, logLevel: 'silent' });
     const script = `
       const { withLock } = await import(${JSON.stringify(module)});
       const fs = await import('node:fs');
@@ -108,6 +108,11 @@ describe('acquireLock', () => {
     expect(readFileSync(counter, 'utf8')).toBe('80');
     expect(existsSync(path.join(dir, 'counter.lock'))).toBe(false);
   }, 60_000);
+
+  it('a folder that does not exist is the caller\'s to make: said in one line', async () => {
+    const file = path.join(tempDir(), 'missing', 'store.lock');
+    await expect(acquireLock(file, { what: 'the store', waitMs: 0 })).rejects.toThrow(`cannot create the lock file ${file}: ENOENT`);
+  });
 
   it('withLock releases when the work throws', async () => {
     const file = path.join(tempDir(), 'store.lock');
