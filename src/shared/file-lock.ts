@@ -75,10 +75,8 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<Held
   for (let attempt = 0; ; attempt++) {
     if (tryCreate(file, owner)) return holdLock(file, owner.token, staleMs);
     const current = readLockOwner(file);
-    if (isStale(file, current, staleMs)) {
-      breakStaleLock(file, current);
-      continue;
-    }
+    // removed: take it at once; not (another waiter is breaking it, or it cannot be removed): wait as for a live one
+    if (isStale(file, current, staleMs) && breakStaleLock(file, current)) continue;
     if (Date.now() >= deadline) throw busy(file, current, opts);
     // short and jittered: many waiters for a lock held milliseconds must not retry in step
     const pause = Math.min(100, 5 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random());
@@ -121,7 +119,11 @@ function holdLock(file: string, token: string, staleMs: number): HeldLock {
   // a long holder (an embedded sandbox serving a --follow) keeps its lock fresh; unref: it never keeps Node alive
   const refresh = setInterval(() => {
     const now = new Date();
-    if (readLockOwner(file)?.token === token) utimesSync(file, now, now);
+    try {
+      if (readLockOwner(file)?.token === token) utimesSync(file, now, now);
+    } catch {
+      // gone meanwhile: nothing to keep fresh (release says whose it is)
+    }
   }, Math.max(1, Math.floor(staleMs / 3)));
   refresh.unref();
   let released = false;
@@ -164,17 +166,17 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** Removes the stale lock seen as `seen`, unless another waiter already replaced it with a live one. */
-function breakStaleLock(file: string, seen: LockOwner | undefined): void {
+/** Removes the stale lock seen as `seen`, unless another waiter already replaced it with a live one; true if it did. */
+function breakStaleLock(file: string, seen: LockOwner | undefined): boolean {
   const breaker = `${file}.break`;
   const me: LockOwner = { pid: process.pid, hostname: os.hostname(), acquired_at: new Date().toISOString(), purpose: 'recovering a stale lock', token: randomBytes(8).toString('hex') };
   if (!tryCreate(breaker, me)) {
     const age = ageOf(breaker);
     if (age !== undefined && age > BREAKER_STALE_MS) unlinkQuietly(breaker);
-    return; // another waiter is breaking it: try again
+    return false; // another waiter is breaking it
   }
   try {
-    if (readLockOwner(file)?.token === seen?.token) unlinkQuietly(file);
+    return readLockOwner(file)?.token === seen?.token && unlinkQuietly(file);
   } finally {
     unlinkQuietly(breaker);
   }
@@ -199,10 +201,12 @@ function ageOf(file: string): number | undefined {
   }
 }
 
-function unlinkQuietly(file: string): void {
+/** Whether the file is gone now. */
+function unlinkQuietly(file: string): boolean {
   try {
     unlinkSync(file);
-  } catch {
-    // already gone
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
