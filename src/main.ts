@@ -21,7 +21,8 @@ export const EXIT_CODES_HELP = `Exit codes:
        client or scope)
   4    forbidden (HTTP 403: missing scope, organization outside your tenant)
   5    not found (HTTP 404, 410)
-  6    conflict (HTTP 409, 412, 428)
+  6    conflict (HTTP 409, 412, 428), or a lock another fleetctl holds past
+       the wait (config store, embedded sandbox state, bulk run journal)
   7    unprocessable (HTTP 422)
   8    rate limited or quota exceeded (HTTP 429 after retries)
   9    service unavailable: HTTP 5xx, 408, a redirect (3xx, never followed) or

@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io/read-input.js';
 import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
+import { acquireLock, type HeldLock } from '../shared/file-lock.js';
 
 export interface JournalHeader {
   type: 'run';
@@ -32,39 +33,72 @@ export function defaultJournalPath(configDir: string, runId: string): string {
   return path.join(configDir, 'runs', `${runId}.ndjson`);
 }
 
+/**
+ * One process at a time writes a journal (JOURNAL.lock, taken before the journal is read): a second `--resume` of
+ * a run still going is refused at once, naming the run and the process, before it reads or sends anything.
+ */
+function lockJournal(file: string, what: string): Promise<HeldLock> {
+  return acquireLock(`${file}.lock`, { what, waitMs: 0, purpose: 'a bulk run' });
+}
+
 export class Journal {
   private constructor(
     readonly file: string,
     readonly header: JournalHeader,
     /** The last result of each device recorded so far. */
     readonly results: Map<string, DeviceCommandResult>,
+    private readonly lock: HeldLock,
   ) {}
 
   static async create(file: string, header: JournalHeader): Promise<Journal> {
     requireRegularFileOrMissing(file, 'the journal');
-    if (existsSync(file)) {
-      const owner = await runIdOf(file);
-      throw new UsageError(
-        `journal ${file} already exists`,
-        owner ? `it is the journal of run ${owner}: finish that run with --resume ${owner} --journal ${file}, or choose another --journal` : 'choose another --journal',
-      );
-    }
+    await refuseExisting(file);
     try {
       ensureParentDirectory(file);
+    } catch (error) {
+      throw unwritable(file, error);
+    }
+    // two new runs given one --journal at once: one of them writes it
+    const lock = await lockJournal(file, `the journal ${file}`);
+    try {
+      return await new Journal(file, header, new Map(), lock).start();
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  /** Writes the header of a new journal; never over an existing one. */
+  private async start(): Promise<Journal> {
+    const { file, header } = this;
+    await refuseExisting(file);
+    try {
       appendFileSync(file, `${JSON.stringify(header)}\n`, { mode: 0o600, flag: 'wx' });
     } catch (error) {
       // nothing was sent yet: a journal that cannot be written stops the run before it starts
-      throw new UsageError(`cannot write the journal ${file}: ${(error as Error).message}`, 'choose a writable --journal FILE');
+      throw unwritable(file, error);
     }
-    return new Journal(file, header, new Map());
+    return this;
   }
 
   static async open(file: string, runId: string): Promise<Journal> {
     requireRegularFileOrMissing(file, 'the journal');
+    // a journal that is not there is said so, and no lock file (nor its folder) is made for it
+    if (!existsSync(file)) throw noJournal(file, runId, 'ENOENT');
+    const lock = await lockJournal(file, `run ${runId}`);
+    try {
+      return await Journal.read(file, runId, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  private static async read(file: string, runId: string, lock: HeldLock): Promise<Journal> {
     // bounded and never blocking: --journal may name a FIFO or a device by mistake
     const text = await readTextFile(file, `the journal ${file}`).catch((error: unknown) => {
       if (!(error instanceof InputFileError) || error.code === undefined) throw error;
-      throw new UsageError(`no journal for run ${runId} at ${file} (${error.code})`, 'pass --journal FILE if the run used one');
+      throw noJournal(file, runId, error.code);
     });
     const lines = text.split('\n');
     let header: JournalHeader | undefined;
@@ -87,7 +121,7 @@ export class Journal {
     });
     if (!header) throw new UsageError(`journal ${file} has no run header`);
     if (header.run_id !== runId) throw new UsageError(`journal ${file} is for run ${header.run_id}, not ${runId}`);
-    return new Journal(file, header, results);
+    return new Journal(file, header, results, lock);
   }
 
   append(result: DeviceCommandResult, at: Date): void {
@@ -95,6 +129,28 @@ export class Journal {
     const record: JournalResult = { type: 'result', ...result, at: at.toISOString() };
     appendFileSync(this.file, `${JSON.stringify(record)}\n`);
   }
+
+  /** Lets another process resume the run. */
+  close(): void {
+    this.lock.release();
+  }
+}
+
+async function refuseExisting(file: string): Promise<void> {
+  if (!existsSync(file)) return;
+  const owner = await runIdOf(file);
+  throw new UsageError(
+    `journal ${file} already exists`,
+    owner ? `it is the journal of run ${owner}: finish that run with --resume ${owner} --journal ${file}, or choose another --journal` : 'choose another --journal',
+  );
+}
+
+function unwritable(file: string, error: unknown): UsageError {
+  return new UsageError(`cannot write the journal ${file}: ${(error as Error).message}`, 'choose a writable --journal FILE');
+}
+
+function noJournal(file: string, runId: string, code: string): UsageError {
+  return new UsageError(`no journal for run ${runId} at ${file} (${code})`, 'pass --journal FILE if the run used one');
 }
 
 /** The run id in the header of an existing journal, if it has one. */

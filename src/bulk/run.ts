@@ -62,6 +62,15 @@ interface Run {
 
 export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<void> {
   const run = opts.resume ? await resumeRun(deps, verb, opts) : await newRun(deps, verb, opts);
+  try {
+    await carryOut(deps, verb, opts, run);
+  } finally {
+    // its lock: the run may be resumed by another process from now on
+    run.journal?.close();
+  }
+}
+
+async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions, run: Run): Promise<void> {
   const pending = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!)));
   if (run.targets.length === 0) {
     announceCapability(deps, verb, run, opts.dryRun ? 'dry-run' : 'running');
@@ -71,7 +80,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkC
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
   // a resumed run with nothing left sends nothing: no confirmation, just its results again
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
-  const journal = run.journal ?? await Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
+  const journal = (run.journal ??= await Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now())));
   const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
   deps.io.info(
     `Run ${run.runId}: ${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}${run.earlier.size > 0 ? ` (${run.targets.length - pending.length} already done)` : ''}; ` +
@@ -150,9 +159,14 @@ async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOption
   if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file or selection');
   const journal = await Journal.open(opts.journal ?? defaultJournalPath(deps.configDir(), runId), runId);
   const { header } = journal;
-  if (header.command !== verb.command) throw new UsageError(`run ${runId} was a ${header.command.replace('_', '-')}, not a ${verb.name}`);
-  if (opts.keyBase !== undefined && opts.keyBase !== header.key_base) {
-    throw new UsageError(`run ${runId} used another --idempotency-key`, 'leave --idempotency-key out when resuming: the journal has it');
+  const mismatch = header.command !== verb.command
+    ? new UsageError(`run ${runId} was a ${header.command.replace('_', '-')}, not a ${verb.name}`)
+    : opts.keyBase !== undefined && opts.keyBase !== header.key_base
+      ? new UsageError(`run ${runId} used another --idempotency-key`, 'leave --idempotency-key out when resuming: the journal has it')
+      : undefined;
+  if (mismatch) {
+    journal.close();
+    throw mismatch;
   }
   return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal };
 }

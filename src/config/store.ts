@@ -1,10 +1,12 @@
-// The config store: named profiles and cached tokens in one JSON file (mode 0600), written atomically by conf.
+// The config store: named profiles and cached tokens in one JSON file (mode 0600), written atomically by conf,
+// each change made under a cross-process lock (src/shared/file-lock.ts).
 import path from 'node:path';
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
+import { acquireLock } from '../shared/file-lock.js';
 import { describeIssue, issueOf } from '../openapi/schema-check.js';
 
 export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file'] as const;
@@ -31,9 +33,18 @@ export interface ConfigData {
 export interface ConfigStore {
   readonly path: string;
   read(): ConfigData;
-  /** Read, change and write back the whole store; the file is replaced atomically or not at all. */
+  /**
+   * Read, change and write back the whole store under its lock (config.json.lock), re-reading it there; the file
+   * is replaced atomically or not at all. Readers take no lock: they see the file before a change or after it.
+   */
   update(change: (data: ConfigData) => void): Promise<void>;
 }
+
+/**
+ * A change holds the lock for a read and a write, milliseconds; dozens of processes queued on a loaded machine
+ * may wait seconds. Waiting this long means the holder is stuck, not busy.
+ */
+export const CONFIG_LOCK_WAIT_MS = 30_000;
 
 export function configDirectory(env: NodeJS.ProcessEnv): string {
   if (env.FLEETCTL_CONFIG_DIR) return path.resolve(env.FLEETCTL_CONFIG_DIR);
@@ -47,7 +58,7 @@ type ConfFile = InstanceType<typeof import('conf').default<Record<string, unknow
  * Reading is one JSON.parse, as conf's own read is: conf (with the ajv and semver it loads, a third of what a
  * `devices get` would otherwise load) comes with the first write, which most commands never make.
  */
-export async function openConfigStore(directory: string): Promise<ConfigStore> {
+export async function openConfigStore(directory: string, opts: { lockWaitMs?: number } = {}): Promise<ConfigStore> {
   const file = path.join(directory, 'config.json');
   try {
     // conf would make it with a recursive mkdir, which never ends under /proc
@@ -81,15 +92,23 @@ export async function openConfigStore(directory: string): Promise<ConfigStore> {
     path: file,
     read,
     async update(change) {
+      // Other fleetctl processes change the file too (xargs -P, CI matrix jobs): the file is read again under the
+      // lock and only this change applied to it, so a token cached meanwhile never undoes someone's `config set`.
+      // conf is loaded before the lock is taken: it holds the lock only for a read and a write
       conf ??= openConf(directory, file, shapeProblem);
       const writer = await conf;
-      // read, change and write with no await between: two updates of one process never interleave
-      const data = read();
-      change(data);
+      const lock = await acquireLock(`${file}.lock`, { what: 'the config store', waitMs: opts.lockWaitMs ?? CONFIG_LOCK_WAIT_MS, purpose: 'a change of the config store' });
       try {
-        writer.store = data as unknown as Record<string, unknown>;
-      } catch (error) {
-        throw new ConfigError(`could not write the config store ${file}: ${(error as Error).message}`, 'check the permissions of the file and its folder');
+        // read, change and write with no await between: two updates of one process never interleave
+        const data = read();
+        change(data);
+        try {
+          writer.store = data as unknown as Record<string, unknown>;
+        } catch (error) {
+          throw new ConfigError(`could not write the config store ${file}: ${(error as Error).message}`, 'check the permissions of the file and its folder');
+        }
+      } finally {
+        lock.release();
       }
     },
   };

@@ -6,7 +6,7 @@ import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { ALL_SCOPES, type SandboxClient } from './auth/clients.js';
-import { CorruptStateError, StateSaver, loadState, type SandboxState } from './store/state-file.js';
+import { CorruptStateError, StateSaver, loadState, lockStateFile, type SandboxState } from './store/state-file.js';
 import type { SandboxHooks } from './hooks.js';
 import { FaultInjector, RateLimiter } from './resilience.js';
 import { answerClientError, createRequestHandler } from './http/server.js';
@@ -48,9 +48,20 @@ export interface RunningSandbox {
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  validateOptions(opts);
+  // held from loading the state to its last save at close: see lockStateFile
+  const stateLock = opts.statePath ? await lockStateFile(opts.statePath, opts.stateLockWaitMs ?? 0) : null;
+  try {
+    return await serveSandbox(opts, () => stateLock?.release());
+  } catch (err) {
+    stateLock?.release();
+    throw err;
+  }
+}
+
+async function serveSandbox(opts: SandboxOptions, releaseState: () => void): Promise<RunningSandbox> {
   const log = opts.log ?? (() => undefined);
   const now = opts.now ?? (() => new Date());
-  validateOptions(opts);
   const choice = await chooseWorld(opts, log, now);
   const { seed, scenario, saved } = choice;
   const faults = opts.faults ? await faultRulesOrUsageError('faults', opts.faults) : [];
@@ -102,13 +113,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     hooks: app.hooks,
     close: () =>
       (closing ??= (async () => {
-        movingWorld.stop();
-        await webhookDelivery.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        await saver?.flush();
+        try {
+          movingWorld.stop();
+          await webhookDelivery.close();
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          });
+          await saver?.flush();
+        } finally {
+          releaseState();
+        }
       })()),
   };
 }

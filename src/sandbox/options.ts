@@ -7,6 +7,11 @@ export interface SandboxOptions {
   host?: string;
   port?: number;
   statePath?: string;
+  /**
+   * How long to wait for another sandbox using statePath to stop (its lock, store/state-file.ts); 0, the default,
+   * refuses at once.
+   */
+  stateLockWaitMs?: number;
   seed?: number;
   devices?: number;
   /** A scenario file (YAML or JSON) to start from (control/openapi.json, schema Scenario). */

@@ -272,12 +272,27 @@ describe('devices reboot, bulk: run', () => {
   it('--resume refuses a journal of another command, another key, or extra devices', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'j.ndjson');
-    await Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'wake_up', key_base: 'b', targets: ['HW-1'], created_at: 'x' });
+    (await Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'wake_up', key_base: 'b', targets: ['HW-1'], created_at: 'x' })).close();
     const f = fakeDeps({ configDir: dir });
     await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r1', journal: file }))).rejects.toThrow('run r1 was a wake-up, not a reboot');
     await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r2', journal: file }))).rejects.toThrow(`journal ${file} is for run r1, not r2`);
     await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'nope' }))).rejects.toThrow('no journal for run nope at');
     await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r1', source: { ids: ['HW-9'] } }))).rejects.toThrow('--resume takes its devices from the journal');
+  });
+
+  it('--resume of a run another process is still writing is refused at once, naming the run and the process (exit 6); nothing is sent', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'j.ndjson');
+    const running = await Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'reboot', key_base: 'b', targets: ['HW-1'], created_at: 'x' });
+    const f = fakeDeps({ configDir: dir });
+    const error = await bulkCommandRun(f.deps, REBOOT, base({ resume: 'r1', journal: file })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 6 });
+    expect((error as Error).message).toMatch(new RegExp(`^run r1 is in use by process ${process.pid} \\(a bulk run, since [^)]+\\): could not lock ${file}\\.lock$`));
+    expect(f.sent).toEqual([]);
+    running.close();
+    const later = fakeDeps({ configDir: dir, answers: [reboot('HW-1')] });
+    await bulkCommandRun(later.deps, REBOOT, base({ resume: 'r1', journal: file }));
+    expect(later.sent).toHaveLength(1);
   });
 
   it('Ctrl-C: stops sending, says how to resume, and ends with the cancellation', async () => {
@@ -335,7 +350,7 @@ describe('devices reboot, bulk: run', () => {
   it('an existing --journal names the run it belongs to; an unwritable one stops before anything is sent (exit 2)', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'j.ndjson');
-    await Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'reboot', key_base: 'b', targets: ['HW-1'], created_at: 'x' });
+    (await Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'reboot', key_base: 'b', targets: ['HW-1'], created_at: 'x' })).close();
     const f = fakeDeps({ configDir: dir });
     await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, journal: file }))).rejects.toMatchObject({
       exitCode: 2,

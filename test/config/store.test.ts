@@ -1,6 +1,8 @@
 // The config store: one JSON file, mode 0600; a corrupted file is reported, never reset or rewritten.
 import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { configDirectory, openConfigStore } from '../../src/config/store.js';
 import { newMockAgent } from '../support/mock-http.js';
@@ -47,6 +49,45 @@ describe('file', () => {
   it('an empty or missing store reads as no profiles', async () => {
     const store = await openConfigStore(tempConfigDir());
     expect(store.read()).toMatchObject({ profiles: {}, tokens: {} });
+  });
+});
+
+describe('changes from many processes', () => {
+  it('a store opened before another one changed the file applies its change to what the file holds now', async () => {
+    const dir = tempConfigDir();
+    const first = await openConfigStore(dir);
+    const second = await openConfigStore(dir);
+    await first.update((data) => void (data.profiles.a = { base_url: 'https://a.example' }));
+    // `second` was opened before: its token must not undo the profile written meanwhile
+    await second.update((data) => void (data.tokens.t = { access_token: 'x', scope: 's', obtained_at: 'now' }));
+    const saved = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+    expect(saved.profiles).toEqual({ a: { base_url: 'https://a.example' } });
+    expect(Object.keys(saved.tokens)).toEqual(['t']);
+    expect(existsSync(path.join(dir, 'config.json.lock'))).toBe(false);
+  });
+
+  it('a change waits for the lock a bit, then fails naming the lock file and its holder (exit 6); reading never waits', async () => {
+    const dir = tempConfigDir();
+    const lockFile = path.join(dir, 'config.json.lock');
+    // a live process (this one's parent) holding it, fresh: not stale
+    writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, hostname: os.hostname(), acquired_at: '2026-11-25T21:00:00.000Z', purpose: 'a change of the config store', token: 'held' }));
+    const store = await openConfigStore(dir, { lockWaitMs: 200 });
+    expect(store.read().profiles).toEqual({});
+    const error = await store.update(() => undefined).catch((e: unknown) => e);
+    expect((error as { exitCode: number }).exitCode).toBe(6);
+    expect((error as Error).message).toBe(
+      `the config store is in use by process ${process.ppid} (a change of the config store, since 2026-11-25T21:00:00.000Z): could not lock ${lockFile} after waiting 0 s`,
+    );
+    expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('a lock left by a process that crashed is recovered', async () => {
+    const dir = tempConfigDir();
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(path.join(dir, 'config.json.lock'), JSON.stringify({ pid: Number(dead.stdout), hostname: os.hostname(), acquired_at: 'then', purpose: 'config set', token: 'gone' }));
+    const store = await openConfigStore(dir, { lockWaitMs: 0 });
+    await store.update((data) => void (data.current_profile = 'p'));
+    expect(store.read().current_profile).toBe('p');
   });
 });
 

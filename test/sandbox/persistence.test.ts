@@ -24,6 +24,42 @@ const waitFor = async (check: () => Promise<boolean>, ms = 3000) => {
   throw new Error('timed out');
 };
 
+describe('one state file, many sandboxes at once', () => {
+  it('a second sandbox on a state file in use is refused at once by default, naming the lock and its holder', async () => {
+    const statePath = path.join(await tempDir(), 'state.json');
+    const first = await startSandbox({ port: 0, statePath });
+    try {
+      await expect(startSandbox({ port: 0, statePath })).rejects.toThrow(
+        `the sandbox state ${statePath} is in use by process ${process.pid} (a sandbox using this state, since `,
+      );
+    } finally {
+      await first.close();
+    }
+    expect(await readdir(path.dirname(statePath))).toEqual(['state.json']);
+  });
+
+  it('with a wait, the second starts when the first stops, from everything the first saved', async () => {
+    const statePath = path.join(await tempDir(), 'state.json');
+    const first = await startHarness({ statePath });
+    const device = (await first.call('GET', '/v1/devices?limit=50')).body.data.find((d: any) => d.capabilities.includes('reboot'));
+    const original = await first.call('POST', `/v1/devices/${device.hardware_id}/commands/reboot`, { headers: { 'idempotency-key': 'turns' } });
+    const starting = startSandbox({ port: 0, statePath, stateLockWaitMs: 30_000 });
+    let started = false;
+    void starting.then(() => (started = true), () => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(started).toBe(false);
+    await first.close();
+    const second = new Harness(await starting);
+    try {
+      const replay = await second.call('POST', `/v1/devices/${device.hardware_id}/commands/reboot`, { headers: { 'idempotency-key': 'turns' } });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body).toEqual(original.body);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('state persistence', () => {
   it('saves after changes and at close, and restores idempotency records, the command log, assignments and tokens', async () => {
     const dir = await tempDir();

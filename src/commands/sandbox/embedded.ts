@@ -1,5 +1,6 @@
 // `fleetctl --sandbox ...`: the command runs against an in-process sandbox on an ephemeral loopback port,
-// as sandbox-admin, with state kept in the config directory so it persists between invocations.
+// as sandbox-admin, with state kept in the config directory so it persists between invocations. Invocations
+// that run at once take turns with that state (merge under a lock): each sees every change of those before it.
 import path from 'node:path';
 import type { Deps, SettingsOverride } from '../../factory.js';
 import type { SandboxOptions } from '../../sandbox/options.js';
@@ -10,9 +11,16 @@ export function embeddedStatePath(configDir: string): string {
   return path.join(configDir, 'sandbox', 'state.json');
 }
 
+/**
+ * Parallel `--sandbox` invocations share one world by taking turns: each holds the state file's lock from loading
+ * it to saving it (store/state-file.ts), so the others wait for it. A command holds it for well under a second,
+ * a --follow or --watch for as long as it runs: past this wait, the others fail with exit 6 naming the lock.
+ */
+export const EMBEDDED_STATE_WAIT_MS = 60_000;
+
 /** The options of the embedded sandbox: the same type `fleetctl sandbox` builds from its flags. */
 export function embeddedSandboxOptions(configDir: string, log: (line: string) => void): SandboxOptions {
-  return { host: '127.0.0.1', port: 0, statePath: embeddedStatePath(configDir), log };
+  return { host: '127.0.0.1', port: 0, statePath: embeddedStatePath(configDir), stateLockWaitMs: EMBEDDED_STATE_WAIT_MS, log };
 }
 
 export async function startEmbeddedSandbox(deps: Pick<Deps, 'configDir' | 'onCleanup' | 'tracer' | 'io'>): Promise<SettingsOverride> {

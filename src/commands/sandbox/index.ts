@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { embeddedStatePath } from './embedded.js';
+import { EMBEDDED_STATE_WAIT_MS, embeddedStatePath } from './embedded.js';
 import { addSandboxStartOptions, sandboxOptionsFrom, sandboxStartRun, type SandboxStartFlags } from './start.js';
 import { newSandboxEmitCommand } from './emit.js';
 import { newSandboxFaultCommand } from './fault.js';
@@ -35,7 +35,14 @@ export function newSandboxCommand(deps: Deps): Command {
     // `sandbox` has a --state of its own, and commander gives a parent's option to the parent wherever it stands
     const state = flags.state ?? sandbox.opts<{ state?: string }>().state;
     const file = requireRegularFileOrMissing(state ?? embeddedStatePath(deps.configDir()), '--state');
-    await rm(file, { force: true });
+    // not under a sandbox still using it: that one would save its world again when it stops
+    const { lockStateFile } = await import('../../sandbox/store/state-file.js');
+    const lock = await lockStateFile(file, state === undefined ? EMBEDDED_STATE_WAIT_MS : 0);
+    try {
+      await rm(file, { force: true });
+    } finally {
+      lock.release();
+    }
     deps.io.info(`Sandbox state reset (${file}).`);
   });
 

@@ -1,8 +1,10 @@
 // The state file: seed parameters plus everything the API changed. Written atomically (temporary file in
-// the same directory, then rename) a moment after each change and at close; read at start. A file that
+// the same directory, then rename) a moment after each change and at close; read at start, under its lock. A file that
 // cannot be read as sandbox state makes start-up fail and is never overwritten.
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomically } from '../../io/atomic-file.js';
+import { acquireLock, type HeldLock } from '../../shared/file-lock.js';
+import { ensureParentDirectory } from '../../io/directories.js';
 import type { WorldChanges } from './world-store.js';
 import type { CommandsState } from './commands.js';
 import type { WebhookConfigsState } from './webhook-configs.js';
@@ -48,6 +50,21 @@ export class CorruptStateError extends ConfigError {
     this.name = 'CorruptStateError';
     this.reason = oneLine;
   }
+}
+
+/**
+ * The state file's lock (STATE.lock), held from loading the state to its last save: sandboxes started on one file
+ * at once (parallel `fleetctl --sandbox` invocations) then run one after the other, each starting from what the
+ * one before saved, so none overwrites another's idempotency records, assignments, drivers or webhook configs.
+ */
+export function lockStateFile(file: string, waitMs: number): Promise<HeldLock> {
+  // the folder is the operator's choice: made as the saver makes it, with the usual permissions
+  try {
+    ensureParentDirectory(file, { mode: 0o777 });
+  } catch (err) {
+    throw new ConfigError(`cannot use the folder of the sandbox state file ${file}: ${(err as Error).message}`, 'choose a --state FILE in a folder you can write to');
+  }
+  return acquireLock(`${file}.lock`, { what: `the sandbox state ${file}`, waitMs, purpose: 'a sandbox using this state' });
 }
 
 /** The saved state, or null when the file does not exist. */
