@@ -42,6 +42,9 @@ export class UsageError extends failureClass('UsageError', ExitCode.usage) {}
 /** The local configuration store cannot be read or written. */
 export class ConfigError extends failureClass('ConfigError', ExitCode.usage) {}
 
+/** What was asked for does not exist: a selection that matched nothing, with no HTTP 404 behind it. */
+export class NotFoundError extends failureClass('NotFoundError', ExitCode.notFound) {}
+
 /** The token endpoint refused or failed, or credentials are missing. */
 export class AuthError extends failureClass('AuthError', ExitCode.auth) {}
 

@@ -3,7 +3,7 @@
 // exit code. Safe to rerun (same keys replay) and to resume. `devices reboot` and `wake-up` are verbs over it.
 import { setMaxListeners } from 'node:events';
 import type { Deps } from '../factory.js';
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import { confirmOrRequireYes } from '../io/prompter.js';
 import { startProgress } from '../io/progress.js';
 import { RatePacer } from '../api/rate-pacer.js';
@@ -11,7 +11,7 @@ import type { ApiClient } from '../api/client.js';
 import type { RetryPolicy } from '../shared/retry.js';
 import { isSuccess, type DeviceCommand, type DeviceCommandResult } from '../api/device-commands.js';
 import { viewOf } from '../output/columns.js';
-import { isEmptySource, resolveTargets, type TargetSource } from './targets.js';
+import { hasSelection, isEmptySource, resolveTargets, selectionText, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { defaultJournalPath, isDone, Journal } from './journal.js';
 import { isRunFatal, runBulk } from './runner.js';
@@ -39,6 +39,8 @@ export interface BulkCommandOptions {
   concurrency?: number;
   journal?: string;
   resume?: string;
+  /** --allow-empty: a selection that matches no device is not an error (a CI job over fleets that may be empty). */
+  allowEmpty?: boolean;
 }
 
 export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals'>;
@@ -140,9 +142,19 @@ export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkC
 
 async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
   const resolved = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal }, opts.source);
+  // a mistyped fleet id matches nothing: in CI that must fail, not pass as "nothing to send"
+  if (hasSelection(opts.source) && resolved.selected === 0 && !opts.allowEmpty) throw nothingMatched(opts.source);
   const capability = checkCapability(resolved, verb.command);
   const runId = newRunId(deps.clock.now());
   return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map() };
+}
+
+function nothingMatched(source: TargetSource): NotFoundError {
+  const lists = [source.fleetId !== undefined && 'fleetctl fleets list', source.organizationId !== undefined && 'fleetctl organizations list'].filter(Boolean);
+  return new NotFoundError(
+    `${selectionText(source)} matched no device`,
+    `check the id with ${lists.join(' or ')}; pass --allow-empty if an empty selection is fine`,
+  );
 }
 
 async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {

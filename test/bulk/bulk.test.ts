@@ -233,9 +233,30 @@ describe('devices reboot, bulk: run', () => {
     expect(f.prompts).toEqual([]);
   });
 
-  it('an empty selection sends nothing and succeeds', async () => {
-    const f = fakeDeps({ configDir: tempDir(), answers: [{ method: 'GET', path: `/v1/devices?fleet_id=${FLEET}&limit=500`, body: { data: [], next_cursor: null, has_more: false } }] });
-    await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: [], fleetId: FLEET } }));
+  const emptyPage = (query: string): ScriptedAnswer => ({ method: 'GET', path: `/v1/devices?${query}&limit=500`, body: { data: [], next_cursor: null, has_more: false } });
+
+  it('a selection that matches no device is not found (exit 5), naming it and how to list fleets', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [emptyPage(`fleet_id=${FLEET}`)] });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: [], fleetId: FLEET } }))).rejects.toMatchObject({
+      exitCode: 5,
+      message: `--fleet-id ${FLEET} matched no device`,
+      hint: 'check the id with fleetctl fleets list; pass --allow-empty if an empty selection is fine',
+    });
+    expect(f.io.stderr()).toBe('');
+  });
+
+  it('an organization selection that matches nothing points at organizations list; hardware ids named too do not hide it', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [emptyPage(`organization_id=${FLEET}`)] });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1'], organizationId: FLEET } }))).rejects.toMatchObject({
+      exitCode: 5,
+      message: `--organization-id ${FLEET} matched no device`,
+      hint: 'check the id with fleetctl organizations list; pass --allow-empty if an empty selection is fine',
+    });
+  });
+
+  it('with --allow-empty, an empty selection sends nothing and succeeds', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [emptyPage(`fleet_id=${FLEET}`)] });
+    await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: [], fleetId: FLEET }, allowEmpty: true }));
     expect(f.io.stderr()).toBe('No devices matched: nothing to send.\n');
   });
 

@@ -71,6 +71,7 @@ interface RawFlags {
   concurrency?: string;
   journal?: string;
   resume?: string;
+  allowEmpty?: boolean;
 }
 
 export function newDeviceCommandVerb(
@@ -86,6 +87,7 @@ export function newDeviceCommandVerb(
     .option('--from-file <file>', 'hardware ids, one a line (- for stdin; blank lines and # comments ignored)')
     .option('--fleet-id <uuid>', 'every device of this fleet')
     .option('--organization-id <uuid>', 'every device of this organization')
+    .option('--allow-empty', 'a --fleet-id/--organization-id that matches no device is not an error (exit 0, not 5)')
     .option('--dry-run', 'list what would be sent, and send nothing')
     .option('--max-devices <n>', 'above this many devices, --yes is required even on a terminal (default 100)')
     .option('--concurrency <n>', 'at most n requests in flight, 1 to 64 (default: from 8, more while the API accepts, fewer on 429)')
@@ -152,6 +154,7 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
     concurrency,
     journal: flags.journal === undefined ? undefined : requireNonEmpty(flags.journal, '--journal'),
     resume: flags.resume,
+    allowEmpty: flags.allowEmpty,
   };
 }
 
