@@ -90,7 +90,7 @@ describe('--all -o json when a later page fails', () => {
   });
   afterAll(() => h?.close());
 
-  it("stdout is a closed JSON array of what was printed, the exit code is the failure's, stderr gives the cursor to resume from", { timeout: 120_000 }, async () => {
+  it("stdout is a closed JSON array of what was printed, the exit code is the failure's; piped, no resume hint (that is for a terminal: test/commands/shared/paging.test.ts)", { timeout: 120_000 }, async () => {
     // the faults are seeded: some run among the first few gets its first page and fails on a later one
     let failed: Awaited<ReturnType<SandboxHarness['cli']>> | undefined;
     for (let attempt = 0; attempt < 10 && !failed; attempt++) {
@@ -102,13 +102,8 @@ describe('--all -o json when a later page fails', () => {
     expect(r.code).toBe(9);
     const printed = JSON.parse(r.stdout) as { hardware_id: string }[];
     expect(printed.length % 20).toBe(0);
-    const resume = /Stopped after (\d+) items\. To resume from there: the same command with --cursor (\S+)/.exec(r.stderr);
-    expect(resume, r.stderr).not.toBeNull();
-    expect(Number(resume![1])).toBe(printed.length);
-    const rest = await h.cli(['devices', 'list', '--all', '--limit', '20', '-o', 'json', '--max-retries', '20', '--cursor', resume![2]!]);
-    expect(rest.code, rest.stderr).toBe(0);
-    const whole = await h.cli(['devices', 'list', '--all', '--limit', '500', '--max-retries', '20', '--jq', '.hardware_id']);
-    expect([...printed, ...(JSON.parse(rest.stdout) as { hardware_id: string }[])].map((d) => d.hardware_id)).toEqual(whole.stdout.trim().split('\n'));
+    expect(r.stderr).not.toContain('Stopped after');
+    expect(r.stderr).toMatch(/^Error: /m);
   });
 });
 

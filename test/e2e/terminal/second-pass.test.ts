@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type SandboxHarness } from '../harness.js';
 import { startPty } from '../../support/pty.js';
+import { startShellPty } from '../../support/shell-pty.js';
+import { BIN, ROOT } from '../harness.js';
 
 let h: SandboxHarness;
 
@@ -33,5 +35,31 @@ describe('a selection that matches nothing', { timeout: 60_000 }, () => {
     const allowed = startPty(['devices', 'reboot', '--fleet-id', NO_FLEET, '--yes', '--allow-empty'], { sandbox: h, cols: 80, rows: 24 });
     expect((await allowed.waitForExit()).code).toBe(0);
     expect(allowed.screen().join('\n')).toContain('No devices matched: nothing to send.');
+  });
+});
+
+describe('paging hints only for a person at a terminal', { timeout: 60_000 }, () => {
+  it.each([80, 160])('devices list --limit 2 on a terminal of %i columns: the rows, then the next-page hint', async (cols) => {
+    const session = startPty(['devices', 'list', '--limit', '2'], { sandbox: h, cols, rows: 24 });
+    expect((await session.waitForExit()).code).toBe(0);
+    // the cursor is long: at 80 columns the terminal wraps the line, so its rows are read as one
+    const text = session.lines().map((line) => (line.wrapped ? '' : '\n') + line.text).join('');
+    expect(text).toMatch(/^More results: add --cursor \S+ for the next page, or --all for every page\.$/m);
+    expect(text).toMatch(/HW-\d+/);
+  });
+
+  it.each([
+    ['`| head -3`: three rows, no "Stopped after" once the reader is gone, exit 0', `node ${BIN} devices list --all --limit 5 | head -3; echo "exit=\${PIPESTATUS[0]}"`],
+    ['`$(...)`: the captured value only, no "More results" on the terminal', `v=$(node ${BIN} devices list --limit 1 --columns hardware_id -o csv); echo "got=$v"; echo "exit=$?"`],
+  ])('%s', async (_name, line) => {
+    const shell = startShellPty({ command: ['bash', '--norc', '--noprofile', '-c', line], env: { PATH: process.env.PATH ?? '', HOME: h.configDir, TERM: 'xterm-256color', ...h.envFor() }, cwd: ROOT, cols: 80, rows: 24 });
+    try {
+      const screen = await shell.waitFor(/exit=\d+/);
+      expect(screen).toContain('exit=0');
+      expect(screen).not.toMatch(/More results|Stopped after|To resume/);
+      expect(screen).toMatch(/HW-\d+/);
+    } finally {
+      shell.close();
+    }
   });
 });
