@@ -182,7 +182,7 @@ describe('devices last-reported', () => {
 });
 
 describe('devices media', () => {
-  it('parse: window and paging; no --since', async () => {
+  it('parse: window and paging; --since as in every windowed list', async () => {
     const { run, calls } = recordRun<DevicesMediaOptions>();
     await parseVerb(newDevicesMediaCommand(fakeDeps().deps, run), ['HW-1', '--from', '2d', '--to', '1d', '--all']);
     expect(calls[0]).toMatchObject({
@@ -190,7 +190,9 @@ describe('devices media', () => {
       window: { dateFrom: '2024-05-30T12:00:00.000Z', dateTo: '2024-05-31T12:00:00.000Z' },
       paging: { all: true },
     });
-    await expect(parseVerb(newDevicesMediaCommand(fakeDeps().deps, run), ['HW-1', '--since', '1d'])).rejects.toThrow("unknown option '--since'");
+    await parseVerb(newDevicesMediaCommand(fakeDeps().deps, run), ['HW-1', '--since', '1d']);
+    expect(calls[1]).toMatchObject({ window: { dateFrom: '2024-05-31T12:00:00.000Z', dateTo: '2024-06-01T12:00:00.000Z' } });
+    await expect(parseVerb(newDevicesMediaCommand(fakeDeps().deps, run), ['HW-1', '--since', '1d', '--to', '1h'])).rejects.toThrow('--since cannot be combined with --from or --to');
   });
 
   it('lists media items piped, without the next-page hint (nobody reads it there)', async () => {
