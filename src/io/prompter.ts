@@ -1,5 +1,5 @@
 // Prompts go to stderr so they never mix with data on stdout; @inquirer/prompts loads only when asked.
-import { CancelledError, UsageError } from '../errors.js';
+import { CancelledError, DeclinedError, UsageError } from '../errors.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IOStreams } from './streams.js';
 
@@ -100,7 +100,7 @@ export async function confirmOrRequireYes(
   if (opts.yes) return;
   requireYesUnlessInteractive(deps.io, opts);
   const confirmed = await deps.prompter.confirm(opts.question, { default: false });
-  if (!confirmed) throw new UsageError(`${opts.refusal}: not confirmed`);
+  if (!confirmed) throw new DeclinedError(`${opts.refusal}: not confirmed`);
 }
 
 /**

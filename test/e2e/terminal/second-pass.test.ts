@@ -63,3 +63,18 @@ describe('paging hints only for a person at a terminal', { timeout: 60_000 }, ()
     }
   });
 });
+
+describe('declining a confirmation', { timeout: 60_000 }, () => {
+  it('n at "Reboot device …?" on an 80-column terminal: a plain "Nothing sent.", exit 2, no Error:', async () => {
+    const before = await executed();
+    const session = startPty(['devices', 'reboot', 'HW-000001'], { sandbox: h, cols: 80, rows: 24 });
+    await session.waitForText(/Reboot device HW-000001\?.*\(y\/N\)/);
+    session.type('n');
+    session.press('Enter');
+    expect((await session.waitForExit()).code).toBe(2);
+    const screen = session.screen().join('\n');
+    expect(screen).toMatch(/^Nothing sent\.$/m);
+    expect(screen).not.toContain('Error');
+    expect(await executed()).toEqual(before);
+  });
+});
