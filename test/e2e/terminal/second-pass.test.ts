@@ -78,3 +78,24 @@ describe('declining a confirmation', { timeout: 60_000 }, () => {
     expect(await executed()).toEqual(before);
   });
 });
+
+describe('the sandbox start banner', { timeout: 60_000 }, () => {
+  it.each([
+    [80, []],
+    [160, []],
+    [80, ['--allow-private-webhooks']],
+  ])('at %i columns (%j): at most 15 lines, each warning once, the export lines last', async (cols, extra) => {
+    const session = startPty(['sandbox', '--port', '0', '--devices', '5', ...extra], { cols, rows: 40 });
+    await session.waitForText(/export FLEETCTL_ORGANIZATION_ID=/);
+    const lines = session.lines().filter((line) => line.text.trim() !== '');
+    const rows = lines.map((line) => line.text);
+    // lines as printed: a row the terminal wrapped continues the line above
+    expect(lines.filter((line) => !line.wrapped).length, rows.join('\n')).toBeLessThanOrEqual(15);
+    expect(rows.slice(-5).every((row) => row.startsWith('  export FLEETCTL_'))).toBe(true);
+    expect(rows.filter((row) => row.includes('WARNING')).length).toBe(extra.length);
+    // only the warning, a sentence, may wrap: no fact or export line is cut in two
+    const warning = rows.findIndex((row) => row.includes('WARNING'));
+    expect(lines.filter((line, i) => line.wrapped && !(warning >= 0 && i > warning && i <= warning + 2)), rows.join('\n')).toEqual([]);
+    await session.close();
+  });
+});
