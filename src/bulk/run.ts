@@ -71,7 +71,7 @@ export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkC
     return;
   }
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
-  // a resumed run with nothing left sends nothing: no confirmation, just its results again
+  // a resumed run with nothing left sends nothing: no confirmation, just the summary of the whole run
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
   const journal = run.journal ?? await Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now()));
   const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
@@ -82,8 +82,6 @@ export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkC
 
   const output = deps.output();
   const streaming = output.format === 'ndjson';
-  const pendingSet = new Set(pending);
-  if (streaming) for (const id of run.targets) if (run.earlier.has(id) && !pendingSet.has(id)) await output.item(run.earlier.get(id));
   // results are printed in the order they arrive, one after the other (--jq runs each through jq)
   let printed = Promise.resolve();
   const progress = await startProgress(deps.io, { label: verb.name, total: pending.length });
@@ -128,7 +126,9 @@ export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkC
   await printed;
 
   const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
-  if (!streaming) await output.list(results, viewOf('deviceCommandResult'));
+  // stdout has the devices this run completed, once: a resumed run appended to the first run's file adds no
+  // duplicates; the summary and the exit code count the whole run (the journal has every result)
+  if (!streaming) await output.list(pending.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined), viewOf('deviceCommandResult'));
   for (const line of summaryLines(`${verb.label}, run ${run.runId}`, results)) deps.io.info(line);
   const skipped = skippedSummaryLine(deps.io.errTheme(), verb.command, run.capability);
   if (skipped) deps.io.paintedInfo(skipped);

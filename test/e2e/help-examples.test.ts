@@ -54,6 +54,7 @@ describe('help examples', () => {
       const report = `$ ${example.command}\nexit ${outcome.code}\nstdout:\n${outcome.stdout.slice(0, 2000)}\nstderr:\n${outcome.stderr.slice(0, 2000)}`;
       expect(outcome.code, report).toBe(0);
       expect(outcome.stderr, report).not.toMatch(/^Error:/m);
+      if (outcome.stdout.trim() === '') console.log(`EMPTY-STDOUT ${example.where}: ${example.command}`);
     });
   }
 });

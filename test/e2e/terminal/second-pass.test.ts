@@ -1,5 +1,8 @@
 // The operator's terminal, second pass (issue 24), seen where a person sees it: the built CLI in a pseudo-terminal
 // against a sandbox, at 80 columns (and 160 where width matters). Needs `npm run build` first.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type SandboxHarness } from '../harness.js';
 import { startPty } from '../../support/pty.js';
@@ -97,5 +100,26 @@ describe('the sandbox start banner', { timeout: 60_000 }, () => {
     const warning = rows.findIndex((row) => row.includes('WARNING'));
     expect(lines.filter((line, i) => line.wrapped && !(warning >= 0 && i > warning && i <= warning + 2)), rows.join('\n')).toEqual([]);
     await session.close();
+  });
+});
+
+describe('--resume prints only what it completes', { timeout: 60_000 }, () => {
+  it('a run whose last result was lost: the resumed run at 80 columns prints that device alone; the summary counts both', async () => {
+    const journal = path.join(mkdtempSync(path.join(os.tmpdir(), 'i24-resume-')), 'run.ndjson');
+    const first = await h.cli(['devices', 'reboot', 'HW-000001', 'HW-000003', '--journal', journal, '--yes', '-o', 'ndjson']);
+    expect(first.code, first.stderr).toBe(0);
+    const runId = /^Run (\S+):/m.exec(first.stderr)![1]!;
+    // as if the run had been interrupted before its second answer was recorded
+    const lines = readFileSync(journal, 'utf8').trim().split('\n');
+    const lost = (JSON.parse(lines.at(-1)!) as { hardware_id: string }).hardware_id;
+    const kept = (JSON.parse(lines.at(-2)!) as { hardware_id: string }).hardware_id;
+    writeFileSync(journal, `${lines.slice(0, -1).join('\n')}\n`);
+    const session = startPty(['devices', 'reboot', '--resume', runId, '--journal', journal, '--yes', '-o', 'ndjson'], { sandbox: h, cols: 80, rows: 30 });
+    expect((await session.waitForExit()).code).toBe(0);
+    const text = session.lines().map((line) => (line.wrapped ? '' : '\n') + line.text).join('');
+    const printed = text.split('\n').filter((row) => row.startsWith('{')).map((row) => (JSON.parse(row) as { hardware_id: string }).hardware_id);
+    expect(printed).toEqual([lost]);
+    expect(printed).not.toContain(kept);
+    expect(text).toMatch(/2 devices: 2 accepted|2 devices: 1 accepted, 1 replayed/);
   });
 });
