@@ -123,3 +123,42 @@ describe('--resume prints only what it completes', { timeout: 60_000 }, () => {
     expect(text).toMatch(/2 devices: 2 accepted|2 devices: 1 accepted, 1 replayed/);
   });
 });
+
+describe('auth login that remembers', { timeout: 60_000 }, () => {
+  it('at 80 columns: a wrong secret is one error line; the next login offers what was typed; auth status then shows tokens', async () => {
+    const configDir = mkdtempSync(path.join(os.tmpdir(), 'i24-login-'));
+    const env = { FLEETCTL_CONFIG_DIR: configDir, FLEETCTL_KEYCHAIN: 'off' };
+    const admin = h.envFor();
+    const answer = async (session: ReturnType<typeof startPty>, question: RegExp, keys: string) => {
+      await session.waitForText(question);
+      session.type(keys);
+      session.press('Enter');
+    };
+    const first = startPty(['auth', 'login'], { cols: 80, rows: 30, env });
+    await answer(first, /API base URL/, admin.FLEETCTL_BASE_URL!);
+    await answer(first, /Token issuer \(auth\) URL/, '');
+    await answer(first, /Client id/, 'sandbox-admin');
+    await answer(first, /Client secret/, 'not-the-secret');
+    expect((await first.waitForExit()).code).toBe(3);
+    const text = first.lines().map((line) => (line.wrapped ? '' : '\n') + line.text).join('');
+    expect(text).toContain(`Error: ${admin.FLEETCTL_AUTH_URL}/connect/token refused client "sandbox-admin": wrong client id or secret (invalid_client)`);
+    expect(text).not.toContain('thirdparty.api');
+
+    const second = startPty(['auth', 'login'], { cols: 80, rows: 30, env });
+    // what was typed comes back as the defaults: Enter takes each
+    await answer(second, new RegExp(`API base URL \\(${admin.FLEETCTL_BASE_URL!.replace(/[.]/g, '\\.')}\\)`), '');
+    await answer(second, /Token issuer \(auth\) URL \(http/, '');
+    await answer(second, /Client id \(sandbox-admin\)/, '');
+    await answer(second, /Client secret/, admin.FLEETCTL_CLIENT_SECRET!);
+    expect((await second.waitForExit()).code).toBe(0);
+    expect(second.screen().join('\n')).toContain('Logged in as client "sandbox-admin"');
+    // plain words about where the secret went, no keychain error text
+    expect(second.screen().join('\n')).not.toMatch(/DBus|org\.freedesktop/);
+
+    const status = startPty(['auth', 'status'], { cols: 80, rows: 60, env });
+    expect((await status.waitForExit()).code).toBe(0);
+    const shown = status.lines().map((line) => line.text).join('\n');
+    expect(shown).not.toContain('No cached tokens.');
+    expect(shown).toMatch(/valid/);
+  });
+});
