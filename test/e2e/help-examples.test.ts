@@ -22,7 +22,7 @@ function collect(command: Command, where: string, out: Found[]): Found[] {
 
 /** The example's last fleetctl command lists records: a list, search, events, media, requests or descendants verb. */
 function listsSomething(example: Example): boolean {
-  const last = example.command.split(/[;|&]/).map((part) => part.trim()).filter((part) => /^\S*fleetctl\b/.test(part)).at(-1) ?? '';
+  const last = example.command.replace(/\$\([^)]*\)/g, '').split(/[;|&]/).map((part) => part.trim()).filter((part) => /^\S*fleetctl\b/.test(part)).at(-1) ?? '';
   return !example.runsUntilInterrupted && /\b(list|search|events|media|requests|descendants)\b(?! download)/.test(last) && !/>\s*\S+$/.test(last);
 }
 
