@@ -11,6 +11,8 @@ export interface TargetSource {
   fromFile?: string;
   fleetId?: string;
   organizationId?: string;
+  /** Capabilities already read from the devices' records (a list the operator picked from). */
+  known?: ReadonlyMap<string, readonly string[]>;
 }
 
 export function hasSelection(source: TargetSource): boolean {
@@ -58,7 +60,7 @@ export async function resolveTargets(
   source: TargetSource,
 ): Promise<ResolvedTargets> {
   const all = [...source.ids];
-  const capabilities = new Map<string, readonly string[]>();
+  const capabilities = new Map<string, readonly string[]>(source.known ?? []);
   let selected = 0;
   if (source.fromFile !== undefined) {
     const name = source.fromFile === '-' ? '--from-file (stdin)' : `--from-file ${quoteInput(source.fromFile)}`;

@@ -115,7 +115,11 @@ export function newDeviceCommandVerb(
   command.action(async (hardwareIds: string[], flags: RawFlags) => {
     const invocation = invocationFrom(verb, hardwareIds, flags, deps.io.canPrompt());
     if (invocation.mode !== 'pick') return run(deps, verb, invocation);
-    return run(deps, verb, invocationFrom(verb, await pickDevicesFor(deps, verb.command, verb.name), flags, false) as DeviceCommandInvocation);
+    const picked = await pickDevicesFor(deps, verb.command, verb.name);
+    const chosen = invocationFrom(verb, picked.hardwareIds, flags, false) as DeviceCommandInvocation;
+    // the list showed their capabilities: they are checked, not "named by hardware id"
+    if (chosen.mode === 'bulk') chosen.source.known = picked.capabilities;
+    return run(deps, verb, chosen);
   });
   return command;
 }
