@@ -39,8 +39,21 @@ function failureClass(name: string, exitCode: ExitCodeValue) {
 /** Bad flag, bad argument, refused confirmation, invalid input file. */
 export class UsageError extends failureClass('UsageError', ExitCode.usage) {}
 
+/**
+ * The operator answered no to a confirmation: a choice, not a failure. Exit 2 as any refused confirmation (a script
+ * can tell), but said as a plain line, not as an error.
+ */
+export class DeclinedError extends UsageError {
+  override name = 'DeclinedError';
+  /** What the operator is told: all they need to know is that nothing went out. */
+  readonly said = 'Nothing sent.';
+}
+
 /** The local configuration store cannot be read or written. */
 export class ConfigError extends failureClass('ConfigError', ExitCode.usage) {}
+
+/** What was asked for does not exist: a selection that matched nothing, with no HTTP 404 behind it. */
+export class NotFoundError extends failureClass('NotFoundError', ExitCode.notFound) {}
 
 /** The token endpoint refused or failed, or credentials are missing. */
 export class AuthError extends failureClass('AuthError', ExitCode.auth) {}

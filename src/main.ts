@@ -1,6 +1,6 @@
 // Builds the command tree, runs it, and is the only place that turns errors into exit codes.
 import { Command, CommanderError, Option } from 'commander';
-import { ApiError, CancelledError, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
+import { ApiError, CancelledError, DeclinedError, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
 import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type GlobalOptions, type Runtime } from './factory.js';
 import { OUTPUT_FORMATS } from './output/render.js';
@@ -20,7 +20,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   3    authentication failed (HTTP 401, 407, the token issuer refused the
        client or scope)
   4    forbidden (HTTP 403: missing scope, organization outside your tenant)
-  5    not found (HTTP 404, 410)
+  5    not found (HTTP 404, 410), or a --fleet-id/--organization-id selection
+       that matches no device (unless --allow-empty)
   6    conflict (HTTP 409, 412, 428), or a lock another fleetctl holds past
        the wait (config store, embedded sandbox state, bulk run journal)
   7    unprocessable (HTTP 422)
@@ -187,6 +188,10 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
       deps.io.error(text.includes(`HTTP ${error.status}`) ? text : `${text} (${tag})`);
       if (error.hint) deps.io.hint(error.hint);
     }
+    return error.exitCode;
+  }
+  if (error instanceof DeclinedError) {
+    deps.io.info(error.said);
     return error.exitCode;
   }
   // a typed error is an expected outcome, said in full by its message: a stack trace is for bugs (--debug)

@@ -152,6 +152,17 @@ function tokenHint(error: string): string {
   return 'check the auth URL and credentials with `fleetctl auth status`';
 }
 
+/** A token as the cache keeps it; `asked` is when it was requested (expires_in counts from the issuer's answer). */
+export function cachedTokenFrom(answer: TokenAnswer, scope: string, asked: Date, now: Date): CachedToken {
+  const entry: CachedToken = { access_token: answer.access_token, scope, obtained_at: now.toISOString() };
+  if (typeof answer.expires_in === 'number' && answer.expires_in > 0) {
+    // Stop using it a little before it expires, so a call never races the expiry.
+    const margin = Math.min(60, answer.expires_in * 0.1);
+    entry.expires_at = new Date(asked.getTime() + (answer.expires_in - margin) * 1000).toISOString();
+  }
+  return entry;
+}
+
 /** Tokens cached in memory and in the config store, shared by every call of the process. */
 export class CachingTokenSource implements TokenSource {
   private readonly memory = new Map<string, CachedToken>();
@@ -197,12 +208,7 @@ export class CachingTokenSource implements TokenSource {
     // expires_in counts from when the issuer answered: from the request on, to be safe however slow the answer.
     const asked = clock.now();
     const answer = await requestToken(this.deps.transport, this.credentials, [scope], policy ? { policy, clock, tracer, signal } : undefined);
-    const entry: CachedToken = { access_token: answer.access_token, scope, obtained_at: clock.now().toISOString() };
-    if (typeof answer.expires_in === 'number' && answer.expires_in > 0) {
-      // Stop using it a little before it expires, so a call never races the expiry.
-      const margin = Math.min(60, answer.expires_in * 0.1);
-      entry.expires_at = new Date(asked.getTime() + (answer.expires_in - margin) * 1000).toISOString();
-    }
+    const entry = cachedTokenFrom(answer, scope, asked, clock.now());
     this.memory.set(key, entry);
     await this.safeUpdate((data) => {
       this.dropUnusable(data.tokens);

@@ -18,7 +18,7 @@ export interface CapabilityCheck {
 
 export const NOTHING_CHECKED: CapabilityCheck = { sendable: [], lacking: [], unchecked: 0 };
 
-export function checkCapability(targets: ResolvedTargets, command: DeviceCommand): CapabilityCheck {
+export function checkCapability(targets: Pick<ResolvedTargets, 'ids' | 'capabilities'>, command: DeviceCommand): CapabilityCheck {
   const sendable: string[] = [];
   const lacking: string[] = [];
   let unchecked = 0;

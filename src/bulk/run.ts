@@ -3,7 +3,7 @@
 // exit code. Safe to rerun (same keys replay) and to resume. `devices reboot` and `wake-up` are verbs over it.
 import { setMaxListeners } from 'node:events';
 import type { Deps } from '../factory.js';
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import { confirmOrRequireYes } from '../io/prompter.js';
 import { startProgress } from '../io/progress.js';
 import { RatePacer } from '../api/rate-pacer.js';
@@ -11,7 +11,7 @@ import type { ApiClient } from '../api/client.js';
 import type { RetryPolicy } from '../shared/retry.js';
 import { isSuccess, type DeviceCommand, type DeviceCommandResult } from '../api/device-commands.js';
 import { viewOf } from '../output/columns.js';
-import { isEmptySource, resolveTargets, type TargetSource } from './targets.js';
+import { hasSelection, isEmptySource, resolveTargets, selectionText, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { defaultJournalPath, isDone, Journal } from './journal.js';
 import { isRunFatal, runBulk } from './runner.js';
@@ -39,6 +39,8 @@ export interface BulkCommandOptions {
   concurrency?: number;
   journal?: string;
   resume?: string;
+  /** --allow-empty: a selection that matches no device is not an error (a CI job over fleets that may be empty). */
+  allowEmpty?: boolean;
 }
 
 export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals'>;
@@ -78,7 +80,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     return;
   }
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
-  // a resumed run with nothing left sends nothing: no confirmation, just its results again
+  // a resumed run with nothing left sends nothing: no confirmation, just the summary of the whole run
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
   const journal = (run.journal ??= await Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now())));
   const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
@@ -89,8 +91,6 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
 
   const output = deps.output();
   const streaming = output.format === 'ndjson';
-  const pendingSet = new Set(pending);
-  if (streaming) for (const id of run.targets) if (run.earlier.has(id) && !pendingSet.has(id)) await output.item(run.earlier.get(id));
   // results are printed in the order they arrive, one after the other (--jq runs each through jq)
   let printed = Promise.resolve();
   const progress = await startProgress(deps.io, { label: verb.name, total: pending.length });
@@ -135,7 +135,9 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   await printed;
 
   const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
-  if (!streaming) await output.list(results, viewOf('deviceCommandResult'));
+  // stdout has the devices this run completed, once: a resumed run appended to the first run's file adds no
+  // duplicates; the summary and the exit code count the whole run (the journal has every result)
+  if (!streaming) await output.list(pending.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined), viewOf('deviceCommandResult'));
   for (const line of summaryLines(`${verb.label}, run ${run.runId}`, results)) deps.io.info(line);
   const skipped = skippedSummaryLine(deps.io.errTheme(), verb.command, run.capability);
   if (skipped) deps.io.paintedInfo(skipped);
@@ -149,9 +151,19 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
 
 async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
   const resolved = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal }, opts.source);
+  // a mistyped fleet id matches nothing: in CI that must fail, not pass as "nothing to send"
+  if (hasSelection(opts.source) && resolved.selected === 0 && !opts.allowEmpty) throw nothingMatched(opts.source);
   const capability = checkCapability(resolved, verb.command);
   const runId = newRunId(deps.clock.now());
   return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map() };
+}
+
+function nothingMatched(source: TargetSource): NotFoundError {
+  const lists = [source.fleetId !== undefined && 'fleetctl fleets list', source.organizationId !== undefined && 'fleetctl organizations list'].filter(Boolean);
+  return new NotFoundError(
+    `${selectionText(source)} matched no device`,
+    `check the id with ${lists.join(' or ')}; pass --allow-empty if an empty selection is fine`,
+  );
 }
 
 async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {

@@ -11,6 +11,8 @@ export interface TargetSource {
   fromFile?: string;
   fleetId?: string;
   organizationId?: string;
+  /** Capabilities already read from the devices' records (a list the operator picked from). */
+  known?: ReadonlyMap<string, readonly string[]>;
 }
 
 export function hasSelection(source: TargetSource): boolean {
@@ -41,6 +43,16 @@ export interface ResolvedTargets {
   ids: string[];
   /** The capabilities of the devices whose record was fetched (a selection); unknown for the others. */
   capabilities: Map<string, readonly string[]>;
+  /** How many devices --fleet-id / --organization-id matched (0 when there is no selection). */
+  selected: number;
+}
+
+/** The selection as typed, to name it in a message: `--fleet-id X and --organization-id Y`. */
+export function selectionText(source: TargetSource): string {
+  const parts: string[] = [];
+  if (source.fleetId !== undefined) parts.push(`--fleet-id ${source.fleetId}`);
+  if (source.organizationId !== undefined) parts.push(`--organization-id ${source.organizationId}`);
+  return parts.join(' and ');
 }
 
 export async function resolveTargets(
@@ -48,7 +60,8 @@ export async function resolveTargets(
   source: TargetSource,
 ): Promise<ResolvedTargets> {
   const all = [...source.ids];
-  const capabilities = new Map<string, readonly string[]>();
+  const capabilities = new Map<string, readonly string[]>(source.known ?? []);
+  let selected = 0;
   if (source.fromFile !== undefined) {
     const name = source.fromFile === '-' ? '--from-file (stdin)' : `--from-file ${quoteInput(source.fromFile)}`;
     // a loop, not push(...ids): a list of a million ids would overflow the call stack as arguments
@@ -59,10 +72,11 @@ export async function resolveTargets(
     const query = { organization_id: source.organizationId, fleet_id: source.fleetId };
     const pager = api.list('listDevices', { query, signal: deps.signal }, { limit: 500, all: true });
     for await (const device of pager) {
+      selected++;
       all.push(device.hardware_id);
       const listed: unknown = device.capabilities;
       if (Array.isArray(listed)) capabilities.set(device.hardware_id, listed.filter((c): c is string => typeof c === 'string'));
     }
   }
-  return { ids: [...new Set(all)], capabilities };
+  return { ids: [...new Set(all)], capabilities, selected };
 }

@@ -1,5 +1,5 @@
 // Prompts go to stderr so they never mix with data on stdout; @inquirer/prompts loads only when asked.
-import { CancelledError, UsageError } from '../errors.js';
+import { CancelledError, DeclinedError, UsageError } from '../errors.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IOStreams } from './streams.js';
 
@@ -25,7 +25,7 @@ export interface Prompter {
   confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
   /** One item from a list that follows what the operator types. A source that fails ends the prompt with its error. */
   search<T>(message: string, opts: { source: SearchSource<T>; pageSize?: number }): Promise<T>;
-  /** Any number of items (at least one) from a fixed list. */
+  /** Any number of items (at least one) from a fixed list, filtered as the operator types; ticking all is a labelled line. */
   checkbox<T>(message: string, opts: { choices: PromptChoice<T>[]; pageSize?: number }): Promise<T[]>;
 }
 
@@ -74,8 +74,12 @@ export function createPrompter(io: IOStreams): Prompter {
         throw failure ?? error;
       }
     },
+    // not @inquirer's checkbox: it cannot filter, and its `a`/`i` keys tick or invert every line (multi-select.ts)
     checkbox: (message, opts) =>
-      prompt(({ checkbox }) => checkbox({ message, choices: opts.choices, pageSize: opts.pageSize, required: true, loop: false }, context())),
+      prompt(async () => {
+        const { multiSelect } = await import('./multi-select.js');
+        return multiSelect({ message, choices: opts.choices, pageSize: opts.pageSize }, context()) as Promise<(typeof opts.choices)[number]['value'][]>;
+      }),
   };
 }
 
@@ -100,7 +104,7 @@ export async function confirmOrRequireYes(
   if (opts.yes) return;
   requireYesUnlessInteractive(deps.io, opts);
   const confirmed = await deps.prompter.confirm(opts.question, { default: false });
-  if (!confirmed) throw new UsageError(`${opts.refusal}: not confirmed`);
+  if (!confirmed) throw new DeclinedError(`${opts.refusal}: not confirmed`);
 }
 
 /**

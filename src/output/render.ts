@@ -140,7 +140,7 @@ export class Output {
   /** --sort and --slurp need every item first; what is held is bounded (HOLD_LIMIT) unless --max-items says. */
   private async hold(records: Records, how: ListOptions): Promise<unknown[]> {
     const reason = how.sort ? '--sort' : '--slurp';
-    const held = await holdAll(records, { reason, all: how.all, maxItems: how.maxItems, say: (line) => this.io.info(line) });
+    const held = await holdAll(records, { reason, all: how.all, maxItems: how.maxItems, sort: how.sort, say: (line) => this.io.info(line) });
     return how.sort ? sortRecords(held, how.sort) : held;
   }
 

@@ -67,24 +67,38 @@ export interface HoldOptions {
   maxItems?: number;
   /** Every page is fetched (--all): the run may be long and large, so it is said on stderr first. */
   all?: boolean;
+  /**
+   * --sort: with --max-items N, every item fetched is read and the N first in this order are kept, so the cut comes
+   * after sorting (the 8 most recently seen, not the first 8 fetched), in memory for about 2N items.
+   */
+  sort?: readonly SortKey[];
   say: (line: string) => void;
 }
 
 /** Every item in memory, refusing to hold more than HOLD_LIMIT unless --max-items bounds the run. */
 export async function holdAll<T>(records: AsyncIterable<T> | Iterable<T>, opts: HoldOptions): Promise<T[]> {
+  const { maxItems, sort } = opts;
+  const keep = sort && maxItems !== undefined ? maxItems : undefined;
   if (opts.all) {
-    const bound = opts.maxItems === undefined ? `stops beyond ${HOLD_LIMIT.toLocaleString('en-US')} items unless --max-items N is given` : `at most ${opts.maxItems.toLocaleString('en-US')} (--max-items)`;
+    const bound =
+      maxItems === undefined
+        ? `stops beyond ${HOLD_LIMIT.toLocaleString('en-US')} items unless --max-items N is given`
+        : keep === undefined
+          ? `at most ${maxItems.toLocaleString('en-US')} (--max-items)`
+          : `only the ${keep.toLocaleString('en-US')} first in order are kept: --max-items`;
     opts.say(`${opts.reason} holds every item in memory before printing the first (${bound}).`);
   }
-  const held: T[] = [];
+  let held: T[] = [];
   for await (const record of records) {
-    if (held.length >= HOLD_LIMIT && opts.maxItems === undefined) {
+    if (held.length >= HOLD_LIMIT && maxItems === undefined) {
       throw new UsageError(
         `${opts.reason} stopped after ${HOLD_LIMIT.toLocaleString('en-US')} items: it holds every item in memory, and this list has more`,
-        `bound it with --max-items N (the first N items are then ${opts.reason === '--sort' ? 'sorted' : 'held'}), narrow the list with a filter, or drop ${opts.reason} and stream (-o ndjson)`,
+        `bound it with --max-items N (${sort ? 'only the N first in sort order are then kept' : 'the first N items are then held'}), narrow the list with a filter, or drop ${opts.reason} and stream (-o ndjson)`,
       );
     }
     held.push(record);
+    // a stable sort keeps ties in the order they came: those kept came before those read after them
+    if (keep !== undefined && held.length >= 2 * keep + 1024) held = sortRecords(held, sort!).slice(0, keep);
   }
-  return held;
+  return keep === undefined ? held : sortRecords(held, sort!).slice(0, keep);
 }

@@ -147,11 +147,11 @@ describe('paging through a list command', () => {
     expect(result.stderr).toBe('');
   });
 
-  it('--cursor starts at that page and the hint gives the next one', async () => {
+  it('--cursor starts at that page and, on a terminal, the hint gives the next one', async () => {
     const agent = newMockAgent();
     stubToken(agent, { scope: 'devices_read' });
     const seen = stubApi(agent, { path: '/v1/devices', body: page(items(10, 2), 'cur-12') });
-    const result = await runCli(['devices', 'list', '--cursor', 'cur-10', '--limit', '2'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
+    const result = await runCli(['devices', 'list', '--cursor', 'cur-10', '--limit', '2'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock(), tty: true });
     expect(queryOf(seen[0]).get('cursor')).toBe('cur-10');
     expect(result.stderr).toBe('More results: add --cursor cur-12 for the next page, or --all for every page.\n');
     expect(result.stdout).not.toContain('cur-12');

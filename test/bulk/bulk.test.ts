@@ -233,9 +233,30 @@ describe('devices reboot, bulk: run', () => {
     expect(f.prompts).toEqual([]);
   });
 
-  it('an empty selection sends nothing and succeeds', async () => {
-    const f = fakeDeps({ configDir: tempDir(), answers: [{ method: 'GET', path: `/v1/devices?fleet_id=${FLEET}&limit=500`, body: { data: [], next_cursor: null, has_more: false } }] });
-    await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: [], fleetId: FLEET } }));
+  const emptyPage = (query: string): ScriptedAnswer => ({ method: 'GET', path: `/v1/devices?${query}&limit=500`, body: { data: [], next_cursor: null, has_more: false } });
+
+  it('a selection that matches no device is not found (exit 5), naming it and how to list fleets', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [emptyPage(`fleet_id=${FLEET}`)] });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: [], fleetId: FLEET } }))).rejects.toMatchObject({
+      exitCode: 5,
+      message: `--fleet-id ${FLEET} matched no device`,
+      hint: 'check the id with fleetctl fleets list; pass --allow-empty if an empty selection is fine',
+    });
+    expect(f.io.stderr()).toBe('');
+  });
+
+  it('an organization selection that matches nothing points at organizations list; hardware ids named too do not hide it', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [emptyPage(`organization_id=${FLEET}`)] });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1'], organizationId: FLEET } }))).rejects.toMatchObject({
+      exitCode: 5,
+      message: `--organization-id ${FLEET} matched no device`,
+      hint: 'check the id with fleetctl organizations list; pass --allow-empty if an empty selection is fine',
+    });
+  });
+
+  it('with --allow-empty, an empty selection sends nothing and succeeds', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [emptyPage(`fleet_id=${FLEET}`)] });
+    await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: [], fleetId: FLEET }, allowEmpty: true }));
     expect(f.io.stderr()).toBe('No devices matched: nothing to send.\n');
   });
 
@@ -264,7 +285,9 @@ describe('devices reboot, bulk: run', () => {
     // HW-3 is unknown: still a failure, so still exit 10
     await expect(bulkCommandRun(again.deps, REBOOT, base({ resume: runId }))).rejects.toMatchObject({ exitCode: 10 });
     expect(again.sent.map((s) => [s.path, s.headers['Idempotency-Key']])).toEqual([[`/v1/devices/HW-2/commands/reboot`, `fleetctl-run-${runId}:HW-2`]]);
-    expect(again.io.stdout().trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['accepted', 'not_found', 'accepted']);
+    // stdout: only what this run completed (appended to the first run's output, no duplicates); the summary counts all 3
+    expect(again.io.stdout().trim().split('\n').map((l) => [JSON.parse(l).hardware_id, JSON.parse(l).status])).toEqual([['HW-2', 'accepted']]);
+    expect(again.io.stderr()).toContain('3 devices: 2 accepted, 0 replayed, 0 capability missing, 1 not found, 0 failed');
     expect(again.io.stderr()).toContain('reboot of 1 device (2 already done)');
     expect((await Journal.open(journalFile, runId)).results.get('HW-2')?.status).toBe('accepted');
   });
@@ -344,7 +367,9 @@ describe('devices reboot, bulk: run', () => {
     await bulkCommandRun(again.deps, REBOOT, base({ resume: runId, yes: false }));
     expect(again.sent).toEqual([]);
     expect(again.prompts).toEqual([]);
-    expect(again.io.stdout()).toContain('HW-1\taccepted');
+    // nothing completed in this run: no row on stdout (an empty list: the header only); the summary counts the run
+    expect(again.io.stdout()).not.toContain('HW-1');
+    expect(again.io.stderr()).toMatch(/accepted/);
   });
 
   it('an existing --journal names the run it belongs to; an unwritable one stops before anything is sent (exit 2)', async () => {

@@ -114,7 +114,7 @@ describe('--all -o json when a later page fails', () => {
   });
   afterAll(() => h?.close());
 
-  it("stdout is a closed JSON array of what was printed, the exit code is the failure's, stderr gives the cursor to resume from", { timeout: 120_000 }, async () => {
+  it("stdout is a closed JSON array of what was printed, the exit code is the failure's; piped, no resume hint (that is for a terminal: test/commands/shared/paging.test.ts)", { timeout: 120_000 }, async () => {
     // the first page is answered as usual (a rule that waits 0 ms, used up by it), the second with 503
     await addFaults(h, [
       { match: { operation_id: 'listDevices' }, respond: { delay_ms: 0 }, times: 1 },
@@ -125,13 +125,8 @@ describe('--all -o json when a later page fails', () => {
     expect(r.code, r.stderr).toBe(9);
     const printed = JSON.parse(r.stdout) as { hardware_id: string }[];
     expect(printed).toHaveLength(20);
-    const resume = /Stopped after (\d+) items\. To resume from there: the same command with --cursor (\S+)/.exec(r.stderr);
-    expect(resume, r.stderr).not.toBeNull();
-    expect(Number(resume![1])).toBe(printed.length);
-    const rest = await h.cli(['devices', 'list', '--all', '--limit', '20', '-o', 'json', '--cursor', resume![2]!]);
-    expect(rest.code, rest.stderr).toBe(0);
-    const whole = await h.cli(['devices', 'list', '--all', '--limit', '500', '--jq', '.hardware_id']);
-    expect([...printed, ...(JSON.parse(rest.stdout) as { hardware_id: string }[])].map((d) => d.hardware_id)).toEqual(whole.stdout.trim().split('\n'));
+    expect(r.stderr).not.toContain('Stopped after');
+    expect(r.stderr).toMatch(/^Error: /m);
   });
 });
 

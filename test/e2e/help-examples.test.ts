@@ -27,6 +27,12 @@ function collect(command: Command, where: string, out: Found[]): Found[] {
   return out;
 }
 
+/** The example's last fleetctl command lists records: a list, search, events, media, requests or descendants verb. */
+function listsSomething(example: Example): boolean {
+  const last = example.command.replace(/\$\([^)]*\)/g, '').split(/[;|&]/).map((part) => part.trim()).filter((part) => /^\S*fleetctl\b/.test(part)).at(-1) ?? '';
+  return !example.runsUntilInterrupted && /\b(list|search|events|media|requests|descendants)\b(?! download)/.test(last) && !/>\s*\S+$/.test(last);
+}
+
 const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
 const examples = collect(program, 'fleetctl', []);
 
@@ -79,6 +85,9 @@ describe('help examples', () => {
       const report = `$ ${example.command}\nexit ${outcome.code}\nstdout:\n${outcome.stdout.slice(0, 2000)}\nstderr:\n${outcome.stderr.slice(0, 2000)}`;
       expect(outcome.code, report).toBe(0);
       expect(outcome.stderr, report).not.toMatch(/^Error:/m);
+      // an example that lists something finds something in the sandbox: a window or filter that matches
+      // nothing would teach the reader nothing
+      if (listsSomething(example)) expect(outcome.stdout.trim(), report).not.toBe('');
     });
   });
 });

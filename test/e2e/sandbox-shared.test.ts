@@ -55,7 +55,7 @@ describe('a sandbox shared on the network', { timeout: 120_000 }, () => {
     const { stderr } = await sandbox.stop();
     sandbox = undefined;
     expect(stderr).toMatch(/Warning: the sandbox listens on 0\.0\.0\.0, which other machines can reach/);
-    expect(stderr).toContain('require the control token printed above');
+    expect(stderr).toContain('require the control token exported below');
     expect(stderr.split(token!).length - 1).toBe(0);
   });
 
@@ -96,8 +96,9 @@ describe('a sandbox shared on the network', { timeout: 120_000 }, () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     try {
       await expect.poll(() => stderr, { timeout: 60_000 }).toContain('Sandbox ready');
-      expect(`${stdout}${stderr}`.match(/listening/g)).toHaveLength(1);
-      const token = /Control token: +(\S+)/.exec(stdout)?.[1];
+      expect(`${stdout}${stderr}`.match(/serving/g)).toHaveLength(1);
+      const token = /export FLEETCTL_SANDBOX_CONTROL_TOKEN=(\S+)/.exec(stdout)?.[1];
+      expect(stdout).toContain('Control token: required on /_sandbox/* (exported below)');
       expect(token).toBeDefined();
       expect(stdout).toContain(`export FLEETCTL_SANDBOX_CONTROL_TOKEN=${token}`);
       expect(stderr.match(/Warning:/g)).toHaveLength(1);

@@ -13,11 +13,11 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('stderr closed by the reader', () => {
   it('a command that writes a hint on a closed stderr still exits 0 with its data on stdout', async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-stderr-'));
-    const child = spawn(process.execPath, [BIN, '--sandbox', 'devices', 'list', '--limit', '1', '-o', 'ndjson'], {
+    const child = spawn(process.execPath, [BIN, '--sandbox', 'devices', 'reboot', 'HW-000001', '--yes', '-o', 'json'], {
       env: { PATH: process.env.PATH ?? '', HOME: dir, FLEETCTL_CONFIG_DIR: dir, CI: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stderr.destroy(); // closed before the first message: the "More results" hint hits EPIPE
+    child.stderr.destroy(); // closed before the first message: "Reboot of HW-000001 accepted." hits EPIPE
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -87,4 +87,42 @@ describe('prompter.checkbox', () => {
     keys(ENTER);
     await expect(answer).resolves.toEqual(['HW-1', 'HW-3']);
   });
+
+  const fleet = [
+    { value: 'HW-1', name: 'HW-1 Van alpha reboot' },
+    { value: 'HW-2', name: 'HW-2 Truck bravo reboot' },
+    { value: 'HW-3', name: 'HW-3 Van charlie reboot' },
+  ];
+
+  it('typing filters the list; a and i are letters of the filter, never tick-all or invert', async () => {
+    const { io, prompter, keys } = terminal();
+    const answer = prompter.checkbox('Devices', { choices: fleet });
+    await drawn(io, /HW-3 Van charlie/);
+    keys('a');
+    keys('i');
+    // "ai" is in no line: nothing shown, nothing ticked
+    await drawn(io, /nothing matches "ai"/);
+    keys('\u007f');
+    keys('\u007f');
+    keys('charlie');
+    await drawn(io, /0 ticked/);
+    keys(' ');
+    keys(ENTER);
+    await expect(answer).resolves.toEqual(['HW-3']);
+  });
+
+  it('ticking every line shown is its own labelled line, reached on purpose; Enter with nothing ticked says so', async () => {
+    const { io, prompter, keys } = terminal();
+    const answer = prompter.checkbox('Devices', { choices: fleet });
+    await drawn(io, /Tick every device shown \(3\)/);
+    keys(ENTER);
+    await drawn(io, /tick at least one line/);
+    keys('van');
+    await drawn(io, /Tick every device shown \(2\)/);
+    keys('\u001b[A');
+    keys(' ');
+    await drawn(io, /2 ticked/);
+    keys(ENTER);
+    await expect(answer).resolves.toEqual(['HW-1', 'HW-3']);
+  });
 });

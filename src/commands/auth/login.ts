@@ -1,11 +1,13 @@
 import { Command } from 'commander';
 import { retryPolicy, type Deps } from '../../factory.js';
-import { UsageError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { forgetDraft, readDraft, saveDraft } from './login-draft.js';
 import { environmentVariableFor, resolveSettings } from '../../config/settings.js';
 import { readAll } from '../../io/read-input.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { cutText, quoteInput } from '../../output/terminal-text.js';
 import { assertSafeForCredentials } from '../../auth/secure-url.js';
-import { requestToken, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
+import { cachedTokenFrom, requestToken, tokenEndpoint, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
+import { tokenCacheKey, tokenOwner } from '../../auth/token-key.js';
 import { KEYCHAIN_SERVICE, readClientSecret, secretLocation, storeInKeychain } from '../../auth/secret-store.js';
 import { parseScopeList, shortScope } from '../../auth/scopes.js';
 import { SCOPES } from '../../openapi/operations.js';
@@ -20,7 +22,7 @@ export interface LoginFlags {
   organizationId?: string;
 }
 
-type LoginDeps = Pick<Deps, 'config' | 'io' | 'env' | 'globals' | 'prompter' | 'transport' | 'output' | 'clock' | 'signal' | 'keychain'>;
+type LoginDeps = Pick<Deps, 'config' | 'io' | 'env' | 'globals' | 'prompter' | 'transport' | 'output' | 'clock' | 'signal' | 'keychain' | 'configDir' | 'debug'>;
 
 export function newAuthLoginCommand(deps: LoginDeps): Command {
   const command = new Command('login')
@@ -51,20 +53,26 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
   const store = await deps.config();
   const settings = resolveSettings(deps.globals(), deps.env, store.read());
   const canPrompt = deps.io.canPrompt();
+  const profile = settings.profile.value;
+  // what a failed login was given, offered again as the defaults, so only the wrong part is typed anew
+  const draft = canPrompt ? await readDraft(deps.configDir(), profile) : undefined;
   const missing: string[] = [];
-  const ask = async (value: string | undefined, name: string, question: string, fallback?: string) => {
-    if (value) return value;
-    if (canPrompt) return deps.prompter.input(question, { default: fallback, validate: (v) => (v.trim() ? true : `${name} is required`) });
+  const ask = async (value: string | undefined, name: string, question: string, fallback?: string, drafted?: string) => {
+    if (value && (drafted === undefined || drafted === value)) return value;
+    if (canPrompt) return deps.prompter.input(question, { default: drafted ?? fallback, validate: (v) => (v.trim() ? true : `${name} is required`) });
     if (fallback) return fallback;
     missing.push(name);
     return '';
   };
-  const baseUrl = await ask(settings.base_url.value, '--base-url', 'API base URL');
+  // a value given by flag or environment is what the operator says now: the draft never overrides it
+  const fromStore = (source: string | undefined) => source === undefined || source === 'profile' || source === 'default';
+  const drafted = (key: 'base_url' | 'auth_url' | 'client_id') => (fromStore(settings[key].source) ? draft?.[key] : undefined);
+  const baseUrl = await ask(settings.base_url.value, '--base-url', 'API base URL', undefined, drafted('base_url'));
   const explicitAuthUrl = settings.auth_url.source === 'default' ? undefined : settings.auth_url.value;
   // The issuer defaults to the base URL: when that is missing too, naming --base-url is enough.
-  const authUrl = explicitAuthUrl || baseUrl || canPrompt ? await ask(explicitAuthUrl, '--auth-url', 'Token issuer (auth) URL', baseUrl || undefined) : '';
-  const clientId = await ask(flags.clientId ?? settings.client_id.value, '--client-id', 'Client id');
-  const profile = settings.profile.value;
+  const authUrl =
+    explicitAuthUrl || baseUrl || canPrompt ? await ask(explicitAuthUrl, '--auth-url', 'Token issuer (auth) URL', baseUrl || undefined, drafted('auth_url')) : '';
+  const clientId = await ask(flags.clientId ?? settings.client_id.value, '--client-id', 'Client id', undefined, flags.clientId ? undefined : drafted('client_id'));
   // where the secret is now: a secret given here, or kept in the file, is stored (in the keychain if one answers)
   const location = flags.clientSecretStdin ? undefined : secretLocation(settings, store.read().profiles[profile]);
   let clientSecret = flags.clientSecretStdin
@@ -84,10 +92,20 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
   const scopes = parseScopeList(flags.scopes ?? settings.scopes.value);
   const organizationId = optionalUuid(flags.organizationId, '--organization-id');
 
-  const verified = await verifyCredentials(deps, { authUrl, clientId, clientSecret: clientSecret! }, scopes);
+  const asked = deps.clock.now();
+  const verified = await verifyCredentials(deps, { authUrl, clientId, clientSecret: clientSecret! }, scopes).catch(async (error: unknown) => {
+    // never the secret: only what is safe in a file and tedious to type again
+    await saveDraft(deps.configDir(), profile, { base_url: baseUrl, auth_url: authUrl, client_id: clientId }).catch(() => undefined);
+    throw error;
+  });
+  await forgetDraft(deps.configDir(), profile);
   // A secret from the environment or a command stays there; one typed or piped in is stored.
   const stored = toStore ? await storeInKeychain(deps.keychain(), profile, clientSecret!) : undefined;
+  // the token login obtained is cached for each scope it carries: `auth status` shows it, the next command uses it
+  const owner = tokenOwner({ profile, issuer: authUrl, clientId, clientSecret: clientSecret! });
+  const cached = verified.token ? grantedScopes(verified.token, scopes).map((scope) => [tokenCacheKey({ ...owner, scope }), cachedTokenFrom(verified.token!, scope, asked, deps.clock.now())] as const) : [];
   await store.update((data) => {
+    for (const [key, entry] of cached) data.tokens[key] = entry;
     const next = { ...data.profiles[profile], base_url: baseUrl, auth_url: authUrl, client_id: clientId };
     if (stored) {
       const inKeychain = stored.where === 'keychain';
@@ -103,13 +121,15 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
   });
   deps.io.info(`Logged in as client ${quoteInput(clientId)} at ${authUrl} (profile ${quoteInput(profile)}).${verified.note}`);
   if (stored?.where === 'keychain') deps.io.info(`The client secret is stored in the system keychain (service "${KEYCHAIN_SERVICE}", account "${profile}").`);
-  else if (stored) warnPlainText(deps, store.path, stored.reason);
+  else if (stored) warnPlainText(deps, store.path, deps.debug() ? stored.reason : undefined);
   else if (location === 'environment') warnSecretNotStored(deps, settings.profile.source === 'flag' ? profile : undefined);
   else deps.io.info(`The client secret comes from ${location === 'command' ? 'client_secret_command' : 'the system keychain'}, where it stays.`);
 }
 
-function warnPlainText(deps: LoginDeps, file: string, reason: string): void {
-  deps.io.warn(`the client secret is stored in plain text in ${file} (mode 0600): no system keychain answered (${reason})`);
+/** The keychain's own words (a D-Bus error, say) mean nothing to most: said only with --debug. */
+function warnPlainText(deps: LoginDeps, file: string, reason: string | undefined): void {
+  const why = reason === undefined ? '' : ` (${reason})`;
+  deps.io.warn(`no system keychain is available here, so the client secret was saved in ${file}, readable only by you (mode 0600)${why}`);
   deps.io.hint('to keep it out of that file, set client_secret_command to a command that prints it (`fleetctl config set client_secret_command "op read op://vault/fleet/secret"`), or FLEETCTL_CLIENT_SECRET');
 }
 
@@ -131,15 +151,30 @@ async function verifyCredentials(
   deps: LoginDeps,
   credentials: { authUrl: string; clientId: string; clientSecret: string },
   scopes: string[] | undefined,
-): Promise<{ note: string }> {
+): Promise<{ note: string; token?: TokenAnswer }> {
   const retry = { policy: retryPolicy(deps.globals()), clock: deps.clock, signal: deps.signal };
   let token: TokenAnswer;
   try {
     token = await requestToken(await deps.transport(), credentials, scopes ?? [...SCOPES], retry);
   } catch (error) {
-    if (scopes || !(error instanceof TokenEndpointError) || error.error !== 'invalid_scope') throw error;
+    if (!(error instanceof TokenEndpointError)) throw error;
+    if (scopes || error.error !== 'invalid_scope') throw refusal(error, credentials);
     const why = error.description ? ` (${error.description})` : '';
     return { note: ` The client does not hold every scope of the API${why}; each command asks for the one scope it needs.` };
   }
-  return { note: token.scope ? ` Granted scopes: ${token.scope}.` : '' };
+  const granted = token.scope ? token.scope.split(' ').filter(Boolean) : [];
+  return { note: granted.length > 0 ? ` Granted ${granted.length} scope${granted.length === 1 ? '' : 's'} (fleetctl auth status lists them).` : '', token };
+}
+
+/** One line naming the client and the token URL: the scopes asked for (every scope of the API) are left out. */
+function refusal(error: TokenEndpointError, credentials: { authUrl: string; clientId: string }): AuthError {
+  const said = error.description ? ` (${cutText(error.description, 200)})` : '';
+  const what = error.error === 'invalid_client' ? 'wrong client id or secret (invalid_client)' : `${cutText(error.error, 100)}${said}`;
+  return new AuthError(`${tokenEndpoint(credentials.authUrl)} refused client ${quoteInput(credentials.clientId)}: ${what}`, error.hint);
+}
+
+/** The scopes a login token is good for: those it says it carries, or else those asked for. */
+function grantedScopes(token: TokenAnswer, asked: string[] | undefined): string[] {
+  const granted = token.scope ? token.scope.split(' ').filter(Boolean) : (asked ?? [...SCOPES]);
+  return granted.filter((scope) => (SCOPES as readonly string[]).includes(scope));
 }

@@ -71,6 +71,7 @@ interface RawFlags {
   concurrency?: string;
   journal?: string;
   resume?: string;
+  allowEmpty?: boolean;
 }
 
 export function newDeviceCommandVerb(
@@ -86,6 +87,7 @@ export function newDeviceCommandVerb(
     .option('--from-file <file>', 'hardware ids, one a line (- for stdin; blank lines and # comments ignored)')
     .option('--fleet-id <uuid>', 'every device of this fleet')
     .option('--organization-id <uuid>', 'every device of this organization')
+    .option('--allow-empty', 'a --fleet-id/--organization-id that matches no device is not an error (exit 0, not 5)')
     .option('--dry-run', 'list what would be sent, and send nothing')
     .option('--max-devices <n>', 'above this many devices, --yes is required even on a terminal (default 100)')
     .option('--concurrency <n>', 'at most n requests in flight, 1 to 64 (default: from 8, more while the API accepts, fewer on 429)')
@@ -113,7 +115,11 @@ export function newDeviceCommandVerb(
   command.action(async (hardwareIds: string[], flags: RawFlags) => {
     const invocation = invocationFrom(verb, hardwareIds, flags, deps.io.canPrompt());
     if (invocation.mode !== 'pick') return run(deps, verb, invocation);
-    return run(deps, verb, invocationFrom(verb, await pickDevicesFor(deps, verb.command, verb.name), flags, false) as DeviceCommandInvocation);
+    const picked = await pickDevicesFor(deps, verb.command, verb.name);
+    const chosen = invocationFrom(verb, picked.hardwareIds, flags, false) as DeviceCommandInvocation;
+    // the list showed their capabilities: they are checked, not "named by hardware id"
+    if (chosen.mode === 'bulk') chosen.source.known = picked.capabilities;
+    return run(deps, verb, chosen);
   });
   return command;
 }
@@ -152,6 +158,7 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
     concurrency,
     journal: flags.journal === undefined ? undefined : requireNonEmpty(flags.journal, '--journal'),
     resume: flags.resume,
+    allowEmpty: flags.allowEmpty,
   };
 }
 

@@ -39,9 +39,9 @@ export function newDevicesMediaDownloadCommand(deps: DevicesMediaDownloadDeps, r
     .description('Download media files of a device from their signed URLs')
     .argument('[hardware-id]', HARDWARE_ID_ARGUMENT)
     .argument('[media-ids...]', pickable('ids of the media items to download, or --all'))
-    .option('--all', 'download every media item of the device (within --from/--to when given)')
+    .option('--all', 'download every media item of the device (within --since or --from/--to when given)')
     .option('--dir <dir>', 'directory to write the files to (default: the current directory)');
-  addDateWindowOptions(command, { since: false });
+  addDateWindowOptions(command);
   completeValues(command, { 'hardware-id': 'hardware-id', '--dir': 'directory' });
   describeVerb(command, {
     operationIds: ['listDeviceMedia'],

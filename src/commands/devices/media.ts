@@ -25,7 +25,7 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
   const command = new Command('media')
     .description("List a device's media items (photos, videos) with their signed download URLs; `media download` fetches them")
     .argument('[hardware-id]', HARDWARE_ID_ARGUMENT);
-  addDateWindowOptions(command, { since: false });
+  addDateWindowOptions(command);
   addPagingOptions(command);
   completeValues(command, { 'hardware-id': 'hardware-id' });
   describeVerb(command, {
@@ -35,8 +35,8 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
     examples: [
       { comment: "a device's media items", command: `fleetctl devices media ${SANDBOX_IDS.hardwareId}` },
       {
-        comment: 'media of May 2024 as NDJSON',
-        command: `fleetctl --sandbox devices media $(${FIRST_WITH_MEDIA}) --from 2024-05-01T00:00:00Z --to 2024-06-01T00:00:00Z -o ndjson`,
+        comment: 'media of the last 30 days as NDJSON',
+        command: `fleetctl --sandbox devices media $(${FIRST_WITH_MEDIA}) --since 30d -o ndjson`,
       },
     ],
     notes: 'Download URLs are signed and expire (see download_url_expires_at); `devices media download` fetches files without sending any credential.',

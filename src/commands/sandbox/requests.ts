@@ -38,7 +38,12 @@ export function newSandboxRequestsCommand(deps: RequestsDeps, run = sandboxReque
     examples: [
       { comment: 'the last five requests', command: 'fleetctl sandbox requests --limit 5' },
       { comment: 'what the reboots of one device got, failures included', command: 'fleetctl sandbox requests --operation-id rebootDevice --hardware-id HW-000001' },
-      { comment: 'server errors, with bodies, one JSON object a line', command: 'fleetctl sandbox requests --status 5xx --bodies -o ndjson' },
+      {
+        comment: 'server errors, with bodies, one JSON object a line',
+        command: 'fleetctl sandbox requests --status 5xx --bodies -o ndjson',
+        // one server error to find: a fault answers one fleets list with 503
+        given: 'fleetctl sandbox fault add --operation-id listFleets --status 503 --times 1 >/dev/null && fleetctl fleets list --max-retries 0 >/dev/null 2>&1; true',
+      },
     ],
   });
   command.action(async (flags: Omit<SandboxRequestsOptions, 'limit' | 'bodies'> & { limit?: string; bodies?: boolean }) =>

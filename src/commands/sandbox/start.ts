@@ -2,16 +2,15 @@
 import type { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { shortScope } from '../../auth/scopes.js';
 import { completeValues } from '../../completion/values.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE, MAX_TELEMETRY_RATE, type SandboxOptions } from '../../sandbox/options.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { requireListenHost, requireNumber, requireWholeNumber } from '../shared/validate.js';
 import { requireRegularFileOrMissing } from '../../io/read-input.js';
 import { CONTROL_TOKEN_VARIABLE } from './control-client.js';
+import { DEFAULT_PROPAGATION_MS, exportLines, factLines, READY_LINE, readyFacts, sharedSandboxWarning } from './banner.js';
 
-/** spec Limits: "Webhook change propagation: up to 60 seconds"; the sandbox's default is shorter. */
-const DEFAULT_PROPAGATION_MS = 5_000;
+
 
 export interface SandboxStartFlags {
   host: string;
@@ -98,15 +97,13 @@ export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxSt
       throw error;
     });
   const caFile = certificate?.file;
-  if (json) {
-    deps.output().text(JSON.stringify({ ...readyFacts(sandbox), ...(caFile && { ca_file: caFile }) }));
-  } else {
-    deps.output().text(readableFacts(sandbox, options, caFile));
-  }
+  // each warning is said once: --allow-private-webhooks by the sandbox itself as it starts (its log, above)
+  if (json) deps.output().text(JSON.stringify({ ...readyFacts(sandbox), ...(caFile && { ca_file: caFile }) }));
+  else deps.output().text(`${factLines(sandbox, options, caFile).join('\n')}\n`);
   if (!sandbox.loopback) deps.io.warn(sharedSandboxWarning(sandbox, options.controlToken !== undefined));
-  // said again as the last thing before "ready", where it cannot scroll away unseen (issue: "loudly")
-  if (options.allowPrivateWebhooks) deps.io.info(PRIVATE_WEBHOOKS_WARNING);
-  deps.io.info('Sandbox ready. Press Ctrl-C to stop.');
+  deps.io.info(json ? 'Sandbox ready. Press Ctrl-C to stop.' : READY_LINE);
+  // last, where they are copied from
+  if (!json) deps.output().text(`${exportLines(sandbox, caFile).join('\n')}\n`);
   await new Promise<void>((resolve) => {
     if (deps.signal.aborted) return resolve();
     deps.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -114,73 +111,6 @@ export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxSt
   await sandbox.close();
   await certificate?.remove();
   deps.io.info(options.statePath ? `Sandbox stopped; state saved to ${options.statePath}.` : 'Sandbox stopped.');
-}
-
-export const PRIVATE_WEBHOOKS_WARNING = [
-  '!! WARNING: --allow-private-webhooks is on: webhook address checks are OFF.',
-  '!! Deliveries may go to loopback and private addresses, and over plain http:// to loopback.',
-  '!! LOCAL DEVELOPMENT ONLY: never use it where the sandbox can be reached by others.',
-].join('\n');
-
-/** Off loopback, anyone who reaches the port is a client: say what they can do, and what guards the control routes. */
-function sharedSandboxWarning(sandbox: RunningSandbox, tokenGiven: boolean): string {
-  return [
-    `the sandbox listens on ${sandbox.listenAddress}, which other machines can reach: anyone there can use its API with the seeded client secrets printed above (the same for every sandbox of this seed).`,
-    `Its control routes (/_sandbox/*: reset, faults, emit, the request and delivery logs) require the control token${tokenGiven ? ' you gave' : ' printed above'}. Share it only on a network you trust.`,
-  ].join('\n');
-}
-
-export function readyFacts(sandbox: RunningSandbox) {
-  return {
-    base_url: sandbox.baseUrl,
-    auth_url: sandbox.authUrl,
-    openapi_url: sandbox.openapiUrl,
-    control_openapi_url: sandbox.controlOpenapiUrl,
-    ...(sandbox.controlToken !== undefined && { control_token: sandbox.controlToken }),
-    clients: sandbox.clients.map(({ client_id, client_secret, scopes, organization_id }) => ({ client_id, client_secret, scopes, organization_id })),
-    organizations: sandbox.organizations.map(({ id, name, parent_id }) => ({ id, name, parent_id })),
-  };
-}
-
-function readableFacts(sandbox: RunningSandbox, options: SandboxOptions, caFile: string | undefined): string {
-  const facts = readyFacts(sandbox);
-  const admin = facts.clients.find((client) => client.client_id === 'sandbox-admin') ?? facts.clients[0];
-  const lines = [
-    `Fleet API sandbox listening on ${facts.base_url}`,
-    `  OpenAPI document: ${facts.openapi_url}`,
-    `  Token endpoint:   ${facts.auth_url}/connect/token`,
-    `  Control routes:   ${facts.control_openapi_url} (readiness: ${facts.base_url}/_sandbox/health)`,
-    ...(facts.control_token !== undefined ? [`  Control token:    ${facts.control_token} (required on /_sandbox/*: Authorization: Bearer TOKEN)`] : []),
-    `  State:            ${options.statePath ?? 'in memory only (use --state FILE to keep it)'}`,
-    `  Scenario:         ${options.scenarioFile ?? 'none: the seeded world (--scenario FILE)'}`,
-    `  Faults:           ${options.faultFile ?? 'none at start'}; add some with: fleetctl sandbox fault add`,
-    `  Telemetry:        ${options.telemetryRatePerSecond ? `${options.telemetryRatePerSecond} device reports per second` : 'still (--telemetry-rate N)'}`,
-    `  Request journal:  latest ${options.journalSize ?? DEFAULT_JOURNAL_SIZE} requests: fleetctl sandbox requests`,
-    ...(caFile ? [`  TLS certificate:  ${caFile} (trust it with --ca-file or FLEETCTL_CA_FILE)`] : []),
-    '',
-    'Clients:',
-    ...facts.clients.map((c) => `  ${c.client_id.padEnd(20)} secret ${c.client_secret}  org ${c.organization_id}  scopes: ${c.scopes.map(shortScope).join(' ')}`),
-    '',
-    'Organizations:',
-    ...facts.organizations.map((o) => `  ${o.id}  ${o.name}${o.parent_id ? `  (child of ${o.parent_id})` : ''}`),
-    '',
-    'Webhooks:',
-    `  Address checks:   ${options.allowPrivateWebhooks ? 'OFF (--allow-private-webhooks): private, loopback and http:// to loopback allowed' : 'on: public https destinations only'}`,
-    `  Propagation:      ${options.propagationMs ?? DEFAULT_PROPAGATION_MS} ms for configuration changes and key rotations`,
-    `  Timed events:     ${options.emitRatePerSecond ? `${options.emitRatePerSecond} per second` : 'off (--emit-rate N)'}; on demand: fleetctl sandbox emit TYPE`,
-    `  Delivery log:     ${facts.base_url}/_sandbox/deliveries`,
-    '',
-    'Use it from another shell:',
-    `  export FLEETCTL_BASE_URL=${facts.base_url}`,
-    `  export FLEETCTL_AUTH_URL=${facts.auth_url}`,
-    `  export FLEETCTL_CLIENT_ID=${admin.client_id}`,
-    `  export FLEETCTL_CLIENT_SECRET=${admin.client_secret}`,
-    `  export FLEETCTL_ORGANIZATION_ID=${admin.organization_id}`,
-    ...(caFile ? [`  export FLEETCTL_CA_FILE=${caFile}`] : []),
-    ...(facts.control_token !== undefined ? [`  export ${CONTROL_TOKEN_VARIABLE}=${facts.control_token}`] : []),
-    '  fleetctl devices list',
-  ];
-  return `${lines.join('\n')}\n`;
 }
 
 /** Events per second; 0 is off, the default (so a script can pass a variable that may be 0, but not a blank). */

@@ -65,12 +65,10 @@ export interface DateWindow {
   dateTo?: string;
 }
 
-/** Adds --since, --from and --to. */
-export function addDateWindowOptions(command: Command, opts: { since?: boolean } = {}): Command {
-  if (opts.since !== false) {
-    command.addOption(new Option('--since <time>', 'from this long ago until now (30m, 24h, 7d) or from a date-time; not with --from/--to'));
-  }
+/** Adds --since, --from and --to: every verb that lists within a time window takes all three, meaning the same. */
+export function addDateWindowOptions(command: Command): Command {
   return command
+    .addOption(new Option('--since <time>', 'from this long ago until now (30m, 24h, 7d) or from a date-time; not with --from/--to'))
     .addOption(new Option('--from <time>', 'start of the window: ISO 8601 date-time (2024-05-01T08:00:00Z) or relative (7d)'))
     .addOption(new Option('--to <time>', 'end of the window, after --from: ISO 8601 date-time or relative (1h)'));
 }

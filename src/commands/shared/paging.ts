@@ -14,9 +14,14 @@ export interface RawPagingFlags {
   sort?: string;
 }
 
-/** Paging, and the order the output layer prints the items in (the pager itself ignores --sort). */
+/**
+ * Paging, and the order the output layer prints the items in (the pager itself ignores --sort). With --sort,
+ * --max-items does not stop the pager: it cuts what was fetched once sorted (`keep`).
+ */
 export interface ListPaging extends PageOptions {
   sort?: readonly SortKey[];
+  /** --max-items with --sort: print the first N in sort order of every item fetched. */
+  keep?: number;
 }
 
 export function addPagingOptions(command: Command): Command {
@@ -29,12 +34,13 @@ export function addPagingOptions(command: Command): Command {
 }
 
 export function pagingFrom(flags: RawPagingFlags): ListPaging {
+  const maxItems = flags.maxItems === undefined ? undefined : requireWholeNumber(flags.maxItems, '--max-items', 1);
+  const sort = parseSort(flags.sort);
   return {
     limit: limitFlag(flags.limit),
     cursor: flags.cursor === undefined ? undefined : requireNonEmpty(flags.cursor, '--cursor'),
     all: Boolean(flags.all),
-    maxItems: flags.maxItems === undefined ? undefined : requireWholeNumber(flags.maxItems, '--max-items', 1),
-    sort: parseSort(flags.sort),
+    ...(sort ? { sort, maxItems: undefined, keep: maxItems } : { maxItems }),
   };
 }
 
@@ -49,7 +55,9 @@ function limitFlag(value: string | undefined): number {
 /**
  * Renders every item the pager yields, then says on stderr how to get the rest. When a page fails after
  * items were printed, it says how far it got and the cursor to resume from (the output layer has closed
- * what it printed: a JSON array stays valid).
+ * what it printed: a JSON array stays valid). Both hints are for a person watching the output: with stdout
+ * piped (`| head`, `$(...)`, a file) nobody reads them where they could act, and after `| head` has gone
+ * away nothing more is said at all.
  */
 export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pager: Pager<T>, shape: Shape, paging: ListPaging): Promise<number> {
   let fetched = 0;
@@ -71,19 +79,24 @@ export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pa
       yield next.value;
     }
   }
+  const hints = deps.io.stdoutIsTTY;
   let count: number;
   try {
-    count = await deps.output.list(counted(), shape, { sort: paging.sort, all: paging.all, maxItems: paging.maxItems });
+    count = await deps.output.list(counted(), shape, { sort: paging.sort, all: paging.all, maxItems: paging.keep ?? paging.maxItems });
   } catch (error) {
     // a failed page, a network failure, Ctrl-C during a request: the next page is where to resume
-    if (pageFailed && fetched > 0 && pager.nextCursor && !deps.io.out.destroyed) {
+    if (hints && pageFailed && fetched > 0 && pager.nextCursor && !deps.io.out.destroyed) {
       const held = paging.sort ? ' (--sort printed none of them: it waits for every item)' : '';
       const rest = paging.maxItems === undefined ? '' : ` --max-items ${paging.maxItems - fetched}`;
       deps.io.info(`Stopped after ${fetched} item${fetched === 1 ? '' : 's'}${held}. To resume from there: the same command with --cursor ${pager.nextCursor}${rest}`);
     }
     throw error;
   }
-  if (pager.hasMore && !paging.all && pager.nextCursor) {
+  // not a paging hint: without it a script would take one page's order for the whole list's
+  if (paging.sort && pager.hasMore && !paging.all) {
+    deps.io.info(`--sort sorted only the ${fetched} item${fetched === 1 ? '' : 's'} of the page fetched, not the whole list: add --all to sort every item.`);
+  }
+  if (hints && pager.hasMore && !paging.all && pager.nextCursor) {
     deps.io.info(`More results: add --cursor ${pager.nextCursor} for the next page, or --all for every page.`);
   }
   return count;

@@ -30,16 +30,24 @@ export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<Schema
 }
 
 /** Devices for a command: those without its capability are shown, and cannot be ticked. */
-export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'DeviceCapability'>, verb: string): Promise<string[]> {
+/** The devices ticked, with the capabilities their list showed: the run counts them as checked. */
+export interface PickedDevices {
+  hardwareIds: string[];
+  capabilities: Map<string, readonly string[]>;
+}
+
+export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'DeviceCapability'>, verb: string): Promise<PickedDevices> {
   const devices = await checkFromList(deps, {
-    message: `Devices to ${verb} (space ticks, enter goes on)`,
+    message: `Devices to ${verb}`,
     noun: 'device',
     list: (api, paging) => api.list('listDevices', {}, paging),
     cells: deviceCells,
     // a record that says nothing of capabilities is not shown as lacking one: the service decides (422)
     unavailable: (d) => (!Array.isArray(d.capabilities) || d.capabilities.includes(capability) ? undefined : `(no ${capability})`),
   });
-  return devices.map((d) => d.hardware_id);
+  const capabilities = new Map<string, readonly string[]>();
+  for (const d of devices) if (Array.isArray(d.capabilities)) capabilities.set(d.hardware_id, d.capabilities);
+  return { hardwareIds: devices.map((d) => d.hardware_id), capabilities };
 }
 
 /** The id of a record picked from a list (records are told apart by their id). */

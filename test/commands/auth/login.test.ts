@@ -1,6 +1,7 @@
 // auth login: flags/environment (secret on stdin) when it may not prompt, prompts otherwise; verifies, then saves.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { AUTH_URL, BASE_URL, newMockAgent, stubToken } from '../../support/mock-http.js';
@@ -91,7 +92,9 @@ describe('non-interactive', () => {
     stubToken(agent, { scope: ALL_SCOPES });
     const result = await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent });
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`Warning: the client secret is stored in plain text in ${path.join(dir, 'config.json')} (mode 0600): no system keychain answered (DBus error: no session bus (test))`);
+    // plain words: where the secret went; the keychain's own error only with --debug
+    expect(result.stderr).toContain(`Warning: no system keychain is available here, so the client secret was saved in ${path.join(dir, 'config.json')}, readable only by you (mode 0600)\n`);
+    expect(result.stderr).not.toContain('DBus');
     expect(result.stderr).toContain('Hint: to keep it out of that file, set client_secret_command');
     expect(result.stderr).not.toContain(SECRET);
     expect(storeOf(dir).profiles.default.client_secret).toBe(SECRET);
@@ -165,5 +168,77 @@ describe('interactive', () => {
     expect(asked).toEqual(['API base URL', 'Token issuer (auth) URL', 'Client id', 'password:Client secret']);
     expect(storeOf(dir).profiles.default).toEqual({ base_url: BASE_URL, auth_url: BASE_URL, client_id: 'typed-client', client_secret: SECRET });
     expect(result.stdout + result.stderr).not.toContain(SECRET);
+  });
+});
+
+describe('auth login that remembers (issue 24)', () => {
+  const scripted = (answers: Record<string, string>, asked: { message: string; default?: string }[]): Prompter => ({
+    input: async (message, opts) => (asked.push({ message, default: opts?.default }), answers[message] ?? opts?.default ?? ''),
+    password: async (message) => (asked.push({ message: `password:${message}` }), answers[`password:${message}`] ?? SECRET),
+    confirm: async () => true,
+    search: async () => {
+      throw new Error('must not search');
+    },
+    checkbox: async () => {
+      throw new Error('must not show a checkbox');
+    },
+  });
+
+  it('a wrong secret: one line naming the client and the token URL, no scope list; the next login offers what was typed', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: ALL_SCOPES, status: 401, body: { error: 'invalid_client', error_description: `bad secret for scope ${ALL_SCOPES}` } });
+    const typed = { 'API base URL': BASE_URL, 'Token issuer (auth) URL': AUTH_URL, 'Client id': 'typed-client', 'password:Client secret': 'wrong' };
+    const first = await runCli(['auth', 'login'], { env: { FLEETCTL_CONFIG_DIR: dir }, tty: true, prompter: scripted(typed, []), agent });
+    expect(first.code).toBe(3);
+    const errorLine = stripVTControlCharacters(first.stderr).split('\n').find((line) => line.startsWith('Error:'))!;
+    expect(errorLine).toBe(`Error: ${AUTH_URL}/connect/token refused client "typed-client": wrong client id or secret (invalid_client)`);
+    expect(first.stderr).not.toContain('thirdparty.api');
+    expect(first.stderr).not.toContain('wrong\n');
+
+    stubToken(agent, { scope: ALL_SCOPES });
+    const asked: { message: string; default?: string }[] = [];
+    const second = await runCli(['auth', 'login'], { env: { FLEETCTL_CONFIG_DIR: dir }, tty: true, prompter: scripted({}, asked), agent });
+    expect(second.code, second.stderr).toBe(0);
+    expect(asked).toEqual([
+      { message: 'API base URL', default: BASE_URL },
+      { message: 'Token issuer (auth) URL', default: AUTH_URL },
+      { message: 'Client id', default: 'typed-client' },
+      { message: 'password:Client secret' },
+    ]);
+    expect(storeOf(dir).profiles.default).toMatchObject({ base_url: BASE_URL, auth_url: AUTH_URL, client_id: 'typed-client' });
+    // the draft is gone once a login worked; it never held the secret
+    expect(existsSync(path.join(dir, 'login-draft.json'))).toBe(false);
+  });
+
+  it('the draft never holds the secret', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: ALL_SCOPES, status: 401, body: { error: 'invalid_client' } });
+    await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent });
+    const draft = readFileSync(path.join(dir, 'login-draft.json'), 'utf8');
+    expect(JSON.parse(draft)).toEqual({ default: { base_url: BASE_URL, auth_url: AUTH_URL, client_id: 'my-client' } });
+    expect(draft).not.toContain(SECRET);
+  });
+
+  it('with --debug, the keychain fallback also gives the keychain\'s own words', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: ALL_SCOPES });
+    const result = await runCli(['--debug', ...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('readable only by you (mode 0600) (DBus error: no session bus (test))');
+  });
+
+  it('auth status right after a login shows its token, valid', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    stubToken(agent, { scope: ALL_SCOPES, body: { access_token: 'tok-login', token_type: 'Bearer', expires_in: 3600, scope: ALL_SCOPES } });
+    expect((await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent })).code).toBe(0);
+    const status = await runCli(['auth', 'status', '-o', 'json'], { env: { FLEETCTL_CONFIG_DIR: dir }, agent });
+    const tokens = (JSON.parse(status.stdout) as { tokens: { scope: string; state: string }[] }).tokens;
+    expect(tokens.map((t) => t.scope).sort()).toEqual([...SCOPES].sort());
+    expect(tokens.every((t) => t.state === 'valid')).toBe(true);
+    expect(status.stdout).not.toContain('tok-login');
   });
 });

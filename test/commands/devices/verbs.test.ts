@@ -193,7 +193,7 @@ describe('devices last-reported', () => {
 });
 
 describe('devices media', () => {
-  it('parse: window and paging; no --since', async () => {
+  it('parse: window and paging; --since as in every windowed list', async () => {
     const { run, calls } = recordRun<DevicesMediaOptions>();
     await parseVerb(newDevicesMediaCommand(fakeDeps().deps, run), ['HW-1', '--from', '2d', '--to', '1d', '--all']);
     expect(calls[0]).toMatchObject({
@@ -201,14 +201,16 @@ describe('devices media', () => {
       window: { dateFrom: '2024-05-30T12:00:00.000Z', dateTo: '2024-05-31T12:00:00.000Z' },
       paging: { all: true },
     });
-    await expect(parseVerb(newDevicesMediaCommand(fakeDeps().deps, run), ['HW-1', '--since', '1d'])).rejects.toThrow("unknown option '--since'");
+    await parseVerb(newDevicesMediaCommand(fakeDeps().deps, run), ['HW-1', '--since', '1d']);
+    expect(calls[1]).toMatchObject({ window: { dateFrom: '2024-05-31T12:00:00.000Z', dateTo: '2024-06-01T12:00:00.000Z' } });
+    await expect(parseVerb(newDevicesMediaCommand(fakeDeps().deps, run), ['HW-1', '--since', '1d', '--to', '1h'])).rejects.toThrow('--since cannot be combined with --from or --to');
   });
 
-  it('lists media items with the next-page hint', async () => {
+  it('lists media items piped, without the next-page hint (nobody reads it there)', async () => {
     const item = { id: 'm1', hardware_id: 'HW-1', file_name: 'front.mp4', mime_type: 'video/mp4', channel: 1, size_bytes: 10, recorded_at: '2024-05-31T00:00:00Z', event_id: null };
     const f = fakeDeps({ answers: [{ method: 'GET', path: '/v1/devices/HW-1/media?limit=1', body: { data: [item], next_cursor: 'c2', has_more: true } }] });
     await devicesMediaRun(f.deps, { hardwareId: 'HW-1', window: {}, paging: { limit: 1, all: false } });
     expect(f.io.stdout()).toBe('id\thardware_id\tfile_name\tmime_type\tchannel\tsize_bytes\trecorded_at\tevent_id\nm1\tHW-1\tfront.mp4\tvideo/mp4\t1\t10\t2024-05-31T00:00:00Z\t\n');
-    expect(f.io.stderr()).toBe('More results: add --cursor c2 for the next page, or --all for every page.\n');
+    expect(f.io.stderr()).toBe('');
   });
 });

@@ -46,7 +46,7 @@ describe('organizations', () => {
     expect(calls[0]).toEqual({ id: ROOT, paging: { ...paging, limit: 2 } });
     await expect(parseVerb(newOrganizationsDescendantsCommand(fakeDeps().deps, run), ['x'])).rejects.toThrow('organization id must be a UUID');
 
-    const f = fakeDeps({ format: 'ndjson', answers: [{ method: 'GET', path: `/v1/organizations/${ROOT}/descendants?limit=2`, body: { data: [{ id: CHILD, name: 'N', parent_id: ROOT }], has_more: true, next_cursor: 'n' } }] });
+    const f = fakeDeps({ tty: true, format: 'ndjson', answers: [{ method: 'GET', path: `/v1/organizations/${ROOT}/descendants?limit=2`, body: { data: [{ id: CHILD, name: 'N', parent_id: ROOT }], has_more: true, next_cursor: 'n' } }] });
     await organizationsDescendantsRun(f.deps, { id: ROOT, paging: { limit: 2, all: false } });
     expect(f.io.stdout()).toBe(`${JSON.stringify({ id: CHILD, name: 'N', parent_id: ROOT })}\n`);
     expect(f.io.stderr()).toBe('More results: add --cursor n for the next page, or --all for every page.\n');

@@ -38,7 +38,7 @@ describe('sandbox --tls', () => {
   it('the readable start-up names the certificate and the export line to trust it', { timeout: 20_000 }, async () => {
     const { f, stop } = await started(false);
     await stop();
-    const file = /TLS certificate: {2}(\S+) \(trust it with --ca-file or FLEETCTL_CA_FILE\)/.exec(f.io.stdout())?.[1];
+    const file = /TLS certificate: (\S+) \(trust it with --ca-file or FLEETCTL_CA_FILE\)/.exec(f.io.stdout())?.[1];
     expect(file).toMatch(/sandbox-ca\.pem$/);
     expect(f.io.stdout()).toContain(`  export FLEETCTL_CA_FILE=${file}\n`);
     expect(f.io.stdout()).toMatch(/export FLEETCTL_BASE_URL=https:\/\//);

@@ -145,8 +145,8 @@ describe('pickDevicesFor: devices for reboot or wake-up, ticked in one list', ()
       answers: [devicesPage('/v1/devices?limit=500', [device(1), noReboot, device(3)])],
       checks: [['HW-000001', 'HW-000003']],
     });
-    expect(await pickDevicesFor(f.deps, 'reboot', 'reboot')).toEqual(['HW-000001', 'HW-000003']);
-    expect(f.prompts).toEqual(['Devices to reboot (space ticks, enter goes on)']);
+    expect((await pickDevicesFor(f.deps, 'reboot', 'reboot')).hardwareIds).toEqual(['HW-000001', 'HW-000003']);
+    expect(f.prompts).toEqual(['Devices to reboot']);
     expect(f.shown[0]!.lines).toEqual([
       'HW-000001  Van 1  DC-200  reboot wake_up',
       'HW-000002  Van 2  DC-200  wake_up (no reboot)',
@@ -182,7 +182,7 @@ describe('pickDevicesFor: devices for reboot or wake-up, ticked in one list', ()
 
   it('says when the tenant has more devices than the list holds', async () => {
     const f = fakeDeps({ tty: true, answers: [devicesPage('/v1/devices?limit=500', range(1, 3), 'c2')], checks: [['HW-000002']] });
-    expect(await pickDevicesFor(f.deps, 'wake_up', 'wake-up')).toEqual(['HW-000002']);
+    expect((await pickDevicesFor(f.deps, 'wake_up', 'wake-up')).hardwareIds).toEqual(['HW-000002']);
     expect(f.io.stderr()).toBe('Only the first 3 devices are listed; name others as arguments.\n');
   });
 });
