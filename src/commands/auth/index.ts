@@ -62,7 +62,8 @@ export function newAuthCommand(deps: Deps): Command {
       deps.io.warn(`the client secret of profile "${profile}" is in plain text in ${store.path} (mode 0600); \`fleetctl${flag} auth login\` moves it to the system keychain when one answers`);
     }
     if (tokens.length === 0) deps.io.info('No cached tokens.');
-    else await output.list(tokens, ['scope', 'client_id', 'expires_at', 'state']);
+    // on a terminal every scope shares the prefix thirdparty.api.: what tells them apart is what follows it
+    else await output.list(deps.io.stdoutIsTTY ? tokens.map((t) => ({ ...t, scope: shortScope(t.scope) })) : tokens, ['scope', 'client_id', 'expires_at', 'state']);
   });
 
   const token = new Command('token').description('Print an access token for one scope, for use with curl').requiredOption('--scope <scope>', 'the scope, e.g. devices_read');
