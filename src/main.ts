@@ -5,7 +5,7 @@ import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type GlobalOptions, type Runtime } from './factory.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
-import { recordsShownBy } from './commands/shared/help.js';
+import { fitHelp, recordsShownBy } from './commands/shared/help.js';
 import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText, terminalSafeJson } from './output/terminal-text.js';
 
@@ -90,6 +90,7 @@ function configureTree(command: Command, deps: Deps): void {
     writeErr: (text) => deps.io.err.write(text),
     outputError: (text, write) => write(commanderMessage(text).replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
   });
+  fitHelp(command);
   for (const sub of command.commands) configureTree(sub, deps);
 }
 
