@@ -56,8 +56,9 @@ export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command
     .option('--ca-file <file>', 'PEM bundle of certificate authorities to trust besides the usual ones (env FLEETCTL_CA_FILE)')
     .option('--insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
-    .showSuggestionAfterError()
-    .addHelpText('after', `\nExamples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
+    .showSuggestionAfterError();
+  // after the options, fitted to the width with them (fitHelp)
+  Object.assign(program, { helpAfter: `Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n` });
   completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
   program.hook('preAction', async (_program, verb) => {

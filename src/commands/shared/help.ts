@@ -104,7 +104,12 @@ export function fitHelp(command: Command): void {
   command.configureHelp({
     ...command.configureHelp(),
     ...FITTED_HELP,
-    formatHelp: (cmd, helper) => fitLines(Help.prototype.formatHelp.call(helper, cmd, helper), helper.helpWidth ?? 80, helper),
+    formatHelp: (cmd, helper) => {
+      // the program's examples and exit codes, set by main.ts, are fitted as the rest
+      const after = (cmd as Command & { helpAfter?: string }).helpAfter;
+      const text = Help.prototype.formatHelp.call(helper, cmd, helper);
+      return fitLines(after ? `${text}\n${after}` : text, helper.helpWidth ?? 80, helper);
+    },
   });
 }
 

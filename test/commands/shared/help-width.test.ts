@@ -28,11 +28,14 @@ const name = (command: Command): string => (command.parent ? `${name(command.par
 describe('help at any width', () => {
   const commands = everyCommand(program);
   it('covers every command', () => expect(commands.length).toBeGreaterThan(60));
-  it.each([80, 120, 160, 200])('at %i columns, no line of any help is wider', (width) => {
+  it.each([60, 80, 120, 160, 200])('at %i columns, no line of any help is wider', (width) => {
     const wide = commands.flatMap((command) =>
       helpAt(command, width)
         .split('\n')
         .filter((line) => [...line].length > width)
+        // an identifier longer than the room (a 62-character event id at 60 columns) is never cut or broken: the
+        // terminal wraps it, whole
+        .filter((line) => !/^\s*\S+$/.test(line) || line.trim().length <= width - 4)
         .map((line) => `${name(command)}: ${line}`),
     );
     expect(wide).toEqual([]);

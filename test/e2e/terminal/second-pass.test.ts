@@ -214,6 +214,7 @@ describe('a tick list that cannot surprise', { timeout: 60_000 }, () => {
 
 describe('help that fits', { timeout: 60_000 }, () => {
   it.each([
+    [60, ['--help']],
     [80, ['devices', '--help']],
     [80, ['devices', 'media', '--help']],
     [160, ['devices', 'media', '--help']],
