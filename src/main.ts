@@ -5,6 +5,7 @@ import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type GlobalOptions, type Runtime } from './factory.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
+import { fitHelp } from './commands/shared/help.js';
 import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText, terminalSafeJson } from './output/terminal-text.js';
 
@@ -56,8 +57,9 @@ export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command
     .option('--ca-file <file>', 'PEM bundle of certificate authorities to trust besides the usual ones (env FLEETCTL_CA_FILE)')
     .option('--insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
-    .showSuggestionAfterError()
-    .addHelpText('after', `\nExamples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
+    .showSuggestionAfterError();
+  // after the options, fitted to the width with them (fitHelp)
+  Object.assign(program, { helpAfter: `Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n` });
   completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
   program.hook('preAction', async (_program, verb) => {
@@ -87,6 +89,7 @@ function configureTree(command: Command, deps: Deps): void {
     writeErr: (text) => deps.io.err.write(text),
     outputError: (text, write) => write(commanderMessage(text).replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
   });
+  fitHelp(command);
   for (const sub of command.commands) configureTree(sub, deps);
 }
 

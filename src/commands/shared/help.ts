@@ -1,6 +1,7 @@
 // Help text shared by every verb: the scope it needs, the global options it honours, and examples that work as
 // written.
-import type { Command, Option } from 'commander';
+import { Help, type Command, type Option } from 'commander';
+import { afterOptions, fitLines, FITTED_HELP } from './help-layout.js';
 import { operation, type OperationId } from '../../openapi/operations.js';
 import type { ResourceView } from '../../output/columns.js';
 
@@ -79,21 +80,37 @@ const HONOURED_BY: Record<string, (verb: VerbTraits) => boolean> = {
 export function describeVerb(command: Command, meta: VerbMetadata): Command {
   const operationIds = meta.operationIds ?? [];
   const scopes = [...new Set(operationIds.map((id) => operation(id).scope))];
-  const parts: string[] = [];
-  if (scopes.length > 0) parts.push(`Scope: ${scopes.join(', ')}`);
-  if (meta.notes) parts.push(meta.notes);
-  if (meta.examples.length > 0) {
-    parts.push(`Examples:\n${meta.examples.map((e) => `  # ${e.comment}${e.runsUntilInterrupted ? ' (runs until Ctrl-C)' : ''}\n  $ ${e.command}`).join('\n\n')}`);
-  }
-  command.addHelpText('after', `\n${parts.join('\n\n')}\n`);
   const traits: VerbTraits = {
     output: meta.output,
     uses: new Set(meta.uses ?? (operationIds.length > 0 ? API_USES : [])),
     prompts: meta.prompts ?? false,
   };
-  command.configureHelp({ showGlobalOptions: true, visibleGlobalOptions: (cmd) => globalOptionsHonoured(cmd, traits) });
+  const examples = meta.examples.map((e) => ({ comment: `${e.comment}${e.runsUntilInterrupted ? ' (runs until Ctrl-C)' : ''}`, command: e.command }));
+  // laid out at help time, to the width commander lays the options out to
+  command.configureHelp({
+    ...FITTED_HELP,
+    formatHelp: (cmd, helper) => {
+      const after = afterOptions({ scope: scopes.length > 0 ? `Scope: ${scopes.join(', ')}` : undefined, notes: meta.notes, examples, globals: globalOptionsHonoured(cmd, traits) }, helper);
+      return fitLines(`${Help.prototype.formatHelp.call(helper, cmd, helper)}\n${after}\n`, helper.helpWidth ?? 80, helper);
+    },
+  });
   Object.assign(command, { examples: meta.examples, operationIds, verbTraits: traits, shows: meta.shows });
   return command;
+}
+
+/** The help of a group or of the program, fitted to the width as a verb's is (the after-text is its own). */
+export function fitHelp(command: Command): void {
+  if (isDescribedVerb(command)) return;
+  command.configureHelp({
+    ...command.configureHelp(),
+    ...FITTED_HELP,
+    formatHelp: (cmd, helper) => {
+      // the program's examples and exit codes, set by main.ts, are fitted as the rest
+      const after = (cmd as Command & { helpAfter?: string }).helpAfter;
+      const text = Help.prototype.formatHelp.call(helper, cmd, helper);
+      return fitLines(after ? `${text}\n${after}` : text, helper.helpWidth ?? 80, helper);
+    },
+  });
 }
 
 /** The program's own options (not a parent verb's) that this verb honours, in the program's order. */

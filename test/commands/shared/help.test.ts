@@ -16,6 +16,8 @@ function program(): Promise<Command> {
 /** The whole help as `--help` prints it, text added after the options included. */
 function helpOf(verb: Command): string {
   const before = io.stdout().length;
+  // wide enough that nothing wraps: what the help says, not how it fits (help-width.test.ts checks that)
+  verb.configureOutput({ getOutHelpWidth: () => 1000 });
   verb.outputHelp();
   return io.stdout().slice(before);
 }
@@ -38,12 +40,15 @@ function verbs(command: Command, where: string, out: [string, Command][] = []): 
   return out;
 }
 
-/** The flags of the "Global Options:" section of a help text, in order. */
+/** The flags of the compact "Global options: --a, --b (see fleetctl --help)" paragraph of a help text, in order. */
 function globalFlags(help: string): string[] {
-  const section = /\nGlobal Options:\n([\s\S]*?)(?:\n\n|$)/.exec(help)?.[1];
+  const section = /\nGlobal options: ([\s\S]*?) \(see fleetctl --help\)/.exec(help)?.[1];
   if (section === undefined) return [];
-  return [...section.matchAll(/^ {2}((?:-\w, )?--[\w-]+)/gm)].map((m) => m[1]!);
+  return section.replace(/\s+/g, ' ').split(', ');
 }
+
+/** The long name of a flag as `--help` of the program shows it (`-o, --output` is `--output`). */
+const long = (flag: string) => flag.replace(/^-\w, /, '');
 
 const all = verbs(await program(), 'fleetctl');
 
@@ -56,7 +61,7 @@ describe('verb help: global options', () => {
     expect(flags).toContain('--no-color');
     expect(flags).not.toContain('-V, --version');
     // only the program's own options: a parent verb's (`devices media --from`, `sandbox --port`) are not global
-    const programFlags = rootOf(verb).options.map((o) => (o.short ? `${o.short}, ${o.long}` : o.long));
+    const programFlags = rootOf(verb).options.map((o) => o.long);
     for (const flag of flags) expect(programFlags).toContain(flag);
   });
 
@@ -84,14 +89,14 @@ describe('verb help: global options', () => {
 
   it.each(honoured)('%s lists exactly the global options it honours', (name, flags) => {
     const verb = all.find(([n]) => n === name)![1];
-    expect(globalFlags(helpOf(verb))).toEqual(flags);
+    expect(globalFlags(helpOf(verb))).toEqual(flags.map(long));
   });
 
-  it('a new global option shows up in every verb by itself, with its own description', async () => {
+  it('a new global option shows up in every verb by itself, by name (its description is in fleetctl --help)', async () => {
     const root = await program();
     root.option('--brand-new <thing>', 'a flag no rule knows yet');
     for (const [, verb] of verbs(root, 'fleetctl')) {
-      expect(helpOf(verb)).toMatch(/\n {2}--brand-new <thing> +a flag no rule knows yet\n/);
+      expect(globalFlags(helpOf(verb))).toContain('--brand-new');
     }
   });
 });

@@ -211,3 +211,19 @@ describe('a tick list that cannot surprise', { timeout: 60_000 }, () => {
     expect((await session.waitForExit()).code).toBe(130);
   });
 });
+
+describe('help that fits', { timeout: 60_000 }, () => {
+  it.each([
+    [60, ['--help']],
+    [80, ['devices', '--help']],
+    [80, ['devices', 'media', '--help']],
+    [160, ['devices', 'media', '--help']],
+    [80, ['webhook-config', 'apply', '--help']],
+  ])('at %i columns, %j: no line wraps; global options once, by name', async (cols, args) => {
+    const session = startPty(args, { cols, rows: 80 });
+    expect((await session.waitForExit()).code).toBe(0);
+    const lines = session.lines();
+    expect(lines.filter((line) => line.wrapped).map((line) => line.text)).toEqual([]);
+    if (args.length > 2) expect(lines.filter((line) => line.text.startsWith('Global options: '))).toHaveLength(1);
+  });
+});
