@@ -126,7 +126,8 @@ describe('--all -o json when a later page fails', () => {
     const printed = JSON.parse(r.stdout) as { hardware_id: string }[];
     expect(printed).toHaveLength(20);
     expect(r.stderr).not.toContain('Stopped after');
-    expect(r.stderr).toMatch(/^Error: /m);
+    // -o json: the failure is the problem document, as JSON on stderr
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ status: 503 });
   });
 });
 

@@ -30,7 +30,9 @@ function collect(command: Command, where: string, out: Found[]): Found[] {
 /** The example's last fleetctl command lists records: a list, search, events, media, requests or descendants verb. */
 function listsSomething(example: Example): boolean {
   const last = example.command.replace(/\$\([^)]*\)/g, '').split(/[;|&]/).map((part) => part.trim()).filter((part) => /^\S*fleetctl\b/.test(part)).at(-1) ?? '';
-  return !example.runsUntilInterrupted && /\b(list|search|events|media|requests|descendants)\b(?! download)/.test(last) && !/>\s*\S+$/.test(last);
+  // the command's own words (group, verb, sub-verb), not its flag values: `--topics events` lists nothing
+  const words = last.split(/\s+/).slice(1).filter((word) => !word.startsWith('-')).slice(0, 3).join(' ');
+  return !example.runsUntilInterrupted && /\b(list|search|events|media|requests|descendants)\b(?! download)/.test(words) && !/>\s*\S+$/.test(last);
 }
 
 const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));

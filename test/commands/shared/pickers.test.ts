@@ -162,7 +162,7 @@ describe('pickDevicesFor: devices for reboot or wake-up, ticked in one list', ()
       answers: [devicesPage('/v1/devices?limit=500', [foreign(1), foreign(2)])],
       checks: [['HW-000001', 'HW-000002']],
     });
-    expect(await pickDevicesFor(f.deps, 'reboot', 'reboot')).toEqual(['HW-000001', 'HW-000002']);
+    expect((await pickDevicesFor(f.deps, 'reboot', 'reboot')).hardwareIds).toEqual(['HW-000001', 'HW-000002']);
     expect(f.shown[0]!.lines).toEqual([
       `HW-000001  ${uuid(1)}  Cab 1  2026-11-20T10:00:00Z`,
       `HW-000002  ${uuid(2)}  Cab 2  2026-11-20T10:00:00Z`,
