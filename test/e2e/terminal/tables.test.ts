@@ -1,5 +1,8 @@
 // Tables fit the terminal: at 80 and 160 columns no line of `devices list` is wider than the screen, and no
 // row is wrapped onto a second line (each device's row holds its hardware id between the two side borders).
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
@@ -91,5 +94,23 @@ describe('identifiers are never cut, at 80 and 160 columns', { timeout: 90_000 }
     expect(screen).toMatch(/pty-identifiers-whole-run-2026\S*/);
     const cutCells = screen.split('\n').filter((line) => line.startsWith('│') && line.includes('…'));
     expect(cutCells).toEqual([]);
+  });
+});
+
+describe('auth status on a terminal', { timeout: 60_000 }, () => {
+  it('at 80: scopes without the prefix they all share, each whole', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-auth-status-'));
+    try {
+      // two tokens whose scopes differ only after thirdparty.api.webhooks_
+      for (const args of [['webhook-config', 'get'], ['webhook-config', 'create', '--url', 'https://hooks.example.com/status', '--topics', 'events']]) await h.cli(args, { env: { FLEETCTL_CONFIG_DIR: dir } });
+      const session = startPty(['auth', 'status'], { sandbox: h, cols: 80, rows: 40, env: { FLEETCTL_CONFIG_DIR: dir } });
+      expect((await session.waitForExit()).code).toBe(0);
+      const screen = session.lines().map((line) => line.text).join('\n');
+      expect(screen).toMatch(/│ webhooks_read +│/);
+      expect(screen).toMatch(/│ webhooks_write +│/);
+      expect(screen).not.toContain('thirdparty.api.webhooks');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
