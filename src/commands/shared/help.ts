@@ -131,11 +131,6 @@ export function examplesOf(command: Command): Example[] {
   return (command as Command & { examples?: Example[] }).examples ?? [];
 }
 
-/** The records a verb prints, as it declared them: --columns is checked against them before any request. */
-export function recordsShownBy(command: Command): ResourceView | undefined {
-  return (command as Command & { shows?: ResourceView }).shows;
-}
-
 /** True for a command declared through describeVerb (a verb, as opposed to a group of verbs). */
 export function isDescribedVerb(command: Command): boolean {
   return (command as Command & { verbTraits?: VerbTraits }).verbTraits !== undefined;
