@@ -17,7 +17,7 @@ import type { ServedDocument } from './api/served-document.js';
 import type { OperationId } from './openapi/operation-types.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './shared/retry.js';
 import type { Dispatcher } from 'undici';
-import { quoteInput } from './output/terminal-text.js';
+import { quoteInput } from './shared/terminal-text.js';
 import { requireWholeNumber } from './commands/shared/validate.js';
 
 /** Global flags, as commander parses them. */

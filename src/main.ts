@@ -7,7 +7,7 @@ import { OUTPUT_FORMATS } from './output/render.js';
 import { addCommandGroups } from './commands/index.js';
 import { fitHelp } from './commands/shared/help.js';
 import { completeValues } from './completion/values.js';
-import { cutText, quoteInput, safeText, terminalSafeJson } from './output/terminal-text.js';
+import { cutText, quoteInput, safeText, terminalSafeJson } from './shared/terminal-text.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';

@@ -1,6 +1,6 @@
 // The API client: one scope per call, bearer tokens, retries for requests safe to repeat, problem+json errors.
 import { ApiError, UsageError } from '../errors.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 import { checkRequestFits } from './request-limits.js';
 import type { Clock } from '../io/clock.js';
 import type { TokenSource } from '../auth/tokens.js';

@@ -5,7 +5,7 @@ import { ApiError, CancelledError, FleetctlError, UsageError } from '../errors.j
 import type { ApiResponse } from './client.js';
 import type { CallOptions, ResponseBody } from '../openapi/operation-types.js';
 import { headerValue } from './problem.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 
 export type DeviceCommand = 'reboot' | 'wake_up';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { Undici } from '../shared/undici.js';
 import { UsageError } from '../errors.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 
 export interface ProxyEnvironment {
   httpProxy: string;

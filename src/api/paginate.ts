@@ -1,6 +1,6 @@
 // The one pager: follows next_cursor until has_more is false, item by item so memory stays flat.
 import { InvalidResponseError, UsageError } from '../errors.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 
 export interface Page<T> {
   data: T[];

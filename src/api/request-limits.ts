@@ -2,7 +2,7 @@
 // URL or header block with 414/431 (after a token was fetched for nothing), and an HTTP client refuses a header
 // value with a NUL or a line break outright.
 import { UsageError } from '../errors.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 
 /** Request target (path and query): 8 KB is what common servers and proxies accept, Node's own included. */
 export const MAX_TARGET_LENGTH = 8000;

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../io/clock.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
-import { cutText, safeText } from '../output/terminal-text.js';
+import { cutText, safeText } from '../shared/terminal-text.js';
 import { HTTP_METHODS, isOpenApiDoc, recordFieldNames, responseRecordSchema, type OpenApiDoc } from '../openapi/document-shapes.js';
 import { operation } from '../openapi/operations.js';
 import type { OperationId } from '../openapi/operation-types.js';

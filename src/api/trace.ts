@@ -1,7 +1,7 @@
 // --debug: each request and response on stderr, with every secret redacted.
 import type { Writable } from 'node:stream';
 import { redactHeaders, redactJson, redactForm } from '../shared/redact.js';
-import { cutText, safeText } from '../output/terminal-text.js';
+import { cutText, safeText } from '../shared/terminal-text.js';
 
 const MAX_TRACE_LINE = 800;
 

@@ -1,6 +1,6 @@
 // spec: credentials travel only over TLS; plain http is allowed for the local sandbox on loopback.
 import { UsageError } from '../errors.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();

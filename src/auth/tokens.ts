@@ -7,7 +7,7 @@ import type { HttpResponse, Transport } from '../api/transport.js';
 import { ConnectionFailure, isRetryableNetworkError } from '../api/network-failure.js';
 import { decideRetry, parseRetryAfter, type RetryPolicy } from '../shared/retry.js';
 import { isCurrentTokenKey, tokenCacheKey, tokenOwner, type TokenOwner } from './token-key.js';
-import { cutText, quoteInput } from '../output/terminal-text.js';
+import { cutText, quoteInput } from '../shared/terminal-text.js';
 
 export interface TokenAnswer {
   access_token: string;

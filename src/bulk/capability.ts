@@ -4,7 +4,7 @@
 // Devices named by hardware id come without a record: the API, the authority, decides for those.
 import type { DeviceCommand } from '../api/device-commands.js';
 import type { Theme } from '../io/theme.js';
-import { safeText } from '../output/terminal-text.js';
+import { safeText } from '../shared/terminal-text.js';
 import type { ResolvedTargets } from './targets.js';
 
 export interface CapabilityCheck {

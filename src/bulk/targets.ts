@@ -2,7 +2,7 @@
 // resolved through the devices list.
 import type { ApiClient } from '../api/client.js';
 import { readFileOrStdin } from '../io/read-input.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 import { requireHardwareId } from '../shared/hardware-id.js';
 
 export interface TargetSource {

@@ -1,6 +1,6 @@
 // What the hidden completion command prints: one candidate a line, `value<TAB>description`. A value goes into
 // the operator's command line as it is, so anything that could run, split or redraw there is left out.
-import { safeText } from '../output/terminal-text.js';
+import { safeText } from '../shared/terminal-text.js';
 
 export interface Candidate {
   value: string;

@@ -1,7 +1,7 @@
 // Precedence: flags > environment > profile > defaults; each value remembers where it came from.
 import type { ConfigData, ProfileKey } from './store.js';
 import { UsageError } from '../errors.js';
-import { hasControlCharacters, quoteInput } from '../output/terminal-text.js';
+import { hasControlCharacters, quoteInput } from '../shared/terminal-text.js';
 
 export type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
 

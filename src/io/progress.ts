@@ -3,7 +3,7 @@
 // its final figures and a newline. Nothing at all when stderr is not a terminal for a person (progressEnabled).
 import type { IOStreams } from './streams.js';
 import type { Theme } from './theme.js';
-import { safeText } from '../output/terminal-text.js';
+import { safeText } from '../shared/terminal-text.js';
 
 export interface ProgressOptions {
   /** What is under way: a verb, a file name (outside text: made safe here). */

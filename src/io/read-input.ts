@@ -5,7 +5,7 @@ import { close, constants, fstat, open, read, statSync, type Stats } from 'node:
 import { promisify } from 'node:util';
 import { Socket } from 'node:net';
 import { UsageError } from '../errors.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 
 /** Far above any hardware-id list or request body a person means to send (a million ids is ~20 MB). */
 export const MAX_INPUT_BYTES = 32 * 1024 * 1024;

@@ -3,7 +3,7 @@
 // nothing is pending, something else owns the line (a progress bar, a prompt, a redrawn screen), or Ctrl-C.
 import type { Writable } from 'node:stream';
 import type { Theme } from './theme.js';
-import { safeText } from '../output/terminal-text.js';
+import { safeText } from '../shared/terminal-text.js';
 
 /** Waits shorter than this show nothing. */
 export const SPINNER_DELAY_MS = 150;

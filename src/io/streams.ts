@@ -2,7 +2,7 @@
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { createTheme, detectedLevel, type ColorLevel, type Theme } from './theme.js';
-import { safeText } from '../output/terminal-text.js';
+import { safeText } from '../shared/terminal-text.js';
 import { oraSpinner, SpinnerActivity, type Activity, type ShowSpinner } from './spinner.js';
 
 /** What of the environment decides colour and prompts. */

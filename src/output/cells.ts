@@ -1,7 +1,7 @@
 // Cells: what a record's values look like in a table for a person, a TSV row or a CSV row.
 import { cellText, valueAt } from './values.js';
 import { isDateTime, isIdentifierColumn } from './record-fields.js';
-import { safeText } from './terminal-text.js';
+import { safeText } from '../shared/terminal-text.js';
 import type { StiffnessValue } from './table-layout.js';
 
 export function oneLine(text: string): string {

@@ -3,7 +3,7 @@ import type { IOStreams } from '../io/streams.js';
 import { UsageError } from '../errors.js';
 import { cellText, flattenRecord, valueAt } from './values.js';
 import { bundledDeclaredFields, closestNames, type DeclaredFields, type ResourceView } from './columns.js';
-import { quoteInput, safeText } from './terminal-text.js';
+import { quoteInput, safeText } from '../shared/terminal-text.js';
 import { holdAll, sortRecords, type SortKey } from './sort.js';
 import { csvHeader, csvRow, oneLine, personCell, tableHeads, tsvField } from './cells.js';
 import { carries, chooseColumns, everyField, isIdentifierColumn } from './record-fields.js';

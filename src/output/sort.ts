@@ -2,7 +2,7 @@
 // Sorting needs every item before the first is printed: what is held is bounded unless the user says otherwise.
 import { UsageError } from '../errors.js';
 import { valueAt } from './values.js';
-import { quoteInput } from './terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 
 export interface SortKey {
   field: string;

@@ -1,6 +1,6 @@
 // Turning API records into cells: dotted paths, and missing fields that show empty instead of crashing.
 import { UsageError } from '../errors.js';
-import { hasControlCharacters, quoteInput } from './terminal-text.js';
+import { hasControlCharacters, quoteInput } from '../shared/terminal-text.js';
 
 export function valueAt(record: unknown, path: string): unknown {
   let current: unknown = record;

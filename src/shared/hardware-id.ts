@@ -1,6 +1,6 @@
 // The check of a hardware id typed or read from a file, shared by the commands and the bulk engine.
 import { UsageError } from '../errors.js';
-import { hasControlCharacters, quoteInput } from '../output/terminal-text.js';
+import { hasControlCharacters, quoteInput } from './terminal-text.js';
 
 /** Hardware ids are free-form, but none is longer than this: a longer one is a file read by mistake. */
 export const MAX_HARDWARE_ID_LENGTH = 1024;

@@ -5,7 +5,7 @@
 // --strict keeps the document's whole schema as the rule, for producers tested against it.
 import { API_DOCUMENT, describeIssue, issueOf } from '../openapi/schema-check.js';
 import * as schemas from '../openapi/validators.gen.js';
-import { cutText } from '../output/terminal-text.js';
+import { cutText } from '../shared/terminal-text.js';
 import { CLOUDEVENTS_CONTENT_TYPE, validateEnvelope } from './cloudevents.js';
 import { DATA_SCHEMA_NAMES, EVENT_TYPES, isEventType, type EventType } from './event-payloads.js';
 

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import fc from 'fast-check';
-import { terminalSafeJson } from '../../src/output/terminal-text.js';
+import { terminalSafeJson } from '../../src/shared/terminal-text.js';
 import type { CommandSpec, OptionSpec } from './tree.js';
 import { argumentValue, optionValue, stdinValue, strayToken, type World } from './values.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { main } from '../../src/main.js';
 import { CancelledError, ExitCode } from '../../src/errors.js';
 import { IOStreams, type TerminalEnv } from '../../src/io/streams.js';
-import { terminalSafeJson } from '../../src/output/terminal-text.js';
+import { terminalSafeJson } from '../../src/shared/terminal-text.js';
 import { confinedArgv, describeArgv, runsUntilInterrupted, type FuzzCase } from './cases.js';
 import type { World } from './values.js';
 

@@ -2,7 +2,7 @@
 import { UsageError } from '../../errors.js';
 import { checkIdempotencyKey } from '../../api/device-commands.js';
 import { PageParameterError, parseLimit } from '../../api/paginate.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../../io/read-input.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -6,7 +6,7 @@ import { bundledOperations, operationCatalogOf, type OperationCatalog, type Serv
 import { loadServedDocument } from '../../api/served-document.js';
 import { matchOperationIn } from '../../openapi/operations.js';
 import { readJsonInput } from '../../io/read-input.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import type { Output } from '../../output/render.js';
 import { API_METHODS, type ApiRequestOptions } from './request.js';
 

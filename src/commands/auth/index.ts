@@ -11,7 +11,7 @@ import { SCOPES } from '../../openapi/operations.js';
 import { completeValues } from '../../completion/values.js';
 import { API_USES, describeVerb } from '../shared/help.js';
 import { newAuthLoginCommand } from './login.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 
 export function newAuthCommand(deps: Deps): Command {
   const auth = new Command('auth').description('Client-credentials login, status and tokens');

@@ -4,7 +4,7 @@ import { AuthError, UsageError } from '../../errors.js';
 import { forgetDraft, readDraft, saveDraft } from './login-draft.js';
 import { environmentVariableFor, resolveSettings } from '../../config/settings.js';
 import { readAll } from '../../io/read-input.js';
-import { cutText, quoteInput } from '../../output/terminal-text.js';
+import { cutText, quoteInput } from '../../shared/terminal-text.js';
 import { assertSafeForCredentials } from '../../auth/secure-url.js';
 import { cachedTokenFrom, requestToken, tokenEndpoint, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
 import { tokenCacheKey, tokenOwner } from '../../auth/token-key.js';

@@ -9,7 +9,7 @@ import { completeValues } from '../../completion/values.js';
 import { requireNonEmpty, requireUuid } from '../shared/validate.js';
 import { displayValue, requireProfileKey } from './keys.js';
 import { readAll } from '../../io/read-input.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import path from 'node:path';
 
 type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals' | 'signal'>;

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { PROFILE_KEYS, type ProfileKey } from '../../config/store.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 
 export function requireProfileKey(key: string): ProfileKey {
   if ((PROFILE_KEYS as readonly string[]).includes(key)) return key as ProfileKey;

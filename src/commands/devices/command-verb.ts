@@ -20,7 +20,7 @@ import { RUN_ID_PATTERN } from '../../bulk/keys.js';
 import { isRunFatal } from '../../bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
 import { pickDevicesFor } from '../shared/pickers.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
 
 export interface DeviceCommandVerb extends BulkVerb {

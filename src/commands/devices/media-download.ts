@@ -19,7 +19,7 @@ import { requireNonEmpty } from '../shared/validate.js';
 import { pickable } from '../shared/pick-list.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT, pickMedia } from '../shared/pickers.js';
 import { formatBytes, startProgress } from '../../io/progress.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 
 export interface DevicesMediaDownloadOptions {
   hardwareId: string;

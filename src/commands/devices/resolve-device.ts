@@ -2,7 +2,7 @@
 // through the devices list filter (spec: GET /v1/devices?hardware_id=...).
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
 import { canonicalUuid, isUuid } from '../../shared/uuid.js';

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
-import { safeText } from '../../output/terminal-text.js';
+import { safeText } from '../../shared/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';

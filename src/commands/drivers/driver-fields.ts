@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
 import { completeValues, type ValueCompletion } from '../../completion/values.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import { declaredMembers, FIELD_OPTION, fieldTexts, typedMemberValue, type BodyRules } from '../shared/request-checks.js';
 import { collect } from '../shared/validate.js';
 

@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { viewOf } from '../../output/columns.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { callSandbox, type ControlDeps } from './control-client.js';

@@ -7,7 +7,7 @@ import { viewOf } from '../../output/columns.js';
 import { completeValues } from '../../completion/values.js';
 import { describeVerb } from '../shared/help.js';
 import { callSandbox, type ControlDeps } from './control-client.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import { requireWholeNumber } from '../shared/validate.js';
 
 export interface SandboxRequestsOptions {

@@ -1,7 +1,7 @@
 // Dates on the command line: ISO 8601 or relative (30m, 24h, 7d = that long ago), sent as UTC date-times.
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import { parseRfc3339 } from '../../shared/rfc3339.js';
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;

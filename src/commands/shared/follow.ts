@@ -9,7 +9,7 @@ import { backoffDelay } from '../../shared/retry.js';
 import type { Shape } from '../../output/render.js';
 import { parseDuration } from './dates.js';
 import type { ListPaging } from './paging.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 
 /** How far back each poll looks beyond the last one: events whose device time is older are not waited for. */
 export const LATE_ARRIVAL_MS = 5 * 60_000;

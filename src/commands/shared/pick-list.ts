@@ -6,7 +6,7 @@ import type { PageOptions, Pager } from '../../api/paginate.js';
 import type { IOStreams } from '../../io/streams.js';
 import type { PromptChoice, SearchItem } from '../../io/prompter.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { safeText } from '../../output/terminal-text.js';
+import { safeText } from '../../shared/terminal-text.js';
 import { isIdentifierColumn } from '../../output/record-fields.js';
 import { rephrase } from './api-errors.js';
 

@@ -1,6 +1,6 @@
 // What each resource looks like in a picker, and which of the API's filters narrow it.
 import type { Deps } from '../../factory.js';
-import { safeText } from '../../output/terminal-text.js';
+import { safeText } from '../../shared/terminal-text.js';
 import { recordCells } from '../../output/record-fields.js';
 import { dateQuery, type DateWindow } from './dates.js';
 import { checkFromList, givenOrPicked, pickable, pickFromList, type ListPick, type PickerDeps } from './pick-list.js';

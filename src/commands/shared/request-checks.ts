@@ -5,7 +5,7 @@ import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { checkDocumentValue, describeIssue, type SchemaIssue } from '../../openapi/schema-check.js';
 import { parameterSchemas, requestBodySchema, type JsonSchema, type OpenApiDoc } from '../../openapi/document-shapes.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 
 /** The request body schema of an operation in the document in use; no schema when that document declares none. */
 export interface BodyRules {

@@ -1,6 +1,6 @@
 // Argument checks that run before any request, each with a message that says what is wrong.
 import { UsageError } from '../../errors.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import { canonicalUuid } from '../../shared/uuid.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
 

@@ -6,7 +6,7 @@ import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../io/promp
 import { addOrganizationOption, resolveOrganization } from '../shared/organization.js';
 import { optionalUuid } from '../shared/validate.js';
 import { WebhookConfigClient, type Precondition, type Versioned } from './config-client.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 
 export interface OrgFlags {
   org?: string;

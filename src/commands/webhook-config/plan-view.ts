@@ -2,7 +2,7 @@
 import { difference, type Change } from './plan.js';
 import { topicLabel } from './view.js';
 import type { Theme } from '../../io/theme.js';
-import { safeText } from '../../output/terminal-text.js';
+import { safeText } from '../../shared/terminal-text.js';
 
 export interface ChangeLine {
   sign: '+' | '-' | '~';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { safeText } from '../../output/terminal-text.js';
+import { safeText } from '../../shared/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
 import { PROPAGATION_SECONDS, type Versioned } from './config-client.js';
 import { addTargetOptions, confirmedChange, targetFrom, type OrgFlags, type Target, type WebhookDeps } from './options.js';

@@ -2,7 +2,7 @@
 // (src/webhooks/callback-url.ts), so a request the server would refuse is never sent.
 import { UsageError } from '../../errors.js';
 import { checkCallbackUrl, isTopicType, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/index.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 
 export function requireTopicType(value: string, what = 'topic type'): TopicType {
   if (isTopicType(value)) return value;

@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/streams.js';
 import { READ_ONLY_FIELDS } from '../../openapi/fields.gen.js';
 import { closestNames } from '../../output/columns.js';
-import { cutText } from '../../output/terminal-text.js';
+import { cutText } from '../../shared/terminal-text.js';
 import type { WebhookConfig } from './config-client.js';
 import { ETAG_MEMBER } from './view.js';
 

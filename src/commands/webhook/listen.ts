@@ -5,7 +5,7 @@
 // Ctrl-C, or until --max-events.
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
-import { cutText, safeText } from '../../output/terminal-text.js';
+import { cutText, safeText } from '../../shared/terminal-text.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { requireListenHost, requireWholeNumber } from '../shared/validate.js';

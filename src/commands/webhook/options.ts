@@ -2,7 +2,7 @@
 // --key-env VAR (keeps it out of the process list and shell history), or FLEETCTL_WEBHOOK_KEY.
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import { checkHeaderValue } from '../../api/request-limits.js';
 
 export const WEBHOOK_KEY_ENV = 'FLEETCTL_WEBHOOK_KEY';

@@ -2,7 +2,7 @@
 // application/problem+json. Every problem carries a stable `code` (contract: Errors table).
 import { STATUS_CODES } from 'node:http';
 import type { Reply } from './context.js';
-import { cutText } from '../../output/terminal-text.js';
+import { cutText } from '../../shared/terminal-text.js';
 
 export interface InvalidParam {
   name: string;

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { TOPIC_TYPES, type TopicType } from '../../../webhooks/index.js';
-import { safeText } from '../../../output/terminal-text.js';
+import { safeText } from '../../../shared/terminal-text.js';
 import { describeVerb } from '../../shared/help.js';
 import { completeValues } from '../../../completion/values.js';
 import { PROPAGATION_SECONDS, type Versioned } from '../config-client.js';

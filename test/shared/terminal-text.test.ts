@@ -1,6 +1,6 @@
 // Outside text is made harmless before it reaches a terminal.
 import { describe, expect, it } from 'vitest';
-import { hasControlCharacters, quoteInput, safeText, terminalSafeJson } from '../../src/output/terminal-text.js';
+import { hasControlCharacters, quoteInput, safeText, terminalSafeJson } from '../../src/shared/terminal-text.js';
 import { IOStreams } from '../../src/io/streams.js';
 
 describe('safeText', () => {
