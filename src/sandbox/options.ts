@@ -1,6 +1,7 @@
 // The one options type of the sandbox: `fleetctl sandbox` (src/commands/sandbox/start.ts) builds it from its
 // flags, `fleetctl --sandbox` (src/sandbox/embedded.ts) from the config directory, tests and the bench directly.
-import type { DeliveryRetryPolicy, Resolver } from '../webhooks/index.js';
+import type { Resolver } from '../webhooks/index.js';
+import type { DeliveryRetryPolicy } from './webhooks/delivery-engine.js';
 import type { SandboxTls } from './tls-certificate.js';
 
 export interface SandboxOptions {

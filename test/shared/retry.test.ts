@@ -1,7 +1,7 @@
 // The one retry mechanism: Retry-After by RFC 9110, back-off, and the decision, for the client's and delivery's schedules.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry, parseRetryAfter } from '../../src/shared/retry.js';
-import { DEFAULT_DELIVERY_RETRY } from '../../src/webhooks/index.js';
+import { DEFAULT_DELIVERY_RETRY } from '../../src/sandbox/webhooks/delivery-engine.js';
 
 const NOW = Date.parse('2025-01-01T00:00:00Z');
 

@@ -4,7 +4,7 @@ import * as webhooks from '../../src/webhooks/index.js';
 describe('src/webhooks/index.ts', () => {
   it('exports the building blocks', () => {
     for (const name of ['checkCallbackUrl', 'isBlockedAddress', 'buildEnvelope', 'sampleEvent', 'validateEnvelope',
-      'DeliveryEngine', 'startReceiver', 'triggerSampleEvent', 'TOPIC_OF_EVENT_TYPE', 'DEFAULT_DELIVERY_RETRY', 'TOPIC_TYPES', 'EVENT_TYPES']) {
+      'postDelivery', 'approveDestination', 'startReceiver', 'triggerSampleEvent', 'TOPIC_OF_EVENT_TYPE', 'TOPIC_TYPES', 'EVENT_TYPES']) {
       expect(webhooks, name).toHaveProperty(name);
     }
   });

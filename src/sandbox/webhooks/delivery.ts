@@ -3,9 +3,9 @@
 // event the sandbox announces through its hooks. Each event goes, as a CloudEvent, to every enabled topic
 // of its type in the enabled configurations that cover its organization, with the key in effect.
 import {
-  DeliveryEngine, EVENT_TYPES, buildEnvelope, isEventType, validateEnvelope,
-  type DeliveryLogEntry, type EventType, type Resolver, type DeliveryRetryPolicy, type WebhookEvent,
+  EVENT_TYPES, buildEnvelope, isEventType, validateEnvelope, type EventType, type Resolver, type WebhookEvent,
 } from '../../webhooks/index.js';
+import { DeliveryEngine, type DeliveryLogEntry, type DeliveryRetryPolicy } from './delivery-engine.js';
 import type { SandboxApp } from '../app.js';
 import type { EmittedEvent } from '../hooks.js';
 import { FleetEventSource, type DeviceFilter, type SourceEvent } from './event-source.js';

@@ -3,11 +3,11 @@
 import { CloudEvent } from 'cloudevents';
 import validateCloudEventSchema from 'cloudevents/dist/schema/v1.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, sampleEvent } from '../../src/webhooks/cloudevents.js';
-import { DeliveryEngine } from '../../src/webhooks/delivery.js';
-import { startReceiver } from '../../src/webhooks/receiver.js';
-import type { ReceivedDelivery, RunningReceiver } from '../../src/webhooks/receiver.js';
-import { freePort, waitFor } from './http-fixtures.js';
+import { EVENT_TYPES, sampleEvent } from '../../../src/webhooks/cloudevents.js';
+import { DeliveryEngine } from '../../../src/sandbox/webhooks/delivery-engine.js';
+import { startReceiver } from '../../../src/webhooks/receiver.js';
+import type { ReceivedDelivery, RunningReceiver } from '../../../src/webhooks/receiver.js';
+import { freePort, waitFor } from '../../webhooks/http-fixtures.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

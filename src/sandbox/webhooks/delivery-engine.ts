@@ -8,14 +8,13 @@
 // (default 1000). When it is full a new event for that destination is refused and recorded in the log
 // with outcome `dropped_overflow`, so nothing is dropped silently; other destinations are unaffected.
 // The log keeps the last `maxLogEntries` entries (default 10000), oldest first.
-import type { WebhookEvent } from './cloudevents.js';
-import { approveDestination, pinnedLookup, systemResolver } from './destination-address.js';
-import type { Resolver } from './destination-address.js';
-import { decideRetry, parseRetryAfter, type RetryPolicy } from '../shared/retry.js';
-import { deliveryHeaders, deliveryIdempotencyKey, newTraceId, postDelivery, traceparentFor } from './send.js';
-import type { PostOutcome } from './send.js';
+import {
+  approveDestination, deliveryHeaders, deliveryIdempotencyKey, newTraceId, pinnedLookup, postDelivery, systemResolver, traceparentFor,
+  type PostOutcome, type Resolver, type WebhookEvent,
+} from '../../webhooks/index.js';
+import { decideRetry, parseRetryAfter, type RetryPolicy } from '../../shared/retry.js';
 
-export { deliveryIdempotencyKey } from './send.js';
+export { deliveryIdempotencyKey } from '../../webhooks/index.js';
 
 export interface DeliveryDestination {
   url: string;
@@ -258,7 +257,7 @@ export class DeliveryEngine {
     const headers = deliveryHeaders({
       key, attempt: item.attempt, idempotencyKey: item.idempotencyKey, traceparent: traceparentFor(item.traceId),
     });
-    const { Agent } = await import('../shared/undici.js');
+    const { Agent } = await import('../../shared/undici.js');
     const agent = new Agent({ connect: { lookup: pinnedLookup(address, family) } });
     try {
       const outcome = await postDelivery(item.destination.url, item.body, headers, { timeoutMs: this.policy.timeoutMs, dispatcher: agent });

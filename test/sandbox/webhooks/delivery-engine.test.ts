@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sampleEvent } from '../../src/webhooks/cloudevents.js';
-import type { EventType } from '../../src/webhooks/cloudevents.js';
-import { DeliveryEngine, deliveryIdempotencyKey } from '../../src/webhooks/delivery.js';
-import type { DeliveryEngineOptions, DeliveryTimers } from '../../src/webhooks/delivery.js';
-import type { Resolver } from '../../src/webhooks/destination-address.js';
-import { freePort, startRecordingServer, waitFor } from './http-fixtures.js';
-import type { RecordingServer } from './http-fixtures.js';
+import { sampleEvent } from '../../../src/webhooks/cloudevents.js';
+import type { EventType } from '../../../src/webhooks/cloudevents.js';
+import { DeliveryEngine, deliveryIdempotencyKey } from '../../../src/sandbox/webhooks/delivery-engine.js';
+import type { DeliveryEngineOptions, DeliveryTimers } from '../../../src/sandbox/webhooks/delivery-engine.js';
+import type { Resolver } from '../../../src/webhooks/destination-address.js';
+import { freePort, startRecordingServer, waitFor } from '../../webhooks/http-fixtures.js';
+import type { RecordingServer } from '../../webhooks/http-fixtures.js';
 
 const FAST = { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 2000 };
 let seq = 0;
