@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ApiError, CancelledError, DeclinedError, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
 import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type GlobalOptions, type Runtime } from './factory.js';
-import { OUTPUT_FORMATS } from './output/render.js';
+import { OUTPUT_FORMATS } from './output/formats.js';
 import { addCommandGroups } from './commands/index.js';
 import { fitHelp } from './commands/shared/help.js';
 import { completeValues } from './completion/values.js';

@@ -2,7 +2,7 @@
 // otherwise one item at a time (an NDJSON line, a YAML document, or what --jq makes of it).
 import { valueAt } from './values.js';
 import { csvHeader, csvRow, personCell, tableHeads } from './cells.js';
-import type { OutputFormat } from './render.js';
+import type { OutputFormat } from './formats.js';
 import type { GrowingTable } from './growing-table.js';
 
 export interface RecordSink {

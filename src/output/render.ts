@@ -12,10 +12,9 @@ import { batchesOf } from './batches.js';
 import type { JqProgram, JqResult } from './jq.js';
 import type { YamlWriter } from './yaml.js';
 import { followSink, type RecordSink } from './follow-sink.js';
+import type { OutputFormat } from './formats.js';
 import { caughtUp, GatheredWrites } from './stream-writes.js';
 
-export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface OutputOptions {
   format: OutputFormat;
@@ -426,11 +425,6 @@ export class Output {
     for (const row of rows) table.push(row);
     this.write(`${table.toString()}\n`);
   }
-}
-
-export function parseOutputFormat(value: string): OutputFormat {
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new UsageError(`invalid output format ${quoteInput(value)}`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);
 }
 
 function isView(shape: Shape): shape is ResourceView {

@@ -1,5 +1,6 @@
 // What route handlers share: the stores, signing keys, clock and the hooks for webhook delivery.
-import type { ApiContext, Reply, RequestContext } from './http/context.js';
+import type { ApiContext, RequestContext } from './http/context.js';
+import type { Reply } from './http/reply.js';
 import type { WorldStore } from './store/world-store.js';
 import type { TokenStore } from './auth/tokens.js';
 import type { SandboxClient } from './auth/clients.js';
@@ -72,3 +73,6 @@ export interface PublicRoute {
 export interface ControlRoute extends PublicRoute {
   operationId: string;
 }
+
+/** What the router holds for a path: an API operation with the scope it requires, or a public route. */
+export type RouteEntry = { kind: 'api'; route: ApiRoute; scope: string } | { kind: 'public'; route: PublicRoute };

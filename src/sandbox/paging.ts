@@ -4,7 +4,8 @@
 // client, is 400 cursor.invalid. `limit` may change between pages; every other query parameter may not.
 import { createHash, createHmac } from 'node:crypto';
 import { invalidParameter, problem } from './http/problems.js';
-import type { ApiContext, Reply } from './http/context.js';
+import type { ApiContext } from './http/context.js';
+import type { Reply } from './http/reply.js';
 import { single } from './http/params.js';
 import { keysMatch } from '../webhooks/webhook-key.js';
 

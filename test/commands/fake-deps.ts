@@ -3,7 +3,8 @@
 import { expect } from 'vitest';
 import { Command } from 'commander';
 import { IOStreams, type TestIOStreams } from '../../src/io/streams.js';
-import { Output, type OutputFormat } from '../../src/output/render.js';
+import { Output } from '../../src/output/render.js';
+import type { OutputFormat } from '../../src/output/formats.js';
 import { ApiClient } from '../../src/api/client.js';
 import { silentTracer } from '../../src/api/trace.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';

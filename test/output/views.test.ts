@@ -2,7 +2,8 @@
 // records carry them), every field the records carry with -o wide, --columns checked against the records and the
 // API document, and hostile records made harmless by every renderer.
 import { describe, expect, it } from 'vitest';
-import { Output, type OutputFormat } from '../../src/output/render.js';
+import { Output } from '../../src/output/render.js';
+import type { OutputFormat } from '../../src/output/formats.js';
 import { IOStreams } from '../../src/io/streams.js';
 import { closestNames, viewOf } from '../../src/output/columns.js';
 import { UsageError } from '../../src/errors.js';

@@ -1,7 +1,8 @@
 // POST /connect/token: OAuth 2.0 client credentials (RFC 6749 section 4.4). Client authentication by
 // form fields (client_id, client_secret) or HTTP Basic (RFC 6749 2.3.1). Errors are RFC 6749 5.2 JSON.
 import { keysMatch } from '../../webhooks/webhook-key.js';
-import type { RequestContext, Reply } from '../http/context.js';
+import type { RequestContext } from '../http/context.js';
+import type { Reply } from '../http/reply.js';
 import { ProblemError } from '../http/problems.js';
 import type { SandboxClient } from './clients.js';
 import type { TokenStore } from './tokens.js';

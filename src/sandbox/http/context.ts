@@ -1,4 +1,4 @@
-// What a route handler gets (RequestContext) and gives back (Reply).
+// What a route handler gets (RequestContext); what it gives back is a Reply (reply.ts).
 import type { IncomingMessage } from 'node:http';
 import { problem } from './problems.js';
 import type { Tenant } from '../tenancy.js';
@@ -28,15 +28,6 @@ export interface RequestContext {
 
 export interface ApiContext extends RequestContext {
   auth: AuthContext;
-}
-
-export interface Reply {
-  status: number;
-  headers?: Record<string, string>;
-  /** Serialized as application/json (or application/problem+json for problems). */
-  json?: unknown;
-  /** A raw body, sent with headers['content-type']. */
-  body?: Buffer | string;
 }
 
 export const MAX_BODY_BYTES = 1_048_576;

@@ -2,8 +2,7 @@
 // sent it, what fault (if any) answered it, and at the end the journal entry, secrets redacted.
 import type { IncomingMessage } from 'node:http';
 import type { RequestContext } from './context.js';
-import type { RouteEntry } from './server.js';
-import type { SandboxApp } from '../app.js';
+import type { RouteEntry, SandboxApp } from '../app.js';
 import { bearerToken } from '../auth/bearer.js';
 import { tokenRequestClientId } from '../auth/token-endpoint.js';
 import { TOKEN_OPERATION_ID, type RequestFacts } from '../faults/rules.js';

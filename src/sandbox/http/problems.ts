@@ -1,7 +1,7 @@
 // RFC 7807 problem documents. Handlers throw a ProblemError; the server turns it into
 // application/problem+json. Every problem carries a stable `code` (contract: Errors table).
 import { STATUS_CODES } from 'node:http';
-import type { Reply } from './context.js';
+import type { Reply } from './reply.js';
 import { cutText } from '../../shared/terminal-text.js';
 
 export interface InvalidParam {

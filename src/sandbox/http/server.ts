@@ -4,18 +4,16 @@
 // are journalled (GET /_sandbox/requests) once answered.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { IncompleteRequestError, parseJsonBody, readBody, type AuthContext, type Reply, type RequestContext } from './context.js';
+import { IncompleteRequestError, parseJsonBody, readBody, type AuthContext, type RequestContext } from './context.js';
+import type { Reply } from './reply.js';
 import { ProblemError, problem, problemReply } from './problems.js';
 import { Exchange } from './exchange.js';
 import type { Router } from './router.js';
-import type { ApiRoute, PublicRoute, SandboxApp } from '../app.js';
+import type { ApiRoute, PublicRoute, RouteEntry, SandboxApp } from '../app.js';
 import { authenticate, requireScope } from '../auth/bearer.js';
 import { delay, type FaultInjector, type RateLimiter } from '../resilience.js';
 import { describeAnswer, faultErrorReply, malformedBody } from '../faults/answer.js';
 import { TOKEN_OPERATION_ID } from '../faults/rules.js';
-
-
-export type RouteEntry = { kind: 'api'; route: ApiRoute; scope: string } | { kind: 'public'; route: PublicRoute };
 
 export interface PipelineOptions {
   latencyMs: number;

@@ -4,7 +4,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { problem, invalidBody } from '../http/problems.js';
 import { CommandStore } from '../store/commands.js';
 import { deviceByHardwareId } from './lookup.js';
-import type { ApiContext, Reply } from '../http/context.js';
+import type { ApiContext } from '../http/context.js';
+import type { Reply } from '../http/reply.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
 import type { Capability } from '../store/records.js';
 

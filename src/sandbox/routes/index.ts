@@ -14,8 +14,7 @@ import { publicRoutes } from './control.js';
 import { controlOperations } from '../control/document.js';
 import { requireShape } from '../http/body-schema.js';
 import { CONTROL_DOCUMENT, type ControlSchemaName } from '../control/document.js';
-import type { ApiRoute, ControlRoute, PublicRoute } from '../app.js';
-import type { RouteEntry } from '../http/server.js';
+import type { ApiRoute, ControlRoute, PublicRoute, RouteEntry } from '../app.js';
 
 export const apiRoutes: ApiRoute[] = [
   ...deviceRoutes, ...commandRoutes, ...deviceTelemetryRoutes, ...driverRoutes, ...eventRoutes, ...fleetRoutes,

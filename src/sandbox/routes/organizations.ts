@@ -3,7 +3,8 @@ import { isSeq, readPage } from '../paging.js';
 import { Tenant } from '../tenancy.js';
 import { organizationInPath } from './lookup.js';
 import { organizationView } from './views.js';
-import type { ApiContext, Reply } from '../http/context.js';
+import type { ApiContext } from '../http/context.js';
+import type { Reply } from '../http/reply.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
 
 export const organizationRoutes: ApiRoute[] = [

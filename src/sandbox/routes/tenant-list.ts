@@ -3,7 +3,8 @@
 import { optionalUuid } from '../http/params.js';
 import { isSeq, readPage } from '../paging.js';
 import { requireOrganizationFilterInTenant } from './lookup.js';
-import type { ApiContext, Reply } from '../http/context.js';
+import type { ApiContext } from '../http/context.js';
+import type { Reply } from '../http/reply.js';
 import type { SandboxApp } from '../app.js';
 import type { SeqTable, Sequenced } from '../store/collection.js';
 

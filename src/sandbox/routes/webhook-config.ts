@@ -7,7 +7,8 @@ import { MAX_TOPICS } from '../../webhooks/index.js';
 import { organizationInPath } from './lookup.js';
 import { parseConfigBody, parsePatchBody, parseTopicUpsert, tooManyTopics, topicTypeParam } from './webhook-body.js';
 import { webhookEtag, webhookView, type StoredWebhookConfig } from '../store/webhook-configs.js';
-import type { ApiContext, Reply } from '../http/context.js';
+import type { ApiContext } from '../http/context.js';
+import type { Reply } from '../http/reply.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
 import type { WebhookConfigChangeKind } from '../hooks.js';
 

@@ -2,7 +2,8 @@
 // and late events; stops quietly when the signal says so.
 import { describe, expect, it } from 'vitest';
 import { followEvents, followFrom, LATE_ARRIVAL_MS, type EventSource } from '../../../src/commands/shared/follow.js';
-import { Output, type OutputFormat } from '../../../src/output/render.js';
+import { Output } from '../../../src/output/render.js';
+import type { OutputFormat } from '../../../src/output/formats.js';
 import { viewOf } from '../../../src/output/columns.js';
 import { IOStreams } from '../../../src/io/streams.js';
 import { ApiError } from '../../../src/errors.js';
