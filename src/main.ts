@@ -2,7 +2,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ApiError, CancelledError, DeclinedError, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
 import { IOStreams } from './io/streams.js';
-import { createDeps, type Deps, type GlobalOptions, type Runtime } from './factory.js';
+import { createDeps, type Deps, type Runtime } from './factory.js';
+import type { GlobalOptions } from './config/global-flags.js';
+import type { SettingsOverride } from './config/settings.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
 import { addCommandGroups } from './commands/index.js';
 import { fitHelp } from './commands/shared/help.js';
@@ -68,12 +70,6 @@ export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command
     deps.io.noInput = g.input === false;
     // --jq is compiled here: a bad expression is refused before any request
     await deps.output().prepare();
-    if (g.sandbox) {
-      deps.startOverride = async () => {
-        const { startEmbeddedSandbox } = await import('./commands/sandbox/embedded.js');
-        return startEmbeddedSandbox(deps);
-      };
-    }
   });
 
   await addCommandGroups(program, deps, argv);
@@ -115,7 +111,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   const stop = AbortSignal.any([controller.signal, stdoutGone.signal]);
   let program: Command | undefined;
   const deps = createDeps(
-    { io, env: runtime?.env ?? process.env, signal: runtime?.signal ?? stop, interruptSignal: runtime?.signal ?? controller.signal, ...runtime },
+    { io, env: runtime?.env ?? process.env, signal: runtime?.signal ?? stop, interruptSignal: runtime?.signal ?? controller.signal, startOverride: startEmbeddedSandbox, ...runtime },
     () => program?.opts<GlobalOptions>() ?? {},
   );
   // Ctrl-C, and SIGTERM (a CI job cancelled, a service stopped), stop the command cleanly: the cleanups still
@@ -160,6 +156,12 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
+}
+
+/** What --sandbox runs against: loaded only then (the sandbox is a large part of the bundle). */
+async function startEmbeddedSandbox(deps: Deps): Promise<SettingsOverride> {
+  const embedded = await import('./commands/sandbox/embedded.js');
+  return embedded.startEmbeddedSandbox(deps);
 }
 
 // commander reads --debug with the global options, even after an unknown flag; only a failure while the program

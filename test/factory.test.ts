@@ -41,3 +41,43 @@ describe('deps.servedDocument', () => {
     expect(io.stderr()).toBe('');
   });
 });
+
+describe('createDeps', () => {
+  const override = { baseUrl: 'http://127.0.0.1:4010', authUrl: 'http://127.0.0.1:4011', clientId: 'sandbox-admin', clientSecret: 's', tokenCacheAs: 'embedded-sandbox' };
+
+  function depsWithOverride(globals: { sandbox?: boolean }) {
+    const io = IOStreams.forTest({ tty: false });
+    const configDir = mkdtempSync(path.join(os.tmpdir(), 'factory-'));
+    const started: unknown[] = [];
+    const startOverride = async (deps: unknown) => {
+      started.push(deps);
+      return override;
+    };
+    const deps = createDeps({ io, env: { FLEETCTL_CONFIG_DIR: configDir, FLEETCTL_KEYCHAIN: 'off', FLEETCTL_BASE_URL: BASE_URL }, startOverride }, () => globals);
+    return { deps, started };
+  }
+
+  it('is built once: its members cannot be replaced afterwards', () => {
+    const { deps } = depsWith({});
+    expect(() => Object.assign(deps, { settings: async () => undefined })).toThrow(TypeError);
+    expect(Object.isFrozen(deps)).toBe(true);
+  });
+
+  it('with --sandbox, starts the override given at construction once, however many ask at once, and resolves settings with it', async () => {
+    const { deps, started } = depsWithOverride({ sandbox: true });
+    const [first, second] = await Promise.all([deps.settings(), deps.settings()]);
+    expect(started).toEqual([deps]);
+    expect(first.base_url).toEqual({ value: 'http://127.0.0.1:4010', source: 'flag' });
+    expect(second.profile).toEqual({ value: 'sandbox', source: 'flag' });
+    expect(first.tokenCacheAs).toBe('embedded-sandbox');
+    // a derived view (completion) uses the sandbox already started rather than a second one
+    expect((await deps.derive({}).settings()).auth_url.value).toBe('http://127.0.0.1:4011');
+    expect(started).toHaveLength(1);
+  });
+
+  it('without --sandbox, never starts it: the configured settings stand', async () => {
+    const { deps, started } = depsWithOverride({});
+    expect((await deps.settings()).base_url).toEqual({ value: BASE_URL, source: 'environment' });
+    expect(started).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 // The command line being completed, as the hidden command receives it: the words before the cursor and the
 // start of the word under it. Only the flags that change where lookups go are read from it.
-import type { GlobalOptions } from '../factory.js';
+import type { GlobalOptions } from '../config/global-flags.js';
 
 export interface CompletionLine {
   /** The start of the word under the cursor: candidates begin with it. */

@@ -14,7 +14,21 @@ export interface Setting {
  * The selected profile and every profile key (client_secret_command: a command whose standard output is the
  * client secret; ca_file: a PEM bundle of certificate authorities trusted on top of the usual roots).
  */
-export type Settings = { profile: Setting & { value: string } } & Record<ProfileKey, Setting>;
+export type Settings = { profile: Setting & { value: string } } & Record<ProfileKey, Setting> & {
+  /** Names the token issuer in the token cache instead of auth_url (an override's, whose port changes). */
+  tokenCacheAs?: string;
+};
+
+/** Endpoints and credentials that replace the configured ones: the embedded sandbox of `--sandbox`. */
+export interface SettingsOverride {
+  baseUrl: string;
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  organizationId?: string;
+  /** Names the issuer in the token cache when its URL changes from run to run (an ephemeral port). */
+  tokenCacheAs?: string;
+}
 
 export interface SettingFlags {
   profile?: string;
@@ -37,7 +51,27 @@ export function selectedProfile(flags: SettingFlags, env: NodeJS.ProcessEnv, dat
   return { value: DEFAULT_PROFILE, source: 'default' };
 }
 
-export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, data: ConfigData | undefined): Settings {
+/**
+ * Each setting from the first place that has it. An override (--sandbox) stands as flags for the profile
+ * "sandbox": its endpoints, credentials and organization replace whatever is configured.
+ */
+export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, data: ConfigData | undefined, override?: SettingsOverride): Settings {
+  const settings = configuredSettings(flags, env, data);
+  if (!override) return settings;
+  const flag = (value: string | undefined): Setting => ({ value, source: 'flag' });
+  return {
+    ...settings,
+    profile: { value: 'sandbox', source: 'flag' },
+    base_url: flag(override.baseUrl),
+    auth_url: flag(override.authUrl),
+    client_id: flag(override.clientId),
+    client_secret: flag(override.clientSecret),
+    organization_id: flag(override.organizationId),
+    tokenCacheAs: override.tokenCacheAs,
+  };
+}
+
+function configuredSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, data: ConfigData | undefined): Settings {
   const profile = selectedProfile(flags, env, data);
   const stored = data?.profiles[profile.value] ?? {};
   const pick = (key: ProfileKey, flag: string | undefined): Setting => {

@@ -43,6 +43,21 @@ describe('resolveSettings', () => {
   it('an empty environment variable does not hide the profile', () => {
     expect(resolveSettings({}, { FLEETCTL_CLIENT_ID: '' }, data).client_id.source).toBe('profile');
   });
+
+  it('an override (--sandbox) stands as flags for the profile "sandbox", whatever the flags, environment and profile say', () => {
+    const override = { baseUrl: 'http://127.0.0.1:4010', authUrl: 'http://127.0.0.1:4010', clientId: 'sandbox-admin', clientSecret: 'sb-secret', organizationId: 'org-s', tokenCacheAs: 'embedded-sandbox' };
+    const s = resolveSettings({ baseUrl: 'https://flag.fleet.test' }, { FLEETCTL_CLIENT_ID: 'env-client' }, data, override);
+    expect(s.profile).toEqual({ value: 'sandbox', source: 'flag' });
+    expect(s.base_url).toEqual({ value: 'http://127.0.0.1:4010', source: 'flag' });
+    expect(s.auth_url).toEqual({ value: 'http://127.0.0.1:4010', source: 'flag' });
+    expect(s.client_id).toEqual({ value: 'sandbox-admin', source: 'flag' });
+    expect(s.client_secret).toEqual({ value: 'sb-secret', source: 'flag' });
+    expect(s.organization_id).toEqual({ value: 'org-s', source: 'flag' });
+    expect(s.tokenCacheAs).toBe('embedded-sandbox');
+    // what the override does not name still comes from where it is configured
+    expect(resolveSettings({ caFile: '/ca.pem' }, {}, data, override).ca_file).toEqual({ value: '/ca.pem', source: 'flag' });
+    expect(resolveSettings({}, {}, data).tokenCacheAs).toBeUndefined();
+  });
 });
 
 describe('through the CLI', () => {

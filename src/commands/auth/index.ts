@@ -24,7 +24,7 @@ export function newAuthCommand(deps: Deps): Command {
     const now = deps.clock.now().getTime();
     const clientId = settings.client_id.value;
     const secret = settings.client_secret.value;
-    const issuer = deps.override?.tokenCacheAs ?? settings.auth_url.value;
+    const issuer = settings.tokenCacheAs ?? settings.auth_url.value;
     const current = clientId && secret && issuer ? tokenOwner({ profile: settings.profile.value, issuer, clientId, clientSecret: secret }) : undefined;
     const tokens = Object.entries(store.read().tokens).flatMap(([key, token]) => {
       const owner = parseTokenCacheKey(key);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { retryPolicy, type Deps } from '../../factory.js';
+import type { Deps } from '../../factory.js';
+import { retryPolicy } from '../../config/global-flags.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { forgetDraft, readDraft, saveDraft } from './login-draft.js';
 import { environmentVariableFor, resolveSettings } from '../../config/settings.js';

@@ -2,7 +2,8 @@
 // as sandbox-admin, with state kept in the config directory so it persists between invocations. Invocations
 // that run at once take turns with that state (merge under a lock): each sees every change of those before it.
 import path from 'node:path';
-import type { Deps, SettingsOverride } from '../../factory.js';
+import type { Deps } from '../../factory.js';
+import type { SettingsOverride } from '../../config/settings.js';
 import type { SandboxOptions } from '../../sandbox/options.js';
 
 export const EMBEDDED_ADMIN = 'sandbox-admin';

@@ -2,7 +2,8 @@
 // headers the service sends (X-Webhook-Key, X-Delivery-Attempt, Idempotency-Key, traceparent), to any
 // receiver, to test it. Exit 0 on a 2xx answer; otherwise the exit code of the receiver's HTTP status.
 import { Argument, Command } from 'commander';
-import { timeoutMs, type Deps } from '../../factory.js';
+import type { Deps } from '../../factory.js';
+import { timeoutMs } from '../../config/global-flags.js';
 import { ApiError, NetworkError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../webhooks/index.js';
 import { describeVerb } from '../shared/help.js';
