@@ -1,6 +1,7 @@
-// The module graph of src/, read from the sources: no import cycle anywhere, the sandbox reaches nothing of the
-// CLI (it runs alone as `fleetctl sandbox`, embedded, or in tests), only the leaf modules both sides share, and
-// nothing below the commands imports a command module.
+// The module graph of src/, read from the sources: no import cycle anywhere, between modules or between folders,
+// type-only imports counted; the sandbox reaches nothing of the CLI (it runs alone as `fleetctl sandbox`,
+// embedded, or in tests), only the leaf modules both sides share; nothing below the commands, the factory
+// included, imports a command module.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,8 +40,9 @@ function importsOf(file: string): Edge[] {
 
 const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
 
-/** Strongly connected components of more than one module (Tarjan), each a cycle of imports. */
-function cycles(edges: (file: string) => string[]): string[][] {
+/** Strongly connected components of more than one node (Tarjan), each a cycle of imports. */
+function cycles(edges: (node: string) => string[], nodes: Iterable<string> = graph.keys()): string[][] {
+  const known = new Set(nodes);
   let index = 0;
   const order = new Map<string, number>();
   const low = new Map<string, number>();
@@ -51,7 +53,7 @@ function cycles(edges: (file: string) => string[]): string[][] {
     low.set(file, index++);
     stack.push(file);
     for (const next of edges(file)) {
-      if (!graph.has(next)) continue;
+      if (!known.has(next)) continue;
       if (!order.has(next)) {
         visit(next);
         low.set(file, Math.min(low.get(file)!, low.get(next)!));
@@ -67,9 +69,31 @@ function cycles(edges: (file: string) => string[]): string[][] {
       if (component.length > 1 || edges(file).includes(file)) found.push(component.sort());
     }
   };
-  for (const file of graph.keys()) if (!order.has(file)) visit(file);
+  for (const file of known) if (!order.has(file)) visit(file);
   return found;
 }
+
+/** The folder a module belongs to for the folder rule: src/api/, src/sandbox/ (subfolders included); a file at the top stands alone. */
+function folderOf(file: string): string {
+  const [, top, rest] = file.split('/');
+  return rest === undefined ? file : `src/${top}/`;
+}
+
+/** Which folders each folder imports from, type-only imports included. */
+const folderGraph = new Map<string, Set<string>>();
+for (const [file, edges] of graph) {
+  const from = folderOf(file);
+  const targets = folderGraph.get(from) ?? new Set<string>();
+  for (const { to } of edges) if (graph.has(to) && folderOf(to) !== from) targets.add(folderOf(to));
+  folderGraph.set(from, targets);
+}
+
+/**
+ * Folder cycles left to break (a list that may only shrink): auth/tokens.ts still imports api/'s transport,
+ * trace and network failure while api/ builds its client from auth/. The transport's move to a leaf folder that
+ * both use empties it.
+ */
+const FOLDER_CYCLES_LEFT = [['src/api/', 'src/auth/']];
 
 /** What the sandbox may use outside its own directory: leaf modules with no tie to the CLI. */
 const SHARED_WITH_THE_SANDBOX = [
@@ -90,6 +114,11 @@ describe('the import graph of src/', () => {
     expect(cycles((file) => graph.get(file)!.map((edge) => edge.to))).toEqual([]);
   });
 
+  it('has no import cycle between folders, type-only imports included, but those left to break', () => {
+    expect(folderGraph.get('src/sandbox/')).toContain('src/webhooks/');
+    expect(cycles((folder) => [...folderGraph.get(folder)!], folderGraph.keys())).toEqual(FOLDER_CYCLES_LEFT);
+  });
+
   it('lets the sandbox reach nothing of the CLI, however indirectly', () => {
     const reached = new Map<string, string>();
     const pending = [...graph.keys()].filter((file) => file.startsWith('src/sandbox/'));
@@ -106,8 +135,10 @@ describe('the import graph of src/', () => {
     expect(outside.map(([file, from]) => `${from} -> ${file}`)).toEqual([]);
   });
 
-  it('keeps the layers under the commands (API client, auth, bulk engine, config, output, webhooks...) free of them', () => {
-    const below = ['src/api/', 'src/auth/', 'src/bulk/', 'src/config/', 'src/io/', 'src/output/', 'src/openapi/', 'src/shared/', 'src/webhooks/', 'src/errors.ts'];
+  it('keeps the layers under the commands (factory, API client, auth, bulk engine, config, output, webhooks...) free of them', () => {
+    const below = [
+      'src/factory.ts', 'src/api/', 'src/auth/', 'src/bulk/', 'src/config/', 'src/io/', 'src/output/', 'src/openapi/', 'src/shared/', 'src/webhooks/', 'src/errors.ts',
+    ];
     const upward = [...graph].flatMap(([file, edges]) =>
       below.some((layer) => file.startsWith(layer)) ? edges.filter((edge) => edge.to.startsWith('src/commands/')).map((edge) => `${file} -> ${edge.to}`) : [],
     );
