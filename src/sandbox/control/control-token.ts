@@ -3,7 +3,7 @@
 // to a non-loopback address therefore requires a control token (`--control-token`, or one made at start) as
 // `Authorization: Bearer <token>` on every control route; on loopback the token is required only when one is given.
 import { randomBytes } from 'node:crypto';
-import { keysMatch } from '../../webhooks/webhook-key.js';
+import { constantTimeEqual } from '../../shared/constant-time.js';
 import { isLoopbackHost } from '../../shared/loopback.js';
 import { ProblemError } from '../http/problems.js';
 import type { ControlRoute } from '../app.js';
@@ -35,7 +35,7 @@ function requireControlToken(authorization: string | undefined, required: string
       headers: { 'www-authenticate': `Bearer realm="${REALM}"` },
     });
   }
-  if (!keysMatch(presented, required)) {
+  if (!constantTimeEqual(presented, required)) {
     throw new ProblemError(401, 'sandbox.control_token_invalid', 'The control token is not this sandbox\'s.', {
       headers: { 'www-authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
     });
