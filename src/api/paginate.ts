@@ -1,6 +1,7 @@
 // The one pager: follows next_cursor until has_more is false, item by item so memory stays flat.
 import { InvalidResponseError, UsageError } from '../errors.js';
 import { quoteInput } from '../shared/terminal-text.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MIN_LIMIT } from '../shared/page-limits.js';
 
 export interface Page<T> {
   data: T[];
@@ -17,10 +18,6 @@ export interface PageOptions {
 }
 
 export type FetchPage<T> = (cursor: string | undefined, limit: number) => Promise<Page<T>>;
-
-export const MIN_LIMIT = 1;
-export const MAX_LIMIT = 500;
-export const DEFAULT_LIMIT = 50;
 
 export class Pager<T> implements AsyncIterable<T> {
   /** After iteration: the cursor of the page that would come next, if any. */

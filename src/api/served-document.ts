@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../io/clock.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
+import { isLoopbackUrl } from '../shared/loopback.js';
 import { cutText, safeText } from '../shared/terminal-text.js';
 import { HTTP_METHODS, isOpenApiDoc, recordFieldNames, responseRecordSchema, type OpenApiDoc } from '../openapi/document-shapes.js';
 import { operation } from '../openapi/operations.js';
@@ -48,7 +49,7 @@ export function cacheFileFor(configDir: string, baseUrl: string): string {
  */
 export async function loadServedDocument(deps: ServedDocumentDeps, baseUrl: string, opts: { refresh?: boolean } = {}): Promise<ServedDocument> {
   // A loopback server (a sandbox, often on an ephemeral port) is asked every time: cheap, and no cache piles up.
-  const file = isLoopback(baseUrl) ? undefined : cacheFileFor(deps.configDir, baseUrl);
+  const file = isLoopbackUrl(baseUrl) ? undefined : cacheFileFor(deps.configDir, baseUrl);
   const cached = file ? await readCache(file, baseUrl) : undefined;
   const now = deps.clock.now().getTime();
   if (cached && !opts.refresh && now - Date.parse(cached.fetched_at) < CACHE_TTL_MS) return { document: cached.document, source: 'cache' };
@@ -76,12 +77,6 @@ export async function loadServedDocument(deps: ServedDocumentDeps, baseUrl: stri
 /** The document bundled with fleetctl (src/openapi/v1.json), loaded on first use. */
 export async function bundledDocument(): Promise<OpenApiDoc> {
   return (await import('../openapi/v1.json', { with: { type: 'json' } })).default as unknown as OpenApiDoc;
-}
-
-export function isLoopback(baseUrl: string): boolean {
-  if (!URL.canParse(baseUrl)) return false;
-  const host = new URL(baseUrl).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function parseJson(text: string): unknown {

@@ -1,11 +1,7 @@
 // spec: credentials travel only over TLS; plain http is allowed for the local sandbox on loopback.
 import { UsageError } from '../errors.js';
 import { quoteInput } from '../shared/terminal-text.js';
-
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
-}
+import { isLoopbackHost } from '../shared/loopback.js';
 
 /** Throws unless the URL may carry `what` (a client secret, a bearer token). */
 export function assertSafeForCredentials(url: string, what: string, setting: string, insecure: boolean): void {

@@ -4,6 +4,7 @@ import type { ApiClient } from '../api/client.js';
 import { readFileOrStdin } from '../io/read-input.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { requireHardwareId } from '../shared/hardware-id.js';
+import { MAX_LIMIT } from '../shared/page-limits.js';
 
 export interface TargetSource {
   ids: string[];
@@ -70,7 +71,7 @@ export async function resolveTargets(
   if (hasSelection(source)) {
     const api = await deps.api();
     const query = { organization_id: source.organizationId, fleet_id: source.fleetId };
-    const pager = api.list('listDevices', { query, signal: deps.signal }, { limit: 500, all: true });
+    const pager = api.list('listDevices', { query, signal: deps.signal }, { limit: MAX_LIMIT, all: true });
     for await (const device of pager) {
       selected++;
       all.push(device.hardware_id);

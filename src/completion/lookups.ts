@@ -2,7 +2,8 @@
 // Loaded only when a live value is asked for, so the rest of completion never pays for the HTTP stack.
 import type { Deps } from '../factory.js';
 import type { ApiClient } from '../api/client.js';
-import { MAX_LIMIT, type Pager } from '../api/paginate.js';
+import type { Pager } from '../api/paginate.js';
+import { MAX_LIMIT } from '../shared/page-limits.js';
 import type { Candidate } from './candidates.js';
 import { CompletionCache, type CachedListing } from './cache.js';
 import type { LookedUpValue } from './values.js';

@@ -14,7 +14,8 @@ import { buildRouter } from './routes/index.js';
 import { organizationView } from './routes/views.js';
 import { SandboxWebhookDelivery } from './webhooks/index.js';
 import { controlRoutes } from './control/index.js';
-import { controlTokenFor, guardControlRoutes, isLoopbackAddress } from './control/control-token.js';
+import { controlTokenFor, guardControlRoutes } from './control/control-token.js';
+import { isLoopbackHost } from '../shared/loopback.js';
 import { faultRulesOrUsageError, readDataFile, scenarioOrUsageError, scenarioUsageError } from './control/data-file.js';
 import { createApp, type AppHandle } from './sandbox-app.js';
 import { MovingWorld } from './telemetry/moving-world.js';
@@ -107,7 +108,7 @@ async function serveSandbox(opts: SandboxOptions, releaseState: () => void): Pro
     controlOpenapiUrl: `${baseUrl}/_sandbox/openapi.json`,
     controlToken,
     listenAddress: address.address,
-    loopback: isLoopbackAddress(address.address),
+    loopback: isLoopbackHost(address.address),
     clients: app.clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
     organizations: app.world.refs.organizationList.map(organizationView),
     hooks: app.hooks,

@@ -1,7 +1,7 @@
 // Signed, expiring download URLs for media items: /_sandbox/media/{id}?expires=<unix s>&signature=<hmac>.
 // The signature is HMAC-SHA256(secret, "<id>\n<expires>"), base64url. No bearer token is needed or used.
 import { createHmac } from 'node:crypto';
-import { keysMatch } from '../webhooks/webhook-key.js';
+import { constantTimeEqual } from '../shared/constant-time.js';
 
 export const DOWNLOAD_URL_TTL_SECONDS = 900;
 
@@ -24,7 +24,7 @@ export class MediaSigner {
   /** Why a download link is refused, or null when it is valid now. */
   check(mediaId: string, expires: string | null, signature: string | null): string | null {
     if (!expires || !signature || !/^\d{1,12}$/.test(expires)) return 'The download link is missing its expiry or signature.';
-    if (!keysMatch(signature, this.signature(mediaId, expires))) return 'The download link signature is not valid.';
+    if (!constantTimeEqual(signature, this.signature(mediaId, expires))) return 'The download link signature is not valid.';
     if (Number(expires) * 1000 <= this.now().getTime()) return 'The download link has expired; list the media again for a fresh one.';
     return null;
   }

@@ -7,10 +7,8 @@ import { invalidParameter, problem } from './http/problems.js';
 import type { ApiContext } from './http/context.js';
 import type { Reply } from './http/reply.js';
 import { single } from './http/params.js';
-import { keysMatch } from '../webhooks/webhook-key.js';
-
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 500;
+import { constantTimeEqual } from '../shared/constant-time.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MIN_LIMIT } from '../shared/page-limits.js';
 
 const invalidCursor = (why: string) => problem(400, 'cursor.invalid', `The cursor is not valid for this request: ${why}.`, {
   invalid_params: [{ name: 'cursor', reason: why }],
@@ -28,7 +26,7 @@ export class CursorCodec {
   decode(cursor: string, fingerprint: string): unknown {
     const [payload, mac, extra] = cursor.split('.');
     if (!payload || !mac || extra !== undefined) throw invalidCursor('malformed');
-    if (!keysMatch(mac, this.mac(payload))) throw invalidCursor('signature mismatch');
+    if (!constantTimeEqual(mac, this.mac(payload))) throw invalidCursor('signature mismatch');
     let parsed: { a?: unknown; f?: unknown };
     try {
       parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -59,8 +57,8 @@ export function queryFingerprint(ctx: ApiContext): string {
 export function parseLimit(query: URLSearchParams): number {
   const raw = single(query, 'limit');
   if (raw === undefined) return DEFAULT_LIMIT;
-  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT) {
-    throw invalidParameter('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) < MIN_LIMIT || Number(raw) > MAX_LIMIT) {
+    throw invalidParameter('limit', `must be an integer from ${MIN_LIMIT} to ${MAX_LIMIT}`);
   }
   return Number(raw);
 }

@@ -1,6 +1,7 @@
 // Callback URL policy for webhook destinations, shared by the sandbox (write-time validation and
 // delivery-time address checks) and the CLI (early, friendly validation before a request is sent).
 import ipaddr from 'ipaddr.js';
+import { isLoopbackHost } from '../shared/loopback.js';
 
 export const TOPIC_TYPES = ['events', 'alarms', 'media', 'live_gps', 'journeys'] as const;
 export type TopicType = (typeof TOPIC_TYPES)[number];
@@ -111,14 +112,6 @@ export function literalHostAddress(hostname: string): string | null {
   // dotted decimal, and refused hosts whose last label is numeric but not a valid IPv4 address.
   if (ipaddr.IPv4.isValidFourPartDecimal(hostname)) return hostname;
   return null;
-}
-
-/** True for a literal loopback address or the reserved name localhost (RFC 6761), for allowPrivate. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const literal = literalHostAddress(host);
-  return literal !== null && ipaddr.isValid(literal) && ipaddr.process(literal).range() === 'loopback';
 }
 
 /**

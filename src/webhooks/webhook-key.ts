@@ -1,19 +1,9 @@
 // Checking the X-Webhook-Key of an incoming delivery (spec Authentication rule 6: "a shared key sent in
 // the X-Webhook-Key header. There is no HMAC and no payload signing."), across a key rotation.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual } from '../shared/constant-time.js';
 
 /** spec Delivery rule 5: "After key rotation the previous key can remain accepted ... for up to 60 seconds." */
 export const DEFAULT_PREVIOUS_KEY_GRACE_MS = 60_000;
-
-/**
- * Constant-time comparison: both sides are hashed to equal-length digests first, so neither the content
- * nor the length of the expected key leaks through timing.
- */
-export function keysMatch(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given, 'utf8').digest();
-  const b = createHash('sha256').update(expected, 'utf8').digest();
-  return timingSafeEqual(a, b);
-}
 
 export type KeyMatch = 'current' | 'previous';
 
@@ -46,8 +36,8 @@ export class WebhookKeyRing {
   /** Which key the header matches, or null. Both comparisons always run. */
   check(given: string | undefined): KeyMatch | null {
     const value = given ?? '';
-    const isCurrent = keysMatch(value, this.current);
-    const isPrevious = this.previous !== null && keysMatch(value, this.previous);
+    const isCurrent = constantTimeEqual(value, this.current);
+    const isPrevious = this.previous !== null && constantTimeEqual(value, this.previous);
     if (given === undefined || given === '') return null;
     if (isCurrent) return 'current';
     if (isPrevious && this.now() < this.previousUntil) return 'previous';

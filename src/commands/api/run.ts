@@ -1,7 +1,8 @@
 // Sends what `fleetctl api` was given to the operation the document says it is, and prints the answer.
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { DEFAULT_LIMIT, paginate, type Page } from '../../api/paginate.js';
+import { paginate, type Page } from '../../api/paginate.js';
+import { DEFAULT_LIMIT } from '../../shared/page-limits.js';
 import { bundledOperations, operationCatalogOf, type OperationCatalog, type ServedOperation } from '../../api/served-operations.js';
 import { loadServedDocument } from '../../api/served-document.js';
 import { matchOperationIn } from '../../openapi/operations.js';

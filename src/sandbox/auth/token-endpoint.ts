@@ -1,6 +1,6 @@
 // POST /connect/token: OAuth 2.0 client credentials (RFC 6749 section 4.4). Client authentication by
 // form fields (client_id, client_secret) or HTTP Basic (RFC 6749 2.3.1). Errors are RFC 6749 5.2 JSON.
-import { keysMatch } from '../../webhooks/webhook-key.js';
+import { constantTimeEqual } from '../../shared/constant-time.js';
 import type { RequestContext } from '../http/context.js';
 import type { Reply } from '../http/reply.js';
 import { ProblemError } from '../http/problems.js';
@@ -56,7 +56,7 @@ export async function handleTokenRequest(ctx: RequestContext, deps: TokenEndpoin
   if (!clientId) return oauthError('invalid_request', 'The client_id parameter is missing.');
   if (secret === null) return oauthError('invalid_request', 'The client_secret parameter is missing.');
   const client = deps.clients.find((c) => c.client_id === clientId);
-  if (!client || !keysMatch(secret, client.client_secret)) {
+  if (!client || !constantTimeEqual(secret, client.client_secret)) {
     return oauthError('invalid_client', 'Client authentication failed.', basic !== null);
   }
   const requested = form.get('scope');

@@ -3,24 +3,17 @@
 // to a non-loopback address therefore requires a control token (`--control-token`, or one made at start) as
 // `Authorization: Bearer <token>` on every control route; on loopback the token is required only when one is given.
 import { randomBytes } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
-import { keysMatch } from '../../webhooks/webhook-key.js';
+import { constantTimeEqual } from '../../shared/constant-time.js';
+import { isLoopbackHost } from '../../shared/loopback.js';
 import { ProblemError } from '../http/problems.js';
 import type { ControlRoute } from '../app.js';
 
 const REALM = 'fleetctl-sandbox-control';
 
-/** Whether a bound address (as server.address() gives it) can be reached only from this machine. */
-export function isLoopbackAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
-  return parsed.range() === 'loopback';
-}
-
 /** The token to require: the one given, else a new one when the address is reachable from other machines. */
 export function controlTokenFor(given: string | undefined, boundAddress: string): string | undefined {
   if (given !== undefined) return given;
-  return isLoopbackAddress(boundAddress) ? undefined : randomBytes(24).toString('base64url');
+  return isLoopbackHost(boundAddress) ? undefined : randomBytes(24).toString('base64url');
 }
 
 /** Every control route, refusing a request without the token while one is required (`token()` is read per request). */
@@ -42,7 +35,7 @@ function requireControlToken(authorization: string | undefined, required: string
       headers: { 'www-authenticate': `Bearer realm="${REALM}"` },
     });
   }
-  if (!keysMatch(presented, required)) {
+  if (!constantTimeEqual(presented, required)) {
     throw new ProblemError(401, 'sandbox.control_token_invalid', 'The control token is not this sandbox\'s.', {
       headers: { 'www-authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
     });
