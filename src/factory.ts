@@ -8,9 +8,9 @@ import type { JqProgram } from './output/jq.js';
 import { parseColumns } from './output/values.js';
 import { configDirectory, openConfigStore, type ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/settings.js';
-import { silentTracer, streamTracer, type Tracer } from './api/trace.js';
-import type { Transport } from './api/transport.js';
-import type { NetworkSettings } from './api/dispatcher.js';
+import { silentTracer, streamTracer, type Tracer } from './http/trace.js';
+import type { Transport } from './http/transport.js';
+import type { NetworkSettings } from './http/dispatcher.js';
 import type { Keychain } from './auth/secret-store.js';
 import type { ApiClient } from './api/client.js';
 import type { ServedDocument } from './api/served-document.js';
@@ -177,7 +177,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     },
     transport() {
       transport ??= (async () => {
-        const [{ createTransport }, network] = await Promise.all([import('./api/transport.js'), networkSettings(deps)]);
+        const [{ createTransport }, network] = await Promise.all([import('./http/transport.js'), networkSettings(deps)]);
         return createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher, network, activity: runtime.io.activity });
       })();
       return transport;
@@ -282,7 +282,7 @@ function lazyKeychain(env: NodeJS.ProcessEnv): Keychain {
 
 /** Proxies from the environment, except for the embedded sandbox on loopback; the CA bundle of the settings. */
 async function networkSettings(deps: Deps): Promise<NetworkSettings> {
-  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('./api/dispatcher.js'), deps.settings()]);
+  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('./http/dispatcher.js'), deps.settings()]);
   const proxy = deps.globals().sandbox ? NO_PROXY : proxyEnvironment(deps.env);
   const caFile = settings.ca_file;
   if (!caFile.value) return { proxy };

@@ -116,8 +116,19 @@ describe('the import graph of src/', () => {
     expect(outside.map(([file, from]) => `${from} -> ${file}`)).toEqual([]);
   });
 
+  it('keeps the transport (src/http/) below both api/ and auth/, and auth/ below api/: no folder cycle, types included', () => {
+    // the API client uses tokens and the transport, the token request uses the transport: never the other way
+    const mayNotImport: Record<string, string[]> = { 'src/http/': ['src/api/', 'src/auth/'], 'src/auth/': ['src/api/'] };
+    const upward = [...graph].flatMap(([file, edges]) => {
+      const [, forbidden] = Object.entries(mayNotImport).find(([folder]) => file.startsWith(folder)) ?? [];
+      return edges.filter((edge) => forbidden?.some((folder) => edge.to.startsWith(folder))).map((edge) => `${file} -> ${edge.to}`);
+    });
+    expect(graph.get('src/auth/tokens.ts')).toContainEqual({ to: 'src/http/retry-loop.ts', typeOnly: false });
+    expect(upward).toEqual([]);
+  });
+
   it('keeps the layers under the commands (API client, auth, bulk engine, config, output, webhooks...) free of them', () => {
-    const below = ['src/api/', 'src/auth/', 'src/bulk/', 'src/config/', 'src/io/', 'src/output/', 'src/openapi/', 'src/shared/', 'src/webhooks/', 'src/errors.ts'];
+    const below = ['src/api/', 'src/auth/', 'src/http/', 'src/bulk/', 'src/config/', 'src/io/', 'src/output/', 'src/openapi/', 'src/shared/', 'src/webhooks/', 'src/errors.ts'];
     const upward = [...graph].flatMap(([file, edges]) =>
       below.some((layer) => file.startsWith(layer)) ? edges.filter((edge) => edge.to.startsWith('src/commands/')).map((edge) => `${file} -> ${edge.to}`) : [],
     );
