@@ -10,8 +10,8 @@ import { parseColumns } from './output/values.js';
 import { configDirectory, openConfigStore, type ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings, type SettingsOverride } from './config/settings.js';
 import { debugWanted, outputFormat, timeoutMs, type GlobalOptions } from './config/global-flags.js';
-import { silentTracer, streamTracer, type Tracer } from './api/trace.js';
-import type { Transport } from './api/transport.js';
+import { silentTracer, streamTracer, type Tracer } from './http/trace.js';
+import type { Transport } from './http/transport.js';
 import type { Keychain } from './auth/secret-store.js';
 import type { ApiClient } from './api/client.js';
 import { buildApiClient, lazyKeychain, networkSettings } from './api/client-from-settings.js';
@@ -135,7 +135,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     transport() {
       transport ??= (async () => {
         const pending = networkSettings(deps.settings(), runtime.env, Boolean(globals().sandbox));
-        const [{ createTransport }, network] = await Promise.all([import('./api/transport.js'), pending]);
+        const [{ createTransport }, network] = await Promise.all([import('./http/transport.js'), pending]);
         return createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher, network, activity: runtime.io.activity });
       })();
       return transport;

@@ -10,9 +10,9 @@ import type { Keychain } from '../auth/secret-store.js';
 import type { Clock } from '../io/clock.js';
 import type { Activity } from '../io/spinner.js';
 import type { ApiClient } from './client.js';
-import type { NetworkSettings } from './dispatcher.js';
-import type { Tracer } from './trace.js';
-import type { Transport } from './transport.js';
+import type { NetworkSettings } from '../http/dispatcher.js';
+import type { Tracer } from '../http/trace.js';
+import type { Transport } from '../http/transport.js';
 
 /** What building a client reads: the members of the factory's Deps it needs, lazy as they are there. */
 export interface ClientSources {
@@ -87,7 +87,7 @@ export function lazyKeychain(env: NodeJS.ProcessEnv): Keychain {
  * (given as a promise: the dispatcher module loads while they are read).
  */
 export async function networkSettings(pending: Promise<Settings>, env: NodeJS.ProcessEnv, embeddedSandbox: boolean): Promise<NetworkSettings> {
-  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('./dispatcher.js'), pending]);
+  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('../http/dispatcher.js'), pending]);
   const proxy = embeddedSandbox ? NO_PROXY : proxyEnvironment(env);
   const caFile = settings.ca_file;
   if (!caFile.value) return { proxy };

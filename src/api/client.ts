@@ -5,11 +5,11 @@ import { checkRequestFits } from './request-limits.js';
 import type { Clock } from '../io/clock.js';
 import type { TokenSource } from '../auth/tokens.js';
 import { toApiError, headerValue } from './problem.js';
-import { decideRetry, isSafeToRepeat, parseRetryAfter, type RetryPolicy } from '../shared/retry.js';
-import type { Tracer } from './trace.js';
+import { isSafeToRepeat, type RetryPolicy } from '../shared/retry.js';
+import type { Tracer } from '../http/trace.js';
 import { noActivity, type Activity, type ActivityTask } from '../io/spinner.js';
-import type { HttpResponse, Transport } from './transport.js';
-import { isRetryableNetworkError } from './network-failure.js';
+import type { HttpResponse, Transport } from '../http/transport.js';
+import { sendWithRetries, type Exchange } from '../http/retry-loop.js';
 import { paginate, type Page, type PageOptions, type Pager } from './paginate.js';
 import type { CallArguments, CallOptions, ListItem, ListOperationId, OperationId, ResponseBody } from '../openapi/operation-types.js';
 
@@ -120,61 +120,35 @@ export class ApiClient {
     }
     // a request that is not safe to repeat gets no retry, but still the reason not to wait for a long Retry-After
     const policy = isSafeToRepeat(request.method, headers) ? this.deps.retry : { ...this.deps.retry, maxRetries: 0 };
+    const { clock, tracer, onRateLimited } = this.deps;
+    const exchange = this.exchangeWithFreshToken(request, url, headers, body);
+    const { response, retryAfterMs, gaveUp } = await sendWithRetries(exchange, { policy, clock, tracer, signal: request.signal, onRateLimited, activity: { task, label } });
+    if (gaveUp?.reason === 'wait-too-long') throw this.tooLongToWait(response, url, retryAfterMs!, request.scope);
+    // a redirect is not followed (it would carry the bearer token elsewhere): it fails as the answer it is
+    if (response.status >= 300) throw toApiError(response, url, retryAfterMs, request.scope);
+    return { status: response.status, headers: response.headers, body: parseBody(response) };
+  }
+
+  /** The request as the retry loop sends it: a token and the pacing before each attempt, then the request. */
+  private exchangeWithFreshToken(request: RawRequest, url: string, headers: Record<string, string>, body: string | undefined): Exchange<string> {
     let refreshedToken = false;
-    for (let retries = 0; ; ) {
-      const token = await this.deps.tokens.accessToken(request.scope);
-      await this.deps.throttle?.(request.signal);
-      let response: HttpResponse;
-      try {
-        response = await this.deps.transport.send({
-          method: request.method,
-          url,
-          headers: { ...headers, authorization: `Bearer ${token}` },
-          body,
-          signal: request.signal,
-        });
-      } catch (error) {
-        const decision = isRetryableNetworkError(error) ? decideRetry({ retries }, policy) : undefined;
-        if (!decision?.retry) throw error;
-        await this.wait(decision.delayMs, request.signal, `connection failed: ${(error as Error).message}`, task, label);
-        retries++;
-        continue;
-      }
-      if (response.status === 401) {
+    return {
+      prepare: async () => {
+        const token = await this.deps.tokens.accessToken(request.scope);
+        await this.deps.throttle?.(request.signal);
+        return token;
+      },
+      send: (token) => this.deps.transport.send({ method: request.method, url, headers: { ...headers, authorization: `Bearer ${token}` }, body, signal: request.signal }),
+      sendAgain: (response, token) => {
+        if (response.status !== 401) return false;
         // spec: an expired or revoked token is a 401; fetch a fresh one once and try again once. A refused
         // token is never kept, so the next command does not start with it either.
         this.deps.tokens.invalidate(request.scope, token);
-        if (!refreshedToken) {
-          refreshedToken = true;
-          continue;
-        }
-      }
-      if (response.status === 429 || response.status === 503) {
-        const retryAfter = parseRetryAfter(response.headers['retry-after'], this.deps.clock.now().getTime());
-        if (response.status === 429) this.deps.onRateLimited?.(retryAfter ?? 0);
-        const decision = decideRetry({ retries, retryAfterMs: retryAfter }, policy);
-        if (decision.retry) {
-          await this.wait(decision.delayMs, request.signal, `HTTP ${response.status}`, task, label);
-          retries++;
-          continue;
-        }
-        if (decision.reason === 'wait-too-long') throw this.tooLongToWait(response, url, retryAfter!, request.scope);
-        throw toApiError(response, url, retryAfter, request.scope);
-      }
-      // a redirect is not followed (it would carry the bearer token elsewhere): it fails as the answer it is
-      if (response.status >= 300) throw toApiError(response, url, parseRetryAfter(response.headers['retry-after'], this.deps.clock.now().getTime()), request.scope);
-      return { status: response.status, headers: response.headers, body: parseBody(response) };
-    }
-  }
-
-  private async wait(ms: number, signal: AbortSignal | undefined, reason: string, task: ActivityTask, label: string): Promise<void> {
-    this.deps.tracer.note(`retrying in ${ms} ms after ${reason}`);
-    task.update(`${label}: retrying in ${Math.ceil(ms / 1000)} s after ${reason.startsWith('HTTP') ? reason : 'a connection failure'}`);
-    try {
-      await this.deps.clock.sleep(ms, signal);
-    } finally {
-      task.update(label);
-    }
+        if (refreshedToken) return false;
+        refreshedToken = true;
+        return true;
+      },
+    };
   }
 
   private tooLongToWait(response: HttpResponse, url: string, retryAfterMs: number, scope: string): ApiError {

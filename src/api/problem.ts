@@ -1,6 +1,6 @@
 // Error answers, problem+json or not, become one ApiError with a message a person can act on.
 import { ApiError, type ProblemDocument } from '../errors.js';
-import type { HttpResponse } from './transport.js';
+import type { HttpResponse } from '../http/transport.js';
 import { quoteInput } from '../shared/terminal-text.js';
 
 /** `scope` is the one the request needed: a 403 names it when the problem does not. */

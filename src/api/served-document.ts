@@ -11,7 +11,7 @@ import { cutText, safeText } from '../shared/terminal-text.js';
 import { HTTP_METHODS, isOpenApiDoc, recordFieldNames, responseRecordSchema, type OpenApiDoc } from '../openapi/document-shapes.js';
 import { operation } from '../openapi/operations.js';
 import type { OperationId } from '../openapi/operation-types.js';
-import type { Transport } from './transport.js';
+import type { Transport } from '../http/transport.js';
 
 export type { OpenApiDoc } from '../openapi/document-shapes.js';
 

@@ -2,10 +2,11 @@
 import { ApiError, AuthError, NetworkError } from '../errors.js';
 import type { Clock } from '../io/clock.js';
 import type { ConfigStore, CachedToken } from '../config/store.js';
-import type { Tracer } from '../api/trace.js';
-import type { HttpResponse, Transport } from '../api/transport.js';
-import { ConnectionFailure, isRetryableNetworkError } from '../api/network-failure.js';
-import { decideRetry, parseRetryAfter, type RetryPolicy } from '../shared/retry.js';
+import type { Tracer } from '../http/trace.js';
+import type { HttpResponse, Transport } from '../http/transport.js';
+import { ConnectionFailure } from '../http/network-failure.js';
+import { sendWithRetries, type RetryLoop } from '../http/retry-loop.js';
+import type { RetryPolicy } from '../shared/retry.js';
 import { isCurrentTokenKey, tokenCacheKey, tokenOwner, type TokenOwner } from './token-key.js';
 import { cutText, quoteInput } from '../shared/terminal-text.js';
 
@@ -25,14 +26,6 @@ export interface Credentials {
   cacheAs?: string;
 }
 
-/** Retries of the token request: it is safe to repeat, so connection failures, 429 and 503 are retried. */
-export interface TokenRetry {
-  policy: RetryPolicy;
-  clock: Clock;
-  tracer?: Tracer;
-  signal?: AbortSignal;
-}
-
 export interface TokenSource {
   accessToken(scope: string): Promise<string>;
   /** Forget a token the API refused, so the next call fetches a fresh one. */
@@ -48,7 +41,8 @@ export async function requestToken(
   transport: Transport,
   credentials: Omit<Credentials, 'profile'>,
   scopes: string[] | undefined,
-  retry?: TokenRetry,
+  /** The token request is safe to repeat: connection failures, 429 and 503 are retried like an API GET. */
+  retry: RetryLoop,
 ): Promise<TokenAnswer> {
   const url = tokenEndpoint(credentials.authUrl);
   const form = new URLSearchParams({
@@ -59,7 +53,7 @@ export async function requestToken(
   if (scopes && scopes.length > 0) form.set('scope', scopes.join(' '));
   const scopeText = scopes && scopes.length > 0 ? scopes.join(' ') : '(all granted)';
   const context = `client ${quoteInput(credentials.clientId)}, scope ${cutText(scopeText, 300)}, at ${url}`;
-  const answer = await sendWithRetries(transport, url, form.toString(), context, retry);
+  const answer = await postTokenRequest(transport, url, form.toString(), context, retry);
   let body: Record<string, unknown> | undefined;
   try {
     body = JSON.parse(answer.text) as Record<string, unknown>;
@@ -110,40 +104,25 @@ export class TokenEndpointError extends AuthError {
   }
 }
 
-/** The token POST, repeated on connection failures, 429 and 503 like any request that is safe to repeat. */
-async function sendWithRetries(transport: Transport, url: string, body: string, context: string, retry: TokenRetry | undefined): Promise<HttpResponse> {
-  for (let retries = 0; ; retries++) {
-    let answer: HttpResponse;
-    try {
-      answer = await transport.send({
-        method: 'POST',
-        url,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body,
-        signal: retry?.signal,
-        label: 'Requesting an access token',
-      });
-    } catch (error) {
-      if (!(error instanceof NetworkError)) throw error;
-      const decision = retry && isRetryableNetworkError(error) ? decideRetry({ retries }, retry.policy) : undefined;
-      if (retry && decision?.retry) {
-        await pause(retry, decision.delayMs, `token request failed: ${error.message}`);
-        continue;
-      }
-      // No answer at all (refused, DNS, TLS, timeout) says nothing about the credentials: a network failure.
-      const why = error instanceof ConnectionFailure && !error.lost ? error.reason : error.message;
-      throw new TokenEndpointUnavailable(`token request failed for ${context}: ${why}`, error.hint ?? 'check the auth URL and your network');
-    }
-    if (!retry || (answer.status !== 429 && answer.status !== 503)) return answer;
-    const decision = decideRetry({ retries, retryAfterMs: parseRetryAfter(answer.headers['retry-after'], retry.clock.now().getTime()) }, retry.policy);
-    if (!decision.retry) return answer;
-    await pause(retry, decision.delayMs, `token request answered HTTP ${answer.status}`);
+/** The token POST through the retry loop; no answer at all (refused, DNS, TLS, timeout) says nothing about the credentials. */
+async function postTokenRequest(transport: Transport, url: string, body: string, context: string, retry: RetryLoop): Promise<HttpResponse> {
+  const send = () =>
+    transport.send({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body,
+      signal: retry.signal,
+      label: 'Requesting an access token',
+    });
+  try {
+    // a 429 or 503 that was not retried comes back as an answer: requestToken says what it means
+    return (await sendWithRetries({ send }, retry)).response;
+  } catch (error) {
+    if (!(error instanceof NetworkError)) throw error;
+    const why = error instanceof ConnectionFailure && !error.lost ? error.reason : error.message;
+    throw new TokenEndpointUnavailable(`token request failed for ${context}: ${why}`, error.hint ?? 'check the auth URL and your network');
   }
-}
-
-async function pause(retry: TokenRetry, ms: number, reason: string): Promise<void> {
-  retry.tracer?.note(`retrying in ${ms} ms after ${reason}`);
-  await retry.clock.sleep(ms, retry.signal);
 }
 
 function tokenHint(error: string): string {
@@ -172,7 +151,7 @@ export class CachingTokenSource implements TokenSource {
   private readonly owner: TokenOwner;
 
   constructor(
-    private readonly deps: { transport: Transport; store: ConfigStore; clock: Clock; tracer: Tracer; retry?: RetryPolicy; signal?: AbortSignal },
+    private readonly deps: { transport: Transport; store: ConfigStore; clock: Clock; tracer: Tracer; retry: RetryPolicy; signal?: AbortSignal },
     private readonly credentials: Credentials,
   ) {
     this.owner = tokenOwner({ ...credentials, issuer: credentials.cacheAs ?? credentials.authUrl });
@@ -207,7 +186,7 @@ export class CachingTokenSource implements TokenSource {
     const { retry: policy, clock, tracer, signal } = this.deps;
     // expires_in counts from when the issuer answered: from the request on, to be safe however slow the answer.
     const asked = clock.now();
-    const answer = await requestToken(this.deps.transport, this.credentials, [scope], policy ? { policy, clock, tracer, signal } : undefined);
+    const answer = await requestToken(this.deps.transport, this.credentials, [scope], { policy, clock, tracer, signal });
     const entry = cachedTokenFrom(answer, scope, asked, clock.now());
     this.memory.set(key, entry);
     await this.safeUpdate((data) => {

@@ -16,8 +16,8 @@ const REQUEST_ENTRIES = [
   'src/auth/secure-url.ts',
   'src/openapi/operations.ts',
   'src/shared/undici.ts',
-  'src/api/transport.ts',
-  'src/api/dispatcher.ts',
+  'src/http/transport.ts',
+  'src/http/dispatcher.ts',
 ];
 /** Loaded by request modules on demand (a proxy set): kept apart, but what they share with a request is the request's. */
 const LOADED_BY_REQUESTS = ['node_modules/undici/lib/dispatcher/env-http-proxy-agent.js'];

@@ -6,7 +6,7 @@ import { ApiError, CancelledError, FleetctlError, NetworkError } from '../errors
 import type { Clock } from '../io/clock.js';
 import { TokenEndpointUnavailable } from '../auth/tokens.js';
 import { decideRetry, type RetryPolicy } from '../shared/retry.js';
-import { isRetryableNetworkError } from '../api/network-failure.js';
+import { isRetryableNetworkError } from '../http/network-failure.js';
 import { sendDeviceCommand, type CommandSender, type DeviceCommand, type DeviceCommandOutcome } from '../api/device-commands.js';
 import { AdaptiveConcurrency, type ConcurrencyBounds } from './concurrency.js';
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
-import { createTransport } from '../../src/api/transport.js';
-import { silentTracer } from '../../src/api/trace.js';
+import { createTransport } from '../../src/http/transport.js';
+import { silentTracer } from '../../src/http/trace.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';
 import type { TokenSource } from '../../src/auth/tokens.js';
 import { ApiError } from '../../src/errors.js';

@@ -6,7 +6,7 @@ import { IOStreams, type TestIOStreams } from '../../src/io/streams.js';
 import { Output } from '../../src/output/render.js';
 import type { OutputFormat } from '../../src/output/formats.js';
 import { ApiClient } from '../../src/api/client.js';
-import { silentTracer } from '../../src/api/trace.js';
+import { silentTracer } from '../../src/http/trace.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';
 import { operation } from '../../src/openapi/operations.js';
 import type { PromptChoice, Prompter } from '../../src/io/prompter.js';

@@ -3,7 +3,7 @@
 // unless the test says why not with allowUnanswered. A request refused (unexpected, or not the scripted one)
 // fails the test at its end even when the code under test caught the error.
 import { expect } from 'vitest';
-import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transport.js';
+import type { HttpRequest, HttpResponse, Transport } from '../../src/http/transport.js';
 import { checkReason, registerFake } from './fakes.js';
 
 export interface ScriptedAnswer {

@@ -9,7 +9,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Deps } from '../../factory.js';
 import { ApiError, FleetctlError, NetworkError, UsageError } from '../../errors.js';
-import type { Transport } from '../../api/transport.js';
+import type { Transport } from '../../http/transport.js';
 import type { Schema } from '../../openapi/operation-types.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';

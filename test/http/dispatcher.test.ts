@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as undici from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDispatcher, describeProxies, proxyEnvironment, proxyForDisplay, readCaBundle } from '../../src/api/dispatcher.js';
+import { createDispatcher, describeProxies, proxyEnvironment, proxyForDisplay, readCaBundle } from '../../src/http/dispatcher.js';
 import { sandboxCertificate } from '../../src/sandbox/tls-certificate.js';
 import { ciEnv, runCli } from '../support/cli.js';
 

@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTransport } from '../../src/api/transport.js';
-import { silentTracer } from '../../src/api/trace.js';
+import { createTransport } from '../../src/http/transport.js';
+import { silentTracer } from '../../src/http/trace.js';
 
 let server: Server;
 let base: string;

@@ -1,7 +1,7 @@
 // --debug traces every request and response on stderr with every secret redacted.
 import { describe, expect, it } from 'vitest';
 import { redactForm, redactHeaders, redactJson, REDACTED } from '../../src/shared/redact.js';
-import { streamTracer } from '../../src/api/trace.js';
+import { streamTracer } from '../../src/http/trace.js';
 import { IOStreams } from '../../src/io/streams.js';
 import { AUTH_URL, BASE_URL, CLIENT_SECRET, newMockAgent, page, problem, stubApi, stubToken } from '../support/mock-http.js';
 import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
