@@ -14,8 +14,9 @@ export function startSandbox(options) {
   return new Promise((resolve, reject) => {
     const onData = (chunk) => {
       text += chunk.toString('utf8');
-      const url = /listening on (http:\/\/[^\s]+)/.exec(text);
-      const secret = /sandbox-admin\s+secret\s+(\S+)/.exec(text);
+      // the banner has said it two ways: "listening on URL ... sandbox-admin secret S", now "serving URL ... FLEETCTL_CLIENT_SECRET=S"
+      const url = /(?:listening on|serving) (http:\/\/[^\s]+)/.exec(text);
+      const secret = /sandbox-admin\s+secret\s+(\S+)/.exec(text) ?? /FLEETCTL_CLIENT_SECRET=(\S+)/.exec(text);
       if (url && secret) resolve({ child, baseUrl: url[1].replace(/\/$/, ''), secret: secret[1] });
     };
     child.stdout.on('data', onData);

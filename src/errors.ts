@@ -13,6 +13,7 @@ export const ExitCode = {
   rateLimited: 8,
   unavailable: 9,
   partialFailure: 10,
+  thresholdBreached: 13,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -76,6 +77,9 @@ export class CancelledError extends failureClass('CancelledError', ExitCode.inte
 
 /** Some items of a bulk operation failed; the command has already reported which. */
 export class PartialFailureError extends failureClass('PartialFailureError', ExitCode.partialFailure) {}
+
+/** A `fleetctl status --fail-if` threshold was breached (or could not be judged): the report was printed first. */
+export class ThresholdBreachedError extends failureClass('ThresholdBreachedError', ExitCode.thresholdBreached) {}
 
 export interface ProblemDocument {
   type?: string;

@@ -13,16 +13,25 @@ export interface JournalHeader {
   type: 'run';
   version: 1;
   run_id: string;
-  command: DeviceCommand;
+  /** A device command, or an assignment (devices assign|unassign --from-file). */
+  command: DeviceCommand | 'assign' | 'unassign';
   key_base: string;
   targets: string[];
   created_at: string;
+  /** An assign run: the vehicle of each target. */
+  vehicles?: Record<string, string>;
 }
 
-export interface JournalResult extends DeviceCommandResult {
+/** What every journalled result carries: the target it is for (its key in the run) and its status. */
+export interface JournalEntry {
+  hardware_id: string;
+  status: string;
+}
+
+export type JournalResult<R extends JournalEntry = DeviceCommandResult> = R & {
   type: 'result';
   at: string;
-}
+};
 
 /** A device needs nothing more once it was accepted, replayed, or can never succeed (incapable, unknown). */
 export function isDone(result: DeviceCommandResult): boolean {
@@ -41,16 +50,16 @@ function lockJournal(file: string, what: string): Promise<HeldLock> {
   return acquireLock(`${file}.lock`, { what, waitMs: 0, purpose: 'a bulk run' });
 }
 
-export class Journal {
+export class Journal<R extends JournalEntry = DeviceCommandResult> {
   private constructor(
     readonly file: string,
     readonly header: JournalHeader,
     /** The last result of each device recorded so far. */
-    readonly results: Map<string, DeviceCommandResult>,
+    readonly results: Map<string, R>,
     private readonly lock: HeldLock,
   ) {}
 
-  static async create(file: string, header: JournalHeader): Promise<Journal> {
+  static async create<R extends JournalEntry = DeviceCommandResult>(file: string, header: JournalHeader): Promise<Journal<R>> {
     requireRegularFileOrMissing(file, 'the journal');
     await refuseExisting(file);
     try {
@@ -61,7 +70,7 @@ export class Journal {
     // two new runs given one --journal at once: one of them writes it
     const lock = await lockJournal(file, `the journal ${file}`);
     try {
-      return await new Journal(file, header, new Map(), lock).start();
+      return await new Journal<R>(file, header, new Map(), lock).start();
     } catch (error) {
       lock.release();
       throw error;
@@ -69,7 +78,7 @@ export class Journal {
   }
 
   /** Writes the header of a new journal; never over an existing one. */
-  private async start(): Promise<Journal> {
+  private async start(): Promise<Journal<R>> {
     const { file, header } = this;
     await refuseExisting(file);
     try {
@@ -81,20 +90,20 @@ export class Journal {
     return this;
   }
 
-  static async open(file: string, runId: string): Promise<Journal> {
+  static async open<R extends JournalEntry = DeviceCommandResult>(file: string, runId: string): Promise<Journal<R>> {
     requireRegularFileOrMissing(file, 'the journal');
     // a journal that is not there is said so, and no lock file (nor its folder) is made for it
     if (!existsSync(file)) throw noJournal(file, runId, 'ENOENT');
     const lock = await lockJournal(file, `run ${runId}`);
     try {
-      return await Journal.read(file, runId, lock);
+      return await Journal.read<R>(file, runId, lock);
     } catch (error) {
       lock.release();
       throw error;
     }
   }
 
-  private static async read(file: string, runId: string, lock: HeldLock): Promise<Journal> {
+  private static async read<R extends JournalEntry>(file: string, runId: string, lock: HeldLock): Promise<Journal<R>> {
     // bounded and never blocking: --journal may name a FIFO or a device by mistake
     const text = await readTextFile(file, `the journal ${file}`).catch((error: unknown) => {
       if (!(error instanceof InputFileError) || error.code === undefined) throw error;
@@ -102,12 +111,12 @@ export class Journal {
     });
     const lines = text.split('\n');
     let header: JournalHeader | undefined;
-    const results = new Map<string, DeviceCommandResult>();
+    const results = new Map<string, R>();
     lines.forEach((line, index) => {
       if (line.trim() === '') return;
-      let record: JournalHeader | JournalResult;
+      let record: JournalHeader | JournalResult<R>;
       try {
-        record = JSON.parse(line) as JournalHeader | JournalResult;
+        record = JSON.parse(line) as JournalHeader | JournalResult<R>;
       } catch {
         // a line cut short by a crash is the last one: what it said is simply unknown, and will be replayed
         if (index >= lines.length - 2) return;
@@ -116,17 +125,17 @@ export class Journal {
       if (record.type === 'run') header = record;
       else if (record.type === 'result') {
         const { type: _type, at: _at, ...result } = record;
-        results.set(result.hardware_id, result);
+        results.set(result.hardware_id, result as unknown as R);
       }
     });
     if (!header) throw new UsageError(`journal ${file} has no run header`);
     if (header.run_id !== runId) throw new UsageError(`journal ${file} is for run ${header.run_id}, not ${runId}`);
-    return new Journal(file, header, results, lock);
+    return new Journal<R>(file, header, results, lock);
   }
 
-  append(result: DeviceCommandResult, at: Date): void {
+  append(result: R, at: Date): void {
     this.results.set(result.hardware_id, result);
-    const record: JournalResult = { type: 'result', ...result, at: at.toISOString() };
+    const record: JournalResult<R> = { ...result, type: 'result', at: at.toISOString() };
     appendFileSync(this.file, `${JSON.stringify(record)}\n`);
   }
 

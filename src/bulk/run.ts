@@ -224,7 +224,7 @@ function announceCapability(deps: BulkDeps, verb: BulkVerb, run: Run, moment: Mo
  * dropped connections. The runner makes them (a device waiting for its retry holds no request slot): the client
  * makes none.
  */
-function pacedClient(api: ApiClient, deps: BulkDeps): { api: ApiClient; retry: RetryPolicy } {
+export function pacedClient(api: ApiClient, deps: BulkDeps): { api: ApiClient; retry: RetryPolicy } {
   const pacer = new RatePacer(deps.clock);
   const policy = api.retryPolicy;
   const maxRetries = deps.globals().maxRetries === undefined ? Math.max(policy.maxRetries, BULK_MAX_RETRIES) : policy.maxRetries;

@@ -10,10 +10,22 @@ import { isRetryableNetworkError } from '../http/network-failure.js';
 import { sendDeviceCommand, type CommandSender, type DeviceCommand, type DeviceCommandOutcome } from '../api/device-commands.js';
 import { AdaptiveConcurrency, type ConcurrencyBounds } from './concurrency.js';
 
-export interface BulkPlan {
-  command: DeviceCommand;
+/** What the runner needs of one device's outcome: the HTTP status (for concurrency) and the error (for retries). */
+export interface BulkOutcome {
+  result: { http_status: number | null };
+  error?: Error;
+}
+
+export interface BulkPlan<O extends BulkOutcome = DeviceCommandOutcome> {
+  /** A device command, sent with each device's key (keyFor); not used when `send` is given. */
+  command?: DeviceCommand;
+  keyFor?: (hardwareId: string) => string;
+  /**
+   * Another kind of task than a device command (an assignment): its one attempt for a device, which never throws
+   * for an API or network failure (that is its outcome).
+   */
+  send?: (hardwareId: string, signal: AbortSignal) => Promise<O>;
   hardwareIds: string[];
-  keyFor: (hardwareId: string) => string;
   concurrency: ConcurrencyBounds;
   /** Retries of each device (503, 429, dropped connections), made by the runner: the API client makes none. */
   retry: RetryPolicy;
@@ -43,11 +55,13 @@ interface Pending {
  * onResult sees every final outcome, in the order they arrive. A run-fatal failure (see isRunFatal) stops it too:
  * that device is not reported (nothing reached the API for it) and the run rejects with that error.
  */
-export function runBulk(
+export function runBulk<O extends BulkOutcome = DeviceCommandOutcome>(
   api: CommandSender,
-  plan: BulkPlan,
-  opts: { signal: AbortSignal; clock: Clock; onResult: (outcome: DeviceCommandOutcome) => void },
+  plan: BulkPlan<O>,
+  opts: { signal: AbortSignal; clock: Clock; onResult: (outcome: O) => void },
 ): Promise<void> {
+  const { command, keyFor, send: task } = plan;
+  if (!task && (command === undefined || keyFor === undefined)) throw new Error('a bulk plan names its command and keys, or its task');
   const concurrency = new AdaptiveConcurrency(plan.concurrency);
   const now = () => opts.clock.now().getTime();
   let nextFresh = 0;
@@ -84,7 +98,10 @@ export function runBulk(
     const send = (item: Pending): void => {
       inFlight++;
       const ticket = concurrency.started();
-      sendDeviceCommand(api, { hardwareId: item.hardwareId, command: plan.command, idempotencyKey: plan.keyFor(item.hardwareId), signal: opts.signal })
+      const attempt = task
+        ? task(item.hardwareId, opts.signal)
+        : (sendDeviceCommand(api, { hardwareId: item.hardwareId, command: command!, idempotencyKey: keyFor!(item.hardwareId), signal: opts.signal }) as Promise<BulkOutcome> as Promise<O>);
+      attempt
         .then((outcome) => answered(item, ticket, outcome))
         .catch((error: unknown) => (stop ??= error))
         .finally(() => {
@@ -93,7 +110,7 @@ export function runBulk(
         });
     };
 
-    const answered = (item: Pending, ticket: number, outcome: DeviceCommandOutcome): void => {
+    const answered = (item: Pending, ticket: number, outcome: O): void => {
       const error = outcome.error;
       if (isRunFatal(error)) {
         stop ??= error;

@@ -8,6 +8,9 @@ import { collect } from '../shared/validate.js';
 import type { RequestBody } from '../../openapi/operation-types.js';
 import { bodyRules, checkBody, declaredMembers, FIELD_OPTION, fieldTexts, typedMemberValue } from '../shared/request-checks.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
+import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
+import { assignmentRun } from '../../bulk/assignment-run.js';
+import type { BulkDeps } from '../../bulk/run.js';
 
 export interface DevicesAssignOptions {
   /** A device id (uuid) or a hardware id. */
@@ -16,20 +19,27 @@ export interface DevicesAssignOptions {
   body: Record<string, unknown>;
 }
 
-type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'servedDocument'>;
+type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'servedDocument'> & BulkDeps;
 
-export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAssignRun): Command {
+export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAssignRun, bulk = assignmentRun): Command {
   const command = new Command('assign')
     .description('Assign a device to a vehicle and show the updated device')
     .argument('[device]', DEVICE_ARGUMENT)
     .option('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant)')
-    .option(...FIELD_OPTION, collect);
+    .option(...FIELD_OPTION, collect)
+    .option('-y, --yes', 'with --from-file: do not ask for confirmation (required when not interactive)');
+  addBulkAssignmentOptions(command, 'assign');
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['assignDevice', 'listDevices'],
     shows: operationView('assignDevice'),
     output: 'records',
-    notes: 'The command is checked against the service\'s own document (GET {base_url}/openapi/v1.json) before sending.',
+    prompts: true,
+    notes: [
+      'The command is checked against the service\'s own document (GET {base_url}/openapi/v1.json) before sending.',
+      'With --from-file each device is read first: one already on its vehicle is unchanged (nothing sent). Results are',
+      'journalled; an interrupted run is finished with --resume RUN_ID. Exit code: 0, or 10 when some devices failed.',
+    ].join('\n'),
     examples: [
       { comment: 'assign a device to a vehicle', command: `fleetctl devices assign HW-000001 --vehicle-id ${SANDBOX_IDS.vehicleId}` },
       {
@@ -37,9 +47,15 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
         command:
           'fleetctl --sandbox devices assign HW-000001 --vehicle-id $(fleetctl --sandbox devices list --all --columns vehicle_id -o csv | awk \'NR > 1 && $1 != "" && !n++\')',
       },
+      {
+        comment: 'what putting every assigned device back on its own vehicle would change (nothing: all unchanged)',
+        command: 'fleetctl --sandbox devices list --all --columns hardware_id,vehicle_id -o csv | awk -F, \'NR == 1 || $2 != ""\' | fleetctl --sandbox devices assign --from-file - --dry-run',
+      },
     ],
   });
-  command.action(async (device: string | undefined, flags: { vehicleId?: string; field?: string[] }) => {
+  command.action(async (device: string | undefined, flags: { vehicleId?: string; field?: string[] } & BulkAssignmentFlags) => {
+    const many = bulkAssignmentFrom('assign', device, flags);
+    if (many) return bulk(deps, many);
     const rules = await bodyRules(deps, 'PUT', '/v1/devices/{id}/assignment');
     const declared = declaredMembers(rules);
     const body: Record<string, unknown> = {};

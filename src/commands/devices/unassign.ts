@@ -6,6 +6,9 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
+import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
+import { assignmentRun } from '../../bulk/assignment-run.js';
+import type { BulkDeps } from '../../bulk/run.js';
 
 export interface DevicesUnassignOptions {
   /** A device id (uuid) or a hardware id. */
@@ -13,18 +16,20 @@ export interface DevicesUnassignOptions {
   yes: boolean;
 }
 
-type DevicesUnassignDeps = Pick<Deps, 'api' | 'io' | 'prompter'>;
+type DevicesUnassignDeps = Pick<Deps, 'api' | 'io' | 'prompter'> & BulkDeps;
 
-export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devicesUnassignRun): Command {
+export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devicesUnassignRun, bulk = assignmentRun): Command {
   const command = new Command('unassign')
     .description('Remove a device from its vehicle (succeeds whether or not it was assigned)')
     .argument('[device]', DEVICE_ARGUMENT)
     .option('-y, --yes', 'do not ask for confirmation (required when not interactive)');
+  addBulkAssignmentOptions(command, 'unassign');
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
     operationIds: ['unassignDevice', 'listDevices'],
-    output: 'nothing',
+    output: 'records',
     prompts: true,
+    notes: 'With --from-file each device is read first: one on no vehicle is unchanged (nothing sent). Exit code: 0, or 10 when some failed.',
     examples: [
       { comment: 'take a device off its vehicle (asks first)', command: 'fleetctl devices unassign HW-000001', asks: true },
       { comment: 'the same, without a prompt, by its id', command: `fleetctl devices unassign ${SANDBOX_IDS.deviceId} --yes` },
@@ -32,9 +37,17 @@ export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devic
         comment: 'the first device by its id',
         command: 'fleetctl --sandbox devices unassign $(fleetctl --sandbox devices list --limit 1 --columns id -o csv | tail -n 1) --yes',
       },
+      {
+        comment: 'what taking the first three devices off their vehicles would change, by hardware id from stdin',
+        command: 'fleetctl --sandbox devices list --limit 3 --columns hardware_id -o csv | fleetctl --sandbox devices unassign --from-file - --dry-run',
+      },
     ],
   });
-  command.action(async (device: string | undefined, flags: { yes?: boolean }) => run(deps, { device: await deviceArgument(deps, device), yes: Boolean(flags.yes) }));
+  command.action(async (device: string | undefined, flags: BulkAssignmentFlags) => {
+    const many = bulkAssignmentFrom('unassign', device, flags);
+    if (many) return bulk(deps, many);
+    return run(deps, { device: await deviceArgument(deps, device), yes: Boolean(flags.yes) });
+  });
   return command;
 }
 

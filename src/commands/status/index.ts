@@ -1,0 +1,80 @@
+// `fleetctl status`: the fleet's health in one report, for a person every morning and for cron and alerting
+// (-o json, --fail-if). Sections and their JSON shape: report.ts; the terminal summary: summary.ts.
+import { Command } from 'commander';
+import { ThresholdBreachedError, UsageError } from '../../errors.js';
+import { describeVerb } from '../shared/help.js';
+import { completeValues } from '../../completion/values.js';
+import { collect, optionalUuid, requireNonEmpty } from '../shared/validate.js';
+import { parseDuration } from '../shared/dates.js';
+import { buildReport, type StatusDeps, type StatusOptions } from './report.js';
+import { summaryLines } from './summary.js';
+import { parseThreshold } from './thresholds.js';
+
+interface RawFlags {
+  fleetId?: string;
+  organizationId?: string;
+  staleAfter?: string;
+  since?: string;
+  reportTimeField?: string;
+  failIf?: string[];
+}
+
+const HOUR_MS = 3_600_000;
+
+export function newStatusCommand(deps: StatusDeps, run = statusRun): Command {
+  const command = new Command('status')
+    .description('Fleet health: devices reporting, stale or never reported, capability coverage, recent commands, webhooks and scopes')
+    .option('--fleet-id <uuid>', 'only the devices of this fleet')
+    .option('--organization-id <uuid>', "only the devices of this organization (and its webhook configuration; default: the profile's organization_id)")
+    .option('--stale-after <duration>', 'a device that has not reported for this long is stale (default 1h)')
+    .option('--since <duration>', 'bulk runs of this machine this recent count as recent commands (default 24h)')
+    .option('--report-time-field <name>', 'the device record member that holds its last report time (default: found from the service\'s document or records)')
+    .option('--fail-if <threshold>', "exit 13 when a threshold is breached: 'stale>5%', 'never>0', 'reporting<95%', 'stale>=10' (repeatable)", collect);
+  completeValues(command, { '--fleet-id': 'fleet-id', '--organization-id': 'organization-id' });
+  describeVerb(command, {
+    operationIds: ['listDevices', 'getWebhookConfig'],
+    output: 'document',
+    notes: [
+      'The devices list is required; a section the credentials cannot read (webhooks without webhooks_read) is shown',
+      'as unavailable with why. Recent commands come from the journals of bulk runs in the config folder.',
+      'Exit code: 0, or 13 when a --fail-if threshold is breached or cannot be judged (the report is printed first).',
+    ].join('\n'),
+    examples: [
+      { comment: 'the health of every device your credentials see', command: 'fleetctl --sandbox status' },
+      { comment: 'for monitoring: JSON, and exit 13 when a report time is unreadable or no device reported in a day', command: "fleetctl --sandbox status -o json --stale-after 1d --fail-if 'unknown>0' --fail-if 'reporting<1'" },
+      { comment: 'one fleet, stale after two hours', command: 'fleetctl --sandbox status --stale-after 2h --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' },
+    ],
+  });
+  command.action(async (flags: RawFlags) => run(deps, optionsFrom(flags)));
+  return command;
+}
+
+export function optionsFrom(flags: RawFlags): StatusOptions {
+  const fleetId = optionalUuid(flags.fleetId, '--fleet-id');
+  const organizationId = optionalUuid(flags.organizationId, '--organization-id');
+  if (fleetId !== undefined && organizationId !== undefined) throw new UsageError('give --fleet-id or --organization-id, not both');
+  return {
+    fleetId,
+    organizationId,
+    staleAfterMs: flags.staleAfter === undefined ? HOUR_MS : parseDuration(flags.staleAfter, '--stale-after'),
+    sinceMs: flags.since === undefined ? 24 * HOUR_MS : parseDuration(flags.since, '--since'),
+    reportTimeField: flags.reportTimeField === undefined ? undefined : requireNonEmpty(flags.reportTimeField, '--report-time-field', 200),
+    thresholds: (flags.failIf ?? []).map(parseThreshold),
+  };
+}
+
+export async function statusRun(deps: StatusDeps, opts: StatusOptions): Promise<void> {
+  const report = await buildReport(deps, opts);
+  const output = deps.output();
+  if (output.format === 'table' || output.format === 'wide') {
+    if (output.hasJq) await output.object(report);
+    else output.text(summaryLines(report, deps.io.outTheme(), deps.io.columns ?? 80).join('\n'));
+  } else {
+    await output.object(report);
+  }
+  for (const note of [report.devices.note, report.webhooks.state === 'unavailable' ? `webhooks: ${report.webhooks.note}` : null]) if (note && output.isMachineReadable) deps.io.warn(note);
+  const breached = report.thresholds.filter((t) => t.breached);
+  if (breached.length > 0) {
+    throw new ThresholdBreachedError(`status: ${breached.map((t) => `${t.expression} breached (${t.reason})`).join('; ')}`);
+  }
+}

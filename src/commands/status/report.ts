@@ -1,0 +1,155 @@
+// The fleet health report: every section gathered, in the stable shape `-o json` prints (README "Fleet health").
+// The devices list is the report: without it the command fails. Any other section the credentials may not read
+// (a missing scope: 403, or the issuer refusing the scope) is reported as unavailable, with why, and the rest stands.
+import type { Deps } from '../../factory.js';
+import { ApiError, AuthError } from '../../errors.js';
+import { startProgress } from '../../io/progress.js';
+import { parseScopeList, shortScope } from '../../auth/scopes.js';
+import { scopeFor } from '../../openapi/operations.js';
+import { isUuid } from '../../shared/uuid.js';
+import { WebhookConfigClient } from '../webhook-config/config-client.js';
+import { reportTimeFromDocument, type ReportTimeField } from './report-time.js';
+import { tallyDevices } from './device-tally.js';
+import { recentRuns, type RecentRun } from './recent-runs.js';
+import { judge, round, type Threshold, type ThresholdVerdict } from './thresholds.js';
+
+export type StatusDeps = Pick<Deps, 'api' | 'io' | 'output' | 'clock' | 'configDir' | 'settings' | 'servedDocument' | 'signal'>;
+
+export interface StatusOptions {
+  fleetId?: string;
+  organizationId?: string;
+  staleAfterMs: number;
+  /** How far back the journals count as recent. */
+  sinceMs: number;
+  reportTimeField?: string;
+  thresholds: Threshold[];
+}
+
+export interface Coverage {
+  capability: string;
+  devices: number;
+  percent: number;
+}
+
+export interface WebhookSection {
+  /** enabled, disabled, none (404: nothing configured), unavailable (could not be read: see note). */
+  state: 'enabled' | 'disabled' | 'none' | 'unavailable';
+  organization_id: string | null;
+  topics: { type: string; is_enabled: boolean | null; url: string | null }[];
+  note: string | null;
+}
+
+export interface StatusReport {
+  version: 1;
+  generated_at: string;
+  selection: { fleet_id: string | null; organization_id: string | null };
+  stale_after_seconds: number;
+  devices: {
+    total: number;
+    reporting: number | null;
+    stale: number | null;
+    never_reported: number | null;
+    unknown: number;
+    report_time_field: string | null;
+    report_time_source: string | null;
+    note: string | null;
+  };
+  capabilities: { stated_by: number; coverage: Coverage[] | null; note: string | null };
+  commands: { since: string; runs: RecentRun[]; note: string | null };
+  webhooks: WebhookSection;
+  scopes: { configured: string[] | null; sections: { section: string; scope: string; state: 'granted' | 'refused' | 'not asked' }[] };
+  thresholds: ThresholdVerdict[];
+}
+
+export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promise<StatusReport> {
+  const now = deps.clock.now().getTime();
+  const api = await deps.api();
+  const reportTime = opts.reportTimeField !== undefined ? { field: opts.reportTimeField, source: 'flag' as const } : await fromDocument(deps);
+  const progress = await startProgress(deps.io, { label: 'devices' });
+  let tally;
+  try {
+    const query = { fleet_id: opts.fleetId, organization_id: opts.organizationId };
+    tally = await tallyDevices(api, { query, staleAfterMs: opts.staleAfterMs, now, reportTime, signal: deps.signal, progress });
+  } finally {
+    progress.finish();
+  }
+  const known = tally.reportTime.field !== undefined;
+  const devices = {
+    total: tally.total,
+    reporting: known ? tally.reporting : null,
+    stale: known ? tally.stale : null,
+    never_reported: known ? tally.never_reported : null,
+    unknown: tally.unknown,
+    report_time_field: tally.reportTime.field ?? null,
+    report_time_source: tally.reportTime.source ?? null,
+    note: known ? null : `report time unknown: ${tally.reportTime.note ?? 'not found'}; pass --report-time-field NAME`,
+  };
+  const { stated } = tally.capabilities;
+  const coverage = stated === 0 ? null : [...tally.capabilities.counts].sort(([a], [b]) => a.localeCompare(b)).map(([capability, n]) => ({ capability, devices: n, percent: round((n / stated) * 100) }));
+  const commands = await recentRuns(deps.configDir(), now - opts.sinceMs);
+  const webhooks = await webhookSection(deps, opts.organizationId);
+  const counts = { total: devices.total, unknown: devices.unknown, ...definedCounts(devices) };
+  return {
+    version: 1,
+    generated_at: new Date(now).toISOString(),
+    selection: { fleet_id: opts.fleetId ?? null, organization_id: opts.organizationId ?? null },
+    stale_after_seconds: opts.staleAfterMs / 1000,
+    devices,
+    capabilities: {
+      stated_by: stated,
+      coverage,
+      note: stated === 0 ? (tally.total === 0 ? 'not stated: no devices' : 'not stated: the device records carry no capabilities') : stated < tally.total ? `stated by ${stated} of ${tally.total} device records` : null,
+    },
+    commands: { since: commands.since, runs: commands.runs, note: commands.note ?? null },
+    webhooks,
+    scopes: {
+      configured: parseScopeList((await deps.settings()).scopes.value)?.map(shortScope) ?? null,
+      sections: [
+        { section: 'devices', scope: shortScope(scopeFor('listDevices')), state: 'granted' },
+        { section: 'webhooks', scope: shortScope(scopeFor('getWebhookConfig')), state: webhookScopeState(webhooks) },
+      ],
+    },
+    thresholds: opts.thresholds.map((t) => judge(t, counts)),
+  };
+}
+
+function definedCounts(devices: StatusReport['devices']) {
+  const { reporting, stale, never_reported } = devices;
+  return reporting === null || stale === null || never_reported === null ? {} : { reporting, stale, never_reported };
+}
+
+/** The report time from the service's own document; the bundled one describes the sandbox, not this service. */
+async function fromDocument(deps: StatusDeps): Promise<ReportTimeField | undefined> {
+  const served = await deps.servedDocument();
+  if (served.source === 'bundled') return undefined;
+  const found = reportTimeFromDocument(served.document);
+  return found?.field === undefined ? undefined : found;
+}
+
+async function webhookSection(deps: StatusDeps, organizationFlag: string | undefined): Promise<WebhookSection> {
+  const configured = (await deps.settings()).organization_id.value;
+  const organization = organizationFlag ?? (configured !== undefined && isUuid(configured) ? configured : undefined);
+  const unavailable = (note: string): WebhookSection => ({ state: 'unavailable', organization_id: organization ?? null, topics: [], note });
+  if (organization === undefined) return unavailable('no organization: pass --organization-id or set organization_id');
+  try {
+    const found = await new WebhookConfigClient(await deps.api(), organization).readIfExists();
+    if (!found) return { state: 'none', organization_id: organization, topics: [], note: 'no webhook configuration' };
+    const config = found.config as { is_enabled?: unknown; topics?: unknown };
+    const topics = (Array.isArray(config.topics) ? config.topics : []).map((t: { type?: unknown; is_enabled?: unknown; delivery?: { url?: unknown } }) => ({
+      type: String(t?.type ?? ''),
+      is_enabled: typeof t?.is_enabled === 'boolean' ? t.is_enabled : null,
+      url: typeof t?.delivery?.url === 'string' ? t.delivery.url : null,
+    }));
+    return { state: config.is_enabled === true ? 'enabled' : 'disabled', organization_id: organization, topics, note: null };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) return unavailable(`not readable with these credentials (HTTP 403${error.code ? `, ${error.code}` : ''}): the webhooks_read scope is needed`);
+    if (error instanceof AuthError) return unavailable(`no token for webhooks_read: ${error.message}`);
+    if (error instanceof ApiError) return unavailable(`the service answered HTTP ${error.status}${error.code ? ` (${error.code})` : ''}`);
+    throw error;
+  }
+}
+
+function webhookScopeState(webhooks: WebhookSection): 'granted' | 'refused' | 'not asked' {
+  if (webhooks.state !== 'unavailable' || /^the service answered/.test(webhooks.note ?? '')) return 'granted';
+  return /403|webhooks_read/.test(webhooks.note ?? '') ? 'refused' : 'not asked';
+}
