@@ -2,9 +2,9 @@
 // hardware id) and a vehicle id. Every row is checked before anything is sent; the first bad one is refused in
 // one line naming the file, the line and what is wrong (exit 2).
 import { UsageError } from '../errors.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 import { canonicalUuid } from '../shared/uuid.js';
-import { hasControlCharacters } from '../output/terminal-text.js';
+import { hasControlCharacters } from '../shared/terminal-text.js';
 
 export type AssignmentCommand = 'assign' | 'unassign';
 

@@ -7,7 +7,7 @@ import { ApiError, PartialFailureError, UsageError } from '../errors.js';
 import { confirmOrRequireYes, requireYesUnlessInteractive } from '../io/prompter.js';
 import { startProgress } from '../io/progress.js';
 import { readFileOrStdin } from '../io/read-input.js';
-import { quoteInput } from '../output/terminal-text.js';
+import { quoteInput } from '../shared/terminal-text.js';
 import { defaultJournalPath, Journal } from './journal.js';
 import { newRunId } from './keys.js';
 import { runBulk } from './runner.js';

@@ -2,7 +2,7 @@
 // anything is read or sent, and what the run is (src/bulk/assignment-run.ts carries it out).
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 import { RUN_ID_PATTERN } from '../../bulk/keys.js';
 import type { AssignmentCommand } from '../../bulk/assignment-rows.js';
 import type { AssignmentRunOptions } from '../../bulk/assignment-run.js';

@@ -2,7 +2,7 @@
 // (anything from the service, a delivery URL say, is made terminal-safe and cut to the line), coloured through the
 // output stream's theme: reporting and enabled green, stale and disabled yellow, never reported and refused red.
 import type { Theme } from '../../io/theme.js';
-import { safeText } from '../../output/terminal-text.js';
+import { safeText } from '../../shared/terminal-text.js';
 import type { StatusReport } from './report.js';
 
 const LABEL = 14;

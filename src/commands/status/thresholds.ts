@@ -1,7 +1,7 @@
 // `fleetctl status --fail-if 'stale>5%'`: thresholds for cron and alerting. Each is a freshness count compared
 // with a count or a percentage of all devices; a breached one (or one that cannot be judged) is exit 13.
 import { UsageError } from '../../errors.js';
-import { quoteInput } from '../../output/terminal-text.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 
 /** The freshness counts a threshold may name; `never` is short for never_reported. */
 export const THRESHOLD_METRICS = ['reporting', 'stale', 'never_reported', 'unknown'] as const;
