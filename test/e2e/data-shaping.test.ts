@@ -1,7 +1,7 @@
 // Shaping and following data against real sandboxes, with the built CLI: --jq refused before any request,
 // --jq on api, bulk results and webhook listen, a JSON array left valid when a later page fails, --follow
 // through injected faults (every event printed once), a follow that ends when its reader goes, and --jq
-// streaming 100,000 devices in flat memory. Faults are targeted rules (/_sandbox/faults): each test says which
+// streaming 50,000 devices in flat memory. Faults are targeted rules (/_sandbox/faults): each test says which
 // request fails and how, and waits for the sandbox to have answered so, rather than for a random fault.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -197,19 +197,22 @@ describe('--follow against a sandbox producing events, through failed polls', ()
   });
 });
 
-describe('--jq over 100,000 devices', () => {
+// 50,000 devices (about 42,000 visible to the client), where 100,000 with a 40 MB heap took twice the time for
+// the same finding. Measured on Node 20 and 24: the streamed run passes with 20 MB; --slurp of these devices
+// fails with 40 MB and passes with 60. A 30 MB heap keeps both outcomes with room on each side.
+describe('--jq over 50,000 devices', () => {
   let h: SandboxHarness;
   beforeAll(async () => {
-    h = await startHarness({ devices: 100_000 });
+    h = await startHarness({ devices: 50_000 });
   }, 120_000);
   afterAll(() => h?.close());
 
-  it('streams item by item in flat memory (a 40 MB heap is enough), where --slurp, holding them all, is not', { timeout: 240_000 }, async () => {
-    const small = { NODE_OPTIONS: '--max-old-space-size=40' };
+  it('streams item by item in flat memory (a 30 MB heap is enough), where --slurp, holding them all, is not', { timeout: 240_000 }, async () => {
+    const small = { NODE_OPTIONS: '--max-old-space-size=30' };
     const streamed = await h.cli(['devices', 'list', '--all', '--limit', '500', '--jq', '.hardware_id'], { env: small, timeoutMs: 180_000 });
     expect(streamed.code, streamed.stderr.slice(0, 500)).toBe(0);
     const ids = streamed.stdout.trim().split('\n');
-    expect(ids.length).toBeGreaterThan(80_000);
+    expect(ids.length).toBeGreaterThan(40_000);
     expect(new Set(ids).size).toBe(ids.length);
     const slurped = await h.cli(['devices', 'list', '--all', '--limit', '500', '--max-items', '100000', '--jq', 'length', '--slurp'], { env: small, timeoutMs: 180_000 });
     expect(slurped.code).not.toBe(0);

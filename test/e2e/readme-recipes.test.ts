@@ -90,10 +90,16 @@ describe('README recipes', () => {
     const r = recipe('appended to a file');
     const file = /(\S+\.ndjson)\s*$/.exec(r.command)![1]!;
     let written: string[] = [];
+    const polls = async () => ((await (await fetch(`${h.sandbox.baseUrl}/_sandbox/requests?operation_id=listDeviceEvents&hardware_id=HW-000001`)).json()) as unknown[]).length;
+    const before = await polls();
     const until = async (cwd: string) => {
       const target = path.join(cwd, file);
-      // after the first window: the new events come through a later poll
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // after the first window has been answered (the sandbox's journal shows it, where a fixed 2 s sleep
+      // guessed it): the new events come through a later poll
+      for (const end = Date.now() + 30_000; (await polls()) === before; ) {
+        if (Date.now() > end) throw new Error('the recipe never asked for its first window');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const res = await fetch(`${h.sandbox.baseUrl}/_sandbox/emit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'event.generic', count: 200 }) });
       const mine = ((await res.json()) as { events: { id: string; hardware_id: string }[] }).events.filter((e) => e.hardware_id === 'HW-000001').map((e) => e.id);
       expect(mine.length).toBeGreaterThan(0);

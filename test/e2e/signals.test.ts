@@ -1,7 +1,7 @@
 // Ctrl-C and SIGTERM stop a command cleanly (exit 130, "Interrupted.", cleanups run), even once the config
 // store is loaded: conf's atomic writes pull in an exit-on-signal hook that used to kill the process at once.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
+
+/**
+ * Whether the process is blocked on the FIFO: one of its threads waits in open() for a writer (the kernel's
+ * wait_for_partner), or it holds the FIFO open. Read from /proc (Linux, as mkfifo is here), where a fixed wait
+ * guessed how long a loaded machine takes to get there.
+ */
+function waitsOn(pid: number, fifo: string): boolean {
+  try {
+    const tasks = readdirSync(`/proc/${pid}/task`);
+    if (tasks.some((task) => readFileSync(`/proc/${pid}/task/${task}/wchan`, 'utf8').includes('wait_for_partner'))) return true;
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === fifo);
+  } catch {
+    // the process is gone, or a thread or descriptor went away while we looked
+    return false;
+  }
+}
 
 function interruptAfterFirstItem(signal: NodeJS.Signals): Promise<{ code: number | null; killedBy: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -68,7 +84,10 @@ describe('signals while waiting for input', () => {
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      for (const end = Date.now() + 30_000; !waitsOn(child.pid!, fifo) && child.exitCode === null; ) {
+        if (Date.now() > end) throw new Error('the command never waited on the FIFO');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       const sent = Date.now();
       child.kill(signal);
       const code = await Promise.race([closed, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 5000))]);
