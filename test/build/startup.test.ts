@@ -70,7 +70,7 @@ describe('start-up of the built CLI', () => {
     expect(files.some((file) => file.startsWith('dist/'))).toBe(true);
     expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
     if (flag === '--help') expect(stdout).toContain('Exit codes:\n  0    success');
-    else expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
+    else expect(stdout).toMatch(/^fleetctl \d+\.\d+\.\d+ \(@fleetctl\/cli\) /);
   });
 
   it('completion bash loads none of them either', () => {
