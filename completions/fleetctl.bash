@@ -1,7 +1,7 @@
 # bash completion for fleetctl (generated from the command tree)
 _fleetctl_subcommands() {
   case "$1" in
-    "") echo "api auth completion config devices drivers events fleets journeys organizations sandbox vehicles webhook webhook-config" ;;
+    "") echo "api auth completion config devices drivers events fleets help journeys organizations sandbox vehicles webhook webhook-config" ;;
     "devices") echo "assign events get last-position last-reported list media reboot unassign wake-up" ;;
     "devices list") echo "" ;;
     "devices get") echo "" ;;
@@ -72,6 +72,8 @@ _fleetctl_subcommands() {
     "sandbox fault clear") echo "" ;;
     "sandbox requests") echo "" ;;
     "completion") echo "" ;;
+    "help") echo "reference" ;;
+    "help reference") echo "" ;;
   esac
 }
 _fleetctl_options() {
@@ -147,6 +149,8 @@ _fleetctl_options() {
     "sandbox fault clear") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "sandbox requests") echo "--auth-url --base-url --bodies --ca-file --client-id --columns --debug --hardware-id --help --insecure --jq --json --limit --max-retries --max-retry-wait --no-color --no-input --operation-id --output --profile --sandbox --slurp --status --timeout --version -V -o" ;;
     "completion") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "help") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "help reference") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --man-dir --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
   esac
 }
 # How the value of flag $2 of command $1 completes; nothing when the flag takes no value.
@@ -236,6 +240,7 @@ _fleetctl_value() {
     "sandbox fault add|--status") echo "words 400 401 403 404 409 412 422 429 500 503" ;;
     "sandbox requests|--operation-id" | "sandbox requests|--client-id" | "sandbox requests|--status" | "sandbox requests|--limit") echo "any" ;;
     "sandbox requests|--hardware-id") echo "lookup hardware-id" ;;
+    "help reference|--man-dir") echo "directory" ;;
     *"|--profile") echo "lookup profile" ;;
     *"|--base-url" | *"|--auth-url" | *"|--columns" | *"|--jq" | *"|--timeout" | *"|--max-retries" | *"|--max-retry-wait") echo "any" ;;
     *"|-o" | *"|--output") echo "words table wide json ndjson csv yaml" ;;

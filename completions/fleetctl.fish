@@ -2,7 +2,7 @@
 function __fleetctl_subcommands
   switch "$argv[1]"
     case ''
-      printf '%s\n' 'api' 'auth' 'completion' 'config' 'devices' 'drivers' 'events' 'fleets' 'journeys' 'organizations' 'sandbox' 'vehicles' 'webhook' 'webhook-config'
+      printf '%s\n' 'api' 'auth' 'completion' 'config' 'devices' 'drivers' 'events' 'fleets' 'help' 'journeys' 'organizations' 'sandbox' 'vehicles' 'webhook' 'webhook-config'
     case 'devices'
       printf '%s\n' 'assign' 'events' 'get' 'last-position' 'last-reported' 'list' 'media' 'reboot' 'unassign' 'wake-up'
     case 'devices list'
@@ -142,6 +142,10 @@ function __fleetctl_subcommands
     case 'sandbox requests'
       printf '%s\n' 
     case 'completion'
+      printf '%s\n' 
+    case 'help'
+      printf '%s\n' 'reference'
+    case 'help reference'
       printf '%s\n' 
   end
 end
@@ -289,6 +293,10 @@ function __fleetctl_options
       printf '%s\n' '--auth-url' '--base-url' '--bodies' '--ca-file' '--client-id' '--columns' '--debug' '--hardware-id' '--help' '--insecure' '--jq' '--json' '--limit' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--operation-id' '--output' '--profile' '--sandbox' '--slurp' '--status' '--timeout' '--version' '-V' '-o'
     case 'completion'
       printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
+    case 'help'
+      printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
+    case 'help reference'
+      printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--man-dir' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
   end
 end
 # How the value of flag $argv[2] of command $argv[1] completes; nothing when the flag takes no value.
@@ -462,6 +470,8 @@ function __fleetctl_value
       echo 'any'
     case 'sandbox requests|--hardware-id'
       echo 'lookup hardware-id'
+    case 'help reference|--man-dir'
+      echo 'directory'
     case '*|--profile'
       echo 'lookup profile'
     case '*|--base-url' '*|--auth-url' '*|--columns' '*|--jq' '*|--timeout' '*|--max-retries' '*|--max-retry-wait'
