@@ -2,8 +2,9 @@
 // command (the program, each group, each verb), with commander's own terms and descriptions for arguments and
 // options. The Markdown reference (`fleetctl help reference`) and the man pages are both written from it, so
 // neither can describe a command or flag that does not exist, nor miss one.
-import { Help, type Command, type Option } from 'commander';
+import { Help, type Command } from 'commander';
 import { afterOptionsOf, examplesOf, type Example } from '../commands/shared/help.js';
+import { isHidden } from '../completion/tree.js';
 
 export interface ManualItem {
   /** As help shows it: `-o, --output <format>`, `[hardware-ids...]`. */
@@ -35,8 +36,6 @@ export interface ManualPage {
   epilogue?: string;
 }
 
-const isHidden = (item: Command | Option): boolean => Boolean((item as { hidden?: boolean; _hidden?: boolean }).hidden ?? (item as { _hidden?: boolean })._hidden);
-
 /** The commands of the tree that help shows, parents before children, in help's order. */
 export function visibleCommands(program: Command): Command[] {
   const all: Command[] = [];
@@ -53,11 +52,6 @@ export function pathOf(command: Command): string[] {
   const words: string[] = [];
   for (let c: Command | null = command; c?.parent; c = c.parent) words.unshift(c.name());
   return words;
-}
-
-/** The flags of a command that help lists (its own, --help included), each as its long form or else its short one. */
-export function flagsOf(command: Command): string[] {
-  return new Help().visibleOptions(command).map((option) => option.long ?? option.short!);
 }
 
 function pageOf(command: Command, programName: string): ManualPage {
