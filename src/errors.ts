@@ -14,6 +14,8 @@ export const ExitCode = {
   unavailable: 9,
   partialFailure: 10,
   thresholdBreached: 13,
+  /** Set by bin/fleetctl.js (bin/supported-node.js) before the bundle loads: nothing in src/ returns it. */
+  nodeUnsupported: 14,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -13,6 +13,9 @@ import { cutText, quoteInput, safeText, terminalSafeJson } from './shared/termin
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
+declare const __FLEETCTL_VERSION_LINE__: string;
+/** What `fleetctl --version` prints (src/build/build.mjs): the product and its npm package, then the version. */
+export const VERSION_LINE = typeof __FLEETCTL_VERSION_LINE__ === 'string' ? __FLEETCTL_VERSION_LINE__ : `fleetctl ${VERSION}`;
 
 export const EXIT_CODES_HELP = `Exit codes:
   0    success
@@ -33,6 +36,7 @@ export const EXIT_CODES_HELP = `Exit codes:
        any other status; timeout or network failure
   10   partial failure of a bulk operation
   13   a fleetctl status --fail-if threshold was breached
+  14   this Node.js version cannot run fleetctl (the line says which is needed)
   130  interrupted (Ctrl-C, SIGTERM)`;
 
 /** How long a command may take to stop after Ctrl-C or SIGTERM before the process ends regardless. */
@@ -42,7 +46,7 @@ const STOP_GRACE_MS = 1500;
 export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command> {
   const program = new Command('fleetctl')
     .description('Operate fleets, devices and webhooks through the Fleet and Telematics Developer API.')
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(VERSION_LINE, '-V, --version', 'print the version')
     .option('--profile <name>', 'configuration profile to use (env FLEETCTL_PROFILE)')
     .option('--base-url <url>', 'API base URL (env FLEETCTL_BASE_URL)')
     .option('--auth-url <url>', 'token issuer URL (env FLEETCTL_AUTH_URL)')

@@ -8,7 +8,11 @@ import { regroupChunks } from './chunks.mjs';
 import { loadedOnFirstUse } from './first-use.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const version = pkg.version;
+// `fleetctl --version` names the product and its npm package: another project's installer on npm also puts a
+// `fleetctl` on PATH, and this line is how a user tells which one runs. The version is the second word.
+const versionLine = `fleetctl ${version} (${pkg.name}) — Fleet and Telematics Developer API CLI`;
 
 if (existsSync(path.join(root, 'src/openapi/v1.json'))) {
   const { generateFromOpenApi } = await import('./gen-openapi.mjs');
@@ -53,13 +57,13 @@ const result = await build({
   external: ['jq-web', '@napi-rs/keyring'],
   logLevel: 'warning',
   plugins: [builtinsAsCommonJs, loadedOnFirstUse(root)],
-  define: { __FLEETCTL_VERSION__: JSON.stringify(version) },
+  define: { __FLEETCTL_VERSION__: JSON.stringify(version), __FLEETCTL_VERSION_LINE__: JSON.stringify(versionLine) },
 });
 
 const meta = await regroupChunks({ root, stageDir: stage, stageMeta: result.metafile, outDir: dist });
 rmSync(stage, { recursive: true, force: true });
 
-writeFileSync(path.join(dist, 'version.js'), `export const VERSION = ${JSON.stringify(version)};\n`);
+writeFileSync(path.join(dist, 'version.js'), `export const VERSION = ${JSON.stringify(version)};\nexport const VERSION_LINE = ${JSON.stringify(versionLine)};\n`);
 
 // Tests read the metafile to prove which chunks a command loads.
 writeFileSync(path.join(dist, 'meta.json'), JSON.stringify(meta));

@@ -24,10 +24,11 @@ const GROUPS: [name: string, load: GroupLoader][] = [
   ['config', async (deps) => (await import('./config/index.js')).newConfigCommand(deps)],
   ['sandbox', async (deps) => (await import('./sandbox/index.js')).newSandboxCommand(deps)],
   ['completion', async (deps, program) => (await import('./completion/index.js')).newCompletionCommand(deps, () => program)],
+  ['help', async (deps, program) => (await import('./help/index.js')).newHelpCommand(deps, () => program)],
 ];
 
 /** Groups that work on the whole tree: with them on the line, every group is loaded. */
-const NEEDS_WHOLE_TREE = new Set(['completion', '__complete']);
+const NEEDS_WHOLE_TREE = new Set(['completion', '__complete', 'help']);
 
 /**
  * Adds the group `argv` names, or every group when it names none of them (help, an unknown name, completion).

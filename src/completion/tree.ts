@@ -33,7 +33,7 @@ export interface CompletionTree {
   commands: CommandNode[];
 }
 
-const isHidden = (item: Command | Option): boolean => Boolean((item as { hidden?: boolean; _hidden?: boolean }).hidden ?? (item as { _hidden?: boolean })._hidden);
+export const isHidden = (item: Command | Option): boolean => Boolean((item as { hidden?: boolean; _hidden?: boolean }).hidden ?? (item as { _hidden?: boolean })._hidden);
 
 function optionNode(option: Option): OptionNode {
   const flags = [option.short, option.long].filter((flag): flag is string => Boolean(flag));

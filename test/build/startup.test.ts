@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hook = pathToFileURL(path.join(root, 'test/build/record-modules.mjs')).href;
-const HEAVY = ['undici', '@inquirer/prompts', 'ora', 'cli-table3', 'conf', 'jq-web', 'yaml'];
+const HEAVY = ['undici', '@inquirer/core', 'ora', 'cli-table3', 'conf', 'jq-web', 'yaml'];
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown> }>;
@@ -64,13 +64,13 @@ function loadedBy(args: string[], env: NodeJS.ProcessEnv = {}): { packages: Set<
 }
 
 describe('start-up of the built CLI', () => {
-  it.each([['--version'], ['--help']])('%s loads none of undici, @inquirer/prompts, ora, cli-table3, conf, jq-web, yaml', (flag) => {
+  it.each([['--version'], ['--help']])('%s loads none of undici, @inquirer/core, ora, cli-table3, conf, jq-web, yaml', (flag) => {
     const { packages, files, stdout } = loadedBy([flag]);
     expect(stdout.length).toBeGreaterThan(0);
     expect(files.some((file) => file.startsWith('dist/'))).toBe(true);
     expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
     if (flag === '--help') expect(stdout).toContain('Exit codes:\n  0    success');
-    else expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
+    else expect(stdout).toMatch(/^fleetctl \d+\.\d+\.\d+ \(@fleetctl\/cli\) /);
   });
 
   it('completion bash loads none of them either', () => {
@@ -81,7 +81,7 @@ describe('start-up of the built CLI', () => {
   it('the hidden completion command loads no HTTP stack for profiles, nor for ids with --sandbox on the line', () => {
     for (const args of [['__complete', 'profile', '--', '--profile', ''], ['__complete', 'hardware-id', '--', '--sandbox', 'devices', 'get', '']]) {
       const { packages } = loadedBy(args);
-      expect(['undici', '@inquirer/prompts', 'ora', 'cli-table3'].filter((name) => packages.has(name)), args.join(' ')).toEqual([]);
+      expect(['undici', '@inquirer/core', 'ora', 'cli-table3'].filter((name) => packages.has(name)), args.join(' ')).toEqual([]);
     }
   });
 
@@ -113,7 +113,7 @@ describe('start-up of the built CLI', () => {
     expect(files.filter((file) => file.startsWith('dist/')).length).toBeLessThanOrEqual(20);
     expect(inputs.has('node_modules/undici/lib/dispatcher/agent.js')).toBe(true);
     expect(['node_modules/undici/index.js', 'node_modules/undici/lib/web/fetch/index.js', 'node_modules/undici/lib/web/websocket/websocket.js'].filter((input) => inputs.has(input))).toEqual([]);
-    expect(['conf', '@inquirer/prompts', 'ora', 'cli-table3', 'jq-web', 'yaml'].filter((name) => packages.has(name))).toEqual([]);
+    expect(['conf', '@inquirer/core', 'ora', 'cli-table3', 'jq-web', 'yaml'].filter((name) => packages.has(name))).toEqual([]);
     expect(ajvCompiler(inputs)).toEqual([]);
     // the config store's check alone, not the event schemas; no proxy agent (nor its SOCKS5 client) without a proxy
     expect(inputs.has('src/openapi/config-validator.gen.ts')).toBe(true);

@@ -95,7 +95,7 @@ export function confinedArgv(c: FuzzCase, caseDir: string, world: World): string
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1']);
-const WRITTEN_PATHS = new Set(['state', 'journal', 'dir']);
+const WRITTEN_PATHS = new Set(['state', 'journal', 'dir', 'man-dir']);
 
 /**
  * The few values that could leave the test: a fixed port (sandbox, webhook listen), a listening address or a

@@ -94,7 +94,7 @@ export function describeVerb(command: Command, meta: VerbMetadata): Command {
       return fitLines(`${Help.prototype.formatHelp.call(helper, cmd, helper)}\n${after}\n`, helper.helpWidth ?? 80, helper);
     },
   });
-  Object.assign(command, { examples: meta.examples, operationIds, verbTraits: traits, shows: meta.shows });
+  Object.assign(command, { examples: meta.examples, operationIds, verbTraits: traits, shows: meta.shows, scopes, notes: meta.notes });
   return command;
 }
 
@@ -129,6 +129,13 @@ export function operationIdsOf(command: Command): string[] {
 /** The examples a verb declared: the test suite runs every one of them against a sandbox. */
 export function examplesOf(command: Command): Example[] {
   return (command as Command & { examples?: Example[] }).examples ?? [];
+}
+
+/** What the help of a verb says after its options, for the manual (src/manual/): the same words, unwrapped. */
+export function afterOptionsOf(command: Command): { scopes: string[]; notes?: string; globals: Option[] } {
+  const described = command as Command & { scopes?: string[]; notes?: string; verbTraits?: VerbTraits };
+  if (!described.verbTraits) return { scopes: [], globals: [] };
+  return { scopes: described.scopes ?? [], notes: described.notes, globals: globalOptionsHonoured(command, described.verbTraits) };
 }
 
 /** True for a command declared through describeVerb (a verb, as opposed to a group of verbs). */
