@@ -1,6 +1,7 @@
 // Build: generate code from the OpenAPI document, bundle the CLI with esbuild, then regroup its chunks with
 // Rollup (src/build/chunks.mjs). Completions: `npm run completions`.
 import { build } from 'esbuild';
+import { sideEffectFreePackages } from './side-effect-free.mjs';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -56,7 +57,7 @@ const result = await build({
   // prebuilt binary: both stay in node_modules, loaded at run time by the commands that need them.
   external: ['jq-web', '@napi-rs/keyring'],
   logLevel: 'warning',
-  plugins: [builtinsAsCommonJs, loadedOnFirstUse(root)],
+  plugins: [sideEffectFreePackages, builtinsAsCommonJs, loadedOnFirstUse(root)],
   define: { __FLEETCTL_VERSION__: JSON.stringify(version), __FLEETCTL_VERSION_LINE__: JSON.stringify(versionLine) },
 });
 

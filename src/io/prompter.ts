@@ -1,4 +1,4 @@
-// Prompts go to stderr so they never mix with data on stdout; @inquirer's prompts load only when asked.
+// Prompts go to stderr so they never mix with data on stdout; @inquirer/prompts loads only when asked.
 import { CancelledError, DeclinedError, UsageError } from '../errors.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IOStreams } from './streams.js';
@@ -32,20 +32,8 @@ export interface Prompter {
 // Keystrokes closer together than this are one search: a term is looked up once the operator pauses.
 const SEARCH_PAUSE_MS = 120;
 
-/**
- * The four prompts fleetctl asks with, each from its own package: @inquirer/prompts as a whole cannot be
- * tree-shaken through a dynamic import, and its editor prompt brings encoding tables (iconv-lite, chardet) that
- * were 670 kB of the bundle and two thirds of the prompts' share of the npm package.
- */
-async function loadPrompts() {
-  const [{ default: input }, { default: password }, { default: confirm }, { default: search, Separator }] = await Promise.all([
-    import('@inquirer/input'),
-    import('@inquirer/password'),
-    import('@inquirer/confirm'),
-    import('@inquirer/search'),
-  ]);
-  return { input, password, confirm, search, Separator };
-}
+/** The prompts, loaded on first use (most commands never ask). */
+const loadPrompts = () => import('./inquirer-prompts.js');
 
 type Prompts = Awaited<ReturnType<typeof loadPrompts>>;
 

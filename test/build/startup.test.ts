@@ -132,6 +132,12 @@ describe('start-up of the built CLI', () => {
     expect(code.match(/__toESM\(require_node_\w+\(\)/g) ?? []).toEqual([]);
   });
 
+  it('the prompts come from @inquirer/prompts without the ones fleetctl never asks (the editor and its encoding tables)', () => {
+    const bundled = new Set(Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs).map(packageOf)));
+    expect(bundled).toContain('@inquirer/prompts');
+    expect(['@inquirer/editor', '@inquirer/external-editor', 'iconv-lite', 'chardet'].filter((name) => bundled.has(name))).toEqual([]);
+  });
+
   it('--help still lists every command group', () => {
     const { stdout } = loadedBy(['--help']);
     for (const group of ['devices', 'fleets', 'drivers', 'events', 'vehicles', 'journeys', 'organizations', 'api', 'webhook-config', 'webhook', 'auth', 'config', 'sandbox', 'completion']) {
