@@ -177,7 +177,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     },
     transport() {
       transport ??= (async () => {
-        const [{ createTransport }, network] = await Promise.all([import('./api/transport.js'), networkSettings(deps)]);
+        const [{ createTransport }, network] = await Promise.all([import('./request-stack.js'), networkSettings(deps)]);
         return createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher, network, activity: runtime.io.activity });
       })();
       return transport;
@@ -216,7 +216,7 @@ function checkJqFlags(g: GlobalOptions, format: OutputFormat): void {
 
 async function buildApiClient(deps: Deps): Promise<ApiClient> {
   // what a request needs, undici included, loads while the settings and the secret are read
-  const modules = Promise.all([import('./auth/secret-store.js'), import('./auth/secure-url.js'), import('./api/client.js'), import('./auth/tokens.js'), import('./openapi/operations.js'), import('./shared/undici.js')]);
+  const modules = Promise.all([import('./auth/secret-store.js'), import('./request-stack.js')]);
   modules.catch(() => undefined);
   const settings = await deps.settings();
   const g = deps.globals();
@@ -225,7 +225,7 @@ async function buildApiClient(deps: Deps): Promise<ApiClient> {
     throw new UsageError('no base URL configured', 'pass --base-url, set FLEETCTL_BASE_URL, run `fleetctl auth login`, or try `fleetctl --sandbox ...`');
   }
   const clientId = settings.client_id.value;
-  const [{ readClientSecret }, { assertSafeForCredentials }, { ApiClient }, { CachingTokenSource }, { operation }] = await modules;
+  const [{ readClientSecret }, { assertSafeForCredentials, ApiClient, CachingTokenSource, operation }] = await modules;
   const profile = (await deps.config()).read().profiles[settings.profile.value];
   const clientSecret = clientId ? await readClientSecret(settings, profile, deps.keychain, deps.signal) : undefined;
   if (!clientId || !clientSecret) {
@@ -282,7 +282,7 @@ function lazyKeychain(env: NodeJS.ProcessEnv): Keychain {
 
 /** Proxies from the environment, except for the embedded sandbox on loopback; the CA bundle of the settings. */
 async function networkSettings(deps: Deps): Promise<NetworkSettings> {
-  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('./api/dispatcher.js'), deps.settings()]);
+  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('./request-stack.js'), deps.settings()]);
   const proxy = deps.globals().sandbox ? NO_PROXY : proxyEnvironment(deps.env);
   const caFile = settings.ca_file;
   if (!caFile.value) return { proxy };
