@@ -69,7 +69,7 @@ export function cpuMs() {
 // CommonJS, a member is read where it is used. A dependency's `require('stream')` gets the same stand-in: an
 // ES module has no `require`, and esbuild's __require helper would throw without one.
 const BUILTIN = new RegExp(`^(node:.+|${builtinModules.map((name) => name.replace(/[/]/g, '\\/')).join('|')})$`);
-const builtinsAsCommonJs = {
+export const builtinsAsCommonJs = {
   name: 'builtins-as-commonjs',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : undefined));
