@@ -84,6 +84,8 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     input: { main: path.join(stageDir, 'main.js'), 'compile-cache': path.join(stageDir, 'compile-cache.js') },
     // builtins, and the two packages esbuild leaves in node_modules (jq-web, @napi-rs/keyring)
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
+    // esbuild has already dropped what is unused: a second tree-shaking would cost more than it removes
+    treeshake: false,
     plugins: [withInputSourceMaps(), ...(helperRewrites ? [commonJsRuntime(builtinWrappers)] : [])],
     onwarn(warning, warn) {
       if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
