@@ -93,7 +93,7 @@ function loadJqWeb(): Promise<JqInstance> {
 }
 
 /** node:sea, as far as it is used here (its types come with @types/node 20.12 and later). */
-interface SeaApi {
+export interface SeaApi {
   isSea(): boolean;
   getAsset(key: string): ArrayBuffer;
   getAsset(key: string, encoding: string): string;
@@ -105,7 +105,7 @@ interface SeaApi {
  * beside itself (__dirname) with fs.readFileSync, as Emscripten's Node loader does: that one file comes from the
  * asset, every other call goes to node:fs.
  */
-function jqWebFromAssets(sea: SeaApi): Promise<JqInstance> {
+export function jqWebFromAssets(sea: SeaApi): Promise<JqInstance> {
   const fs = process.getBuiltinModule('node:fs');
   const dir = '/fleetctl-executable-assets';
   const wasmFile = `${dir}/jq.wasm`;
