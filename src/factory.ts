@@ -135,7 +135,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
     transport() {
       transport ??= (async () => {
         const pending = networkSettings(deps.settings(), runtime.env, Boolean(globals().sandbox));
-        const [{ createTransport }, network] = await Promise.all([import('./http/transport.js'), pending]);
+        const [{ createTransport }, network] = await Promise.all([import('./api/request-stack.js'), pending]);
         return createTransport({ timeoutMs: timeoutMs(globals()), tracer: deps.tracer(), dispatcher: runtime.dispatcher, network, activity: runtime.io.activity });
       })();
       return transport;

@@ -28,8 +28,8 @@ export interface ClientSources {
 }
 
 export async function buildApiClient(from: ClientSources): Promise<ApiClient> {
-  // what a request needs, undici included, loads while the settings and the secret are read
-  const modules = Promise.all([import('../auth/secret-store.js'), import('../auth/secure-url.js'), import('./client.js'), import('../auth/tokens.js'), import('../openapi/operations.js'), import('../shared/undici.js')]);
+  // what a request needs, undici included, loads while the settings and the secret are read (one chunk: request-stack.ts)
+  const modules = Promise.all([import('../auth/secret-store.js'), import('./request-stack.js')]);
   modules.catch(() => undefined);
   const settings = await from.settings();
   const g = from.globals();
@@ -38,7 +38,7 @@ export async function buildApiClient(from: ClientSources): Promise<ApiClient> {
     throw new UsageError('no base URL configured', 'pass --base-url, set FLEETCTL_BASE_URL, run `fleetctl auth login`, or try `fleetctl --sandbox ...`');
   }
   const clientId = settings.client_id.value;
-  const [{ readClientSecret }, { assertSafeForCredentials }, { ApiClient }, { CachingTokenSource }, { operation }] = await modules;
+  const [{ readClientSecret }, { assertSafeForCredentials, ApiClient, CachingTokenSource, operation }] = await modules;
   const profile = (await from.config()).read().profiles[settings.profile.value];
   const clientSecret = clientId ? await readClientSecret(settings, profile, () => from.keychain(), from.signal) : undefined;
   if (!clientId || !clientSecret) {
@@ -87,7 +87,7 @@ export function lazyKeychain(env: NodeJS.ProcessEnv): Keychain {
  * (given as a promise: the dispatcher module loads while they are read).
  */
 export async function networkSettings(pending: Promise<Settings>, env: NodeJS.ProcessEnv, embeddedSandbox: boolean): Promise<NetworkSettings> {
-  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('../http/dispatcher.js'), pending]);
+  const [{ proxyEnvironment, readCaBundle, NO_PROXY }, settings] = await Promise.all([import('./request-stack.js'), pending]);
   const proxy = embeddedSandbox ? NO_PROXY : proxyEnvironment(env);
   const caFile = settings.ca_file;
   if (!caFile.value) return { proxy };

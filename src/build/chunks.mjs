@@ -4,34 +4,34 @@
 // file (resolve, URL and package-scope work) whatever its size, a fifth of the command's own time on Node 22
 // and 24. Rollup's manualChunks puts together what is always loaded together; what loads on demand (the other
 // groups, the sandbox, prompts, tables, YAML, jq) stays apart. test/build/startup.test.ts holds the line.
+// Every group is derived from esbuild's metafile (its import graph), named by an entry point or a pattern.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { rollup } from '@rollup/wasm-node';
+import { rollup } from 'rollup';
 import MagicString from 'magic-string';
 
-/** The modules a request loads at once (src/factory.ts, buildApiClient and createTransport): one chunk. */
-const REQUEST_ENTRIES = [
-  'src/api/client.ts',
-  'src/auth/tokens.ts',
-  'src/auth/secure-url.ts',
-  'src/openapi/operations.ts',
-  'src/shared/undici.ts',
-  'src/http/transport.ts',
-  'src/http/dispatcher.ts',
-];
-/** Loaded by request modules on demand (a proxy set): kept apart, but what they share with a request is the request's. */
-const LOADED_BY_REQUESTS = ['node_modules/undici/lib/dispatcher/env-http-proxy-agent.js'];
+/**
+ * The module that loads what a request needs, at once (factory.ts imports it to build the API client and its
+ * transport): the request group is what its static imports reach, and what those modules load on demand (a
+ * proxy agent) is of its family.
+ */
+const REQUEST_STACK = 'src/api/request-stack.ts';
 const COMMAND_GROUP = /^src\/commands\/[^/]+\/index\.ts$/;
 const SHARED_BY_GROUPS = 4;
 
 /**
  * Rebundles the esbuild output in `stageDir` (with its metafile) into `outDir`, and returns a metafile of the
- * same shape for the new files: each output with the source inputs it holds.
+ * same shape for the new files: each output with the source inputs it holds. `helperRewrites: false` leaves
+ * esbuild's runtime helpers as esbuild wrote them (commonJsRuntime below): slower to start, same behaviour.
  */
-export async function regroupChunks({ root, stageDir, stageMeta, outDir }) {
+export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperRewrites = true }) {
   const outputs = Object.fromEntries(Object.entries(stageMeta.outputs).map(([key, output]) => [path.resolve(root, key), output]));
-  const entryFile = (entryPoint) => Object.keys(outputs).find((file) => outputs[file].entryPoint === entryPoint);
-  const closure = (starts) => {
+  const entryFile = (entryPoint) => {
+    const file = Object.keys(outputs).find((output) => outputs[output].entryPoint === entryPoint);
+    if (!file) throw new Error(`${entryPoint} is no entry point of the bundle (an import() target): the build groups chunks around it (src/build/chunks.mjs)`);
+    return file;
+  };
+  const closure = (starts, kinds = ['import-statement']) => {
     const seen = new Set();
     const pending = [...starts];
     while (pending.length > 0) {
@@ -40,7 +40,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir }) {
       seen.add(file);
       for (const imported of outputs[file]?.imports ?? []) {
         const target = path.resolve(root, imported.path);
-        if (imported.kind === 'import-statement' && outputs[target]) pending.push(target);
+        if (kinds.includes(imported.kind) && outputs[target]) pending.push(target);
       }
     }
     return seen;
@@ -52,9 +52,13 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir }) {
   for (const entry of Object.keys(outputs).filter((file) => outputs[file].entryPoint)) {
     for (const file of closure([entry])) reachers.set(file, (reachers.get(file) ?? new Set()).add(entry));
   }
-  const requestEntries = new Set(REQUEST_ENTRIES.map(entryFile));
-  // undici's code is reached by its proxy agent too, which only a request loads
-  const requestFamily = new Set([...requestEntries, ...LOADED_BY_REQUESTS.map(entryFile)]);
+  // the stack, and the entry points (import() targets) among the modules it imports: a module that
+  // something else also loads on demand (undici for a webhook, the CA check for `config set`) is the request's
+  const stackModules = sourceClosure(stageMeta.inputs, REQUEST_STACK);
+  const requestEntries = new Set([entryFile(REQUEST_STACK), ...Object.keys(outputs).filter((file) => stackModules.has(outputs[file].entryPoint))]);
+  // and the entry points those load on demand: undici's code is reached by its proxy agent too, which only a
+  // request loads
+  const requestFamily = new Set([...closure(requestEntries, ['import-statement', 'dynamic-import'])].filter((file) => outputs[file].entryPoint));
   const groupEntries = new Set(Object.keys(outputs).filter((file) => COMMAND_GROUP.test(outputs[file].entryPoint ?? '')));
   const reachedFrom = (file, entries) => [...(reachers.get(file) ?? [])].some((entry) => entries.has(entry));
   const onlyFrom = (file, entries) => [...(reachers.get(file) ?? [])].every((entry) => entries.has(entry));
@@ -80,7 +84,9 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir }) {
     input: { main: path.join(stageDir, 'main.js'), 'compile-cache': path.join(stageDir, 'compile-cache.js') },
     // builtins, and the two packages esbuild leaves in node_modules (jq-web, @napi-rs/keyring)
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
-    plugins: [withInputSourceMaps(), commonJsRuntime(builtinWrappers)],
+    // esbuild has already dropped what is unused: a second tree-shaking would cost more than it removes
+    treeshake: false,
+    plugins: [withInputSourceMaps(), ...(helperRewrites ? [commonJsRuntime(builtinWrappers)] : [])],
     onwarn(warning, warn) {
       if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
     },
@@ -109,6 +115,20 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir }) {
   return meta;
 }
 
+/** The source modules `start` imports statically, directly or not (esbuild's metafile `inputs`), itself included. */
+export function sourceClosure(inputs, start) {
+  if (!inputs[start]) throw new Error(`${start} is not in the bundle: the build groups chunks around it (src/build/chunks.mjs)`);
+  const seen = new Set();
+  const pending = [start];
+  while (pending.length > 0) {
+    const input = pending.pop();
+    if (seen.has(input) || !inputs[input]) continue;
+    seen.add(input);
+    for (const imported of inputs[input].imports) if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
+  }
+  return seen;
+}
+
 /** esbuild's source maps, handed to Rollup with each file so that the final maps still point at src/. */
 function withInputSourceMaps() {
   return {
@@ -122,11 +142,9 @@ function withInputSourceMaps() {
 }
 
 /**
- * What esbuild's ES-module output needs to run the CommonJS dependencies it bundles (commander, undici...), made
- * cheap at start-up:
- * - `require`, for esbuild's __require helper to load Node's built-in modules with. It is made in the one
- *   module that holds the helper, where a banner would make it in every chunk: a createRequire() each, with
- *   its package-scope lookups.
+ * esbuild's runtime helpers for the CommonJS dependencies it bundles (commander, undici...), made cheap at
+ * start-up. These match the text esbuild writes (its helpers' names and shapes), which a new esbuild may
+ * change: FLEETCTL_BUILD_HELPER_REWRITES=off builds without them (test/build/helper-rewrites.test.ts).
  * - each bundled module's body, `__commonJS({ "path"(exports, module) {...} })`, written as a parenthesized
  *   function expression. V8 compiles those at once with the chunk, and so the compile cache (Node 22+) keeps
  *   them; a method is compiled only when first called, and so again on every run (the cache is made when
@@ -141,9 +159,10 @@ function commonJsRuntime(builtinWrappers) {
   return {
     name: 'commonjs-runtime',
     transform(code) {
+      // most chunks call neither helper: not parsed a second time
+      if (!code.includes('__commonJS(') && !code.includes('__toESM(')) return null;
       const ast = this.parse(code);
       const edited = new MagicString(code);
-      if (ESBUILD_REQUIRE_HELPER.test(code)) edited.prepend("const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n");
       let importsBuiltin = false;
       visit(ast, (node) => {
         if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier') return;
@@ -163,13 +182,13 @@ function commonJsRuntime(builtinWrappers) {
         }
       });
       if (importsBuiltin) edited.prepend(`const ${BUILTIN_NAMESPACE} = (builtin) => Object.create(builtin, { default: { value: builtin, enumerable: true } });\n`);
-      return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null;
+      return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: 'boundary' }) } : null;
     },
   };
 }
 
 /**
- * The names esbuild gives the CommonJS stand-ins build.mjs makes for `import ... from 'node:*'`, in its output
+ * The names esbuild gives the CommonJS stand-ins bundle.mjs makes for Node's built-in modules, in its output
  * files' `code`. A name is not unique across files (node:fs/promises and node:stream/promises are both
  * require_promises): it counts only when every module wrapped under it, in any file, is a built-in's stand-in.
  */
@@ -178,15 +197,12 @@ export function builtinWrapperNames(code) {
   for (const text of code) {
     for (const [, name, id] of text.matchAll(COMMONJS_WRAPPER)) wrapped.set(name, [...(wrapped.get(name) ?? []), id]);
   }
-  return new Set([...wrapped].filter(([, ids]) => ids.every((id) => id.startsWith('builtin:node:'))).map(([name]) => name));
+  return new Set([...wrapped].filter(([, ids]) => ids.every((id) => id.startsWith('builtin:'))).map(([name]) => name));
 }
 
 /** How esbuild wraps a CommonJS module, such as a built-in's stand-in: `var require_node_fs = __commonJS({ "builtin:node:fs"...`. */
 const COMMONJS_WRAPPER = /^var (\w+) = __commonJS\(\{\s*"([^"]+)"/gm;
 const BUILTIN_NAMESPACE = '__builtinNamespace';
-
-/** esbuild's __require: the one place its output refers to a `require` it does not declare. */
-const ESBUILD_REQUIRE_HELPER = /typeof require !== "undefined"/;
 
 function visit(node, see) {
   if (node === null || typeof node !== 'object') return;

@@ -62,13 +62,9 @@ export async function compileJq(expression: string): Promise<JqProgram> {
   if (expression.length > MAX_EXPRESSION_LENGTH) {
     throw new UsageError(`--jq: the expression is ${expression.length} characters long; at most ${MAX_EXPRESSION_LENGTH}`, JQ_HINT);
   }
-  // required, not imported: the package is CommonJS whose export is a promise, which an ESM import would wrap.
   // A fresh instance for each program: one WebAssembly heap that many failed compilations have gone through
   // (the fuzz suite runs thousands of commands in one process) ends in "memory access out of bounds".
-  const require = createRequire(import.meta.url);
-  const entry = require.resolve('jq-web');
-  delete require.cache[entry];
-  const jq = await (require(entry) as Promise<JqInstance>);
+  const jq = await loadJqWeb();
   let check: JqRunOutcome;
   try {
     check = runJq(jq, '', expression, ['-c']);
@@ -84,6 +80,43 @@ export async function compileJq(expression: string): Promise<JqProgram> {
 }
 
 const MAX_EXPRESSION_LENGTH = 10_000;
+
+/** A new instance of jq-web: from node_modules, or from the standalone executable's assets (npm run build:sea). */
+function loadJqWeb(): Promise<JqInstance> {
+  const sea = process.getBuiltinModule('node:sea') as SeaApi | undefined;
+  if (sea?.isSea()) return jqWebFromAssets(sea);
+  // required, not imported: the package is CommonJS whose export is a promise, which an ESM import would wrap
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('jq-web');
+  delete require.cache[entry];
+  return require(entry) as Promise<JqInstance>;
+}
+
+/** node:sea, as far as it is used here (its types come with @types/node 20.12 and later). */
+export interface SeaApi {
+  isSea(): boolean;
+  getAsset(key: string): ArrayBuffer;
+  getAsset(key: string, encoding: string): string;
+}
+
+/**
+ * jq-web inside a single executable, which has no node_modules: its script and its WebAssembly file are the
+ * executable's assets (src/build/sea.mjs). The script is run as CommonJS runs a module, and reads jq.wasm
+ * beside itself (__dirname) with fs.readFileSync, as Emscripten's Node loader does: that one file comes from the
+ * asset, every other call goes to node:fs.
+ */
+export function jqWebFromAssets(sea: SeaApi): Promise<JqInstance> {
+  const fs = process.getBuiltinModule('node:fs');
+  const dir = '/fleetctl-executable-assets';
+  const wasmFile = `${dir}/jq.wasm`;
+  const readFileSync = ((file: unknown, ...rest: unknown[]) =>
+    String(file) === wasmFile ? Buffer.from(sea.getAsset('jq.wasm')) : Reflect.apply(fs.readFileSync, fs, [file, ...rest])) as typeof fs.readFileSync;
+  const builtin = (id: string): unknown => (id === 'fs' || id === 'node:fs' ? { ...fs, readFileSync } : process.getBuiltinModule(id));
+  const module = { exports: {} as unknown };
+  const run = process.getBuiltinModule('node:vm').compileFunction(sea.getAsset('jq.js', 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], { filename: `${dir}/jq.js` });
+  run(module.exports, builtin, module, `${dir}/jq.js`, dir);
+  return module.exports as Promise<JqInstance>;
+}
 
 const JQ_HINT = "the expression is jq's language (jq 1.7.1), applied to each item of a list (with --slurp, to the whole list); quote it for the shell: --jq '.hardware_id'";
 

@@ -106,7 +106,7 @@ describe('start-up of the built CLI', () => {
     expect(builtins.has('node:http')).toBe(true);
     // commander's executable subcommands (none here), undici's HTTP/2 client (never offered) and fs.promises
     // (read by an ES import of node:fs) load their modules only when used: a few milliseconds of every call
-    // otherwise (src/build/build.mjs, src/build/first-use.mjs); plain http needs no TLS either
+    // otherwise (src/build/bundle.mjs, src/build/first-use.mjs); plain http needs no TLS either
     expect(['node:child_process', 'node:http2', 'node:tls', 'node:fs/promises'].filter((name) => builtins.has(name))).toEqual([]);
     // Node's module loader costs about half a millisecond a file: what a request loads comes in a few chunks
     // (src/build/chunks.mjs), not the 49 that esbuild's splitting alone made

@@ -1,5 +1,5 @@
 // The manual cannot drift from the command tree: the Markdown reference and the man pages name every command and
-// every flag that `--help` shows (the tree walked here on its own, not through src/manual/), the committed pages
+// every flag that `--help` shows (the tree walked here on its own, not through src/commands/help/manual/), the committed pages
 // in man/ are what the tree generates now, package.json installs each of them, and groff reads them without a
 // warning.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -12,9 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../../src/main.js';
 import { createDeps } from '../../src/factory.js';
 import { IOStreams } from '../../src/io/streams.js';
-import { manualOf } from '../../src/manual/model.js';
-import { referenceMarkdown } from '../../src/manual/markdown.js';
-import { manFileName, manPage, roffText } from '../../src/manual/roff.js';
+import { manualOf } from '../../src/commands/help/manual/model.js';
+import { referenceMarkdown } from '../../src/commands/help/manual/markdown.js';
+import { manFileName, manPage, roffText } from '../../src/commands/help/manual/roff.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));

@@ -1,14 +1,14 @@
 // `fleetctl help [command...]`: the help of any command, as `COMMAND --help` prints it; `fleetctl help reference`:
-// the whole manual, as Markdown or as man pages (src/manual/). Replaces commander's implicit help command, which
+// the whole manual, as Markdown or as man pages (src/commands/help/manual/). Replaces commander's implicit help command, which
 // reads one word only (`help devices reboot` showed the group's help).
 import path from 'node:path';
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomically } from '../../io/atomic-file.js';
-import { manualOf } from '../../manual/model.js';
-import { referenceMarkdown } from '../../manual/markdown.js';
-import { manFileName, manPage } from '../../manual/roff.js';
+import { manualOf } from './manual/model.js';
+import { referenceMarkdown } from './manual/markdown.js';
+import { manFileName, manPage } from './manual/roff.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import { completeValues } from '../../completion/values.js';
 import { describeVerb } from '../shared/help.js';

@@ -131,7 +131,7 @@ export function examplesOf(command: Command): Example[] {
   return (command as Command & { examples?: Example[] }).examples ?? [];
 }
 
-/** What the help of a verb says after its options, for the manual (src/manual/): the same words, unwrapped. */
+/** What the help of a verb says after its options, for the manual (src/commands/help/manual/): the same words, unwrapped. */
 export function afterOptionsOf(command: Command): { scopes: string[]; notes?: string; globals: Option[] } {
   const described = command as Command & { scopes?: string[]; notes?: string; verbTraits?: VerbTraits };
   if (!described.verbTraits) return { scopes: [], globals: [] };

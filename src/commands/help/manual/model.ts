@@ -3,8 +3,8 @@
 // options. The Markdown reference (`fleetctl help reference`) and the man pages are both written from it, so
 // neither can describe a command or flag that does not exist, nor miss one.
 import { Help, type Command } from 'commander';
-import { afterOptionsOf, examplesOf, type Example } from '../commands/shared/help.js';
-import { isHidden } from '../completion/tree.js';
+import { afterOptionsOf, examplesOf, type Example } from '../../shared/help.js';
+import { isHidden } from '../../../completion/tree.js';
 
 export interface ManualItem {
   /** As help shows it: `-o, --output <format>`, `[hardware-ids...]`. */

@@ -1,4 +1,4 @@
-// The man pages: one roff page (man(7) macros) per command of the manual (src/manual/model.ts), named as git's
+// The man pages: one roff page (man(7) macros) per command of the manual (src/commands/help/manual/model.ts), named as git's
 // are: fleetctl(1), fleetctl-devices(1), fleetctl-devices-reboot(1). Written in plain ASCII: every other character
 // as a groff escape, so any man/groff renders them without a preprocessor for the input encoding.
 import type { ManualItem, ManualPage } from './model.js';
@@ -34,7 +34,7 @@ export function manFileName(page: ManualPage): string {
 /** The page of one command; `pages` (the whole manual) for its SEE ALSO. */
 export function manPage(page: ManualPage, pages: ManualPage[]): string {
   const lines = [
-    `.\\" Generated from the command tree by \`npm run manual\` (src/manual/roff.ts). Do not edit.`,
+    `.\\" Generated from the command tree by \`npm run manual\` (src/commands/help/manual/roff.ts). Do not edit.`,
     `.TH "${page.name.toUpperCase()}" "1" "" "${page.path.length === 0 ? page.title : pages[0]!.title}" "fleetctl manual"`,
     // no hyphenation of scopes and flags, no stretched spaces: left-adjusted text
     '.nh',

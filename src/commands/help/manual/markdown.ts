@@ -1,4 +1,4 @@
-// `fleetctl help reference`: every command of the manual (src/manual/model.ts) in one Markdown document, a
+// `fleetctl help reference`: every command of the manual (src/commands/help/manual/model.ts) in one Markdown document, a
 // heading per command nested as the tree is, to read in a browser, search, or keep beside a repository's runbooks.
 import type { ManualItem, ManualPage } from './model.js';
 
