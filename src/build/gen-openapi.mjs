@@ -8,7 +8,8 @@
 //                                  READ_ONLY_FIELDS: the members each schema marks readOnly (answered, never sent).
 //   src/openapi/validators.gen.ts  ajv's standalone code of the schemas checked where start-up time counts
 //                                  (CloudEvents envelopes, the sandbox state file; config-validator.gen.ts: the
-//                                  config store every command reads): no compiling at run time.
+//                                  config store every command reads, where conf does not: src/config/store.ts):
+//                                  no compiling at run time.
 // and, from the documents beside it (src/build/gen-documents.mjs): control.gen.ts, local-files.gen.ts,
 // webhook-events.gen.ts.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
