@@ -1,5 +1,7 @@
-// The config store: named profiles and cached tokens in one JSON file (mode 0600), written atomically by conf,
-// each change made under a cross-process lock (src/shared/file-lock.ts).
+// The config store: named profiles and cached tokens in one JSON file (mode 0600), each change made under a
+// cross-process lock (src/shared/file-lock.ts). For a change, conf reads it, checks it against local-files.json's
+// ConfigFile (its `schema` option: ajv inside conf) and writes it atomically; the types are that document's
+// (local-files.gen.ts).
 import path from 'node:path';
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
@@ -8,27 +10,21 @@ import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
 import { acquireLock } from '../shared/file-lock.js';
 import { describeIssue, issueOf } from '../openapi/schema-check.js';
+import type { components } from '../openapi/local-files.gen.js';
+import localFiles from '../openapi/local-files.json' with { type: 'json' };
 
-export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file'] as const;
-export type ProfileKey = (typeof PROFILE_KEYS)[number];
-export type Profile = Partial<Record<ProfileKey, string>> & {
-  /** Set by `auth login` when the secret went to the OS keychain (it is then not in the file). */
-  client_secret_store?: 'keychain';
-};
-
-export interface CachedToken {
-  access_token: string;
-  scope: string;
-  /** ISO time after which the token is not used; absent when the issuer gave no expires_in. */
-  expires_at?: string;
-  obtained_at: string;
-}
-
-export interface ConfigData {
-  current_profile?: string;
+type LocalFile = components['schemas'];
+export type Profile = LocalFile['Profile'];
+export type CachedToken = LocalFile['CachedToken'];
+/** ConfigFile as read: its maps always there (empty when the file lacks them), tokens as fleetctl writes them. */
+export type ConfigData = Omit<LocalFile['ConfigFile'], 'profiles' | 'tokens'> & {
   profiles: Record<string, Profile>;
   tokens: Record<string, CachedToken>;
-}
+};
+
+/** The settings of a profile (its string members: client_secret_store says where the secret is, it is not one). */
+export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file'] as const satisfies readonly (keyof Profile)[];
+export type ProfileKey = (typeof PROFILE_KEYS)[number];
 
 export interface ConfigStore {
   readonly path: string;
@@ -55,25 +51,21 @@ export function configDirectory(env: NodeJS.ProcessEnv): string {
 type ConfFile = InstanceType<typeof import('conf').default<Record<string, unknown>>>;
 
 /**
- * Reading is one JSON.parse, as conf's own read is: conf (with the ajv and semver it loads, a third of what a
- * `devices get` would otherwise load) comes with the first write, which most commands never make.
+ * conf reads, checks and writes the file whenever the store changes. Reading alone (every command that calls the
+ * API reads the store, few change it) is one JSON.parse and the same ConfigFile schema as code compiled at build:
+ * conf compiles its schema as it opens, and conf with ajv's compiler would double the CPU time of `config list`
+ * (test/build/startup.test.ts holds reading to that; test/config/conf-limits.test.ts shows conf's own check).
  */
 export async function openConfigStore(directory: string, opts: { lockWaitMs?: number } = {}): Promise<ConfigStore> {
   const file = path.join(directory, 'config.json');
   try {
-    // conf would make it with a recursive mkdir, which never ends under /proc
+    // conf makes it too, with a recursive mkdir, which never ends where mkdir answers ENOENT for a parent that
+    // exists (under /proc): made here first, a directory that cannot be is one line (test/config/conf-limits.test.ts)
     ensureDirectory(directory);
   } catch (error) {
     throw new ConfigError(`cannot use the config directory: ${(error as Error).message}`, 'set FLEETCTL_CONFIG_DIR to a directory you can write to');
   }
-  // the ConfigFile schema of local-files.json, compiled at build time: every command reads the store
   const { ConfigFile } = await import('../openapi/config-validator.gen.js');
-  const shapeProblem: ShapeCheck = (value) => {
-    if (!isRecord(value)) return 'the file does not hold a JSON object';
-    const issue = issueOf(ConfigFile, value);
-    return issue ? describeIssue(issue) : undefined;
-  };
-  let conf: Promise<ConfFile> | undefined;
   const read = (): ConfigData => {
     let text: string;
     try {
@@ -82,30 +74,40 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalize({});
       throw corrupted(file, error);
     }
+    let value: unknown;
     try {
-      return normalize(deserialize(text, shapeProblem));
+      value = JSON.parse(text);
     } catch (error) {
-      throw error instanceof ConfigError ? error : corrupted(file, error);
+      throw corrupted(file, error);
     }
+    if (!isRecord(value)) throw corrupted(file, new Error('the file does not hold a JSON object'));
+    const issue = issueOf(ConfigFile, value);
+    if (issue) throw corrupted(file, new Error(describeIssue(issue)));
+    return normalize(value as Record<string, unknown>);
   };
+  let loading: Promise<typeof import('conf').default> | undefined;
+  let conf: ConfFile | undefined;
   return {
     path: file,
     read,
     async update(change) {
+      // conf is loaded, and its schema compiled, before the lock is taken: it holds the lock only for a read and a write
+      loading ??= loadKeepingSignals(() => import('conf')).then((module) => module.default);
+      const Conf = await loading;
+      // made again after a failure: a corrupted file refuses each change until it is fixed
+      conf ??= opened(() => new Conf<Record<string, unknown>>(confOptions(directory)), file);
+      const writer = conf;
       // Other fleetctl processes change the file too (xargs -P, CI matrix jobs): the file is read again under the
       // lock and only this change applied to it, so a token cached meanwhile never undoes someone's `config set`.
-      // conf is loaded before the lock is taken: it holds the lock only for a read and a write
-      conf ??= openConf(directory, file, shapeProblem);
-      const writer = await conf;
       const lock = await acquireLock(`${file}.lock`, { what: 'the config store', waitMs: opts.lockWaitMs ?? CONFIG_LOCK_WAIT_MS, purpose: 'a change of the config store' });
       try {
-        // read, change and write with no await between: two updates of one process never interleave
-        const data = read();
+        // read (conf checks the file), change and write with no await between: two updates never interleave
+        const data = normalize(opened(() => writer.store, file));
         change(data);
         try {
           writer.store = data as unknown as Record<string, unknown>;
         } catch (error) {
-          throw new ConfigError(`could not write the config store ${file}: ${(error as Error).message}`, 'check the permissions of the file and its folder');
+          throw new ConfigError(`could not write the config store ${file}: ${(error as Error).message.split('\n')[0]}`, 'check the permissions of the file and its folder');
         }
       } finally {
         lock.release();
@@ -114,31 +116,47 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
   };
 }
 
-/** conf turns any JSON (an array, say) into an object: check the shape of what the file really holds. */
-type ShapeCheck = (value: unknown) => string | undefined;
-
-function deserialize(text: string, shapeProblem: ShapeCheck): Record<string, unknown> {
-  const value = JSON.parse(text) as unknown;
-  const problem = shapeProblem(value);
-  if (problem) throw new Error(problem);
-  return value as Record<string, unknown>;
-}
-
-async function openConf(directory: string, file: string, shapeProblem: ShapeCheck): Promise<ConfFile> {
-  const { default: Conf } = await loadKeepingSignals(() => import('conf'));
+/** What conf answers, or the file's failure (invalid JSON, ConfigFile not fitting) as a ConfigError. */
+function opened<T>(use: () => T, file: string): T {
   try {
-    return new Conf<Record<string, unknown>>({
-      cwd: directory,
-      configName: 'config',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-      deserialize: (text: string) => deserialize(text, shapeProblem),
-    });
+    return use();
   } catch (error) {
     throw corrupted(file, error);
   }
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * conf's `schema` and `rootSchema` options for local-files.json's ConfigFile: conf checks {type: object, properties:
+ * schema} merged over rootSchema, so the members go in `schema` and the rest, with the $defs they refer to, in
+ * `rootSchema`. An array, a wrong member type, a profile that is not an object: each refused as conf reads the file.
+ */
+function configFileSchema() {
+  const defs = localFiles.$defs as Record<string, object>;
+  const { properties, ...root } = defs.ConfigFile as { properties: object };
+  const used = new Set<string>();
+  const visit = (schema: object): void => {
+    for (const [, name] of JSON.stringify(schema).matchAll(/"#\/\$defs\/(\w+)"/g)) {
+      if (used.has(name!)) continue;
+      used.add(name!);
+      visit(defs[name!]!);
+    }
+  };
+  visit(defs.ConfigFile!);
+  const $defs = Object.fromEntries([...used].map((name) => [name, defs[name]]));
+  return { schema: properties as never, rootSchema: { ...root, $defs } as never };
+}
+
+const confOptions = (directory: string) => ({
+  cwd: directory,
+  configName: 'config',
+  configFileMode: 0o600,
+  accessPropertiesByDotNotation: false,
+  // conf's default; said here because resetting the file is what the store promises never to do
+  clearInvalidConfig: false,
+  ...configFileSchema(),
+});
 
 /** An in-memory store with the same contract, for tests. */
 export function memoryConfigStore(initial: Partial<ConfigData> = {}): ConfigStore & { data: ConfigData } {
@@ -155,7 +173,7 @@ export function memoryConfigStore(initial: Partial<ConfigData> = {}): ConfigStor
   return store;
 }
 
-/** What deserialize accepted, with its maps made safe to index by the user's names. */
+/** What ConfigFile's check accepted, with its maps made safe to index by the user's names. */
 function normalize(raw: Record<string, unknown>): ConfigData {
   return {
     ...(raw as object),
@@ -170,10 +188,9 @@ function nameKeyed<T>(entries: Record<string, T> | undefined): Record<string, T>
   return Object.assign(Object.create(null) as Record<string, T>, entries);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 function corrupted(file: string, cause: unknown): ConfigError {
-  const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+  // conf names a member by its JSON pointer: the whole file's is empty
+  const reason = (cause instanceof Error ? cause.message.split('\n')[0]! : String(cause)).replace('`` must', 'the file must');
   return new ConfigError(
     `the config store ${file} is corrupted (${reason})`,
     `fix the JSON by hand, or move the file aside (mv ${file} ${file}.bak) and run \`fleetctl auth login\` again`,

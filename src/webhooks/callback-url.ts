@@ -2,9 +2,10 @@
 // delivery-time address checks) and the CLI (early, friendly validation before a request is sent).
 import ipaddr from 'ipaddr.js';
 import { isLoopbackHost } from '../shared/loopback.js';
+import { TOPIC_TYPES, type TopicType } from '../openapi/webhook-events.gen.js';
 
-export const TOPIC_TYPES = ['events', 'alarms', 'media', 'live_gps', 'journeys'] as const;
-export type TopicType = (typeof TOPIC_TYPES)[number];
+// the document's WebhookTopicType
+export { TOPIC_TYPES, type TopicType };
 
 // spec: "Up to 25 topics"; "Absolute HTTPS URL, at most 2048 characters"
 export const MAX_TOPICS = 25;

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describeIssue, issueOf } from '../openapi/schema-check.js';
 import * as schemas from '../openapi/validators.gen.js';
-import { DATA_SCHEMA_NAMES } from './event-payloads.js';
+import { DATA_SCHEMA_NAMES, ENVELOPE_SCHEMA_NAMES } from './event-payloads.js';
 import type { AnyWebhookEvent, EventDataByType, EventType, LiveGpsData, WebhookEvent } from './event-payloads.js';
 import { sampleData } from './sample-events.js';
 import type { SampleEventOptions } from './sample-events.js';
@@ -81,10 +81,9 @@ const CORE_ATTRIBUTES = new Set(['id', 'source', 'type', 'specversion', 'time', 
   'dataschema', 'data', 'data_base64']);
 
 // The document's envelope schema of each type (compiled at build time: the listener checks every delivery)
-const EVENT_SCHEMAS: Readonly<Record<EventType, (value: unknown) => boolean>> = {
-  'live.gps': schemas.LiveGpsEvent, 'journey.closed': schemas.JourneyClosedEvent, 'alarm.triggered': schemas.AlarmTriggeredEvent,
-  'event.generic': schemas.EventGenericEvent, 'media.ready': schemas.MediaReadyEvent,
-};
+const EVENT_SCHEMAS: Readonly<Record<EventType, (value: unknown) => boolean>> = Object.fromEntries(
+  Object.entries(ENVELOPE_SCHEMA_NAMES).map(([type, name]) => [type, schemas[name] as (value: unknown) => boolean]),
+) as Record<EventType, (value: unknown) => boolean>;
 
 /**
  * Strict CloudEvents 1.0 structured-mode (JSON format) check of a parsed body: the document's CloudEvent schema,

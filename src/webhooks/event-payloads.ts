@@ -1,40 +1,16 @@
 // The five webhook event types (spec "Types and payloads"): their topics, camelCase payloads and the
-// envelope type. Payload shapes are the document's (v1.json), validated from there (cloudevents.ts).
-import type { TopicType } from './callback-url.js';
+// envelope type. Types, topics, the topic map and the schema names are read off the document (v1.json's webhooks,
+// webhook-events.gen.ts); payload shapes are its schemas, validated from there (cloudevents.ts).
+import { DATA_SCHEMA_NAMES, EVENT_TYPES, type EventType } from '../openapi/webhook-events.gen.js';
 import type { Schema } from '../openapi/operation-types.js';
 
-export const EVENT_TYPES = ['live.gps', 'journey.closed', 'alarm.triggered', 'event.generic', 'media.ready'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** spec "Types and payloads": the topic each type is delivered under. */
-export const TOPIC_OF_EVENT_TYPE: Readonly<Record<EventType, TopicType>> = {
-  'live.gps': 'live_gps',
-  'journey.closed': 'journeys',
-  'alarm.triggered': 'alarms',
-  'event.generic': 'events',
-  'media.ready': 'media',
-};
-
-/** Names of the payload schemas under #/components/schemas of {base_url}/openapi/v1.json. */
-export const DATA_SCHEMA_NAMES: Readonly<Record<EventType, string>> = {
-  'live.gps': 'LiveGpsData',
-  'journey.closed': 'JourneyClosedData',
-  'alarm.triggered': 'AlarmTriggeredData',
-  'event.generic': 'EventGenericData',
-  'media.ready': 'MediaReadyData',
-};
+export { DATA_SCHEMA_NAMES, ENVELOPE_SCHEMA_NAMES, EVENT_TYPES, TOPIC_OF_EVENT_TYPE, type EventType } from '../openapi/webhook-events.gen.js';
 
 export type LiveGpsData = Schema<'LiveGpsData'>;
 export type MediaReadyData = Schema<'MediaReadyData'>;
 
 /** The payload of each type, as the document's schemas declare it. */
-export interface EventDataByType {
-  'live.gps': LiveGpsData;
-  'journey.closed': Schema<'JourneyClosedData'>;
-  'alarm.triggered': Schema<'AlarmTriggeredData'>;
-  'event.generic': Schema<'EventGenericData'>;
-  'media.ready': MediaReadyData;
-}
+export type EventDataByType = { [T in EventType]: Schema<(typeof DATA_SCHEMA_NAMES)[T]> };
 
 /** A CloudEvents 1.0 structured-mode envelope as the service sends it. */
 export interface WebhookEvent<T extends EventType = EventType> {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { configDirectory, openConfigStore } from '../../src/config/store.js';
+import { PROFILE_KEYS, configDirectory, openConfigStore } from '../../src/config/store.js';
+import localFiles from '../../src/openapi/local-files.json' with { type: 'json' };
 import { newMockAgent } from '../support/mock-http.js';
 import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
 
@@ -24,6 +25,11 @@ describe('file', () => {
     });
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(store.path, 'utf8')).tokens.k.access_token).toBe('t');
+  });
+
+  it('has the settings of local-files.json\'s Profile: its string members', () => {
+    const members = Object.entries(localFiles.$defs.Profile.properties as Record<string, { type?: string }>);
+    expect([...PROFILE_KEYS]).toEqual(members.filter(([, schema]) => schema.type === 'string').map(([name]) => name));
   });
 
   it('lives in FLEETCTL_CONFIG_DIR, else XDG_CONFIG_HOME/fleetctl', () => {

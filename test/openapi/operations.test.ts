@@ -90,12 +90,12 @@ describe('generated modules', () => {
     expect(OPERATIONS).toEqual(expected);
   });
 
-  it('are up to date with src/openapi/v1.json', async () => {
+  it('are up to date with src/openapi/v1.json, local-files.json and the control document', async () => {
     const generator: Generator = await import(pathToFileURL(path.join(ROOT, 'src/build/gen-openapi.mjs')).href);
     const outDir = await mkdtemp(path.join(tmpdir(), 'fleetctl-openapi-'));
     try {
       await generator.generateFromOpenApi(ROOT, { outDir });
-      for (const file of ['operations.gen.ts', 'types.gen.ts']) {
+      for (const file of ['operations.gen.ts', 'types.gen.ts', 'control.gen.ts', 'local-files.gen.ts', 'webhook-events.gen.ts']) {
         const fresh = await readFile(path.join(outDir, file), 'utf8');
         const committed = await readFile(path.join(ROOT, 'src/openapi', file), 'utf8');
         expect(committed, `${file} is stale: run npm run build`).toBe(fresh);

@@ -8,12 +8,14 @@ import {
   isBlockedAddress,
   isTopicType,
 } from '../../src/webhooks/callback-url.js';
+import document from '../../src/openapi/v1.json' with { type: 'json' };
 
 describe('constants', () => {
-  it('match the spec', () => {
-    expect(TOPIC_TYPES).toEqual(['events', 'alarms', 'media', 'live_gps', 'journeys']);
-    expect(MAX_TOPICS).toBe(25);
-    expect(MAX_CALLBACK_URL_LENGTH).toBe(2048);
+  it('are the document\'s: WebhookTopicType, the topics\' maxItems, the callback URL\'s maxLength', () => {
+    const schemas = document.components.schemas;
+    expect([...TOPIC_TYPES]).toEqual(schemas.WebhookTopicType.enum);
+    expect(MAX_TOPICS).toBe(schemas.WebhookConfigReplace.properties.topics.maxItems);
+    expect(MAX_CALLBACK_URL_LENGTH).toBe(schemas.WebhookTopicDelivery.properties.url.maxLength);
     expect(isTopicType('live_gps')).toBe(true);
     expect(isTopicType('live.gps')).toBe(false);
     expect(isTopicType(3)).toBe(false);

@@ -3,6 +3,7 @@ import { CloudEvent, HTTP } from 'cloudevents';
 import validateCloudEventSchema from 'cloudevents/dist/schema/v1.js';
 import { describe, expect, it } from 'vitest';
 import { TOPIC_TYPES } from '../../src/webhooks/callback-url.js';
+import apiDocument from '../../src/openapi/v1.json' with { type: 'json' };
 import {
   CLOUDEVENTS_CONTENT_TYPE,
   DATA_SCHEMA_NAMES,
@@ -23,11 +24,11 @@ const newId = (): string => `00000000-0000-4000-8000-${String(++n).padStart(12, 
 const sample = <T extends EventType>(type: T) => sampleEvent(type, { baseUrl: BASE, now: () => NOW, newId });
 
 describe('event types and topics', () => {
-  it('maps each of the five types to its topic (spec "Types and payloads")', () => {
-    expect(TOPIC_OF_EVENT_TYPE).toEqual({
-      'live.gps': 'live_gps', 'journey.closed': 'journeys', 'alarm.triggered': 'alarms',
-      'event.generic': 'events', 'media.ready': 'media',
-    });
+  it('maps each type to the topic its webhook in the document is delivered under (spec "Types and payloads")', () => {
+    const webhooks = Object.entries(apiDocument.webhooks) as [EventType, { post: { 'x-topic': string; description: string; requestBody: unknown } }][];
+    expect(TOPIC_OF_EVENT_TYPE).toEqual(Object.fromEntries(webhooks.map(([type, item]) => [type, item.post['x-topic']])));
+    // the machine-readable x-topic says what the webhook's prose says
+    for (const [type, item] of webhooks) expect(item.post.description).toContain(`each enabled ${TOPIC_OF_EVENT_TYPE[type]} topic`);
     expect(new Set(Object.values(TOPIC_OF_EVENT_TYPE))).toEqual(new Set(TOPIC_TYPES));
     expect(isEventType('media.ready')).toBe(true);
     expect(isEventType('media')).toBe(false);

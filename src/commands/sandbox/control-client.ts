@@ -1,8 +1,11 @@
 // Calls a running sandbox's control routes (/_sandbox/...) on the sandbox that --base-url or FLEETCTL_BASE_URL
 // names: the one way the `sandbox` verbs talk to it (the sandbox imports nothing from here). A sandbox shared on the
 // network requires its control token (`--control-token` or FLEETCTL_SANDBOX_CONTROL_TOKEN), sent as a bearer token.
+// Requests and answers are typed by the control document (control.gen.ts): an operation it lacks, a parameter or a
+// body member it does not declare fails to compile.
 import type { Deps } from '../../factory.js';
 import { AuthError, UsageError } from '../../errors.js';
+import { CONTROL_OPERATIONS, type operations } from '../../openapi/control.gen.js';
 
 export type ControlDeps = Pick<Deps, 'settings' | 'transport'> & {
   /** The control token to present, if the user gave one. */
@@ -11,15 +14,37 @@ export type ControlDeps = Pick<Deps, 'settings' | 'transport'> & {
 
 export const CONTROL_TOKEN_VARIABLE = 'FLEETCTL_SANDBOX_CONTROL_TOKEN';
 
-export interface ControlAnswer {
+export type ControlOperationId = keyof operations;
+type Parameters<Id extends ControlOperationId> = operations[Id]['parameters'];
+type JsonOf<Part> = Part extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** What a control operation takes: its path parameters, its query, its JSON body, as the document declares them. */
+export interface ControlRequest<Id extends ControlOperationId> {
+  path?: Parameters<Id>['path'];
+  query?: Parameters<Id>['query'];
+  body?: JsonOf<operations[Id]['requestBody']>;
+}
+
+type Responses<Id extends ControlOperationId> = operations[Id]['responses'];
+/** The JSON body of the operation's success answer (undefined for one without). */
+export type ControlResponseBody<Id extends ControlOperationId> = JsonOf<Responses<Id>[(200 | 201 | 202) & keyof Responses<Id>]> | undefined;
+
+export interface ControlAnswer<Body> {
   status: number;
   /** The parsed JSON body; undefined when there is none. */
-  body: unknown;
+  body: Body;
   baseUrl: string;
 }
 
 /** Sends a control request; a non-2xx answer throws (the problem as an ApiError, or "no sandbox there"). */
-export async function callSandbox(deps: ControlDeps, method: string, path: string, body?: unknown): Promise<ControlAnswer> {
+export async function callSandbox<Id extends ControlOperationId>(
+  deps: ControlDeps,
+  operationId: Id,
+  request: ControlRequest<Id> = {},
+): Promise<ControlAnswer<ControlResponseBody<Id>>> {
+  const { method } = CONTROL_OPERATIONS[operationId];
+  const path = controlPath(operationId, request);
+  const { body } = request;
   const settings = await deps.settings();
   const configured = settings.base_url.value;
   if (!configured) {
@@ -53,7 +78,17 @@ export async function callSandbox(deps: ControlDeps, method: string, path: strin
     const { toApiError } = await import('../../api/problem.js');
     throw toApiError(answer, url, undefined);
   }
-  return { status: answer.status, body: parsed, baseUrl };
+  // the sandbox answers what its document declares (test/sandbox/document-conformance.test.ts checks it)
+  return { status: answer.status, body: parsed as ControlResponseBody<Id>, baseUrl };
+}
+
+/** The operation's path with its parameters filled in and its query appended (members left undefined are not sent). */
+function controlPath<Id extends ControlOperationId>(operationId: Id, request: ControlRequest<Id>): string {
+  const params = (request.path ?? {}) as Record<string, string>;
+  const path = CONTROL_OPERATIONS[operationId].path.replace(/\{(\w+)\}/g, (_whole, name: string) => encodeURIComponent(params[name]!));
+  const entries = Object.entries((request.query ?? {}) as Record<string, unknown>).filter(([, value]) => value !== undefined);
+  const query = new URLSearchParams(entries.map(([name, value]) => [name, String(value)]));
+  return query.size > 0 ? `${path}?${query}` : path;
 }
 
 function parseJson(text: string): unknown {

@@ -45,10 +45,10 @@ export function newSandboxEmitCommand(deps: SandboxEmitDeps, run = sandboxEmitRu
 
 export async function sandboxEmitRun(deps: SandboxEmitDeps, opts: SandboxEmitOptions): Promise<void> {
   const organizationId = opts.organizationId ?? (await deps.settings()).organization_id.value;
-  const answer = await callSandbox(deps, 'POST', '/_sandbox/emit', {
-    type: opts.type, count: opts.count, ...(organizationId ? { organization_id: organizationId } : {}),
+  const answer = await callSandbox(deps, 'emitWebhookEvents', {
+    body: { type: opts.type, count: opts.count, ...(organizationId ? { organization_id: organizationId } : {}) },
   });
-  const events = (answer.body as { events: { destinations: number; refused?: number }[] }).events;
+  const events = answer.body?.events ?? [];
   await deps.output().list(events, viewOf('webhookEmitted'));
   if (events.length < opts.count) deps.io.info(`Only ${events.length} of ${opts.count} ${opts.type} events could be made from the seeded fleet.`);
   if (deps.globals().sandbox && events.some((e) => e.destinations > 0)) {

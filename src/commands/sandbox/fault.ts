@@ -9,23 +9,23 @@ import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { callSandbox, type ControlDeps } from './control-client.js';
 import { requireNumber, requireWholeNumber } from '../shared/validate.js';
+import type { components } from '../../openapi/control.gen.js';
 
-// spec: any 4xx the spec names, 500 and 503 (control/openapi.json, FaultAnswer.status)
-export const FAULT_STATUSES = ['400', '401', '403', '404', '409', '412', '422', '429', '500', '503'] as const;
-const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const;
+type FaultRuleInput = components['schemas']['FaultRuleInput'];
+type FaultStatus = NonNullable<FaultRuleInput['respond']['status']>;
+type FaultMethod = NonNullable<NonNullable<FaultRuleInput['match']>['method']>;
 
-/** The rule as POST /_sandbox/faults takes it. */
-export interface FaultAddOptions {
-  match: { operation_id?: string; method?: string; path?: string; hardware_id?: string; client_id?: string };
-  respond: { status?: number; code?: string; retry_after?: number; delay_ms?: number; drop?: true; body?: 'truncated' | 'malformed' };
-  probability?: number;
-  times?: number;
-  description?: string;
-}
+// spec: any 4xx the spec names, 500 and 503; flag choices, so the control document's enums are listed (checked
+// against them by the compiler, and by test/commands/sandbox-fault.test.ts both ways)
+export const FAULT_STATUSES = ['400', '401', '403', '404', '409', '412', '422', '429', '500', '503'] as const satisfies readonly `${FaultStatus}`[];
+export const FAULT_METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const satisfies readonly FaultMethod[];
+
+/** The rule as POST /_sandbox/faults takes it (control document, FaultRuleInput), its match always given. */
+export type FaultAddOptions = FaultRuleInput & { match: NonNullable<FaultRuleInput['match']> };
 
 interface FaultAddFlags {
   operationId?: string;
-  method?: string;
+  method?: FaultMethod;
   path?: string;
   hardwareId?: string;
   clientId?: string;
@@ -55,7 +55,7 @@ export function newSandboxFaultCommand(deps: FaultDeps, runs = { add: faultAddRu
   const add = new Command('add')
     .description('Add a fault rule: every match option given must hold; answer with --status, --drop, --truncate, --malformed and/or --delay')
     .option('--operation-id <id>', 'match an operation of the API (`fleetctl api --list`), or requestToken for the token endpoint')
-    .addOption(new Option('--method <method>', 'match the HTTP method').choices(METHODS))
+    .addOption(new Option('--method <method>', 'match the HTTP method').choices(FAULT_METHODS))
     .option('--path <pattern>', 'match the path; a segment * matches any one segment (/v1/devices/*/commands/reboot)')
     .option('--hardware-id <id>', 'match requests about this device')
     .option('--client-id <id>', 'match requests of this client')
@@ -102,7 +102,8 @@ export function faultAddOptions(flags: FaultAddFlags): FaultAddOptions {
       if (value !== undefined) throw new UsageError(`${flag} goes with --status`);
     }
   }
-  const status = flags.status === undefined ? undefined : Number(flags.status);
+  // commander has held the flag to FAULT_STATUSES
+  const status = flags.status === undefined ? undefined : (Number(flags.status) as FaultStatus);
   if (flags.retryAfter !== undefined && status !== 429 && status !== 503) throw new UsageError('--retry-after goes with --status 429 or 503');
   const match = {
     operation_id: flags.operationId, method: flags.method, path: flags.path, hardware_id: flags.hardwareId, client_id: flags.clientId,
@@ -125,19 +126,19 @@ export function faultAddOptions(flags: FaultAddFlags): FaultAddOptions {
 }
 
 export async function faultAddRun(deps: FaultDeps, rule: FaultAddOptions): Promise<void> {
-  const answer = await callSandbox(deps, 'POST', '/_sandbox/faults', rule);
+  const answer = await callSandbox(deps, 'addFault', { body: rule });
   await deps.output().object(answer.body);
 }
 
 export async function faultListRun(deps: FaultDeps): Promise<void> {
-  const answer = await callSandbox(deps, 'GET', '/_sandbox/faults');
-  const rules = answer.body as unknown[];
+  const answer = await callSandbox(deps, 'listFaults');
+  const rules = answer.body ?? [];
   await deps.output().list(rules, viewOf('sandboxFault'));
   if (rules.length === 0) deps.io.info('No fault rules: every request is answered normally (add one with `fleetctl sandbox fault add`).');
 }
 
 export async function faultClearRun(deps: FaultDeps, id: string | undefined): Promise<void> {
-  await callSandbox(deps, 'DELETE', id === undefined ? '/_sandbox/faults' : `/_sandbox/faults/${encodeURIComponent(id)}`);
+  await (id === undefined ? callSandbox(deps, 'clearFaults') : callSandbox(deps, 'deleteFault', { path: { faultId: id } }));
   deps.io.info(id === undefined ? 'Every fault rule removed.' : `Fault rule ${id} removed.`);
 }
 

@@ -53,10 +53,9 @@ export function newSandboxRequestsCommand(deps: RequestsDeps, run = sandboxReque
 }
 
 export async function sandboxRequestsRun(deps: RequestsDeps, opts: SandboxRequestsOptions): Promise<void> {
-  const params = { operation_id: opts.operationId, client_id: opts.clientId, hardware_id: opts.hardwareId, status: opts.status, limit: opts.limit, bodies: opts.bodies || undefined };
-  const query = new URLSearchParams(Object.entries(params).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])));
-  const answer = await callSandbox(deps, 'GET', `/_sandbox/requests${query.size > 0 ? `?${query}` : ''}`);
-  const entries = answer.body as unknown[];
+  const query = { operation_id: opts.operationId, client_id: opts.clientId, hardware_id: opts.hardwareId, status: opts.status, limit: opts.limit, bodies: opts.bodies || undefined };
+  const answer = await callSandbox(deps, 'listRequests', { query });
+  const entries = answer.body ?? [];
   await deps.output().list(entries, opts.bodies ? [...viewOf('sandboxRequest').script, 'request_body', 'response_body'] : viewOf('sandboxRequest').script);
   if (entries.length === 0) deps.io.info('No requests recorded that match.');
 }

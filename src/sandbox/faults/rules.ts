@@ -5,47 +5,20 @@ import { compileTemplate, fitsTemplate, pathSegments, type PathTemplate } from '
 import { OPERATIONS } from '../../openapi/operations.js';
 import { Prng, hash32 } from '../seed/prng.js';
 import type { SchemaIssue } from '../../openapi/schema-check.js';
+import type { components } from '../../openapi/control.gen.js';
 
 /** The token endpoint's name in fault rules and the journal (it is not an operation of the API document). */
 export const TOKEN_OPERATION_ID = 'requestToken';
 
-export interface FaultMatch {
-  operation_id?: string;
-  method?: string;
-  path?: string;
-  hardware_id?: string;
-  client_id?: string;
-}
+type ControlSchema = components['schemas'];
 
-export interface FaultAnswer {
-  status?: number;
-  code?: string;
-  detail?: string;
-  retry_after?: number;
-  drop?: true;
-  body?: 'truncated' | 'malformed';
-  delay_ms?: number;
-}
-
-/** What POST /_sandbox/faults takes (after its schema, control/openapi.json FaultRuleInput). */
-export interface FaultRuleInput {
-  match?: FaultMatch;
-  respond: FaultAnswer;
-  probability?: number;
-  times?: number;
-  description?: string;
-}
-
-export interface FaultRule {
-  id: string;
-  match: FaultMatch;
-  respond: FaultAnswer;
-  probability: number;
-  times: number | null;
-  hits: number;
-  description?: string;
-  created_at: string;
-}
+/** The shapes of the control document (control/openapi.json), so a rule has one definition. */
+export type FaultMatch = ControlSchema['FaultMatch'];
+export type FaultAnswer = ControlSchema['FaultAnswer'];
+/** What POST /_sandbox/faults takes, once its schema has accepted it. */
+export type FaultRuleInput = ControlSchema['FaultRuleInput'];
+/** A rule as GET /_sandbox/faults answers it. */
+export type FaultRule = ControlSchema['FaultRule'];
 
 /** What a rule is matched against. */
 export interface RequestFacts {

@@ -1,85 +1,22 @@
 // Scenarios (--scenario FILE, POST /_sandbox/scenario): a world to start from, described by organizations,
 // fleets, vehicles, devices, drivers, webhook configurations and clients, on top of the seeded world or
-// instead of it. The shape is the control document's Scenario schema; what a schema cannot say (references,
-// duplicates, callback URL rules) is checked while the world is built (scenario/build.ts). Either way a
-// mistake is reported with the member it is in.
-import type { Capability } from '../store/records.js';
-import type { TopicType } from '../../webhooks/index.js';
+// instead of it. The shape, and the types below, are the control document's Scenario schema (control.gen.ts);
+// what a schema cannot say (references, duplicates, callback URL rules) is checked while the world is built
+// (scenario/build.ts). Either way a mistake is reported with the member it is in.
+import type { components } from '../../openapi/control.gen.js';
 import { checkShape, type SchemaIssue } from '../../openapi/schema-check.js';
 import { CONTROL_DOCUMENT } from '../control/document.js';
 
-export interface ScenarioOrganization {
-  key: string;
-  name: string;
-  parent?: string | null;
-  id?: string;
-}
+type ControlSchema = components['schemas'];
 
-export interface ScenarioFleet {
-  key: string;
-  organization: string;
-  name: string;
-  id?: string;
-}
-
-export interface ScenarioVehicles {
-  key?: string;
-  fleet: string;
-  name?: string;
-  id?: string;
-  count?: number;
-}
-
-export interface ScenarioDevices {
-  fleet: string;
-  count?: number;
-  hardware_id?: string;
-  name?: string;
-  id?: string;
-  capabilities?: Capability[];
-  vehicle?: string | null;
-  last_seen_at?: string | null;
-  live_position?: boolean | { latitude: number; longitude: number };
-}
-
-export interface ScenarioDriver {
-  fleet: string;
-  first_name: string;
-  last_name: string;
-  email?: string | null;
-  phone?: string | null;
-  license_number?: string | null;
-  employee_id?: string | null;
-  status?: 'active' | 'inactive';
-  id?: string;
-}
-
-export interface ScenarioWebhookConfig {
-  organization: string;
-  is_enabled?: boolean;
-  topics: { type: TopicType; url: string; is_enabled?: boolean }[];
-  auth_key?: string;
-}
-
-export interface ScenarioClient {
-  client_id: string;
-  client_secret?: string;
-  organization: string;
-  scopes: string[];
-}
-
-export interface Scenario {
-  name?: string;
-  description?: string;
-  base?: 'seed' | 'empty';
-  organizations?: ScenarioOrganization[];
-  fleets?: ScenarioFleet[];
-  vehicles?: ScenarioVehicles[];
-  devices?: ScenarioDevices[];
-  drivers?: ScenarioDriver[];
-  webhooks?: ScenarioWebhookConfig[];
-  clients?: ScenarioClient[];
-}
+export type ScenarioOrganization = ControlSchema['ScenarioOrganization'];
+export type ScenarioFleet = ControlSchema['ScenarioFleet'];
+export type ScenarioVehicles = ControlSchema['ScenarioVehicles'];
+export type ScenarioDevices = ControlSchema['ScenarioDevices'];
+export type ScenarioDriver = ControlSchema['ScenarioDriver'];
+export type ScenarioWebhookConfig = ControlSchema['ScenarioWebhookConfig'];
+export type ScenarioClient = ControlSchema['ScenarioClient'];
+export type Scenario = ControlSchema['Scenario'];
 
 /** A mistake in a scenario, at a member: `devices[2].vehicle: no vehicle van-9 in this scenario`. */
 export class ScenarioError extends Error {

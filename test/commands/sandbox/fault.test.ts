@@ -1,12 +1,21 @@
 // sandbox fault add|list|clear: a parse table (flags → the rule sent) and a run table (scripted transport).
 import { describe, expect, it } from 'vitest';
-import { faultAddRun, faultClearRun, faultListRun, newSandboxFaultCommand, type FaultAddOptions } from '../../../src/commands/sandbox/fault.js';
+import { FAULT_METHODS, FAULT_STATUSES, faultAddRun, faultClearRun, faultListRun, newSandboxFaultCommand, type FaultAddOptions } from '../../../src/commands/sandbox/fault.js';
+import type { components } from '../../../src/openapi/control.gen.js';
+import control from '../../../src/sandbox/control/openapi.json' with { type: 'json' };
 import { fakeDeps, parseVerb } from '../fake-deps.js';
 
-const rule = {
+const rule: components['schemas']['FaultRule'] = {
   id: 'f1', match: { operation_id: 'rebootDevice', hardware_id: 'HW-000003' }, respond: { status: 503 }, probability: 1, times: 2, hits: 0,
   created_at: '2024-06-01T12:00:00.000Z',
 };
+
+describe('sandbox fault: the flag choices', () => {
+  it('are the control document\'s FaultAnswer.status and FaultMatch.method enums', () => {
+    expect(FAULT_STATUSES.map(Number)).toEqual(control.components.schemas.FaultAnswer.properties.status.enum);
+    expect([...FAULT_METHODS]).toEqual(control.components.schemas.FaultMatch.properties.method.enum);
+  });
+});
 
 describe('sandbox fault: parsing', () => {
   async function parse(args: string[]): Promise<FaultAddOptions> {
