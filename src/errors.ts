@@ -13,6 +13,8 @@ export const ExitCode = {
   rateLimited: 8,
   unavailable: 9,
   partialFailure: 10,
+  waveAborted: 11,
+  notBack: 12,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -76,6 +78,12 @@ export class CancelledError extends failureClass('CancelledError', ExitCode.inte
 
 /** Some items of a bulk operation failed; the command has already reported which. */
 export class PartialFailureError extends failureClass('PartialFailureError', ExitCode.partialFailure) {}
+
+/** A run in waves stopped sending: --abort-if-failed was reached. It says how many were sent; --resume continues. */
+export class WaveAbortedError extends failureClass('WaveAbortedError', ExitCode.waveAborted) {}
+
+/** With --wait: some devices did not report again before --wait-timeout. */
+export class NotBackError extends failureClass('NotBackError', ExitCode.notBack) {}
 
 export interface ProblemDocument {
   type?: string;

@@ -8,6 +8,7 @@ import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io
 import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
 import { acquireLock, type HeldLock } from '../shared/file-lock.js';
+import type { WaveOptions } from './waves.js';
 
 export interface JournalHeader {
   type: 'run';
@@ -17,6 +18,8 @@ export interface JournalHeader {
   key_base: string;
   targets: string[];
   created_at: string;
+  /** The run's canary, waves and brake (bulk/waves.ts), kept for --resume. */
+  waves?: WaveOptions;
 }
 
 export interface JournalResult extends DeviceCommandResult {

@@ -46,7 +46,13 @@ interface Pending {
 export function runBulk(
   api: CommandSender,
   plan: BulkPlan,
-  opts: { signal: AbortSignal; clock: Clock; onResult: (outcome: DeviceCommandOutcome) => void },
+  opts: {
+    signal: AbortSignal;
+    clock: Clock;
+    onResult: (outcome: DeviceCommandOutcome) => void;
+    /** A brake (bulk/waves.ts): once true, no device is taken; those in flight end, then the run resolves. */
+    halt?: () => boolean;
+  },
 ): Promise<void> {
   const concurrency = new AdaptiveConcurrency(plan.concurrency);
   const now = () => opts.clock.now().getTime();
@@ -58,7 +64,7 @@ export function runBulk(
   let stop: unknown;
 
   return new Promise<void>((resolve, reject) => {
-    const stopped = () => opts.signal.aborted || stop !== undefined;
+    const stopped = () => opts.signal.aborted || stop !== undefined || opts.halt?.() === true;
     const hasWork = () => due.length > 0 || nextFresh < plan.hardwareIds.length;
     // devices whose wait is over go before those not tried yet
     const take = (): Pending => due.shift() ?? { hardwareId: plan.hardwareIds[nextFresh++]!, retries: 0, at: 0 };

@@ -68,6 +68,14 @@ export interface ScenarioClient {
   scopes: string[];
 }
 
+/** How devices report after a command (control document: ScenarioDeviceReporting; telemetry/device-returns.ts). */
+export interface ScenarioDeviceReporting {
+  reboot_downtime_ms?: number;
+  reboot_jitter_ms?: number;
+  wake_up_report_ms?: number;
+  never_back?: string[];
+}
+
 export interface Scenario {
   name?: string;
   description?: string;
@@ -79,6 +87,7 @@ export interface Scenario {
   drivers?: ScenarioDriver[];
   webhooks?: ScenarioWebhookConfig[];
   clients?: ScenarioClient[];
+  device_reporting?: ScenarioDeviceReporting;
 }
 
 /** A mistake in a scenario, at a member: `devices[2].vehicle: no vehicle van-9 in this scenario`. */
