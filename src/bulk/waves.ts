@@ -104,7 +104,7 @@ function sizesText(sizes: number[]): string {
   const same = sizes.slice(0, -1).every((s) => s === sizes[0]);
   if (sizes.length === 1) return `${last} device${last === 1 ? '' : 's'}`;
   if (same && last === sizes[0]) return `${sizes.length} x ${last}`;
-  if (same) return `${sizes.length - 1} x ${sizes[0]}, then ${last}`;
+  if (same && sizes.length > 2) return `${sizes.length - 1} x ${sizes[0]}, then ${last}`;
   return sizes.join(', ');
 }
 
