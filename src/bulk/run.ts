@@ -271,7 +271,7 @@ async function confirm(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions,
 /** The waves, their sizes, the pauses and the brake; and what --wait follows. Said only when asked for. */
 function announcePlan(deps: BulkDeps, run: Run): void {
   if (hasWaves(run.waves)) for (const line of planLines(run.plan)) deps.io.info(line);
-  if (run.wait) deps.io.info(`Wait: until each device reports again (its ${run.wait.field} after the command was accepted), at most ${formatDuration(run.wait.timeoutMs)}`);
+  if (run.wait) deps.io.info(`Wait: until each device reports again (its ${run.wait.field} after acceptance), at most ${formatDuration(run.wait.timeoutMs)} each`);
 }
 
 function announceCapability(deps: BulkDeps, verb: BulkVerb, run: Run, moment: Moment): void {

@@ -48,7 +48,7 @@ describe('waves with a brake, and --wait, against the sandbox', { timeout: 60_00
     expect(r.stderr).toContain('Canary: 1 device, then wait until it is back\n');
     expect(r.stderr).toContain('Waves: 2 (4, 2), one after the other, no pause\n');
     expect(r.stderr).toContain('Brake: stop sending once 20% of the devices sent so far failed or did not come back\n');
-    expect(r.stderr).toContain('Wait: until each device reports again (its reported_at after the command was accepted), at most 30s\n');
+    expect(r.stderr).toContain('Wait: until each device reports again (its reported_at after acceptance), at most 30s each\n');
     expect((await executed()).length).toBe(from);
   });
 
