@@ -7,20 +7,22 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BIN = path.join(ROOT, 'bin/fleetctl.js');
 
-/** Starts `fleetctl sandbox --port 0 ...options` and reads its base URL and the sandbox-admin secret from what it prints. */
+/** Starts `fleetctl sandbox --port 0 --json ...options` and reads its base URL and the sandbox-admin secret from its JSON line. */
 export function startSandbox(options) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...options], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', ...options], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
   let text = '';
+  let stdout = '';
   return new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      text += chunk.toString('utf8');
-      const url = /listening on (http:\/\/[^\s]+)/.exec(text);
-      const secret = /sandbox-admin\s+secret\s+(\S+)/.exec(text);
-      if (url && secret) resolve({ child, baseUrl: url[1].replace(/\/$/, ''), secret: secret[1] });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}:\n${text}`)));
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk.toString('utf8');
+      const line = stdout.split('\n').find((l) => l.startsWith('{') && l.endsWith('}'));
+      if (!line) return;
+      const ready = JSON.parse(line);
+      const admin = ready.clients.find((c) => c.client_id === 'sandbox-admin');
+      resolve({ child, baseUrl: ready.base_url.replace(/\/$/, ''), secret: admin.client_secret });
+    });
+    child.stderr.on('data', (chunk) => (text += chunk.toString('utf8')));
+    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}:\n${text}${stdout}`)));
   });
 }
 

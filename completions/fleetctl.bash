@@ -82,8 +82,8 @@ _fleetctl_options() {
     "devices get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "devices assign") echo "--auth-url --base-url --ca-file --columns --debug --field --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --vehicle-id --version -V -o" ;;
     "devices unassign") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version --yes -V -o -y" ;;
-    "devices reboot") echo "--allow-empty --auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --resume --sandbox --slurp --timeout --version --yes -V -o -y" ;;
-    "devices wake-up") echo "--allow-empty --auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --resume --sandbox --slurp --timeout --version --yes -V -o -y" ;;
+    "devices reboot") echo "--abort-if-failed --allow-empty --auth-url --base-url --ca-file --canary --canary-wait --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --report-time-field --resume --sandbox --slurp --timeout --version --wait --wait-timeout --wave --yes -V -o -y" ;;
+    "devices wake-up") echo "--abort-if-failed --allow-empty --auth-url --base-url --ca-file --canary --canary-wait --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --report-time-field --resume --sandbox --slurp --timeout --version --wait --wait-timeout --wave --yes -V -o -y" ;;
     "devices events") echo "--accident --all --auth-url --base-url --ca-file --columns --cursor --debug --follow --from --help --important --insecure --interval --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --type --version -V -f -o" ;;
     "devices last-reported") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "devices last-position") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --interval --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version --watch -V -o -w" ;;
@@ -157,11 +157,11 @@ _fleetctl_value() {
     "devices list|--hardware-id") echo "lookup hardware-id" ;;
     "devices list|--limit" | "devices list|--cursor" | "devices list|--max-items" | "devices list|--sort") echo "any" ;;
     "devices assign|--vehicle-id" | "devices assign|--field") echo "any" ;;
-    "devices reboot|--idempotency-key" | "devices reboot|--max-devices" | "devices reboot|--concurrency" | "devices reboot|--resume") echo "any" ;;
+    "devices reboot|--idempotency-key" | "devices reboot|--max-devices" | "devices reboot|--concurrency" | "devices reboot|--resume" | "devices reboot|--canary" | "devices reboot|--canary-wait" | "devices reboot|--wave" | "devices reboot|--abort-if-failed" | "devices reboot|--wait-timeout" | "devices reboot|--report-time-field") echo "any" ;;
     "devices reboot|--from-file" | "devices reboot|--journal") echo "file" ;;
     "devices reboot|--fleet-id") echo "lookup fleet-id" ;;
     "devices reboot|--organization-id") echo "lookup organization-id" ;;
-    "devices wake-up|--idempotency-key" | "devices wake-up|--max-devices" | "devices wake-up|--concurrency" | "devices wake-up|--resume") echo "any" ;;
+    "devices wake-up|--idempotency-key" | "devices wake-up|--max-devices" | "devices wake-up|--concurrency" | "devices wake-up|--resume" | "devices wake-up|--canary" | "devices wake-up|--canary-wait" | "devices wake-up|--wave" | "devices wake-up|--abort-if-failed" | "devices wake-up|--wait-timeout" | "devices wake-up|--report-time-field") echo "any" ;;
     "devices wake-up|--from-file" | "devices wake-up|--journal") echo "file" ;;
     "devices wake-up|--fleet-id") echo "lookup fleet-id" ;;
     "devices wake-up|--organization-id") echo "lookup organization-id" ;;

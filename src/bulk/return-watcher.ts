@@ -169,9 +169,10 @@ export class ReturnWatcher {
     }
     const elapsed = now - item.acceptedAt;
     if (elapsed >= this.opts.timeoutMs) return this.settle({ hardwareId: item.hardwareId, back: false, afterMs: null });
-    // not back: the next look when devices have been coming back, else a quarter of the time it has been away
+    // not back: the next look when devices have been coming back, else an eighth of the time it has been away
+    // (a device is late by at most that much when it is seen back; the looks grow rarer the longer it is away)
     const expected = item.acceptedAt + this.expectedReturnMs();
-    const interval = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, elapsed / 4));
+    const interval = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, elapsed / 8));
     this.enqueue({ ...item, nextAt: Math.max(now + interval, expected) });
   }
 

@@ -118,6 +118,9 @@ export function newDeviceCommandVerb(
       'With several devices, each key is BASE:HARDWARE_ID (hashed when over 200 characters or not ASCII); results are journalled as they arrive,',
       'and an interrupted run is finished with --resume RUN_ID. Exit code: 0 all succeeded, 10 some failed, or the failure\'s own',
       'code when every device failed for the same reason.',
+      'In waves: --canary sends to a few first (then --canary-wait, or with --wait until they are back), --wave the rest in waves,',
+      '--abort-if-failed stops sending (exit 11; --resume RUN_ID goes on). --wait follows each device until it reports again',
+      '(exit 12 when some do not within --wait-timeout).',
     ].join('\n'),
   });
   command.action(async (hardwareIds: string[], flags: RawFlags) => {
@@ -189,6 +192,13 @@ function examplesFor(verb: DeviceCommandVerb) {
       comment: 'several devices from stdin, one key per device derived from the CI job id',
       command: `${capable(3)} | fleetctl --sandbox devices ${verb.name} --from-file - --idempotency-key ci-job-42 --yes`,
     },
+    {
+      comment: 'the plan of a careful run over a fleet: 1 device first, then waves of 10%, stopping once 5% failed (nothing sent)',
+      command: `fleetctl --sandbox devices ${verb.name} --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --canary 1 --wave 10% --abort-if-failed 5% --dry-run`,
+    },
+    ...(verb.command === 'wake_up'
+      ? [{ comment: 'wake a device and wait until it reports again (exit 12 if it does not within --wait-timeout)', command: `fleetctl --sandbox devices wake-up ${device} --wait --wait-timeout 1m --yes` }]
+      : []),
     {
       comment: `what a whole fleet would get, sending nothing (devices without the ${verb.command} capability are skipped)`,
       command: `fleetctl --sandbox devices ${verb.name} --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --dry-run`,
