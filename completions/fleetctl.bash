@@ -1,7 +1,7 @@
 # bash completion for fleetctl (generated from the command tree)
 _fleetctl_subcommands() {
   case "$1" in
-    "") echo "api auth completion config devices drivers events fleets help journeys organizations sandbox vehicles webhook webhook-config" ;;
+    "") echo "api auth completion config devices drivers events fleets help journeys organizations sandbox status vehicles webhook webhook-config" ;;
     "devices") echo "assign events get last-position last-reported list media reboot unassign wake-up" ;;
     "devices list") echo "" ;;
     "devices get") echo "" ;;
@@ -31,6 +31,7 @@ _fleetctl_subcommands() {
     "vehicles get") echo "" ;;
     "journeys") echo "list" ;;
     "journeys list") echo "" ;;
+    "status") echo "" ;;
     "organizations") echo "descendants get list" ;;
     "organizations list") echo "" ;;
     "organizations get") echo "" ;;
@@ -82,10 +83,10 @@ _fleetctl_options() {
     "devices") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "devices list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --hardware-id --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --slurp --sort --timeout --version -V -o" ;;
     "devices get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
-    "devices assign") echo "--auth-url --base-url --ca-file --columns --debug --field --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --vehicle-id --version -V -o" ;;
-    "devices unassign") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version --yes -V -o -y" ;;
-    "devices reboot") echo "--allow-empty --auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --resume --sandbox --slurp --timeout --version --yes -V -o -y" ;;
-    "devices wake-up") echo "--allow-empty --auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --resume --sandbox --slurp --timeout --version --yes -V -o -y" ;;
+    "devices assign") echo "--auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --field --from-file --help --insecure --journal --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --resume --sandbox --slurp --timeout --vehicle-id --version --yes -V -o -y" ;;
+    "devices unassign") echo "--auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --from-file --help --insecure --journal --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --resume --sandbox --slurp --timeout --version --yes -V -o -y" ;;
+    "devices reboot") echo "--abort-if-failed --allow-empty --auth-url --base-url --ca-file --canary --canary-wait --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --report-time-field --resume --sandbox --slurp --timeout --version --wait --wait-timeout --wave --yes -V -o -y" ;;
+    "devices wake-up") echo "--abort-if-failed --allow-empty --auth-url --base-url --ca-file --canary --canary-wait --columns --concurrency --debug --dry-run --fleet-id --from-file --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --report-time-field --resume --sandbox --slurp --timeout --version --wait --wait-timeout --wave --yes -V -o -y" ;;
     "devices events") echo "--accident --all --auth-url --base-url --ca-file --columns --cursor --debug --follow --from --help --important --insecure --interval --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --type --version -V -f -o" ;;
     "devices last-reported") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "devices last-position") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --interval --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version --watch -V -o -w" ;;
@@ -108,6 +109,7 @@ _fleetctl_options() {
     "vehicles get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "journeys") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "journeys list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --from --hardware-id --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --vehicle-id --version -V -o" ;;
+    "status") echo "--auth-url --base-url --ca-file --columns --debug --fail-if --fleet-id --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --report-time-field --sandbox --since --slurp --stale-after --timeout --version -V -o" ;;
     "organizations") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "organizations list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --sort --timeout --version -V -o" ;;
     "organizations get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
@@ -160,12 +162,15 @@ _fleetctl_value() {
     "devices list|--fleet-id") echo "lookup fleet-id" ;;
     "devices list|--hardware-id") echo "lookup hardware-id" ;;
     "devices list|--limit" | "devices list|--cursor" | "devices list|--max-items" | "devices list|--sort") echo "any" ;;
-    "devices assign|--vehicle-id" | "devices assign|--field") echo "any" ;;
-    "devices reboot|--idempotency-key" | "devices reboot|--max-devices" | "devices reboot|--concurrency" | "devices reboot|--resume") echo "any" ;;
+    "devices assign|--vehicle-id" | "devices assign|--field" | "devices assign|--concurrency" | "devices assign|--resume") echo "any" ;;
+    "devices assign|--from-file" | "devices assign|--journal") echo "file" ;;
+    "devices unassign|--from-file" | "devices unassign|--journal") echo "file" ;;
+    "devices unassign|--concurrency" | "devices unassign|--resume") echo "any" ;;
+    "devices reboot|--idempotency-key" | "devices reboot|--max-devices" | "devices reboot|--concurrency" | "devices reboot|--resume" | "devices reboot|--canary" | "devices reboot|--canary-wait" | "devices reboot|--wave" | "devices reboot|--abort-if-failed" | "devices reboot|--wait-timeout" | "devices reboot|--report-time-field") echo "any" ;;
     "devices reboot|--from-file" | "devices reboot|--journal") echo "file" ;;
     "devices reboot|--fleet-id") echo "lookup fleet-id" ;;
     "devices reboot|--organization-id") echo "lookup organization-id" ;;
-    "devices wake-up|--idempotency-key" | "devices wake-up|--max-devices" | "devices wake-up|--concurrency" | "devices wake-up|--resume") echo "any" ;;
+    "devices wake-up|--idempotency-key" | "devices wake-up|--max-devices" | "devices wake-up|--concurrency" | "devices wake-up|--resume" | "devices wake-up|--canary" | "devices wake-up|--canary-wait" | "devices wake-up|--wave" | "devices wake-up|--abort-if-failed" | "devices wake-up|--wait-timeout" | "devices wake-up|--report-time-field") echo "any" ;;
     "devices wake-up|--from-file" | "devices wake-up|--journal") echo "file" ;;
     "devices wake-up|--fleet-id") echo "lookup fleet-id" ;;
     "devices wake-up|--organization-id") echo "lookup organization-id" ;;
@@ -197,6 +202,9 @@ _fleetctl_value() {
     "journeys list|--hardware-id") echo "lookup hardware-id" ;;
     "journeys list|--vehicle-id" | "journeys list|--since" | "journeys list|--from" | "journeys list|--to" | "journeys list|--limit" | "journeys list|--cursor" | "journeys list|--max-items" | "journeys list|--sort") echo "any" ;;
     "journeys list|--fleet-id") echo "lookup fleet-id" ;;
+    "status|--fleet-id") echo "lookup fleet-id" ;;
+    "status|--organization-id") echo "lookup organization-id" ;;
+    "status|--stale-after" | "status|--since" | "status|--report-time-field" | "status|--fail-if") echo "any" ;;
     "organizations list|--limit" | "organizations list|--cursor" | "organizations list|--max-items" | "organizations list|--sort") echo "any" ;;
     "organizations descendants|--limit" | "organizations descendants|--cursor" | "organizations descendants|--max-items" | "organizations descendants|--sort") echo "any" ;;
     "api|-f" | "api|--raw-field" | "api|-F" | "api|--field" | "api|-H" | "api|--header" | "api|--idempotency-key") echo "any" ;;

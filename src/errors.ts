@@ -13,6 +13,8 @@ export const ExitCode = {
   rateLimited: 8,
   unavailable: 9,
   partialFailure: 10,
+  waveAborted: 11,
+  notBack: 12,
   thresholdBreached: 13,
   /** Set by bin/fleetctl.js (bin/supported-node.js) before the bundle loads: nothing in src/ returns it. */
   nodeUnsupported: 14,
@@ -79,6 +81,12 @@ export class CancelledError extends failureClass('CancelledError', ExitCode.inte
 
 /** Some items of a bulk operation failed; the command has already reported which. */
 export class PartialFailureError extends failureClass('PartialFailureError', ExitCode.partialFailure) {}
+
+/** A run in waves stopped sending: --abort-if-failed was reached. It says how many were sent; --resume continues. */
+export class WaveAbortedError extends failureClass('WaveAbortedError', ExitCode.waveAborted) {}
+
+/** With --wait: some devices did not report again before --wait-timeout. */
+export class NotBackError extends failureClass('NotBackError', ExitCode.notBack) {}
 
 /** A `fleetctl status --fail-if` threshold was breached (or could not be judged): the report was printed first. */
 export class ThresholdBreachedError extends failureClass('ThresholdBreachedError', ExitCode.thresholdBreached) {}

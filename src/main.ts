@@ -35,6 +35,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   9    service unavailable: HTTP 5xx, 408, a redirect (3xx, never followed) or
        any other status; timeout or network failure
   10   partial failure of a bulk operation
+  11   a run in waves stopped by --abort-if-failed (--resume continues it)
+  12   with --wait: some devices did not report again in time
   13   a fleetctl status --fail-if threshold was breached
   14   this Node.js version cannot run fleetctl (the line says which is needed)
   130  interrupted (Ctrl-C, SIGTERM)`;

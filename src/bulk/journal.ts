@@ -8,6 +8,7 @@ import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io
 import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
 import { acquireLock, type HeldLock } from '../shared/file-lock.js';
+import type { WaveOptions } from './waves.js';
 
 export interface JournalHeader {
   type: 'run';
@@ -20,6 +21,8 @@ export interface JournalHeader {
   created_at: string;
   /** An assign run: the vehicle of each target. */
   vehicles?: Record<string, string>;
+  /** The run's canary, waves and brake (bulk/waves.ts), kept for --resume. */
+  waves?: WaveOptions;
 }
 
 /** What every journalled result carries: the target it is for (its key in the run) and its status. */

@@ -5,7 +5,7 @@ import { setMaxListeners } from 'node:events';
 import type { Deps } from '../factory.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { confirmOrRequireYes } from '../io/prompter.js';
-import { startProgress } from '../io/progress.js';
+import { formatDuration, startProgress } from '../io/progress.js';
 import { RatePacer } from '../api/rate-pacer.js';
 import type { ApiClient } from '../api/client.js';
 import type { RetryPolicy } from '../shared/retry.js';
@@ -14,7 +14,12 @@ import { viewOf } from '../output/columns.js';
 import { hasSelection, isEmptySource, resolveTargets, selectionText, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { defaultJournalPath, isDone, Journal } from './journal.js';
-import { isRunFatal, runBulk } from './runner.js';
+import { isRunFatal } from './runner.js';
+import { hasWaves, planLines, planWaves, type WaveOptions, type WavePlan } from './waves.js';
+import { WaveSender, type WavesDone } from './wave-run.js';
+import { ReturnWatcher, type WaitOutcome } from './return-watcher.js';
+import { reportTimeField } from './report-time.js';
+import { abortedError, notBackError, RunTally, waitSummaryLines, withWait } from './wait-results.js';
 import type { ConcurrencyBounds } from './concurrency.js';
 import { bulkFailure, summaryLines } from './summary.js';
 import { capabilityLines, checkCapability, NOTHING_CHECKED, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
@@ -41,12 +46,19 @@ export interface BulkCommandOptions {
   resume?: string;
   /** --allow-empty: a selection that matches no device is not an error (a CI job over fleets that may be empty). */
   allowEmpty?: boolean;
+  /** --canary, --canary-wait, --wave, --abort-if-failed (a resumed run without them keeps its journal's). */
+  waves?: WaveOptions;
+  /** --wait: follow each accepted device until it reports again. */
+  wait?: { timeoutMs: number; reportTimeField?: string };
 }
 
-export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals'>;
+export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals' | 'servedDocument'>;
 
 /** Retries per request in a bulk run unless --max-retries says otherwise: 503s and drops are retried with the same key. */
 export const BULK_MAX_RETRIES = 10;
+
+/** Replaced by the plan over the devices pending once the run is known. */
+const NO_PLAN: WavePlan = { sizes: [], canary: false, wait: false };
 
 /** Without --concurrency: 8 in flight at first, up to 64 while the API accepts them. */
 export const DEFAULT_CONCURRENCY: ConcurrencyBounds = { initial: 8, max: 64 };
@@ -60,10 +72,21 @@ interface Run {
   /** Results of an earlier attempt (--resume). */
   earlier: Map<string, DeviceCommandResult>;
   journal?: Journal;
+  /** The wave options the run keeps (its journal has them), and their plan over the devices pending. */
+  waves: WaveOptions;
+  plan: WavePlan;
+  /** --wait: the report-time field, found before anything is sent. */
+  wait?: { field: string; timeoutMs: number };
 }
 
 export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<void> {
+  // before anything is read or sent: a --wait that cannot tell when a device reports says so now
+  const wait = opts.wait && { field: reportTimeField(await deps.servedDocument(), opts.wait.reportTimeField), timeoutMs: opts.wait.timeoutMs };
   const run = opts.resume ? await resumeRun(deps, verb, opts) : await newRun(deps, verb, opts);
+  run.wait = wait;
+  const pendingCount = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!))).length;
+  // a resumed run that sent to some devices already had its canary
+  run.plan = planWaves(pendingCount, run.waves, { wait: wait !== undefined, canaryDone: run.earlier.size > 0 });
   try {
     await carryOut(deps, verb, opts, run);
   } finally {
@@ -83,7 +106,8 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   // a resumed run with nothing left sends nothing: no confirmation, just the summary of the whole run
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
   const journal = (run.journal ??= await Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now())));
-  const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
+  const waitFlags = run.wait ? ` --wait${opts.wait?.reportTimeField ? ` --report-time-field ${opts.wait.reportTimeField}` : ''}` : '';
+  const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''}${waitFlags} --yes`;
   deps.io.info(
     `Run ${run.runId}: ${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}${run.earlier.size > 0 ? ` (${run.targets.length - pending.length} already done)` : ''}; ` +
       `journal ${journal.file} (if interrupted: --resume ${run.runId})`,
@@ -91,44 +115,61 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
 
   const output = deps.output();
   const streaming = output.format === 'ndjson';
-  // results are printed in the order they arrive, one after the other (--jq runs each through jq)
+  // results are printed in the order they are final, one after the other (--jq runs each through jq)
   let printed = Promise.resolve();
   const progress = await startProgress(deps.io, { label: verb.name, total: pending.length });
-  let done = 0;
-  let failed = 0;
+  const tally = new RunTally(verb.name, pending.length, run.wait !== undefined);
+  const print = (record: object): void => {
+    if (!streaming) return;
+    // ndjson writes its line synchronously, so it is out before the progress line comes back
+    progress.above(() => {
+      const line = output.item(record);
+      line.catch(() => undefined); // reported once, from `printed`
+      printed = printed.then(() => line);
+    });
+  };
   const { api, retry } = pacedClient(await deps.api(), deps);
   const concurrency = opts.concurrency === undefined ? DEFAULT_CONCURRENCY : { initial: opts.concurrency, max: opts.concurrency };
   // every request in flight listens to the signal (undici, Retry-After sleeps, the pacer)
   setMaxListeners(Math.max(64, concurrency.max * 8), deps.interruptSignal);
+  const waits = new Map<string, WaitOutcome>();
+  let sender: WaveSender | undefined;
+  const watcher = run.wait && new ReturnWatcher(api, {
+    field: run.wait.field,
+    timeoutMs: run.wait.timeoutMs,
+    clock: deps.clock,
+    signal: deps.interruptSignal,
+    onMissingField: (id) => progress.above(() => deps.io.warn(`the last-reported state of ${id} has no ${run.wait!.field}: pass the name of its report time with --report-time-field`)),
+    onOutcome: (outcome) => {
+      waits.set(outcome.hardwareId, outcome);
+      sender?.waited(outcome);
+      tally.waited(outcome);
+      progress.update(tally.settled, tally.failed, tally.label());
+      print(withWait(journal.results.get(outcome.hardwareId)!, outcome));
+    },
+  });
+  sender = new WaveSender({
+    api, retry, concurrency, command: verb.command, keyFor: (id) => deviceKey(run.keyBase, id), pending, plan: run.plan, watcher: watcher || undefined,
+    signal: deps.interruptSignal, clock: deps.clock, say: (line) => progress.above(() => deps.io.info(line)),
+    onResult: ({ result }) => {
+      journal.append(result, deps.clock.now());
+      tally.sent(result);
+      progress.update(tally.settled, tally.failed, tally.label());
+      // with --wait an accepted device is printed once it is back or timed out
+      if (!watcher || !isSuccess(result.status)) print(result);
+    },
+  });
+  let done: WavesDone;
   try {
-    await runBulk(
-      api,
-      { command: verb.command, hardwareIds: pending, keyFor: (id) => deviceKey(run.keyBase, id), concurrency, retry },
-      {
-        signal: deps.interruptSignal,
-        clock: deps.clock,
-        onResult: ({ result }) => {
-          journal.append(result, deps.clock.now());
-          done++;
-          // as the summary and the exit code count them: anything not accepted or replayed
-          if (!isSuccess(result.status)) failed++;
-          progress.update(done, failed);
-          // ndjson writes its line synchronously, so it is out before the progress line comes back
-          if (streaming) {
-            progress.above(() => {
-              const line = output.item(result);
-              line.catch(() => undefined); // reported once, from `printed`
-              printed = printed.then(() => line);
-            });
-          }
-        },
-      },
-    );
+    done = await sender.send();
+    await watcher?.drain();
+    if (deps.interruptSignal.aborted) throw deps.interruptSignal.reason;
   } catch (error) {
+    watcher?.stop();
     progress.finish();
     await printed.catch(() => undefined);
-    if (deps.interruptSignal.aborted) deps.io.info(`Interrupted after ${done} of ${pending.length} devices; ${resumeHint}`);
-    else if (isRunFatal(error)) deps.io.info(`Stopped after ${done} of ${pending.length} devices: nothing more was sent. Once this is fixed, ${resumeHint}`);
+    if (deps.interruptSignal.aborted) deps.io.info(`Interrupted after ${tally.answered} of ${pending.length} devices; ${resumeHint}`);
+    else if (isRunFatal(error)) deps.io.info(`Stopped after ${tally.answered} of ${pending.length} devices: nothing more was sent. Once this is fixed, ${resumeHint}`);
     throw error;
   }
   progress.finish();
@@ -137,16 +178,21 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
   // stdout has the devices this run completed, once: a resumed run appended to the first run's file adds no
   // duplicates; the summary and the exit code count the whole run (the journal has every result)
-  if (!streaming) await output.list(pending.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined), viewOf('deviceCommandResult'));
+  const completed = pending.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
+  if (!streaming) await output.list(watcher ? completed.map((r) => withWait(r, waits.get(r.hardware_id))) : completed, viewOf(watcher ? 'deviceCommandWaitResult' : 'deviceCommandResult'));
   for (const line of summaryLines(`${verb.label}, run ${run.runId}`, results)) deps.io.info(line);
+  if (watcher) for (const line of waitSummaryLines(waits)) deps.io.info(line);
   const skipped = skippedSummaryLine(deps.io.errTheme(), verb.command, run.capability);
   if (skipped) deps.io.paintedInfo(skipped);
+  if (done.aborted) throw abortedError({ verb: verb.label, runId: run.runId }, done.sent, pending.length, done.aborted, resumeHint);
   const retryable = results.some((r) => !isDone(r));
   const hint = retryable
     ? `${resumeHint} to retry the failed devices (those done are skipped)`
     : 'devices without the capability, or unknown to your credentials, cannot succeed: every result is in the journal and with -o json';
   const failure = bulkFailure(results, verb.name, hint);
   if (failure) throw failure;
+  const notBack = notBackError(waits);
+  if (notBack) throw notBack;
 }
 
 async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
@@ -155,7 +201,7 @@ async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions):
   if (hasSelection(opts.source) && resolved.selected === 0 && !opts.allowEmpty) throw nothingMatched(opts.source);
   const capability = checkCapability(resolved, verb.command);
   const runId = newRunId(deps.clock.now());
-  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map() };
+  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), waves: opts.waves ?? {}, plan: NO_PLAN };
 }
 
 function nothingMatched(source: TargetSource): NotFoundError {
@@ -180,17 +226,21 @@ async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOption
     journal.close();
     throw mismatch;
   }
-  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal };
+  // the operator may change the plan on resuming (a smaller wave, another brake); else the journal's stands
+  const waves = opts.waves && hasWaves(opts.waves) ? opts.waves : (header.waves ?? {});
+  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, waves, plan: NO_PLAN };
 }
 
 function header(verb: BulkVerb, run: Run, now: Date) {
-  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString() } as const;
+  const waves = hasWaves(run.waves) ? { waves: run.waves } : {};
+  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString(), ...waves } as const;
 }
 
 async function dryRun(deps: BulkDeps, verb: BulkVerb, run: Run, pending: string[], throwawayKeys: boolean): Promise<void> {
   const rows = pending.map((id) => ({ hardware_id: id, command: verb.command, idempotency_key: deviceKey(run.keyBase, id) }));
   await deps.output().list(rows, ['hardware_id', 'command', 'idempotency_key']);
   deps.io.info(`Dry run: would send ${verb.name} to ${pending.length} device${pending.length === 1 ? '' : 's'}; nothing was sent.`);
+  announcePlan(deps, run);
   announceCapability(deps, verb, run, 'dry-run');
   // without BASE the keys come from a run id of their own, which the real run will not have
   if (throwawayKeys) deps.io.info('The keys shown belong to this dry run only: a real run gets a new run id; pass --idempotency-key BASE to fix them.');
@@ -205,7 +255,10 @@ async function confirm(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions,
     );
   }
   // what happens to the devices that cannot take the command is said before the question, or before the run
-  if (opts.yes || deps.io.canPrompt()) announceCapability(deps, verb, run, opts.yes ? 'running' : 'asking');
+  if (opts.yes || deps.io.canPrompt()) {
+    announcePlan(deps, run);
+    announceCapability(deps, verb, run, opts.yes ? 'running' : 'asking');
+  }
   const lacking = run.capability.lacking.length;
   const skipping = lacking > 0 ? `, skipping ${lacking} that lack${lacking === 1 ? 's' : ''} the capability` : '';
   await confirmOrRequireYes(deps, {
@@ -213,6 +266,12 @@ async function confirm(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions,
     question: `${verb.label} ${count} device${count === 1 ? '' : 's'} (${sampleOf(pending)})${skipping}?`,
     refusal: `${verb.name} of ${count} device${count === 1 ? '' : 's'} not sent`,
   });
+}
+
+/** The waves, their sizes, the pauses and the brake; and what --wait follows. Said only when asked for. */
+function announcePlan(deps: BulkDeps, run: Run): void {
+  if (hasWaves(run.waves)) for (const line of planLines(run.plan)) deps.io.info(line);
+  if (run.wait) deps.io.info(`Wait: until each device reports again (its ${run.wait.field} after acceptance), at most ${formatDuration(run.wait.timeoutMs)} each`);
 }
 
 function announceCapability(deps: BulkDeps, verb: BulkVerb, run: Run, moment: Moment): void {

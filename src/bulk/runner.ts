@@ -58,7 +58,13 @@ interface Pending {
 export function runBulk<O extends BulkOutcome = DeviceCommandOutcome>(
   api: CommandSender,
   plan: BulkPlan<O>,
-  opts: { signal: AbortSignal; clock: Clock; onResult: (outcome: O) => void },
+  opts: {
+    signal: AbortSignal;
+    clock: Clock;
+    onResult: (outcome: O) => void;
+    /** A brake (bulk/waves.ts): once true, no device is taken; those in flight end, then the run resolves. */
+    halt?: () => boolean;
+  },
 ): Promise<void> {
   const { command, keyFor, send: task } = plan;
   if (!task && (command === undefined || keyFor === undefined)) throw new Error('a bulk plan names its command and keys, or its task');
@@ -72,7 +78,7 @@ export function runBulk<O extends BulkOutcome = DeviceCommandOutcome>(
   let stop: unknown;
 
   return new Promise<void>((resolve, reject) => {
-    const stopped = () => opts.signal.aborted || stop !== undefined;
+    const stopped = () => opts.signal.aborted || stop !== undefined || opts.halt?.() === true;
     const hasWork = () => due.length > 0 || nextFresh < plan.hardwareIds.length;
     // devices whose wait is over go before those not tried yet
     const take = (): Pending => due.shift() ?? { hardwareId: plan.hardwareIds[nextFresh++]!, retries: 0, at: 0 };

@@ -16,8 +16,8 @@ export interface ProgressOptions {
 }
 
 export interface Progress {
-  /** `failed` is shown when given, as "N failed", whatever the count. */
-  update(done: number, failed?: number): void;
+  /** `failed` is shown when given, as "N failed", whatever the count; `label` replaces the label (counts that change). */
+  update(done: number, failed?: number, label?: string): void;
   /** Writes to stdout (a streamed result) so that, on the same terminal, it does not land on the progress line. */
   above(write: () => void): void;
   /** Draws the final figures, ends the line, and hands the line back (spinners may show again). */
@@ -58,8 +58,9 @@ export async function startProgress(io: IOStreams, opts: ProgressOptions): Promi
   };
   draw();
   return {
-    update(done, failed) {
+    update(done, failed, label) {
       if (!open) return;
+      if (label !== undefined) state.label = label;
       state.done = done;
       state.failed = failed;
       const complete = state.total !== undefined && state.total > 0 && done >= state.total;

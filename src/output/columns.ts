@@ -74,6 +74,8 @@ export const VIEWS = {
   },
   webhookChange: rows('op', 'type', 'before', 'after'),
   deviceCommandResult: rows('hardware_id', 'status', 'http_status', 'code', 'idempotency_key'),
+  /** With --wait: whether each device reported again, and after how long. */
+  deviceCommandWaitResult: rows('hardware_id', 'status', 'wait', 'back_after_s', 'http_status', 'code', 'idempotency_key'),
   webhookEmitted: rows('id', 'type', 'hardware_id', 'organization_id', 'destinations'),
   sandboxRequest: rows('id', 'at', 'method', 'path', 'operation_id', 'client_id', 'status', 'outcome', 'duration_ms', 'fault'),
   sandboxFault: rows('id', 'match', 'respond', 'probability', 'times', 'hits'),

@@ -14,6 +14,7 @@ import type { RequestJournal } from './journal/journal.js';
 import type { FaultBook } from './faults/rules.js';
 import type { Scenario } from './scenario/scenario.js';
 import type { OperationId } from '../openapi/operations.js';
+import type { DeviceReturns } from './telemetry/device-returns.js';
 
 export interface SandboxApp {
   seed: number;
@@ -32,6 +33,8 @@ export interface SandboxApp {
   cursors: CursorCodec;
   media: MediaSigner;
   commands: CommandStore;
+  /** When devices report again after a command (the scenario's device_reporting); replaced with the world. */
+  returns: DeviceReturns;
   webhooks: WebhookConfigStore;
   hooks: SandboxHooks;
   allowPrivateWebhooks: boolean;

@@ -6,6 +6,7 @@ import { TokenStore } from './auth/tokens.js';
 import { CursorCodec } from './paging.js';
 import { MediaSigner } from './media-signing.js';
 import { CommandStore } from './store/commands.js';
+import { DeviceReturns } from './telemetry/device-returns.js';
 import { WebhookConfigStore } from './store/webhook-configs.js';
 import { STATE_FORMAT, STATE_VERSION, type SandboxState } from './store/state-file.js';
 import { SandboxHooks } from './hooks.js';
@@ -58,6 +59,7 @@ export function createApp(p: AppParams): AppHandle {
     scenario,
     tenants: new TenantDirectory(() => app.world.organizations.values()),
     commands: new CommandStore(saved?.commands),
+    returns: new DeviceReturns(p.seed, scenario?.device_reporting),
     webhooks: saved ? new WebhookConfigStore(p.now, saved.webhooks) : webhookStoreOf(next, p.now),
   });
 

@@ -35,6 +35,10 @@ export interface SecondClient {
 export interface SecondServiceOptions {
   /** false: {base_url}/openapi/v1.json is 404, so only the records can tell a client their shape. */
   serveDocument?: boolean;
+  /** Milliseconds after a reboot or wake-up until the device's telemetry (observed_at) is new again (default 150). */
+  commandReturnMs?: number;
+  /** Devices that never report again once rebooted. */
+  neverBack?: string[];
 }
 
 export interface InjectedFault {
@@ -89,7 +93,17 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
   const state = seedState();
   const idempotency: IdempotencyStore = new Map();
   const configs: ConfigStore = new Map();
-  const routes: Route[] = [...deviceRoutes(idempotency), ...driverFleetEventRoutes(), ...webhookConfigRoutes(configs)];
+  const returns = new Set<NodeJS.Timeout>();
+  // a device reports again a while after its command: its telemetry gets a new observed_at then (not before)
+  const executed = (hw: string, command: string): void => {
+    if (command === 'reboot' && options.neverBack?.includes(hw)) return;
+    const timer = setTimeout(() => {
+      returns.delete(timer);
+      state.lastReported.set(hw, { ...(state.lastReported.get(hw) ?? { hw }), observed_at: new Date().toISOString() });
+    }, options.commandReturnMs ?? 150);
+    returns.add(timer);
+  };
+  const routes: Route[] = [...deviceRoutes(idempotency, executed), ...driverFleetEventRoutes(), ...webhookConfigRoutes(configs)];
   const tokens = new Map<string, Token>();
   const faults: (InjectedFault & { left: number })[] = [];
   const requests: LoggedRequest[] = [];
@@ -215,6 +229,7 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
     },
     webhookKey: (org) => configs.get(org)?.key,
     close: () => new Promise<void>((resolve) => {
+      for (const timer of returns) clearTimeout(timer);
       server.closeAllConnections();
       server.close(() => resolve());
     }),

@@ -22,6 +22,11 @@ import { rephrase } from '../shared/api-errors.js';
 import { pickDevicesFor } from '../shared/pickers.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
+import { hasWaves } from '../../bulk/waves.js';
+import { reportTimeField } from '../../bulk/report-time.js';
+import { notBackError, withWait } from '../../bulk/wait-results.js';
+import { formatDuration } from '../../io/progress.js';
+import { addWaveOptions, waitForOne, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
 
 export interface DeviceCommandVerb extends BulkVerb {
   operationId: OperationId;
@@ -51,16 +56,18 @@ export interface DeviceCommandOptions {
   yes: boolean;
   /** --dry-run: show what would be sent (this very key), send nothing. */
   dryRun?: boolean;
+  /** --wait: follow the device until it reports again. */
+  wait?: WaitFlags;
 }
 
-export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal'>;
+export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'servedDocument' | 'clock'>;
 
 export type DeviceCommandVerbDeps = DeviceCommandDeps & BulkDeps;
 
 /** One device named alone: the key is used as given. Anything else is a bulk run. */
 export type DeviceCommandInvocation = ({ mode: 'single' } & DeviceCommandOptions) | ({ mode: 'bulk' } & BulkCommandOptions);
 
-interface RawFlags {
+interface RawFlags extends WaveFlags {
   idempotencyKey?: string;
   yes?: boolean;
   fromFile?: string;
@@ -92,7 +99,8 @@ export function newDeviceCommandVerb(
     .option('--max-devices <n>', 'above this many devices, --yes is required even on a terminal (default 100)')
     .option('--concurrency <n>', 'at most n requests in flight, 1 to 64 (default: from 8, more while the API accepts, fewer on 429)')
     .option('--journal <file>', 'where to record results (default: in the config directory, by run id)')
-    .option('--resume <run-id>', 'finish an interrupted run: skips devices already done, replays the rest with the same keys');
+    .option('--resume <run-id>', 'finish an interrupted or aborted run: skips devices already done, replays the rest with the same keys');
+  addWaveOptions(command);
   completeValues(command, {
     'hardware-ids': 'hardware-id',
     '--from-file': 'file',
@@ -110,6 +118,9 @@ export function newDeviceCommandVerb(
       'With several devices, each key is BASE:HARDWARE_ID (hashed when over 200 characters or not ASCII); results are journalled as they arrive,',
       'and an interrupted run is finished with --resume RUN_ID. Exit code: 0 all succeeded, 10 some failed, or the failure\'s own',
       'code when every device failed for the same reason.',
+      'In waves: --canary sends to a few first (then --canary-wait, or with --wait until they are back), --wave the rest in waves,',
+      '--abort-if-failed stops sending (exit 11; --resume RUN_ID goes on). --wait follows each device until it reports again',
+      '(exit 12 when some do not within --wait-timeout).',
     ].join('\n'),
   });
   command.action(async (hardwareIds: string[], flags: RawFlags) => {
@@ -132,11 +143,15 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
   // every flag is checked, even those a single device does not use, before anything is sent
   const maxDevices = flags.maxDevices === undefined ? 100 : requireWholeNumber(flags.maxDevices, '--max-devices', 1);
   const concurrency = flags.concurrency === undefined ? undefined : requireWholeNumber(flags.concurrency, '--concurrency', 1, 64);
-  const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined;
+  const waves = waveOptionsFrom(flags);
+  const wait = waitFrom(flags);
+  // a canary, waves or a brake only make sense over several devices: they make it a run (journal, --resume)
+  const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined || hasWaves(waves);
   const runOnly = flags.resume !== undefined || flags.journal !== undefined;
   if (ids.length === 1 && !bulkOnly && !runOnly) {
     // --dry-run stays single: it must show the key the same command sends without it (K itself, not K:HW)
-    return flags.dryRun ? { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes, dryRun: true } : { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes };
+    const single = { mode: 'single', hardwareId: ids[0]!, idempotencyKey: key, yes, ...(wait ? { wait } : {}) } as const;
+    return flags.dryRun ? { ...single, dryRun: true } : single;
   }
   if (ids.length === 0 && !bulkOnly && flags.resume === undefined) {
     if (canPick) return { mode: 'pick' };
@@ -159,6 +174,8 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
     journal: flags.journal === undefined ? undefined : requireNonEmpty(flags.journal, '--journal'),
     resume: flags.resume,
     allowEmpty: flags.allowEmpty,
+    waves,
+    wait,
   };
 }
 
@@ -175,6 +192,13 @@ function examplesFor(verb: DeviceCommandVerb) {
       comment: 'several devices from stdin, one key per device derived from the CI job id',
       command: `${capable(3)} | fleetctl --sandbox devices ${verb.name} --from-file - --idempotency-key ci-job-42 --yes`,
     },
+    {
+      comment: 'the plan of a careful run over a fleet: 1 device first, then waves of 10%, stopping once 5% failed (nothing sent)',
+      command: `fleetctl --sandbox devices ${verb.name} --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --canary 1 --wave 10% --abort-if-failed 5% --dry-run`,
+    },
+    ...(verb.command === 'wake_up'
+      ? [{ comment: 'wake a device and wait until it reports again (exit 12 if it does not within --wait-timeout)', command: `fleetctl --sandbox devices wake-up ${device} --wait --wait-timeout 1m --yes` }]
+      : []),
     {
       comment: `what a whole fleet would get, sending nothing (devices without the ${verb.command} capability are skipped)`,
       command: `fleetctl --sandbox devices ${verb.name} --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --dry-run`,
@@ -205,6 +229,8 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   });
   const generated = opts.idempotencyKey === undefined;
   const key = opts.idempotencyKey ?? generateIdempotencyKey();
+  // before anything is sent: a --wait that cannot tell when the device reports says so now
+  const field = opts.wait && reportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
   const api = await deps.api();
   const outcome = await sendDeviceCommand(api, { hardwareId: opts.hardwareId, command: verb.command, idempotencyKey: key, signal: deps.signal });
   if (!isSuccess(outcome.result.status)) {
@@ -214,10 +240,21 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
     }
     throw explain(outcome.error, verb, opts.hardwareId);
   }
-  await deps.output().object(outcome.response);
   const what = outcome.result.status === 'replayed' ? 'replayed (already sent earlier with this key; not sent again)' : 'accepted';
-  deps.io.info(`${verb.label} of ${opts.hardwareId} ${what}.`);
+  if (!field || !opts.wait) {
+    await deps.output().object(outcome.response);
+    deps.io.info(`${verb.label} of ${opts.hardwareId} ${what}.`);
+    if (generated) deps.io.info(`Idempotency-Key: ${key} (to replay this call safely, pass --idempotency-key ${key})`);
+    return;
+  }
   if (generated) deps.io.info(`Idempotency-Key: ${key} (to replay this call safely, pass --idempotency-key ${key})`);
+  deps.io.info(`${verb.label} of ${opts.hardwareId} ${what}; waiting until it reports again (at most ${formatDuration(opts.wait.timeoutMs)}).`);
+  const waited = await waitForOne(deps, api, opts.hardwareId, { field, timeoutMs: opts.wait.timeoutMs });
+  const { wait, back_after_s } = withWait(outcome.result, waited);
+  await deps.output().object({ ...(outcome.response as object), wait, back_after_s });
+  if (waited.back) deps.io.info(`${opts.hardwareId} is back: it reported again after ${back_after_s}s.`);
+  const notBack = notBackError(new Map([[opts.hardwareId, waited]]));
+  if (notBack) throw notBack;
 }
 
 /** A failure as the error to throw, saying which capability is missing when that is why. */

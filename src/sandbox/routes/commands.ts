@@ -82,6 +82,7 @@ async function runCommand(ctx: ApiContext, app: SandboxApp, command: Capability)
     { body_hash: bodyHash, status: 202, response, created_at: at },
     { hardware_id: device.hardware_id, command, idempotency_key: key, executed_at: at },
   );
+  app.returns.accepted(device, command, Date.parse(at));
   app.changed();
   return { status: 202, json: response };
 }

@@ -16,6 +16,7 @@ export type ScenarioDevices = ControlSchema['ScenarioDevices'];
 export type ScenarioDriver = ControlSchema['ScenarioDriver'];
 export type ScenarioWebhookConfig = ControlSchema['ScenarioWebhookConfig'];
 export type ScenarioClient = ControlSchema['ScenarioClient'];
+export type ScenarioDeviceReporting = ControlSchema['ScenarioDeviceReporting'];
 export type Scenario = ControlSchema['Scenario'];
 
 /** A mistake in a scenario, at a member: `devices[2].vehicle: no vehicle van-9 in this scenario`. */

@@ -54,7 +54,8 @@ export class MovingWorld {
   report(): DeviceReport | null {
     const { world } = this.app;
     const row = this.pickDevice();
-    if (row < 0) return null;
+    // a device rebooting (or gone for good after a reboot) reports nothing
+    if (row < 0 || this.app.returns.isSilent(row)) return null;
     const device = world.devices.at(row);
     const rng = this.rng;
     const late = rng.chance(LATE_SHARE);

@@ -60,7 +60,10 @@ function unassign(ctx: RouteContext): Answer {
   return { status: 204 };
 }
 
-function deviceCommand(command: Command, store: IdempotencyStore) {
+/** Told of each command executed (not replayed): the service's model of the device coming back. */
+export type CommandExecuted = (hardwareId: string, command: Command) => void;
+
+function deviceCommand(command: Command, store: IdempotencyStore, executed: CommandExecuted) {
   return (ctx: RouteContext): Answer => {
     const key = ctx.headers['idempotency-key'];
     if (typeof key !== 'string' || key === '') throw problem(400, 'idempotency.key_missing', 'the Idempotency-Key header is required', { errors: [{ pointer: '/header/Idempotency-Key', reason: 'missing' }] });
@@ -82,6 +85,7 @@ function deviceCommand(command: Command, store: IdempotencyStore) {
       body: { command_ref: randomUUID(), hw: device.hardware_id, action: command, state: 'queued', queued_at: new Date().toISOString(), replay_key: key },
     };
     store.set(storeKey, { fingerprint, answer });
+    executed(device.hardware_id, command);
     return answer;
   };
 }
@@ -123,14 +127,14 @@ function lastOf(map: 'lastReported' | 'lastPosition', code: string, what: string
   };
 }
 
-export function deviceRoutes(store: IdempotencyStore): Route[] {
+export function deviceRoutes(store: IdempotencyStore, executed: CommandExecuted = () => undefined): Route[] {
   return [
     { method: 'GET', template: '/v1/devices', scope: 'devices_read', handle: listDevices },
     { method: 'GET', template: '/v1/devices/{id}', scope: 'devices_read', handle: (ctx) => ({ status: 200, body: deviceById(ctx) }) },
     { method: 'PUT', template: '/v1/devices/{id}/assignment', scope: 'devices_write', handle: assign },
     { method: 'DELETE', template: '/v1/devices/{id}/assignment', scope: 'devices_write', handle: unassign },
-    { method: 'POST', template: '/v1/devices/{hardwareId}/commands/reboot', scope: 'device_commands_reboot', handle: deviceCommand('reboot', store) },
-    { method: 'POST', template: '/v1/devices/{hardwareId}/commands/wake-up', scope: 'device_commands_wake_up', handle: deviceCommand('wake_up', store) },
+    { method: 'POST', template: '/v1/devices/{hardwareId}/commands/reboot', scope: 'device_commands_reboot', handle: deviceCommand('reboot', store, executed) },
+    { method: 'POST', template: '/v1/devices/{hardwareId}/commands/wake-up', scope: 'device_commands_wake_up', handle: deviceCommand('wake_up', store, executed) },
     { method: 'GET', template: '/v1/devices/{hardwareId}/events', scope: 'devices_read', handle: deviceEvents },
     { method: 'GET', template: '/v1/devices/{hardwareId}/last-reported', scope: 'devices_read', handle: lastOf('lastReported', 'device.never_reported', 'never reported') },
     { method: 'GET', template: '/v1/devices/{hardwareId}/media', scope: 'devices_read', handle: deviceMedia },

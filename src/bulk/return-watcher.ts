@@ -1,0 +1,191 @@
+// Follows devices after their command was accepted until each reports again (its last-reported time is after the
+// acceptance) or --wait-timeout passes. One poller for every device, not one loop each: a few polls in flight,
+// through the run's paced client (so polls and sends share the rate the API accepts), each device polled when it is
+// due. Due means: not before devices have been taking to come back (learnt from the report times of those already
+// back), then more and more rarely, never more than once a second; so 10,000 waiting devices cost about one poll
+// each, not one per second each.
+import { CancelledError, FleetctlError } from '../errors.js';
+import type { Clock } from '../io/clock.js';
+import type { ApiClient } from '../api/client.js';
+import { reportTimeOf } from './report-time.js';
+
+export interface WaitOutcome {
+  hardwareId: string;
+  back: boolean;
+  /** From acceptance to the report that showed it back; null when not back. */
+  afterMs: number | null;
+}
+
+export interface WatcherOptions {
+  field: string;
+  timeoutMs: number;
+  clock: Clock;
+  signal: AbortSignal;
+  onOutcome: (outcome: WaitOutcome) => void;
+  /** Told once when a record lacks the field (then every device waits until its timeout). */
+  onMissingField?: (hardwareId: string) => void;
+  maxInFlight?: number;
+}
+
+interface Watched {
+  hardwareId: string;
+  acceptedAt: number;
+  nextAt: number;
+}
+
+/** A device is polled at most this often. */
+export const MIN_POLL_MS = 1000;
+const MAX_POLL_MS = 15_000;
+/** Return times kept to learn from (the most recent). */
+const SAMPLE = 200;
+
+type Reader = Pick<ApiClient, 'call'>;
+
+export class ReturnWatcher {
+  private readonly queue: Watched[] = []; // by nextAt
+  private readonly pending = new Set<string>();
+  private readonly returns: number[] = [];
+  private readonly settledWaiters: { ids: Set<string>; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private failure: unknown;
+  private inFlight = 0;
+  private wakeAt = Infinity;
+  private stopped = false;
+  private missingTold = false;
+
+  constructor(private readonly api: Reader, private readonly opts: WatcherOptions) {
+    // interrupted: whoever waits is let go (and finds the signal aborted)
+    opts.signal.addEventListener('abort', () => this.stop(), { once: true });
+  }
+
+  /** Starts following a device whose command was accepted at `acceptedAt` (ms). */
+  watch(hardwareId: string, acceptedAt: number): void {
+    this.pending.add(hardwareId);
+    this.enqueue({ hardwareId, acceptedAt, nextAt: acceptedAt + Math.max(MIN_POLL_MS, this.expectedReturnMs()) });
+    this.pump();
+  }
+
+  /** Resolves once each of these devices is back or timed out (those not watched count as settled). */
+  settled(ids: Iterable<string>): Promise<void> {
+    const waiting = new Set([...ids].filter((id) => this.pending.has(id)));
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (waiting.size === 0 || this.stopped) return Promise.resolve();
+    return new Promise((resolve, reject) => this.settledWaiters.push({ ids: waiting, resolve, reject }));
+  }
+
+  /** Every device watched so far is back or timed out. */
+  drain(): Promise<void> {
+    return this.settled([...this.pending]);
+  }
+
+  /** Devices still waiting. */
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  /** Stops polling; waiters resolve (their devices stay unsettled). */
+  stop(): void {
+    this.stopped = true;
+    for (const waiter of this.settledWaiters.splice(0)) waiter.resolve();
+  }
+
+  /** How long devices have been taking to come back: the 90th percentile of those seen (0 before any). */
+  private expectedReturnMs(): number {
+    if (this.returns.length === 0) return 0;
+    const sorted = [...this.returns].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))]!;
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error;
+    this.stopped = true;
+    for (const waiter of this.settledWaiters.splice(0)) waiter.reject(error);
+  }
+
+  private enqueue(item: Watched): void {
+    // never past the deadline: the last poll is at the timeout
+    item.nextAt = Math.min(item.nextAt, item.acceptedAt + this.opts.timeoutMs);
+    let lo = 0;
+    let hi = this.queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.queue[mid]!.nextAt <= item.nextAt) lo = mid + 1;
+      else hi = mid;
+    }
+    this.queue.splice(lo, 0, item);
+  }
+
+  private now(): number {
+    return this.opts.clock.now().getTime();
+  }
+
+  private pump(): void {
+    if (this.stopped || this.opts.signal.aborted) return;
+    const max = this.opts.maxInFlight ?? 8;
+    while (this.inFlight < max && this.queue.length > 0 && this.queue[0]!.nextAt <= this.now()) this.poll(this.queue.shift()!);
+    const next = this.queue[0]?.nextAt;
+    if (next !== undefined && next > this.now() && next < this.wakeAt) {
+      this.wakeAt = next;
+      this.opts.clock.sleep(next - this.now(), this.opts.signal).then(
+        () => {
+          if (this.wakeAt === next) this.wakeAt = Infinity;
+          this.pump();
+        },
+        () => undefined, // interrupted: the run reports it
+      );
+    }
+  }
+
+  private poll(item: Watched): void {
+    this.inFlight++;
+    this.api
+      .call('getDeviceLastReported', { pathParams: { hardwareId: item.hardwareId }, signal: this.opts.signal })
+      .then(
+        (answer) => this.answered(item, answer.body),
+        (error: unknown) => {
+          if (error instanceof CancelledError || this.opts.signal.aborted) return;
+          // never reported (404), a 429, a 503, a dropped connection: not back yet; anything else is a bug, not hidden
+          if (error instanceof FleetctlError) return this.answered(item, undefined);
+          this.fail(error);
+        },
+      )
+      .finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+  }
+
+  private answered(item: Watched, record: unknown): void {
+    const now = this.now();
+    const reportedAt = record === undefined ? undefined : reportTimeOf(record, this.opts.field);
+    if (record !== undefined && reportedAt === undefined && !this.missingTold) {
+      this.missingTold = true;
+      this.opts.onMissingField?.(item.hardwareId);
+    }
+    if (reportedAt !== undefined && reportedAt > item.acceptedAt) {
+      const afterMs = reportedAt - item.acceptedAt;
+      this.returns.push(afterMs);
+      if (this.returns.length > SAMPLE) this.returns.shift();
+      return this.settle({ hardwareId: item.hardwareId, back: true, afterMs });
+    }
+    const elapsed = now - item.acceptedAt;
+    if (elapsed >= this.opts.timeoutMs) return this.settle({ hardwareId: item.hardwareId, back: false, afterMs: null });
+    // not back: the next look when devices have been coming back, else an eighth of the time it has been away
+    // (a device is late by at most that much when it is seen back; the looks grow rarer the longer it is away)
+    const expected = item.acceptedAt + this.expectedReturnMs();
+    const interval = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, elapsed / 8));
+    this.enqueue({ ...item, nextAt: Math.max(now + interval, expected) });
+  }
+
+  private settle(outcome: WaitOutcome): void {
+    if (!this.pending.delete(outcome.hardwareId)) return;
+    this.opts.onOutcome(outcome);
+    for (let i = this.settledWaiters.length - 1; i >= 0; i--) {
+      const waiter = this.settledWaiters[i]!;
+      waiter.ids.delete(outcome.hardwareId);
+      if (waiter.ids.size === 0) {
+        this.settledWaiters.splice(i, 1);
+        waiter.resolve();
+      }
+    }
+  }
+}

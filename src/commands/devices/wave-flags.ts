@@ -1,0 +1,89 @@
+// The flags of a reboot or wake-up in waves with a brake, and of --wait: declared once for both verbs, checked
+// before anything is read or sent. The mechanisms are the bulk engine's (bulk/waves.ts, bulk/return-watcher.ts).
+import { Option, type Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import type { Deps } from '../../factory.js';
+import type { ApiClient } from '../../api/client.js';
+import { parseDuration } from '../shared/dates.js';
+import { requireNonEmpty } from '../shared/validate.js';
+import { parseAmount, type WaveOptions } from '../../bulk/waves.js';
+import { ReturnWatcher, type WaitOutcome } from '../../bulk/return-watcher.js';
+
+export interface WaitFlags {
+  timeoutMs: number;
+  reportTimeField?: string;
+}
+
+/** How long --wait waits for a device without --wait-timeout. */
+export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
+/** A wait or pause longer than a day is a typo. */
+const MAX_WAIT_MS = 86_400_000;
+
+/** The flags as commander gives them. */
+export interface WaveFlags {
+  canary?: string;
+  canaryWait?: string;
+  wave?: string;
+  abortIfFailed?: string;
+  wait?: boolean;
+  waitTimeout?: string;
+  reportTimeField?: string;
+}
+
+export function addWaveOptions(command: Command): void {
+  command
+    .addOption(new Option('--canary <n|p%>', 'send to this many devices first (a number, or a share such as 5%), then pause'))
+    .addOption(new Option('--canary-wait <duration>', 'pause after the canary, such as 30s or 5m (with --wait: until the canary is back)'))
+    .addOption(new Option('--wave <n|p%>', 'then send in waves of this size (default: all the rest at once)'))
+    .addOption(new Option('--abort-if-failed <n|p%>', 'stop sending once this many of the devices sent so far failed (with --wait: or are not back); exit 11'))
+    .addOption(new Option('--wait', 'after each command is accepted, wait until the device reports again (exit 12 if some do not)'))
+    .addOption(new Option('--wait-timeout <duration>', 'with --wait: how long to wait for each device (default 10m)'))
+    .addOption(new Option('--report-time-field <name>', "with --wait: the last-reported state's field that says when it reported (default: from the service's API document)"));
+}
+
+export function waveOptionsFrom(flags: WaveFlags): WaveOptions {
+  if (flags.canaryWait !== undefined && flags.canary === undefined) throw new UsageError('--canary-wait needs --canary N: it is the pause after the canary');
+  if (flags.canaryWait !== undefined && flags.wait) {
+    throw new UsageError('give --canary-wait or --wait, not both', 'with --wait the canary is followed until it is back, then the waves go out');
+  }
+  return {
+    ...(flags.canary === undefined ? {} : { canary: parseAmount(flags.canary, '--canary') }),
+    ...(flags.canaryWait === undefined ? {} : { canaryWaitMs: parseDuration(flags.canaryWait, '--canary-wait', MAX_WAIT_MS) }),
+    ...(flags.wave === undefined ? {} : { wave: parseAmount(flags.wave, '--wave') }),
+    ...(flags.abortIfFailed === undefined ? {} : { abortIfFailed: parseAmount(flags.abortIfFailed, '--abort-if-failed') }),
+  };
+}
+
+export function waitFrom(flags: WaveFlags): WaitFlags | undefined {
+  if (!flags.wait) {
+    const stray = flags.waitTimeout !== undefined ? '--wait-timeout' : flags.reportTimeField !== undefined ? '--report-time-field' : undefined;
+    if (stray) throw new UsageError(`${stray} goes with --wait`, `add --wait to follow the devices until they report again`);
+    return undefined;
+  }
+  const timeoutMs = flags.waitTimeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(flags.waitTimeout, '--wait-timeout', MAX_WAIT_MS);
+  const field = flags.reportTimeField === undefined ? undefined : requireNonEmpty(flags.reportTimeField, '--report-time-field', 200);
+  return field === undefined ? { timeoutMs } : { timeoutMs, reportTimeField: field };
+}
+
+/** One device, followed as a bulk run follows thousands. */
+export async function waitForOne(
+  deps: Pick<Deps, 'clock' | 'signal' | 'io'>,
+  api: ApiClient,
+  hardwareId: string,
+  wait: { field: string; timeoutMs: number },
+): Promise<WaitOutcome> {
+  let result: WaitOutcome | undefined;
+  const watcher = new ReturnWatcher(api, {
+    field: wait.field,
+    timeoutMs: wait.timeoutMs,
+    clock: deps.clock,
+    signal: deps.signal,
+    onOutcome: (outcome) => (result = outcome),
+    onMissingField: () => deps.io.warn(`the last-reported state of ${hardwareId} has no ${wait.field}: pass the name of its report time with --report-time-field`),
+  });
+  watcher.watch(hardwareId, deps.clock.now().getTime());
+  await watcher.drain();
+  // interrupted: the signal's reason is what the command ends with
+  if (!result) throw deps.signal.reason instanceof Error ? deps.signal.reason : new Error('interrupted');
+  return result;
+}

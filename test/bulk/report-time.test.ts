@@ -1,0 +1,52 @@
+// The report time --wait follows: the date-time member of the served document's last-reported state (the
+// sandbox's and the second service's, with their own names), --report-time-field over it, and a clear usage error
+// when no document tells (a bundled stand-in is no answer) or it cannot tell which.
+import { describe, expect, it } from 'vitest';
+import { reportTimeField, reportTimeOf } from '../../src/bulk/report-time.js';
+import { bundledDocument } from '../../src/api/served-document.js';
+import { serviceDocument } from '../support/second-service/openapi.js';
+import { deviceRoutes } from '../support/second-service/devices.js';
+import type { OpenApiDoc } from '../../src/openapi/document-shapes.js';
+
+const lastReported = (properties: Record<string, unknown>): OpenApiDoc =>
+  ({
+    openapi: '3.1.1',
+    info: { title: 't', version: '1' },
+    paths: { '/v1/devices/{hardwareId}/last-reported': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } } } } } },
+  }) as unknown as OpenApiDoc;
+const time = { type: 'string', format: 'date-time' };
+
+describe('reportTimeField', () => {
+  it("the sandbox's document names reported_at", async () => {
+    expect(reportTimeField({ document: await bundledDocument(), source: 'served' }, undefined)).toBe('reported_at');
+  });
+
+  it("the second service's names observed_at", () => {
+    const document = serviceDocument(deviceRoutes(new Map()), 'http://second.test/issuer') as unknown as OpenApiDoc;
+    expect(reportTimeField({ document, source: 'served' }, undefined)).toBe('observed_at');
+  });
+
+  it('--report-time-field wins, even when no document is served', async () => {
+    expect(reportTimeField({ document: await bundledDocument(), source: 'bundled' }, 'seen_at')).toBe('seen_at');
+  });
+
+  it('a bundled stand-in is no answer: said before anything is sent, with the flag to use', async () => {
+    const document = await bundledDocument();
+    expect(() => reportTimeField({ document, source: 'bundled' }, undefined)).toThrow(/serves no API document/);
+  });
+
+  it('of several date-time members, the one that says "report"; otherwise it asks', () => {
+    expect(reportTimeField({ document: lastReported({ fixed_at: time, last_report: time }), source: 'served' }, undefined)).toBe('last_report');
+    expect(() => reportTimeField({ document: lastReported({ a_at: time, b_at: time }), source: 'served' }, undefined)).toThrow(/cannot tell which of "a_at", "b_at"/);
+    expect(() => reportTimeField({ document: lastReported({ odometer: { type: 'number' } }), source: 'served' }, undefined)).toThrow(/no date-time field/);
+  });
+});
+
+describe('reportTimeOf', () => {
+  it('reads an RFC 3339 time, nested by dots; anything else is no time', () => {
+    expect(reportTimeOf({ reported_at: '2026-01-01T00:00:01Z' }, 'reported_at')).toBe(Date.parse('2026-01-01T00:00:01Z'));
+    expect(reportTimeOf({ a: { b: '2026-01-01T00:00:01.500+01:00' } }, 'a.b')).toBe(Date.parse('2026-01-01T00:00:01.500+01:00'));
+    expect(reportTimeOf({ reported_at: 'yesterday' }, 'reported_at')).toBeUndefined();
+    expect(reportTimeOf({}, 'reported_at')).toBeUndefined();
+  });
+});
