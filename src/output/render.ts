@@ -3,7 +3,7 @@ import type { IOStreams } from '../io/streams.js';
 import { UsageError } from '../errors.js';
 import { cellText, flattenRecord, valueAt } from './values.js';
 import { bundledDeclaredFields, closestNames, type DeclaredFields, type ResourceView } from './columns.js';
-import { quoteInput, safeText } from '../shared/terminal-text.js';
+import { quoteInput, safeText, terminalSafeJson } from '../shared/terminal-text.js';
 import { holdAll, sortRecords, type SortKey } from './sort.js';
 import { csvHeader, csvRow, oneLine, personCell, tableHeads, tsvField } from './cells.js';
 import { carries, chooseColumns, everyField, isIdentifierColumn } from './record-fields.js';
@@ -177,7 +177,7 @@ export class Output {
   async item(record: unknown): Promise<void> {
     if (this.options.jq) return this.writeJq((await this.options.jq).run([record], this.jqStyle));
     if (this.options.format === 'yaml') return this.writeInStream(`---\n${this.safeForTerminal((await this.yaml()).document(record))}`);
-    await this.writeInStream(`${JSON.stringify(record)}\n`);
+    await this.writeInStream(`${terminalSafeJson(record)}\n`);
   }
 
   private async listAs(records: Records, columns: string[], view: ResourceView, how: ListOptions): Promise<number> {
@@ -187,7 +187,7 @@ export class Output {
       case 'yaml':
         return this.writeYaml(records, Boolean(how.all));
       case 'ndjson':
-        return this.writeEach(records, (record) => `${JSON.stringify(record)}\n`);
+        return this.writeEach(records, (record) => `${terminalSafeJson(record)}\n`);
       case 'csv':
         return this.writeEach(records, (record) => csvRow(record, columns), csvHeader(columns));
       case 'table':
@@ -210,9 +210,9 @@ export class Output {
       case 'yaml':
         return this.write(this.safeForTerminal((await this.yaml()).document(record)));
       case 'json':
-        return this.write(`${JSON.stringify(record, null, 2)}\n`);
+        return this.write(`${terminalSafeJson(record, 2)}\n`);
       case 'ndjson':
-        return this.write(`${JSON.stringify(record)}\n`);
+        return this.write(`${terminalSafeJson(record)}\n`);
       case 'csv': {
         const cols = chosen ?? flattenRecord(record).map(([key]) => key);
         return this.write(`${csvHeader(cols)}${csvRow(record, cols)}`);
@@ -288,7 +288,7 @@ export class Output {
     const writes = new GatheredWrites(this.io.out);
     try {
       for await (const record of records) {
-        const body = JSON.stringify(record, null, 2).replace(/\n/g, '\n  ');
+        const body = terminalSafeJson(record, 2).replace(/\n/g, '\n  ');
         const readerBehind = writes.add(`${count === 0 ? '[\n  ' : ',\n  '}${body}`);
         if (readerBehind) await readerBehind;
         count++;

@@ -69,6 +69,16 @@ describe('lists', () => {
     expect(io.stdout()).not.toMatch(ANSI);
   });
 
+  it.each(['json', 'ndjson'] as const)('%s piped: C1 controls, DEL and bidi overrides in a record are escaped, the value unchanged', async (format) => {
+    // JSON.stringify leaves these raw; a record from outside may carry them (0x9b is a CSI to many terminals)
+    const hostile = [{ id: 'f1', name: 'a\u009b31mb\u007f\u202ec' }];
+    const { io, out } = output(format, { tty: false });
+    await out.list(hostile, COLUMNS);
+    expect(io.stdout()).not.toMatch(/[\u007f-\u009f\u202e]/);
+    expect(io.stdout()).toContain('\\u009b31m');
+    expect(io.stdout().trim().split('\n').length > 0 && (format === 'json' ? JSON.parse(io.stdout()) : [JSON.parse(io.stdout())])).toEqual(hostile);
+  });
+
   it('json of an empty list is []', async () => {
     const { io, out } = output('json', { tty: false });
     await out.list([], COLUMNS);

@@ -9,7 +9,7 @@ import { writeFileAtomically } from '../../io/atomic-file.js';
 import { manualOf } from './manual/model.js';
 import { referenceMarkdown } from './manual/markdown.js';
 import { manFileName, manPage } from './manual/roff.js';
-import { quoteInput } from '../../shared/terminal-text.js';
+import { quoteInput, safeText } from '../../shared/terminal-text.js';
 import { completeValues } from '../../completion/values.js';
 import { describeVerb } from '../shared/help.js';
 
@@ -64,7 +64,8 @@ function newReferenceCommand(deps: Pick<Deps, 'output'>, root: () => Command): C
       }
       written.push(file);
     }
-    deps.output().text(written.join('\n'));
+    // a folder named with control characters is shown escaped, as any text from outside
+    deps.output().text(written.map((file) => safeText(file)).join('\n'));
   });
   return reference;
 }

@@ -40,9 +40,9 @@ export function newStatusCommand(deps: StatusDeps, run = statusRun): Command {
       'Exit code: 0, or 13 when a --fail-if threshold is breached or cannot be judged (the report is printed first).',
     ].join('\n'),
     examples: [
-      { comment: 'the health of every device your credentials see', command: 'fleetctl --sandbox status' },
-      { comment: 'for monitoring: JSON, and exit 13 when a report time is unreadable or no device reported in a day', command: "fleetctl --sandbox status -o json --stale-after 1d --fail-if 'unknown>0' --fail-if 'reporting<1'" },
-      { comment: 'one fleet, stale after two hours', command: 'fleetctl --sandbox status --stale-after 2h --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)' },
+      { comment: 'the health of every device your credentials see', command: 'fleetctl status' },
+      { comment: 'for monitoring: JSON, and exit 13 when a report time is unreadable or no device reported in a day', command: "fleetctl status -o json --stale-after 1d --fail-if 'unknown>0' --fail-if 'reporting<1'" },
+      { comment: 'one fleet, stale after two hours', command: 'fleetctl status --stale-after 2h --fleet-id $(fleetctl fleets list --limit 1 --columns id -o csv | tail -n 1)' },
     ],
   });
   command.action(async (flags: RawFlags) => run(deps, optionsFrom(flags)));
