@@ -5,6 +5,11 @@
 // all workers), and the accepted rate is estimated as (requests let through since the last pause) / (time from
 // then until this pause ends). Over a whole burst-then-pause cycle that is the server's sustained rate, even
 // though a token bucket lets an initial burst through faster. Requests are then spaced 1/rate apart.
+//
+// Only time the client kept the server busy counts: after a stretch in which nothing was sent though the pacer
+// would have let it through (a canary's pause, a few polls a second), the window starts again. Counted, that idle
+// time made the rate look lower than it is (a 100/s limit measured as 20/s after a canary's 8 s), and an
+// under-estimate is never corrected: paced below the limit, the client gets no 429 to learn from again.
 import type { Clock } from '../io/clock.js';
 
 export interface RatePacerStats {
@@ -16,6 +21,8 @@ export interface RatePacerStats {
 
 /** However the 429s fall, requests are never paced slower than this (per second). */
 const MIN_RATE = 0.5;
+/** Nothing sent for this long past its slot: a new window (the server's bucket refilled meanwhile). */
+export const IDLE_RESTART_MS = 500;
 
 export class RatePacer {
   private rate: number | undefined;
@@ -33,7 +40,7 @@ export class RatePacer {
   async acquire(signal?: AbortSignal): Promise<void> {
     for (;;) {
       const now = this.now();
-      this.windowStart ??= now;
+      if (now >= this.pausedUntil && now - this.nextSlot >= IDLE_RESTART_MS) this.restartWindow(now);
       const slot = Math.max(now, this.pausedUntil, this.nextSlot);
       this.nextSlot = this.rate === undefined ? slot : slot + 1000 / this.rate;
       if (slot > now) await this.clock.sleep(slot - now, signal);
@@ -62,10 +69,14 @@ export class RatePacer {
     this.rate = Math.max(MIN_RATE, measured);
     this.pausedUntil = until;
     this.nextSlot = until;
-    this.windowStart = until;
+    this.restartWindow(until);
+    this.pauses++;
+  }
+
+  private restartWindow(at: number): void {
+    this.windowStart = at;
     this.sentInWindow = 0;
     this.limitedInWindow = 0;
-    this.pauses++;
   }
 
   stats(): RatePacerStats {

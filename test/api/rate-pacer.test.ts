@@ -70,4 +70,65 @@ describe('RatePacer', () => {
     expect(seconds).toBeLessThan(20 * 1.1);
     expect(refused).toBeLessThan(10);
   });
+
+  /** Sends n requests one after the other (2 ms each) through the pacer against the bucket, retrying 429s. */
+  async function sendAll(clock: FakeClock, pacer: RatePacer, take: () => number, n: number): Promise<number> {
+    let refused = 0;
+    for (let i = 0; i < n; i++) {
+      for (;;) {
+        await pacer.acquire();
+        clock.advance(2);
+        const wait = take();
+        if (wait === 0) break;
+        refused++;
+        pacer.onRateLimited(wait);
+        await clock.sleep(wait);
+      }
+    }
+    return refused;
+  }
+
+  it("time in which little was sent does not count: a canary's few polls a second, then the waves, still go at the limit", async () => {
+    const clock = new FakeClock();
+    const take = bucket(clock, 100);
+    const pacer = new RatePacer(clock);
+    // the canary: 4 sends, then its 4 devices polled once a second for 8 s
+    for (let s = 0; s < 9; s++) {
+      await sendAll(clock, pacer, take, 4);
+      clock.advance(1000 - 8);
+    }
+    const start = clock.now().getTime();
+    const refused = await sendAll(clock, pacer, take, 2000);
+    const seconds = (clock.now().getTime() - start) / 1000;
+    // counting the canary's 9 s made it about 20/s, and 2,000 requests took 100 s
+    expect(pacer.stats().rate).toBeGreaterThan(90);
+    expect(seconds).toBeLessThan(20 * 1.1);
+    expect(refused).toBeLessThan(10);
+  });
+
+  it('a long wait before the first 429 (--canary-wait) does not drag the rate down', async () => {
+    const clock = new FakeClock();
+    const take = bucket(clock, 100);
+    const pacer = new RatePacer(clock);
+    await sendAll(clock, pacer, take, 10); // the canary: no 429
+    clock.advance(10 * 60_000);
+    const start = clock.now().getTime();
+    await sendAll(clock, pacer, take, 1000);
+    // counting the 10 minutes made it the slowest rate there is, 0.5/s
+    expect(pacer.stats().rate).toBeGreaterThan(90);
+    expect((clock.now().getTime() - start) / 1000).toBeLessThan(10 * 1.1);
+  });
+
+  it('requests queued behind their slots are not idle: a paced run keeps its window', async () => {
+    const clock = new FakeClock();
+    const pacer = new RatePacer(clock);
+    for (let i = 0; i < 10; i++) await pacer.acquire();
+    pacer.onRateLimited(1000); // 9 let through (the 10th refused) over 1 s: 9/s
+    for (let i = 0; i < 20; i++) await pacer.acquire(); // at 1 s (the pause's end), then 1/9 s apart
+    clock.advance(300); // less than 500 ms past the next slot: not idle
+    pacer.onRateLimited(1000);
+    // 19 let through since the first pause ended, over the time from then to this pause's end
+    const lastSent = 1000 + (19 * 1000) / 9;
+    expect(pacer.stats().rate).toBeCloseTo(19 / ((lastSent + 300 + 1000 - 1000) / 1000), 2);
+  });
 });
