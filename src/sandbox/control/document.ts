@@ -2,14 +2,15 @@
 // Imported (not read from disk) so the bundle of the CLI carries it wherever dist/ goes.
 import document from './openapi.json' with { type: 'json' };
 import type { SchemaDocument } from '../../openapi/schema-check.js';
+import type { components } from '../../openapi/control.gen.js';
 
 export const controlDocument = (): unknown => document;
 
 /** The control document as the schema validator reads it. */
 export const CONTROL_DOCUMENT: SchemaDocument = { id: 'control.json', load: async () => document };
 
-/** Its schemas that data is checked against. */
-export type ControlSchemaName = 'Scenario' | 'FaultRuleInput' | 'FaultFile' | 'EmitRequest';
+/** A schema of the document (components.schemas), generated from it with the rest of control.gen.ts. */
+export type ControlSchemaName = keyof components['schemas'];
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
