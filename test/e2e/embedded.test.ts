@@ -14,10 +14,10 @@ describe('embedded sandbox', () => {
   it('reuses its cached token in the next run, though the port changed', async () => {
     configDir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-embedded-'));
     const env = { FLEETCTL_CONFIG_DIR: configDir };
-    const first = await runCli(['--sandbox', 'devices', 'list', '--limit', '1', '--debug'], { env });
+    const first = await runCli(['--sandbox', 'devices', 'list', '--limit', '1', '--debug'], { env, process: true });
     expect(first.code).toBe(0);
     expect(first.stderr).toContain('fetching a token for scope thirdparty.api.devices_read');
-    const second = await runCli(['--sandbox', 'devices', 'list', '--limit', '1', '--debug'], { env });
+    const second = await runCli(['--sandbox', 'devices', 'list', '--limit', '1', '--debug'], { env, process: true });
     expect(second.code).toBe(0);
     expect(second.stderr).not.toContain('fetching a token');
     expect(second.stderr).not.toContain('/connect/token');
@@ -30,9 +30,9 @@ describe('embedded sandbox', () => {
   it('after `sandbox reset` the stale cached token is refused once and replaced', async () => {
     configDir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-embedded-'));
     const env = { FLEETCTL_CONFIG_DIR: configDir };
-    expect((await runCli(['--sandbox', 'devices', 'list', '--limit', '1'], { env })).code).toBe(0);
-    expect((await runCli(['sandbox', 'reset'], { env })).code).toBe(0);
-    const after = await runCli(['--sandbox', 'devices', 'list', '--limit', '1', '--debug'], { env });
+    expect((await runCli(['--sandbox', 'devices', 'list', '--limit', '1'], { env, process: true })).code).toBe(0);
+    expect((await runCli(['sandbox', 'reset'], { env, process: true })).code).toBe(0);
+    const after = await runCli(['--sandbox', 'devices', 'list', '--limit', '1', '--debug'], { env, process: true });
     expect(after.code).toBe(0);
     expect(after.stderr).toMatch(/< 401 GET .*\/v1\/devices/);
     expect(after.stderr).toContain('fetching a token');

@@ -68,7 +68,7 @@ describe('the client secret in a real Secret Service', { timeout: 120_000 }, () 
     const secret = sandboxEnv.FLEETCTL_CLIENT_SECRET;
     // a shell with the keychain on, and no secret in its environment
     const shell = { ...serviceEnv(), FLEETCTL_KEYCHAIN: undefined, FLEETCTL_CLIENT_SECRET: undefined, FLEETCTL_BASE_URL: sandboxEnv.FLEETCTL_BASE_URL, FLEETCTL_AUTH_URL: sandboxEnv.FLEETCTL_AUTH_URL, FLEETCTL_CONFIG_DIR: harness.configDir };
-    const run = (args: string[], input?: string) => runCli(args, { env: shell, input });
+    const run = (args: string[], input?: string) => runCli(args, { env: shell, input, process: true });
 
     const login = await run(['auth', 'login', '--client-id', 'sandbox-admin', '--client-secret-stdin'], secret);
     expect(login.stderr).toContain('stored in the system keychain');

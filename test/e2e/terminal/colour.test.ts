@@ -61,11 +61,11 @@ describe('colour in a terminal', { timeout: 60_000 }, () => {
   }
 
   it('without FORCE_COLOR a piped stderr has no colour; FORCE_COLOR=1 paints it, even in CI', async () => {
-    const plain = await runCli(['fleets', 'get', 'not-a-uuid'], { env: { NO_COLOR: undefined } });
+    const plain = await runCli(['fleets', 'get', 'not-a-uuid'], { env: { NO_COLOR: undefined }, process: true });
     expect(plain.code).toBe(2);
     expect(plain.stderr).not.toContain('\x1b');
 
-    const forced = await runCli(['fleets', 'get', 'not-a-uuid'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    const forced = await runCli(['fleets', 'get', 'not-a-uuid'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' }, process: true });
     expect(forced.code).toBe(2);
     expect(forced.stdout).toBe('');
     expect(forced.stderr).toMatch(/^\x1b\[31m(\x1b\[1m)?Error:/);

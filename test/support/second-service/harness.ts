@@ -1,4 +1,4 @@
-// The built CLI against the second service double: the same clean environment as test/e2e/harness.ts, pointed
+// fleetctl against the second service double (in-process or as a process, as test/e2e/harness.ts decides), pointed
 // at the double as one of its clients, with a config folder of its own (tokens are cached there between runs).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
