@@ -4,12 +4,23 @@ import path from 'node:path';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { PROFILE_KEYS, configDirectory, openConfigStore } from '../../src/config/store.js';
+import { PROFILE_KEYS, configDirectory, configFileSchema, openConfigStore } from '../../src/config/store.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import localFiles from '../../src/openapi/local-files.json' with { type: 'json' };
 import { newMockAgent } from '../support/mock-http.js';
 import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
 
 describe('file', () => {
+  it("conf's schema (local-files.json's ConfigFile) is valid JSON Schema 2020-12: conf is told not to check it on every open", () => {
+    const { schema, rootSchema } = configFileSchema();
+    const ajv = new Ajv2020({ strict: true, strictTypes: false });
+    addFormats.default(ajv);
+    const asConfChecksIt = { ...(rootSchema as object), type: 'object', properties: schema };
+    expect(ajv.validateSchema(asConfChecksIt), JSON.stringify(ajv.errors)).toBe(true);
+    expect(() => ajv.compile(asConfChecksIt)).not.toThrow();
+  });
+
   it('is written with mode 0600', async () => {
     const dir = tempConfigDir();
     const result = await runCli(['config', 'set', 'client_id', 'abc'], { env: { FLEETCTL_CONFIG_DIR: dir } });
