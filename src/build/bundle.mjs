@@ -12,10 +12,10 @@ import { sideEffectFreePackages } from './side-effect-free.mjs';
 /**
  * Bundles src/main.ts and src/compile-cache.ts into `outDir` (emptied first: chunk names carry content hashes,
  * so no stale chunk is shipped). `helperRewrites: false` leaves esbuild's runtime helpers as esbuild wrote
- * them (chunks.mjs). Answers the time each stage took, in milliseconds: wall clock and this process's CPU
+ * them (chunks.mjs); `sourceMaps: true` writes a linked source map beside each file. Answers the time each stage took, in milliseconds: wall clock and this process's CPU
  * (on a busy shared machine, the CPU time says more).
  */
-export async function bundleCli({ root, outDir, helperRewrites = true }) {
+export async function bundleCli({ root, outDir, helperRewrites = true, sourceMaps = false }) {
   const { version, versionLine } = versionOf(root);
   const stage = path.join(outDir, '.esbuild');
   rmSync(outDir, { recursive: true, force: true });
@@ -33,7 +33,7 @@ export async function bundleCli({ root, outDir, helperRewrites = true }) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: 'linked',
+    sourcemap: sourceMaps ? 'linked' : false,
     // Heavy modules (undici, prompts, ora, cli-table3, conf) become chunks that only the commands needing
     // them load: `fleetctl --version` must start about as fast as node itself.
     splitting: true,
@@ -49,7 +49,7 @@ export async function bundleCli({ root, outDir, helperRewrites = true }) {
   const bundled = performance.now();
   const bundledCpu = cpuMs();
 
-  const meta = await regroupChunks({ root, stageDir: stage, stageMeta: result.metafile, outDir, helperRewrites });
+  const meta = await regroupChunks({ root, stageDir: stage, stageMeta: result.metafile, outDir, helperRewrites, sourceMaps });
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   writeFileSync(path.join(outDir, 'version.js'), `export const VERSION = ${JSON.stringify(version)};\nexport const VERSION_LINE = ${JSON.stringify(versionLine)};\n`);

@@ -23,8 +23,9 @@ const SHARED_BY_GROUPS = 4;
  * Rebundles the esbuild output in `stageDir` (with its metafile) into `outDir`, and returns a metafile of the
  * same shape for the new files: each output with the source inputs it holds. `helperRewrites: false` leaves
  * esbuild's runtime helpers as esbuild wrote them (commonJsRuntime below): slower to start, same behaviour.
+ * `sourceMaps: true` carries esbuild's maps through to a map beside each output file.
  */
-export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperRewrites = true }) {
+export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperRewrites = true, sourceMaps = false }) {
   const outputs = Object.fromEntries(Object.entries(stageMeta.outputs).map(([key, output]) => [path.resolve(root, key), output]));
   const entryFile = (entryPoint) => {
     const file = Object.keys(outputs).find((output) => outputs[output].entryPoint === entryPoint);
@@ -86,7 +87,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
     // esbuild has already dropped what is unused: a second tree-shaking would cost more than it removes
     treeshake: false,
-    plugins: [withInputSourceMaps(), ...(helperRewrites ? [commonJsRuntime(builtinWrappers)] : [])],
+    plugins: [...(sourceMaps ? [withInputSourceMaps()] : []), ...(helperRewrites ? [commonJsRuntime(builtinWrappers)] : [])],
     onwarn(warning, warn) {
       if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
     },
@@ -94,7 +95,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
   const { output } = await bundle.write({
     dir: outDir,
     format: 'es',
-    sourcemap: true,
+    sourcemap: sourceMaps,
     entryFileNames: '[name].js',
     // esbuild's names carry its hash (devices-QEAT7TXW): the name without it, and Rollup's hash
     chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,

@@ -1,6 +1,7 @@
 // The build rewrites esbuild's runtime helpers by the text esbuild writes (src/build/chunks.mjs): a new esbuild
 // may write them otherwise. Switched off (FLEETCTL_BUILD_HELPER_REWRITES=off), the build must still make a CLI
-// that works: built here into a folder of its own and run, beside the default build in dist/.
+// that works: built here into a folder of its own and run, beside the default build in dist/. The same build
+// writes source maps (FLEETCTL_BUILD_SOURCEMAPS=on), which the default build leaves out.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // build scripts: plain JavaScript, typed here
 const { bundleCli } = (await import(pathToFileURL(path.join(root, 'src/build/bundle.mjs')).href)) as {
-  bundleCli: (options: { root: string; outDir: string; helperRewrites: boolean }) => Promise<unknown>;
+  bundleCli: (options: { root: string; outDir: string; helperRewrites: boolean; sourceMaps: boolean }) => Promise<unknown>;
 };
 const { sourceClosure } = (await import(pathToFileURL(path.join(root, 'src/build/chunks.mjs')).href)) as {
   sourceClosure: (inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>, start: string) => Set<string>;
@@ -34,7 +35,7 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(cache, 'fleetctl-plain-build-'));
   writeFileSync(path.join(work, 'package.json'), '{ "type": "module" }\n');
   cpSync(path.join(root, 'bin'), path.join(work, 'bin'), { recursive: true });
-  await bundleCli({ root, outDir: path.join(work, 'dist'), helperRewrites: false });
+  await bundleCli({ root, outDir: path.join(work, 'dist'), helperRewrites: false, sourceMaps: true });
   plainCode = codeOf(path.join(work, 'dist'));
 }, 600_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -70,6 +71,27 @@ describe('the build without its rewrites of esbuild helpers', () => {
     const reboot = run(['--sandbox', 'devices', 'reboot', devices[0]!.hardware_id, '--yes', '--jq', '.hardware_id']);
     expect(reboot.status).toBe(0);
     expect(reboot.stdout).toContain(devices[0]!.hardware_id);
+  });
+});
+
+describe('source maps', () => {
+  const jsFiles = (dist: string) => [path.join(dist, 'main.js'), ...readdirSync(path.join(dist, 'chunks')).filter((name) => name.endsWith('.js')).map((name) => path.join(dist, 'chunks', name))];
+
+  it('asked for: every file links a map that leads back to the sources in src/', () => {
+    const sources = new Set<string>();
+    for (const file of jsFiles(path.join(work, 'dist'))) {
+      expect(readFileSync(file, 'utf8'), file).toMatch(/\n\/\/# sourceMappingURL=\S+\.js\.map\n?$/);
+      const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+      for (const source of map.sources) sources.add(path.resolve(path.dirname(file), source));
+    }
+    for (const source of ['src/main.ts', 'src/api/client.ts', 'src/commands/devices/list.ts']) expect(sources, source).toContain(path.join(root, source));
+  });
+
+  it('by default: none written, none linked', () => {
+    for (const file of jsFiles(path.join(root, 'dist'))) {
+      expect(readFileSync(file, 'utf8'), file).not.toContain('sourceMappingURL');
+      expect(() => readFileSync(`${file}.map`), file).toThrow();
+    }
   });
 });
 
