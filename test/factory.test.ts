@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { createDeps } from '../src/factory.js';
 import { IOStreams } from '../src/io/streams.js';
 import { cacheFileFor, bundledDocument } from '../src/api/served-document.js';
 import { BASE_URL, newMockAgent } from './support/mock-http.js';
+import { tempDir } from './support/temp-dir.js';
 
 const served = { openapi: '3.1.1', paths: { '/v1/things': { get: { security: [{ oauth2: ['s'] }] } } } };
 
 function depsWith(env: NodeJS.ProcessEnv) {
   const agent = newMockAgent();
   const io = IOStreams.forTest({ tty: false });
-  const configDir = mkdtempSync(path.join(os.tmpdir(), 'factory-'));
+  const configDir = tempDir('factory-');
   const deps = createDeps({ io, env: { FLEETCTL_CONFIG_DIR: configDir, FLEETCTL_KEYCHAIN: 'off', ...env }, dispatcher: agent }, () => ({}));
   return { deps, agent, io, configDir };
 }
@@ -47,7 +46,7 @@ describe('createDeps', () => {
 
   function depsWithOverride(globals: { sandbox?: boolean }) {
     const io = IOStreams.forTest({ tty: false });
-    const configDir = mkdtempSync(path.join(os.tmpdir(), 'factory-'));
+    const configDir = tempDir('factory-');
     const started: unknown[] = [];
     const startOverride = async (deps: unknown) => {
       started.push(deps);

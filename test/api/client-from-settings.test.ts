@@ -1,11 +1,11 @@
 // What the client is built with, chosen from the settings: proxies unless the embedded sandbox answers on
 // loopback, and an extra CA bundle named by where it was configured when it cannot be used.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { networkSettings } from '../../src/api/client-from-settings.js';
 import { resolveSettings } from '../../src/config/settings.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const proxyEnv = { HTTPS_PROXY: 'http://proxy.corp.test:3128', NO_PROXY: 'internal.test' };
 
@@ -17,7 +17,7 @@ describe('networkSettings', () => {
   });
 
   it('names where an unusable CA bundle was configured: the flag, the environment or the profile', async () => {
-    const empty = path.join(mkdtempSync(path.join(os.tmpdir(), 'ca-')), 'empty.pem');
+    const empty = path.join(tempDir('ca-'), 'empty.pem');
     writeFileSync(empty, 'no certificate here\n');
     const cases: [Parameters<typeof resolveSettings>, string][] = [
       [[{ caFile: empty }, {}, undefined], '--ca-file'],

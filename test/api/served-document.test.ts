@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CACHE_TTL_MS, bundledDocument, cacheFileFor, loadServedDocument } from '../../src/api/served-document.js';
 import { scriptedTransport } from '../support/scripted-transport.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const doc = { openapi: '3.1.1', paths: { '/v1/a': { get: { operationId: 'getA', security: [{ oauth2: ['s.a'] }] } } }, components: { schemas: { A: { type: 'object' } } } };
 const DOCUMENT = { method: 'GET', path: '/openapi/v1.json' };
 const BASE = 'https://api.example.com';
 
 function setup(start = '2024-01-01T00:00:00Z') {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'served-'));
+  const dir = tempDir('served-');
   const time = { now: Date.parse(start) };
   const clock = { now: () => new Date(time.now), sleep: async () => undefined };
   return { dir, clock, time };

@@ -5,10 +5,10 @@
 // touches the store, so on 2 cores a dozen started at once are all waiting for the same lock together; twice
 // as many proved nothing more and cost half this file's time (about 110 processes, 33 s in CI).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, startHarness, type CliResult, type SandboxHarness } from './harness.js';
+import { tempDir as newTempDir } from '../support/temp-dir.js';
 
 let h: SandboxHarness;
 let rebootable: string[];
@@ -22,7 +22,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h.close());
 
-const tempDir = (name: string) => mkdtempSync(path.join(os.tmpdir(), `fleetctl-parallel-${name}-`));
+const tempDir = (name: string) => newTempDir(`fleetctl-parallel-${name}-`);
 // processes of their own: what is shared between them is only the home directory, as with xargs -P
 const LONG = { timeoutMs: 170_000, process: true };
 /** Config writers started at once (with four token fetchers beside them). */

@@ -1,11 +1,11 @@
 // Caches (completion lookups, the served API document) and the sandbox state are written by writeFileAtomically:
 // many writers of one file at once leave one whole version, and a reader never sees half of one.
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomically } from '../../src/io/atomic-file.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const SIZE = 512 * 1024;
 /** Version n: SIZE copies of one letter, so a mix of two versions or a cut is seen at once. */
@@ -13,7 +13,7 @@ const version = (n: number) => String.fromCharCode(97 + (n % 26)).repeat(SIZE);
 
 describe('writeFileAtomically', () => {
   it('writers and readers of one file at once: every read is one whole version, no temporary file is left', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-atomic-'));
+    const dir = tempDir('fleetctl-atomic-');
     const file = path.join(dir, 'cache', 'listing.json');
     await writeFileAtomically(file, version(0));
     const seen: string[] = [];

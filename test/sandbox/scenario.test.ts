@@ -1,10 +1,10 @@
 // Scenarios: the world they describe (on top of the seed or instead of it), loaded at start or into a running
 // sandbox (POST /_sandbox/scenario), kept in the state file, and the mistakes they are refused for.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectProblem, startHarness, S, type Harness } from './harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const FLEET = '0f1ee700-0000-4000-8000-000000000001';
 const VAN = '0f1ee700-0000-4000-8000-0000000000a1';
@@ -150,36 +150,36 @@ describe('scenario mistakes are refused naming the member', () => {
   });
 
   it('a scenario file: YAML or JSON, its name in the message', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-scenario-'));
-    try {
-      const yaml = path.join(dir, 'world.yaml');
-      writeFileSync(yaml, 'base: empty\norganizations:\n  - {key: o, name: O}\nclients:\n  - {client_id: c, organization: o, scopes: [all]}\nfleets:\n  - {key: f, organization: o, name: F}\ndevices:\n  - {fleet: f, count: 3}\n');
-      const h = await start({ scenarioFile: yaml });
-      expect((await h.as('c')('GET', '/v1/devices')).body.data).toHaveLength(3);
-      const json = path.join(dir, 'bad.json');
-      writeFileSync(json, JSON.stringify({ base: 'empty', fleets: [{ key: 'f', organization: 'nowhere', name: 'F' }] }));
-      await expect(startHarness({ scenarioFile: json })).rejects.toThrow(`${json}: fleets[0].organization: no organization nowhere`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('fleetctl-scenario-');
+    const yaml = path.join(dir, 'world.yaml');
+    writeFileSync(yaml, 'base: empty\norganizations:\n  - {key: o, name: O}\nclients:\n  - {client_id: c, organization: o, scopes: [all]}\nfleets:\n  - {key: f, organization: o, name: F}\ndevices:\n  - {fleet: f, count: 3}\n');
+    const h = await start({ scenarioFile: yaml });
+    expect((await h.as('c')('GET', '/v1/devices')).body.data).toHaveLength(3);
+    const json = path.join(dir, 'bad.json');
+    writeFileSync(json, JSON.stringify({ base: 'empty', fleets: [{ key: 'f', organization: 'nowhere', name: 'F' }] }));
+    await expect(startHarness({ scenarioFile: json })).rejects.toThrow(`${json}: fleets[0].organization: no organization nowhere`);
   });
 });
 
 describe('a scenario in the state file', () => {
   it('is rebuilt at restart with the same ids, and the changes made through the API on top', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-scenario-state-'));
-    const statePath = path.join(dir, 'state.json');
+    const statePath = path.join(tempDir('fleetctl-scenario-state-'), 'state.json');
+    // a sandbox saves its state file again when it closes, and would make the directory anew after the test
+    // removed it: both are closed before the test ends (closing twice is harmless)
+    const started: Harness[] = [];
     try {
       const first = await startHarness({ scenario: world, statePath });
+      started.push(first);
       const device = (await first.as('depot-admin')('GET', '/v1/devices?hardware_id=PARKED-1')).body.data[0];
       await first.as('depot-admin')('DELETE', `/v1/devices/${device.id}/assignment`);
       await first.close();
       const again = await start({ statePath });
+      started.push(again);
       const after = (await again.as('depot-admin')('GET', `/v1/devices/${device.id}`)).body;
       expect(after).toMatchObject({ hardware_id: 'PARKED-1', vehicle_id: null });
       expect(again.sb.clients.map((c) => c.client_id)).toEqual(['depot-admin', 'east-reader']);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await Promise.all(started.map((h) => h.close()));
     }
   });
 });

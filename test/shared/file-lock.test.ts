@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { LockBusyError, acquireLock, readLockOwner, withLock } from '../../src/shared/file-lock.js';
-
-const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'fleetctl-lock-'));
+import { tempDir } from '../support/temp-dir.js';
 
 /** A pid that ran and has ended: a lock it left is a crashed holder's. */
 function endedPid(): number {
@@ -16,7 +15,7 @@ function endedPid(): number {
 
 describe('acquireLock', () => {
   it('records who holds the lock, and removes it on release', async () => {
-    const file = path.join(tempDir(), 'store.lock');
+    const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     const lock = await acquireLock(file, { what: 'the store', waitMs: 0, purpose: 'config set' });
     expect(readLockOwner(file)).toMatchObject({ pid: process.pid, hostname: os.hostname(), purpose: 'config set' });
     lock.release();
@@ -25,7 +24,7 @@ describe('acquireLock', () => {
   });
 
   it('refuses at once with no wait, naming the lock file and the holding process (exit 6)', async () => {
-    const file = path.join(tempDir(), 'store.lock');
+    const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     const first = await acquireLock(file, { what: 'run R1', waitMs: 0, purpose: 'devices reboot' });
     const error = await acquireLock(file, { what: 'run R1', waitMs: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LockBusyError);
@@ -35,7 +34,7 @@ describe('acquireLock', () => {
   });
 
   it('waits for a holder that releases within the wait, and gives up after it otherwise', async () => {
-    const file = path.join(tempDir(), 'store.lock');
+    const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     const first = await acquireLock(file, { what: 'the store', waitMs: 0 });
     setTimeout(() => first.release(), 150);
     const second = await acquireLock(file, { what: 'the store', waitMs: 5_000 });
@@ -47,7 +46,7 @@ describe('acquireLock', () => {
   });
 
   it('recovers the lock of a process that has ended', async () => {
-    const file = path.join(tempDir(), 'store.lock');
+    const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     writeFileSync(file, JSON.stringify({ pid: endedPid(), hostname: os.hostname(), acquired_at: '2026-01-01T00:00:00Z', purpose: 'config set', token: 'dead' }));
     const lock = await acquireLock(file, { what: 'the store', waitMs: 0 });
     expect(readLockOwner(file)?.pid).toBe(process.pid);
@@ -55,7 +54,7 @@ describe('acquireLock', () => {
   });
 
   it('recovers a lock its live holder stopped refreshing (another host, or a reused pid)', async () => {
-    const file = path.join(tempDir(), 'store.lock');
+    const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     writeFileSync(file, JSON.stringify({ pid: process.ppid, hostname: 'elsewhere', acquired_at: '2026-01-01T00:00:00Z', purpose: 'x', token: 'old' }));
     await expect(acquireLock(file, { what: 'the store', waitMs: 0, staleMs: 60_000 })).rejects.toThrow(/in use by process \d+ on elsewhere/);
     const old = new Date(Date.now() - 120_000);
@@ -65,7 +64,7 @@ describe('acquireLock', () => {
   });
 
   it('recovers an empty lock file (a crash between creating and writing it) once it is old', async () => {
-    const file = path.join(tempDir(), 'store.lock');
+    const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     writeFileSync(file, '');
     await expect(acquireLock(file, { what: 'the store', waitMs: 0 })).rejects.toThrow(/in use by another process/);
     const old = new Date(Date.now() - 10_000);
@@ -74,7 +73,7 @@ describe('acquireLock', () => {
   });
 
   it('never lets a holder remove a lock that was taken from it as stale', async () => {
-    const file = path.join(tempDir(), 'store.lock');
+    const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     const mine = await acquireLock(file, { what: 'the store', waitMs: 0 });
     writeFileSync(file, JSON.stringify({ pid: process.pid, hostname: os.hostname(), acquired_at: 'now', purpose: 'other', token: 'theirs' }));
     mine.release();
@@ -82,7 +81,7 @@ describe('acquireLock', () => {
   });
 
   it('lets exactly one of many processes at a time hold it: no increment is lost', async () => {
-    const dir = tempDir();
+    const dir = tempDir('fleetctl-lock-');
     const counter = path.join(dir, 'counter');
     writeFileSync(counter, '0');
     // the children run the module itself, bundled: they are plain node processes
@@ -110,12 +109,12 @@ describe('acquireLock', () => {
   }, 60_000);
 
   it('a folder that does not exist is the caller\'s to make: said in one line', async () => {
-    const file = path.join(tempDir(), 'missing', 'store.lock');
+    const file = path.join(tempDir('fleetctl-lock-'), 'missing', 'store.lock');
     await expect(acquireLock(file, { what: 'the store', waitMs: 0 })).rejects.toThrow(`cannot create the lock file ${file}: ENOENT`);
   });
 
   it('withLock releases when the work throws', async () => {
-    const file = path.join(tempDir(), 'store.lock');
+    const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     await expect(withLock(file, { what: 'the store', waitMs: 0 }, () => { throw new Error('boom'); })).rejects.toThrow('boom');
     expect(existsSync(file)).toBe(false);
   });

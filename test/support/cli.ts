@@ -1,8 +1,4 @@
 // Runs main() in-process with test streams, a temporary config store, a MockAgent and a fake clock.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { onTestFinished } from 'vitest';
 import type { MockAgent } from 'undici';
 import { main } from '../../src/main.js';
 import { IOStreams, type TerminalEnv } from '../../src/io/streams.js';
@@ -11,12 +7,11 @@ import type { Prompter } from '../../src/io/prompter.js';
 import { AUTH_URL, BASE_URL, CLIENT_ID, CLIENT_SECRET } from './mock-http.js';
 import type { Keychain } from '../../src/auth/secret-store.js';
 import { absentKeychain } from './keychain.js';
+import { tempDir } from './temp-dir.js';
 
 /** A temporary FLEETCTL_CONFIG_DIR, removed when the test finishes. */
 export function tempConfigDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-test-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return tempDir('fleetctl-test-');
 }
 
 /** What a CI job sets: no stored profile needed. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { newDriversListCommand, driversListRun, type DriversListOptions } from '../../../src/commands/drivers/list.js';
 import { newDriversGetCommand, driversGetRun } from '../../../src/commands/drivers/get.js';
@@ -8,6 +7,7 @@ import { newDriversCreateCommand, driversCreateRun, type DriversCreateOptions } 
 import { newDriversUpdateCommand, driversUpdateRun, type DriversUpdateOptions } from '../../../src/commands/drivers/update.js';
 import { ApiError } from '../../../src/errors.js';
 import { fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
 const FLEET = '22222222-2222-4222-8222-222222222222';
@@ -28,7 +28,7 @@ const driver = {
 };
 
 function tempFile(text: string): string {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'drivers-')), 'driver.json');
+  const file = path.join(tempDir('drivers-'), 'driver.json');
   writeFileSync(file, text);
   return file;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDesired, type DesiredState } from '../../../src/commands/webhook-config/desired.js';
 import { planChanges } from '../../../src/commands/webhook-config/plan.js';
@@ -10,6 +9,7 @@ import type { WebhookTopic } from '../../../src/commands/webhook-config/config-c
 import { ApiError } from '../../../src/errors.js';
 import { fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
 import { BASE, config, getAnswer, noConfig, ORG, pipedConfig, problem, URL_A, URL_B } from './webhook-fixtures.js';
+import { suiteTempDir } from '../../support/temp-dir.js';
 
 const events: WebhookTopic = { type: 'events', is_enabled: true, delivery: { url: URL_A } };
 const alarms: WebhookTopic = { type: 'alarms', is_enabled: true, delivery: { url: URL_B } };
@@ -109,7 +109,7 @@ describe('planChanges', () => {
 });
 
 describe('diff and apply: parse', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-apply-'));
+  const dir = suiteTempDir('webhook-apply-');
   const file = path.join(dir, 'desired.json');
   writeFileSync(file, JSON.stringify({ is_enabled: true, topics: [events], transport: 'HttpCallback' }));
 

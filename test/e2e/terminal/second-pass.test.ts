@@ -1,13 +1,13 @@
 // The operator's terminal, second pass (issue 24), seen where a person sees it: the built CLI in a pseudo-terminal
 // against a sandbox, at 80 columns (and 160 where width matters). Needs `npm run build` first.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type SandboxHarness } from '../harness.js';
 import { startPty } from '../../support/pty.js';
 import { startShellPty } from '../../support/shell-pty.js';
 import { BIN, ROOT } from '../harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 let h: SandboxHarness;
 
@@ -105,7 +105,7 @@ describe('the sandbox start banner', { timeout: 60_000 }, () => {
 
 describe('--resume prints only what it completes', { timeout: 60_000 }, () => {
   it('a run whose last result was lost: the resumed run at 80 columns prints that device alone; the summary counts both', async () => {
-    const journal = path.join(mkdtempSync(path.join(os.tmpdir(), 'i24-resume-')), 'run.ndjson');
+    const journal = path.join(tempDir('i24-resume-'), 'run.ndjson');
     const first = await h.cli(['devices', 'reboot', 'HW-000001', 'HW-000003', '--journal', journal, '--yes', '-o', 'ndjson']);
     expect(first.code, first.stderr).toBe(0);
     const runId = /^Run (\S+):/m.exec(first.stderr)![1]!;
@@ -126,7 +126,7 @@ describe('--resume prints only what it completes', { timeout: 60_000 }, () => {
 
 describe('auth login that remembers', { timeout: 60_000 }, () => {
   it('at 80 columns: a wrong secret is one error line; the next login offers what was typed; auth status then shows tokens', async () => {
-    const configDir = mkdtempSync(path.join(os.tmpdir(), 'i24-login-'));
+    const configDir = tempDir('i24-login-');
     const env = { FLEETCTL_CONFIG_DIR: configDir, FLEETCTL_KEYCHAIN: 'off' };
     const admin = h.envFor();
     const answer = async (session: ReturnType<typeof startPty>, question: RegExp, keys: string) => {
