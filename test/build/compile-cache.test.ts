@@ -1,18 +1,18 @@
 // The built CLI keeps V8's compiled code in the user's cache directory where Node has a compile cache (22.1+),
 // and makes nothing on a Node without one (20). Runs bin/fleetctl.js: npm run build first.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileCacheDirectory } from '../../src/compile-cache.js';
+import { suiteTempDir } from '../support/temp-dir.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-const work = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-compile-cache-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = suiteTempDir('fleetctl-compile-cache-');
 
 function run(env: NodeJS.ProcessEnv): void {
   execFileSync(process.execPath, [path.join(root, 'bin/fleetctl.js'), 'config', 'list'], {

@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import path from 'node:path';
 import { newDevicesRebootCommand } from '../../src/commands/devices/reboot.js';
@@ -16,6 +15,7 @@ import type { ApiClient } from '../../src/api/client.js';
 import { AuthError } from '../../src/errors.js';
 import { TokenEndpointUnavailable } from '../../src/auth/tokens.js';
 import { fakeDeps, parseVerb, type ScriptedAnswer } from '../commands/fake-deps.js';
+import { tempDir as newTempDir } from '../support/temp-dir.js';
 
 const FLEET = '22222222-2222-4222-8222-222222222222';
 const problem = (status: number, code: string, extra = {}) => ({ type: 'about:blank', title: code, status, detail: code, code, ...extra });
@@ -28,11 +28,7 @@ const reboot = (hw: string, status = 202, body?: unknown, headers?: Record<strin
   headers,
 });
 
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bulk-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const tempDir = () => newTempDir('bulk-');
 
 const base = (o: Partial<BulkCommandOptions> = {}): BulkCommandOptions => ({
   source: { ids: [] },

@@ -1,23 +1,17 @@
 // A bulk reboot/wake-up says, before anything is sent, how many devices lack the capability by their records
 // and that they are skipped; for devices named by hardware id, that the API decides.
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { REBOOT, WAKE_UP } from '../../src/commands/devices/command-verb.js';
 import { bulkCommandRun, type BulkCommandOptions } from '../../src/bulk/run.js';
 import { checkCapability } from '../../src/bulk/capability.js';
 import { UsageError } from '../../src/errors.js';
 import { fakeDeps, type ScriptedAnswer } from '../commands/fake-deps.js';
+import { tempDir as newTempDir } from '../support/temp-dir.js';
 
 const FLEET = '22222222-2222-4222-8222-222222222222';
 const YELLOW = (text: string) => `\u001b[33m${text}\u001b[39m`;
 
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bulk-capability-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const tempDir = () => newTempDir('bulk-capability-');
 
 /** The fleet: HW-1 can do both, HW-2 only wakes up, HW-3 can do nothing. */
 const fleet = (devices = [

@@ -1,10 +1,8 @@
 // `fleetctl api` end to end: the built CLI against a real sandbox, its served OpenAPI document and its errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { OPERATIONS } from '../../src/openapi/operations.js';
 import { startHarness, type CliResult, type SandboxHarness } from './harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let h: SandboxHarness;
 let rootOrg: string;
@@ -32,9 +30,8 @@ describe('fleetctl api end to end', { timeout: 60_000 }, () => {
   });
 
   it('GET: reads the served document (no token), then calls with the scope it names; prints the JSON', async () => {
-    const configDir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-e2e-api-'));
+    const configDir = tempDir('fleetctl-e2e-api-');
     const r = await h.cli(['api', 'GET', `/v1/fleets/${rootFleet}`, '--debug'], { env: { FLEETCTL_CONFIG_DIR: configDir } });
-    rmSync(configDir, { recursive: true, force: true });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: rootFleet, organization_id: rootOrg });
     expect(requests(r.stderr)).toEqual(['GET /openapi/v1.json', `GET /v1/fleets/${rootFleet}`]);
@@ -91,9 +88,8 @@ describe('fleetctl api end to end', { timeout: 60_000 }, () => {
   });
 
   it('a wrong client secret: exit 3; an organization outside the tenant: exit 4', async () => {
-    const configDir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-e2e-api-'));
+    const configDir = tempDir('fleetctl-e2e-api-');
     const wrong = await h.cli(['api', 'GET', '/v1/fleets'], { env: { FLEETCTL_CLIENT_SECRET: 'wrong', FLEETCTL_CONFIG_DIR: configDir } });
-    rmSync(configDir, { recursive: true, force: true });
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toContain('invalid_client');
     const outside = await h.cli(['api', 'GET', `/v1/organizations/${rootOrg}`], { client: 'sandbox-child' });

@@ -2,11 +2,12 @@
 // for ever at full CPU): a clear exit 2 at once. And a command stuck on something that ignores Ctrl-C still
 // ends within 2 s of SIGTERM.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, startHarness, type SandboxHarness } from './harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let h: SandboxHarness;
 let hw: string;
@@ -44,7 +45,7 @@ describe('no hang on a path where no directory can be made', () => {
 
 describe('SIGTERM ends the process within 2 s, whatever the command waits for', () => {
   it('auth login reading a secret from a stdin that never closes: exit 130', { timeout: 20_000 }, async () => {
-    const configDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'fleetctl-sig-')), 'config');
+    const configDir = path.join(tempDir('fleetctl-sig-'), 'config');
     const env = { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CI: 'true', NO_COLOR: '1', FLEETCTL_CONFIG_DIR: configDir };
     const child = spawn(process.execPath, [BIN, 'auth', 'login', '--base-url', h.sandbox.baseUrl, '--client-id', 'c', '--client-secret-stdin'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
@@ -57,7 +58,6 @@ describe('SIGTERM ends the process within 2 s, whatever the command waits for', 
     const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     const { code, signal } = await ended;
     clearTimeout(killer);
-    rmSync(path.dirname(configDir), { recursive: true, force: true });
     expect({ code, signal }).toEqual({ code: 130, signal: null });
     expect(Date.now() - sent).toBeLessThan(2000);
     expect(stderr).toBe('Interrupted.\n');

@@ -2,11 +2,9 @@
 // sandbox, success and each documented error of each endpoint with its exit code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { request } from 'undici';
 import { startHarness, type CliResult, type SandboxHarness } from './harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let h: SandboxHarness;
 let rootOrg: string;
@@ -129,9 +127,8 @@ describe('drivers end to end', { timeout: 60_000 }, () => {
 
   it('with a wrong client secret: 401 from the token endpoint, exit 3', async () => {
     // a config folder of its own, so no token cached by an earlier test stands in for the secret
-    const configDir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-e2e-secret-'));
+    const configDir = tempDir('fleetctl-e2e-secret-');
     const r = await h.cli(['drivers', 'list'], { env: { FLEETCTL_CLIENT_SECRET: 'not-the-secret', FLEETCTL_CONFIG_DIR: configDir } });
-    rmSync(configDir, { recursive: true, force: true });
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^Error: .*invalid_client/m);

@@ -1,13 +1,12 @@
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exceedsDepth, MAX_JSON_DEPTH, readFileOrStdin, readJsonInput } from '../../src/io/read-input.js';
+import { suiteTempDir } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-input-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('fleetctl-input-');
 const stdin = (text: string) => {
   const stream = new PassThrough();
   stream.end(text);

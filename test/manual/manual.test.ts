@@ -3,25 +3,24 @@
 // in man/ are what the tree generates now, package.json installs each of them, and groff reads them without a
 // warning.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command, Option } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../../src/main.js';
 import { createDeps } from '../../src/factory.js';
 import { IOStreams } from '../../src/io/streams.js';
 import { manualOf } from '../../src/commands/help/manual/model.js';
 import { referenceMarkdown } from '../../src/commands/help/manual/markdown.js';
 import { manFileName, manPage, roffText } from '../../src/commands/help/manual/roff.js';
+import { suiteTempDir } from '../support/temp-dir.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
 const pages = manualOf(program);
 const markdown = referenceMarkdown(pages);
-const work = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-manual-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = suiteTempDir('fleetctl-manual-');
 
 const hidden = (item: Command | Option) => Boolean((item as { _hidden?: boolean })._hidden ?? (item as { hidden?: boolean }).hidden);
 

@@ -1,10 +1,10 @@
 // Targeted faults (/_sandbox/faults, --fault FILE): matching, the answers as the spec shapes errors,
 // dropped connections, damaged bodies, delays, probability and count, and what a bad rule is told.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, startHarness, type Harness } from './harness.js';
+import { suiteTempDir } from '../support/temp-dir.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -173,8 +173,7 @@ describe('targeted faults', () => {
 });
 
 describe('fault rules from a file at start', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-faults-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = suiteTempDir('fleetctl-faults-');
 
   it('loads a YAML list (or {faults: [...]}) and applies it from the first request', async () => {
     const file = path.join(dir, 'faults.yaml');

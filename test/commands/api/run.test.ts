@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { newApiCommand } from '../../../src/commands/api/index.js';
 import { OPERATIONS } from '../../../src/openapi/operations.js';
 import { fakeDeps, parseVerb, type ScriptedAnswer } from '../fake-deps.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 /** A served document that differs from the bundled one: /v1/widgets exists only here, with its own scope. */
 const served = {
@@ -18,9 +16,9 @@ const served = {
 const documentAnswer: ScriptedAnswer = { method: 'GET', path: '/openapi/v1.json', body: served };
 
 function setup(answers: ScriptedAnswer[], extra: Parameters<typeof fakeDeps>[0] = {}) {
-  const configDir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-api-'));
+  const configDir = tempDir('fleetctl-api-');
   const f = fakeDeps({ answers, configDir, ...extra });
-  return { ...f, configDir, done: () => rmSync(configDir, { recursive: true, force: true }) };
+  return { ...f, configDir };
 }
 
 describe('fleetctl api', () => {
@@ -31,7 +29,6 @@ describe('fleetctl api', () => {
     expect(f.sent[1]!.scope).toBe('thirdparty.api.widgets_read');
     expect(JSON.parse(f.io.stdout())).toEqual({ data: [{ id: 1 }], has_more: false });
     expect(f.io.stderr()).toBe('');
-    f.done();
   });
 
   it('caches the document per base URL: the second call does not fetch it', async () => {
@@ -39,7 +36,6 @@ describe('fleetctl api', () => {
     await parseVerb(newApiCommand(f.deps), ['GET', '/v1/widgets']);
     await parseVerb(newApiCommand(f.deps), ['GET', '/v1/widgets']);
     f.assertAllAnswered();
-    f.done();
   });
 
   it('falls back to the bundled document, with a warning, when the served one cannot be read', async () => {
@@ -47,7 +43,6 @@ describe('fleetctl api', () => {
     await parseVerb(newApiCommand(f.deps), ['GET', '/v1/fleets']);
     expect(f.sent[1]!.scope).toBe('thirdparty.api.fleets_read');
     expect(f.io.stderr()).toBe('Warning: could not read the API document from https://api.fleet.test/openapi/v1.json (HTTP 500); using the one bundled with fleetctl\n');
-    f.done();
   });
 
   it('sends -f fields of a PUT as the JSON body', async () => {
@@ -57,14 +52,12 @@ describe('fleetctl api', () => {
     expect(f.sent[1]!.json).toEqual({ status: 'inactive' });
     expect(f.sent[1]!.headers['X-Request-Id']).toBe('r1');
     expect(f.sent[1]!.scope).toBe('thirdparty.api.drivers_write');
-    f.done();
   });
 
   it('reads the body from --input -', async () => {
     const f = setup([documentAnswer, { method: 'PUT', path: '/v1/drivers/d1', body: { ok: true } }], { stdin: '{"first_name":"Ada"}' });
     await parseVerb(newApiCommand(f.deps), ['PUT', '/v1/drivers/d1', '--input', '-']);
     expect(f.sent[1]!.json).toEqual({ first_name: 'Ada' });
-    f.done();
   });
 
   it('an unknown path is exit 2 naming it, before any API request', async () => {
@@ -75,8 +68,6 @@ describe('fleetctl api', () => {
     });
     const g = setup([documentAnswer]);
     await expect(parseVerb(newApiCommand(g.deps), ['DELETE', '/v1/organizations'])).rejects.toThrow('DELETE "/v1/organizations" is not an operation of the API: that path takes GET');
-    f.done();
-    g.done();
   });
 
   it('--paginate follows next_cursor and emits the items', async () => {
@@ -88,7 +79,6 @@ describe('fleetctl api', () => {
     await parseVerb(newApiCommand(f.deps), ['GET', '/v1/organizations', '-f', 'limit=2', '--paginate']);
     f.assertAllAnswered();
     expect(JSON.parse(f.io.stdout())).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
-    f.done();
   });
 
   it('--paginate as a piped table takes its columns from the first item', async () => {
@@ -96,7 +86,6 @@ describe('fleetctl api', () => {
     f.deps.globals = () => ({ output: 'table' });
     await parseVerb(newApiCommand(f.deps), ['GET', '/v1/organizations', '--paginate']);
     expect(f.io.stdout()).toBe('id\tname\na\tA\n');
-    f.done();
   });
 
   it('--list shows every operation with its scope (bundled without a base URL)', async () => {
@@ -110,6 +99,5 @@ describe('fleetctl api', () => {
     expect(lines).toContain('POST\t/v1/devices/{hardwareId}/commands/reboot\tthirdparty.api.device_commands_reboot\trebootDevice');
     expect(f.io.stderr()).toContain('No base URL configured');
     await expect(parseVerb(newApiCommand(f.deps), ['--list', 'GET'])).rejects.toThrow('--list takes no METHOD or PATH');
-    f.done();
   });
 });

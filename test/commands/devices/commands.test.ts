@@ -1,13 +1,11 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { newDevicesRebootCommand } from '../../../src/commands/devices/reboot.js';
 import { newDevicesWakeUpCommand } from '../../../src/commands/devices/wake-up.js';
 import { deviceCommandRun, REBOOT, WAKE_UP, type DeviceCommandInvocation, type DeviceCommandVerb } from '../../../src/commands/devices/command-verb.js';
 import { sendDeviceCommand } from '../../../src/api/device-commands.js';
 import { ApiError } from '../../../src/errors.js';
 import { fakeDeps, parseVerb } from '../fake-deps.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const problem = (status: number, code: string, detail: string, extra = {}) => ({ type: 'about:blank', title: code, status, detail, code, ...extra });
 const accepted = (key: string, command = 'reboot') => ({ id: 'c1', hardware_id: 'HW-1', command, status: 'accepted', idempotency_key: key, accepted_at: '2024-06-01T12:00:00Z' });
@@ -157,8 +155,7 @@ describe("a fake's assertion is never taken for a device's failure", () => {
   });
 
   it('a bulk run stops on it and rejects with it, nothing reported as a device failure', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'fake-assert-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir('fake-assert-');
     const f = fakeDeps({ configDir: dir, format: 'ndjson', answers: [wrongDevice] });
     const run = parseVerb(newDevicesRebootCommand(f.deps), ['HW-1', 'HW-3', '--yes', '--concurrency', '1']);
     await expect(run).rejects.toMatchObject({ name: 'AssertionError' });

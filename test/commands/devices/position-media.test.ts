@@ -1,7 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import http from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { newDevicesLastPositionCommand, devicesLastPositionRun, type DevicesLastPositionOptions } from '../../../src/commands/devices/last-position.js';
@@ -12,6 +11,7 @@ import { silentTracer } from '../../../src/http/trace.js';
 import type { Clock } from '../../../src/io/clock.js';
 import { fakeDeps, parseVerb, recordRun } from '../fake-deps.js';
 import { renderScreen } from '../../support/pty-screen.js';
+import { tempDir as newTempDir } from '../../support/temp-dir.js';
 
 const problem = (status: number, code: string, detail: string) => ({ type: 'about:blank', title: code, status, detail, code });
 const pos = (lat: number) => ({ hardware_id: 'HW-1', latitude: lat, longitude: 2, heading: 0, speed_kph: 0, recorded_at: '2024-06-01T12:00:00Z', is_valid_gps: true });
@@ -126,11 +126,7 @@ describe('devices media download', () => {
     return { origin, seen };
   }
 
-  function tempDir(): string {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'media-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    return dir;
-  }
+  const tempDir = () => newTempDir('media-');
 
   const item = (id: string, name: string, origin: string) => ({
     id,
