@@ -47,6 +47,11 @@ export class SpinnerActivity implements Activity {
   private view: SpinnerView | undefined;
   /** Bumped whenever the spinner must go: a view still loading when it changed is stopped as soon as it arrives. */
   private generation = 0;
+  /**
+   * A view being loaded (the spinner library is imported on first use). Never two: a second spinner drawn while
+   * the first still held the stream is the "Multiple concurrent spinners" ora warns of, on the user's terminal.
+   */
+  private loading = false;
 
   constructor(
     private readonly opts: {
@@ -103,7 +108,7 @@ export class SpinnerActivity implements Activity {
   private changed(): void {
     if (this.tasks.length === 0 || this.holds > 0) return this.clear();
     if (this.view) return this.view.setText(this.text());
-    if (this.timer || !this.opts.enabled()) return;
+    if (this.timer || this.loading || !this.opts.enabled()) return;
     const generation = this.generation;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -115,13 +120,18 @@ export class SpinnerActivity implements Activity {
 
   private async show(generation: number): Promise<void> {
     let view: SpinnerView;
+    this.loading = true;
     try {
       view = await this.opts.show(this.text());
     } catch {
       return; // a spinner is a courtesy: failing to draw one must not fail the command
+    } finally {
+      this.loading = false;
     }
     if (generation !== this.generation || this.tasks.length === 0 || this.holds > 0 || this.view) {
       view.stop();
+      // a wait that began while this one loaded gets its own spinner, after its own delay
+      this.changed();
       return;
     }
     this.view = view;

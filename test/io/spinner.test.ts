@@ -179,6 +179,40 @@ describe('spinner activity', () => {
     expect(events).toEqual(['show GET /v1/devices', 'stop']);
   });
 
+  it('never two spinners at once: a wait that starts while the last one\'s spinner still loads gets one after it is gone', async () => {
+    const events: string[] = [];
+    const loads: ReturnType<typeof pending<void>>[] = [];
+    let drawn = 0;
+    const show: ShowSpinner = async (text) => {
+      const loaded = pending<void>();
+      loads.push(loaded);
+      await loaded.promise;
+      drawn++;
+      events.push(`show ${text} (${drawn} drawn)`);
+      return { setText: () => undefined, stop: () => void (drawn--, events.push(`stop ${text}`)) };
+    };
+    const activity = new SpinnerActivity({ enabled: () => true, show });
+    // the token request outlives the delay, its spinner is loading; then it ends and the list starts
+    const token = pending();
+    const tokenDone = activity.during('Requesting an access token', () => token.promise);
+    await vi.advanceTimersByTimeAsync(SPINNER_DELAY_MS);
+    token.resolve();
+    await tokenDone;
+    const list = pending();
+    const listDone = activity.during('GET /v1/devices', () => list.promise);
+    await vi.advanceTimersByTimeAsync(SPINNER_DELAY_MS * 3);
+    // the first spinner arrives late: it goes at once, and only then is the list's drawn
+    expect(loads).toHaveLength(1);
+    loads[0]!.resolve();
+    await settle();
+    await vi.advanceTimersByTimeAsync(SPINNER_DELAY_MS);
+    loads[1]?.resolve();
+    await settle();
+    list.resolve();
+    await listDone;
+    expect(events).toEqual(['show Requesting an access token (1 drawn)', 'stop Requesting an access token', 'show GET /v1/devices (1 drawn)', 'stop GET /v1/devices']);
+  });
+
   it('control characters in a text are shown, not obeyed', async () => {
     const spinner = recordingSpinner();
     const activity = new SpinnerActivity({ enabled: () => true, show: spinner.show });
