@@ -1,9 +1,30 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The longest files first, whatever vitest remembers: a fresh clone (CI) has no record of durations, and vitest
+ * then keeps the files in the order it found them, which started the help examples (the longest file by far)
+ * a third of the way in and left the one long fuzz file to run beside nothing but short unit files at the end,
+ * one core idle. So: the help examples and the fuzz suite first, side by side, then the other end-to-end files,
+ * then the short in-process ones to fill the end. Within each rank, vitest's own order (longest first once it
+ * knows durations).
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification): number => {
+      if (spec.project.name === 'fuzz' || spec.moduleId.endsWith('/e2e/help-examples.test.ts')) return 0;
+      return spec.project.name === 'e2e' ? 1 : 2;
+    };
+    // Array.prototype.sort is stable: vitest's order holds within a rank
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
     // every fake a test scripts must be used: checked when each test ends (test/support/fakes.ts)
     setupFiles: ['test/support/verify-fakes.setup.ts'],
+    sequence: { sequencer: LongestFirst },
     // Two test files at a time. Vitest's default on a 2-core machine is one (cores - 1), and most of an
     // end-to-end file is waiting for its subprocesses, which leaves a core idle.
     maxWorkers: 2,
