@@ -13,7 +13,7 @@ class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (spec: TestSpecification): number => {
       if (spec.project.name === 'fuzz' || spec.moduleId.endsWith('/e2e/help-examples.test.ts')) return 0;
-      return spec.project.name === 'e2e' ? 1 : 2;
+      return spec.moduleId.includes('/test/e2e/') ? 1 : 2;
     };
     // Array.prototype.sort is stable: vitest's order holds within a rank
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
@@ -36,20 +36,14 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       {
-        // In-process tests share one module graph per worker instead of loading src/ afresh for each file:
-        // loading was most of their time (118 files: 225 s of tests, about 470 s of start-up in a full run).
+        // Unit and end-to-end files share workers and their module graph instead of loading src/ afresh for each
+        // file: loading was most of an in-process file's time (118 files: 225 s of tests, about 470 s of start-up
+        // in a full run), and an end-to-end file runs main() in-process too. None changes process.env or mocks a
+        // module; test/io/directories.test.ts changes the working directory and puts it back. As separate
+        // projects they had workers of their own, each loading src/ again (about 3 s of CPU each, six workers).
         // A test that needs a module's first load says so (vi.resetModules, test/shared/undici.test.ts).
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/fuzz/**'], isolate: false },
-      },
-      {
-        // Subprocesses and terminals: most of their time is the CLI processes they start, but a fresh worker
-        // per file also loaded the sandbox and its modules afresh each time (about 1 s of CPU per file, 50
-        // files). They keep no state between files (no process.env, cwd or module mocks changed), so they
-        // share a worker's modules too. Vitest orders projects by name: these long files start first and the
-        // short in-process ones fill the end.
-        extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], isolate: false },
+        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/fuzz/**'], isolate: false },
       },
       {
         // The fuzz suite changes the working directory (process.chdir) while it runs: a process of its own.
