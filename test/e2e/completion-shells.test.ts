@@ -77,8 +77,7 @@ describe('bash (bash --norc --noprofile -i, the script sourced)', { timeout: 30_
     expect(startingWith('HW-00000').length, 'the sandbox seeds HW-000001 and the ids after it').toBeGreaterThan(1);
     shell = startShellPty({ command: ['bash', '--norc', '--noprofile', '-i'], env, cwd: path.join(work, 'here') });
     await shell.waitFor(PROMPT.trim());
-    shell.type(`source ${path.join(ROOT, 'completions/fleetctl.bash')}\r`);
-    await shell.reset(PROMPT);
+    await shell.run(`source ${path.join(ROOT, 'completions/fleetctl.bash')}`, PROMPT);
   });
   afterAll(() => shell?.close());
 
@@ -149,8 +148,9 @@ describe('zsh (zsh -f -i, the script in fpath as the README says, compinit)', { 
     mkdirSync(zfunc, { recursive: true });
     copyFileSync(path.join(ROOT, 'completions/_fleetctl'), path.join(zfunc, '_fleetctl'));
     shell = startShellPty({ command: ['zsh', '-f', '-i'], env, cwd: path.join(work, 'here') });
-    shell.type(`fpath=(${zfunc} $fpath); autoload -U compinit; compinit -u -D; PS1='${PROMPT}'\r`);
-    await shell.reset(PROMPT);
+    // Nothing is typed before the line editor is up: keys typed ahead of it are echoed raw and may be lost.
+    await shell.waitFor(PROMPT.trim());
+    await shell.run(`fpath=(${zfunc} $fpath); autoload -U compinit; compinit -u -D; PS1='${PROMPT}'`, PROMPT);
   });
   afterAll(() => shell?.close());
 

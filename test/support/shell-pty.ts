@@ -21,8 +21,14 @@ export interface ShellPty {
   cursorLine(): string;
   /** Waits until the screen satisfies the test; fails with the screen as it was after `timeoutMs`. */
   waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs?: number): Promise<string>;
+  /**
+   * Runs a command line and waits until it has finished, then for a fresh prompt. Keys typed while a command runs
+   * reach the shell before its line editor is back (echoed raw by the terminal, or dropped when the editor starts),
+   * so the next keys are only sent once the command has printed a marker after itself.
+   */
+  run(line: string, prompt: string, timeoutMs?: number): Promise<void>;
   /** Clears the screen and the line, then waits for a fresh prompt. */
-  reset(prompt: string): Promise<void>;
+  reset(prompt: string, timeoutMs?: number): Promise<void>;
   close(): void;
 }
 
@@ -62,16 +68,36 @@ export function startShellPty(opts: ShellPtyOptions): ShellPty {
       check();
     });
 
+  const reset: ShellPty['reset'] = async (prompt, timeoutMs = 20_000) => {
+    // Ctrl-U drops what is typed; Ctrl-L clears the screen below a fresh prompt, so old lists cannot satisfy a wait.
+    // Both are harmless twice: on a loaded machine the shell may still be busy with the last keys, so they are sent
+    // again every few seconds until the prompt stands alone or the deadline passes.
+    const fresh = (text: string) => text.trimEnd() === prompt.trimEnd();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      pty.write('\x15\x0c');
+      const left = deadline - Date.now();
+      try {
+        await waitFor(fresh, Math.min(5_000, left));
+        return;
+      } catch (error) {
+        if (left <= 5_000) throw error;
+      }
+    }
+  };
+
   return {
     type: (keys) => pty.write(keys),
     screen,
     cursorLine: () => terminal.buffer.active.getLine(terminal.buffer.active.baseY + terminal.buffer.active.cursorY)?.translateToString(true) ?? '',
     waitFor,
-    async reset(prompt) {
-      // Ctrl-U drops what is typed; Ctrl-L clears the screen below a fresh prompt, so old lists cannot satisfy a wait.
-      pty.write('\x15\x0c');
-      await waitFor((text) => text.trimEnd() === prompt.trimEnd());
+    async run(line, prompt, timeoutMs = 30_000) {
+      // The marker is computed by the shell, so the echo of the typed line cannot satisfy the wait.
+      pty.write(`${line}; echo "done-$((6 * 7))"\r`);
+      await waitFor((text) => text.split('\n').some((row) => row.trimEnd() === 'done-42'), timeoutMs);
+      await reset(prompt, timeoutMs);
     },
+    reset,
     close() {
       pty.kill();
       terminal.dispose();
