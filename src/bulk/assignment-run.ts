@@ -14,6 +14,7 @@ import { runBulk } from './runner.js';
 import { DEFAULT_CONCURRENCY, pacedClient, type BulkDeps } from './run.js';
 import { sampleOf } from './capability.js';
 import { parseAssignmentRows, type AssignmentCommand } from './assignment-rows.js';
+import { assignVehicleMember } from '../api/assign-command.js';
 import { assignmentAttempt, isAssignmentDone, type AssignmentResult } from './assignment-task.js';
 
 export interface AssignmentRunOptions {
@@ -92,6 +93,7 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Plan):
   const progress = await startProgress(deps.io, { label: opts.dryRun ? `${opts.command} (dry run)` : opts.command, total: pending.length });
   let failed = 0;
   const { api, retry } = pacedClient(await deps.api(), deps);
+  const vehicleMember = opts.command === 'assign' ? assignVehicleMember((await deps.servedDocument()).document) : '';
   const concurrency = opts.concurrency === undefined ? DEFAULT_CONCURRENCY : { initial: opts.concurrency, max: opts.concurrency };
   setMaxListeners(Math.max(64, concurrency.max * 8), deps.interruptSignal);
   try {
@@ -99,7 +101,7 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Plan):
       hardwareIds: pending,
       concurrency,
       retry,
-      send: (device, signal) => assignmentAttempt(api, { device, vehicle: plan.vehicles[device] }, opts.command, { dryRun: opts.dryRun, signal }),
+      send: (device, signal) => assignmentAttempt(api, { device, vehicle: plan.vehicles[device] }, opts.command, { dryRun: opts.dryRun, signal, vehicleMember }),
     }, {
       signal: deps.interruptSignal,
       clock: deps.clock,

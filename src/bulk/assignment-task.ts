@@ -32,21 +32,30 @@ export function isAssignmentDone(result: AssignmentResult): boolean {
 }
 
 /**
- * What a record says of its vehicle: the values of its members named for a vehicle that hold a uuid or null
- * (the spec shows no device field: vehicle_id in one service, vehicle_ref in another). Empty when none says.
+ * What a record says of its vehicle: the values of its members named for a vehicle that hold a uuid, null, or an
+ * object whose id is a uuid (the spec shows no device field: vehicle_id in one service, vehicle_ref or
+ * vehicle: {id, name} in another). Empty when none says.
  */
 export function vehicleMembers(record: unknown): (string | null)[] {
   if (record === null || typeof record !== 'object') return [];
+  const vehicleOf = (value: unknown): string | null | undefined => {
+    if (value === null) return null;
+    if (typeof value === 'string') return isUuid(value) ? value.toLowerCase() : undefined;
+    if (typeof value === 'object' && !Array.isArray(value)) return vehicleOf((value as { id?: unknown }).id ?? undefined) ?? undefined;
+    return undefined;
+  };
   return Object.entries(record as Record<string, unknown>)
-    .filter(([name, value]) => /vehicle/i.test(name) && (value === null || (typeof value === 'string' && isUuid(value))))
-    .map(([, value]) => (typeof value === 'string' ? value.toLowerCase() : null));
+    .filter(([name]) => /vehicle/i.test(name))
+    .map(([, value]) => vehicleOf(value))
+    .filter((value): value is string | null => value !== undefined);
 }
 
 export async function assignmentAttempt(
   api: ApiClient,
   row: { device: string; vehicle?: string },
   command: AssignmentCommand,
-  opts: { dryRun: boolean; signal: AbortSignal },
+  /** vehicleMember: the assign command's member for the vehicle in the document in use (api/assign-command.ts). */
+  opts: { dryRun: boolean; signal: AbortSignal; vehicleMember: string },
 ): Promise<AssignmentOutcome> {
   const result: AssignmentResult = { hardware_id: row.device, device_id: null, command, vehicle_id: row.vehicle ?? null, status: 'failed', http_status: null, code: null };
   try {
@@ -62,7 +71,7 @@ export async function assignmentAttempt(
     if (opts.dryRun) return { result: { ...result, status: command === 'assign' ? 'would_assign' : 'would_unassign' } };
     const answer =
       command === 'assign'
-        ? await api.call('assignDevice', { pathParams: { id }, body: { vehicle_id: row.vehicle! } as RequestBody<'assignDevice'>, signal: opts.signal })
+        ? await api.call('assignDevice', { pathParams: { id }, body: { [opts.vehicleMember]: row.vehicle! } as RequestBody<'assignDevice'>, signal: opts.signal })
         : await api.call('unassignDevice', { pathParams: { id }, signal: opts.signal });
     return { result: { ...result, status: command === 'assign' ? 'assigned' : 'unassigned', http_status: answer.status } };
   } catch (error) {

@@ -54,6 +54,9 @@ describe('vehicleMembers', () => {
   it('reads the vehicle from members named for one, whatever the service calls them', () => {
     expect(vehicleMembers({ id: D, vehicle_id: V, name: 'x' })).toEqual([V]);
     expect(vehicleMembers({ vehicle_ref: null, fleet_ref: V })).toEqual([null]);
-    expect(vehicleMembers({ vehicle: { id: V } })).toEqual([]);
+    expect(vehicleMembers({ vehicle: { id: V.toUpperCase(), name: 'Van 3' } })).toEqual([V.toLowerCase()]);
+    expect(vehicleMembers({ vehicle: null, vehicleName: 'Van 3' })).toEqual([null]);
+    // what holds no vehicle id says nothing
+    expect(vehicleMembers({ vehicle: { name: 'Van 3' }, vehicle_count: 2, vehicles: [V] })).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // Issue 25, must-show 4 and 6: `devices assign|unassign --from-file` against the second service double, whose
-// device records name the vehicle vehicle_ref (not vehicle_id): the current assignment is still read from the
-// record, an assignment in place is unchanged and not sent, and the recent run shows in `fleetctl status`.
+// device records name the vehicle vehicle_ref and its assign command vehicleId (not vehicle_id): the current
+// assignment is still read from the record, the vehicle sent in the member its document names, an assignment in
+// place is unchanged and not sent, and the recent run shows in `fleetctl status`.
 import { describe, expect, it } from 'vitest';
 import { seedUuid, type SecondService } from '../support/second-service.js';
 import { report, useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
@@ -30,6 +31,9 @@ describe('bulk assignment against the second service', { timeout: 120_000 }, () 
     ].sort());
     expect(writes(from).sort()).toEqual([`PUT /v1/devices/${seedUuid(0xde, 2)}/assignment 200`, `PUT /v1/devices/${seedUuid(0xde, 100)}/assignment 200`].sort());
     expect(svc.state.devices.find((d) => d.hardware_id === 'TLM-00002')!.vehicle_ref).toBe(VEHICLE_3);
+    // each PUT carried the vehicle in the member this service's document names (vehicleId)
+    const bodies = svc.requests.slice(from).filter((q) => q.method === 'PUT' && q.path.endsWith('/assignment')).map((q) => JSON.parse(String(q.body)));
+    expect(bodies).toEqual([{ vehicleId: VEHICLE_3 }, { vehicleId: VEHICLE_3 }]);
   });
 
   it('unassign: the free device is unchanged, the assigned one sent a DELETE; status lists both runs', async () => {

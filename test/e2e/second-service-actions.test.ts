@@ -83,6 +83,10 @@ describe('device commands against the second service', { timeout: 180_000 }, () 
     expectOk(args, r);
     const record = JSON.parse(r.stdout);
     expect(record.vehicle_ref).toBe(VEHICLE_3);
+    // --vehicle-id filled the member this service's document names (vehicleId), not the bundled document's vehicle_id
+    const put = svc.requests.filter((q) => q.method === 'PUT' && q.path.endsWith('/assignment')).at(-1)!;
+    expect(JSON.parse(String(put.body))).toEqual({ vehicleId: VEHICLE_3 });
+    expect(r.stderr).toContain(`assigned to vehicle ${VEHICLE_3}`);
     expect(record).toEqual(JSON.parse(JSON.stringify(svc.state.devices.find((d) => d.hardware_id === 'TLM-00002'))));
     for (let i = 0; i < 2; i++) {
       const un = ['devices', 'unassign', 'TLM-00002', '--yes'];

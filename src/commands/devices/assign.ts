@@ -10,6 +10,7 @@ import { bodyRules, checkBody, declaredMembers, FIELD_OPTION, fieldTexts, typedM
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
 import { assignmentRun } from '../../bulk/assignment-run.js';
+import { assignVehicleMember } from '../../api/assign-command.js';
 import type { BulkDeps } from '../../bulk/run.js';
 
 export interface DevicesAssignOptions {
@@ -17,6 +18,8 @@ export interface DevicesAssignOptions {
   device: string;
   /** The assign-device command, checked against the document in use. */
   body: Record<string, unknown>;
+  /** The member of the body that names the vehicle in that document (vehicle_id in the bundled one). */
+  vehicleMember: string;
 }
 
 type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'servedDocument'> & BulkDeps;
@@ -58,13 +61,15 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     if (many) return bulk(deps, many);
     const rules = await bodyRules(deps, 'PUT', '/v1/devices/{id}/assignment');
     const declared = declaredMembers(rules);
+    // --vehicle-id fills the member the service's document names for the vehicle (vehicle_id, vehicleId ...)
+    const vehicleMember = assignVehicleMember(rules.doc);
     const body: Record<string, unknown> = {};
     // a member the command requires and nobody gave is named by its flag
-    const origins: Record<string, string> = { vehicle_id: '--vehicle-id' };
-    if (flags.vehicleId !== undefined) body.vehicle_id = typedMemberValue(flags.vehicleId, declared.vehicle_id);
+    const origins: Record<string, string> = { [vehicleMember]: '--vehicle-id' };
+    if (flags.vehicleId !== undefined) body[vehicleMember] = typedMemberValue(flags.vehicleId, declared[vehicleMember]);
     for (const [name, text] of fieldTexts(flags.field)) [body[name], origins[name]] = [typedMemberValue(text, declared[name]), `--field ${name}`];
     await checkBody(rules, body, origins);
-    await run(deps, { device: await deviceArgument(deps, device), body });
+    await run(deps, { device: await deviceArgument(deps, device), body, vehicleMember });
   });
   return command;
 }
@@ -75,6 +80,7 @@ export async function devicesAssignRun(deps: DevicesAssignDeps, opts: DevicesAss
   // checked against the service's document, which may name members fleetctl's own types do not know
   const answer = await api.call('assignDevice', { pathParams: { id: device.id }, body: opts.body as RequestBody<'assignDevice'> });
   await deps.output().object(answer.body, operationView('assignDevice'));
-  const vehicle = typeof opts.body.vehicle_id === 'string' ? ` to vehicle ${opts.body.vehicle_id}` : '';
+  const named = opts.body[opts.vehicleMember];
+  const vehicle = typeof named === 'string' ? ` to vehicle ${named}` : '';
   deps.io.info(`Device ${device.label} assigned${vehicle}.`);
 }

@@ -97,14 +97,14 @@ describe('the verbs with a hardware id', () => {
 
   it('devices assign HW-000001: the message names the device both ways', async () => {
     const f = fakeDeps({ format: 'json', answers: [byHardwareId('HW-000001', [device]), { method: 'PUT', path: `/v1/devices/${DEVICE}/assignment`, body: device }] });
-    await devicesAssignRun(f.deps, { device: 'HW-000001', body: { vehicle_id: VEHICLE } });
+    await devicesAssignRun(f.deps, { device: 'HW-000001', body: { vehicle_id: VEHICLE }, vehicleMember: 'vehicle_id' });
     expect(f.sent[1]!.json).toEqual({ vehicle_id: VEHICLE });
     expect(f.io.stderr()).toBe(`Device HW-000001 (${DEVICE}) assigned to vehicle ${VEHICLE}.\n`);
   });
 
   it('devices assign with an ambiguous hardware id sends no assignment', async () => {
     const f = fakeDeps({ answers: [byHardwareId('HW-000001', [device, { ...device, id: OTHER }])] });
-    await expect(devicesAssignRun(f.deps, { device: 'HW-000001', body: { vehicle_id: VEHICLE } })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(devicesAssignRun(f.deps, { device: 'HW-000001', body: { vehicle_id: VEHICLE }, vehicleMember: 'vehicle_id' })).rejects.toMatchObject({ exitCode: 2 });
     expect(f.sent.map((s) => s.method)).toEqual(['GET']);
   });
 

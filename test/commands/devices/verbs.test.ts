@@ -27,8 +27,8 @@ describe('devices list', () => {
 
 describe('devices assign', () => {
   const cases: { argv: string[]; want?: DevicesAssignOptions; error?: string }[] = [
-    { argv: [DEVICE.toUpperCase(), '--vehicle-id', VEHICLE], want: { device: DEVICE, body: { vehicle_id: VEHICLE } } },
-    { argv: ['HW-000001', '--vehicle-id', VEHICLE], want: { device: 'HW-000001', body: { vehicle_id: VEHICLE } } },
+    { argv: [DEVICE.toUpperCase(), '--vehicle-id', VEHICLE], want: { device: DEVICE, body: { vehicle_id: VEHICLE }, vehicleMember: 'vehicle_id' } },
+    { argv: ['HW-000001', '--vehicle-id', VEHICLE], want: { device: 'HW-000001', body: { vehicle_id: VEHICLE }, vehicleMember: 'vehicle_id' } },
     { argv: [' ', '--vehicle-id', VEHICLE], error: 'device must not be empty' },
     { argv: [DEVICE, '--vehicle-id', 'x'], error: '--vehicle-id: must be a valid uuid' },
     { argv: [DEVICE], error: '--vehicle-id: is required' },
@@ -47,26 +47,47 @@ describe('devices assign', () => {
 
   it.each([true, false])('PUTs {vehicle_id} and prints the updated device (tty %s)', async (tty) => {
     const f = fakeDeps({ tty, format: 'json', answers: [{ method: 'PUT', path: `/v1/devices/${DEVICE}/assignment`, body: device }] });
-    await devicesAssignRun(f.deps, { device: DEVICE, body: { vehicle_id: VEHICLE } });
+    await devicesAssignRun(f.deps, { device: DEVICE, body: { vehicle_id: VEHICLE }, vehicleMember: 'vehicle_id' });
     expect(f.sent[0]!.json).toEqual({ vehicle_id: VEHICLE });
     expect(f.sent[0]!.scope).toBe('thirdparty.api.devices_write');
     expect(JSON.parse(f.io.stdout())).toEqual(device);
     expect(f.io.stderr()).toBe(`Device ${DEVICE} assigned to vehicle ${VEHICLE}.\n`);
   });
 
-  it('against a service that names the vehicle otherwise: --field sends it, --vehicle-id is refused by its document', async () => {
-    const schema = { type: 'object', required: ['vehicle'], properties: { vehicle: { type: 'integer' } }, additionalProperties: false };
-    const servedDocument = { paths: { '/v1/devices/{deviceId}/assignment': { put: { requestBody: { content: { 'application/json': { schema } } } } } } };
+  const assignDocument = (schema: object) => ({ paths: { '/v1/devices/{deviceId}/assignment': { put: { requestBody: { content: { 'application/json': { schema } } } } } } });
+
+  it('against a service that names the vehicle otherwise: --vehicle-id fills the member its document names', async () => {
+    const servedDocument = assignDocument({ type: 'object', required: ['vehicleId'], properties: { vehicleId: { type: 'string', format: 'uuid' } }, additionalProperties: false });
     const { run, calls } = recordRun<DevicesAssignOptions>();
-    await parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE, '--field', 'vehicle=42']);
-    expect(calls).toEqual([{ device: DEVICE, body: { vehicle: 42 } }]);
-    const refused = parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE, '--vehicle-id', VEHICLE, '--field', 'vehicle=42']);
-    await expect(refused).rejects.toThrow('--vehicle-id: is not a known member');
+    await parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE, '--vehicle-id', VEHICLE]);
+    expect(calls).toEqual([{ device: DEVICE, body: { vehicleId: VEHICLE }, vehicleMember: 'vehicleId' }]);
+    // what it requires and nobody gave is named by the flag that gives it
+    await expect(parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE])).rejects.toThrow('--vehicle-id: is required');
+    await expect(parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE, '--vehicle-id', 'x'])).rejects.toThrow('--vehicle-id: must be a valid uuid');
+  });
+
+  it('a vehicle member of another type takes --vehicle-id typed by the document; --field still sends any member', async () => {
+    const servedDocument = assignDocument({ type: 'object', required: ['vehicle'], properties: { vehicle: { type: 'integer' }, note: { type: 'string' } }, additionalProperties: false });
+    const { run, calls } = recordRun<DevicesAssignOptions>();
+    await parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE, '--vehicle-id', '42', '--field', 'note=42']);
+    await parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE, '--field', 'vehicle=7']);
+    expect(calls).toEqual([
+      { device: DEVICE, body: { vehicle: 42, note: '42' }, vehicleMember: 'vehicle' },
+      { device: DEVICE, body: { vehicle: 7 }, vehicleMember: 'vehicle' },
+    ]);
+    await expect(parseVerb(newDevicesAssignCommand(fakeDeps({ servedDocument }).deps, run), [DEVICE, '--vehicle-id', VEHICLE])).rejects.toThrow('--vehicle-id: must be an integer');
+  });
+
+  it('PUTs the member the options name and says which vehicle', async () => {
+    const f = fakeDeps({ format: 'json', answers: [{ method: 'PUT', path: `/v1/devices/${DEVICE}/assignment`, body: device }] });
+    await devicesAssignRun(f.deps, { device: DEVICE, body: { vehicleId: VEHICLE }, vehicleMember: 'vehicleId' });
+    expect(f.sent[0]!.json).toEqual({ vehicleId: VEHICLE });
+    expect(f.io.stderr()).toBe(`Device ${DEVICE} assigned to vehicle ${VEHICLE}.\n`);
   });
 
   it('a 404 stays an ApiError (exit 5)', async () => {
     const f = fakeDeps({ answers: [{ method: 'PUT', path: `/v1/devices/${DEVICE}/assignment`, status: 404, body: problem(404, 'resource.not_found', 'no') }] });
-    await expect(devicesAssignRun(f.deps, { device: DEVICE, body: { vehicle_id: VEHICLE } })).rejects.toMatchObject({ status: 404, exitCode: 5 });
+    await expect(devicesAssignRun(f.deps, { device: DEVICE, body: { vehicle_id: VEHICLE }, vehicleMember: 'vehicle_id' })).rejects.toMatchObject({ status: 404, exitCode: 5 });
   });
 });
 

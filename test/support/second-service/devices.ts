@@ -46,10 +46,11 @@ function listDevices(ctx: RouteContext): Answer {
 function assign(ctx: RouteContext): Answer {
   const device = deviceById(ctx);
   const body = jsonObject(ctx.body);
-  // the spec names the identifier "vehicle id": the assign command carries it as vehicle_id, nothing else
-  const unknown = Object.keys(body).filter((k) => k !== 'vehicle_id');
+  // the spec shows no member of the assign command: this service spells it vehicleId, as the spec's webhook
+  // payloads do, and refuses any other (the bundled document's vehicle_id included)
+  const unknown = Object.keys(body).filter((k) => k !== 'vehicleId');
   if (unknown.length > 0) throw problem(400, 'request.unknown_member', `unknown member ${unknown[0]}`, { errors: unknown.map((k) => ({ pointer: `/${k}`, reason: 'not a member of the assign command' })) });
-  const vehicle = requireUuid(typeof body.vehicle_id === 'string' ? body.vehicle_id : undefined, '/vehicle_id');
+  const vehicle = requireUuid(typeof body.vehicleId === 'string' ? body.vehicleId : undefined, '/vehicleId');
   if (!ctx.state.vehicles.includes(vehicle)) throw problem(404, 'vehicle.not_found', `no vehicle ${vehicle} in your tenant`);
   device.vehicle_ref = vehicle;
   return { status: 200, body: device };

@@ -23,7 +23,7 @@ const SCHEMAS: Record<string, unknown> = {
     id: uuid, hardware_id: str, serial: str, label: str, firmware: obj({ version: str, channel: str }), vehicle_ref: nullable(uuid),
     fleet_ref: uuid, tenant_ref: uuid, reported_at: time, enrolled_on: { type: 'string', format: 'date' }, power_source: str,
   }),
-  AssignCommand: obj({ vehicle_id: uuid }),
+  AssignCommand: obj({ vehicleId: uuid }),
   CommandReceipt: obj({ command_ref: uuid, hw: str, action: { enum: ['reboot', 'wake_up'] }, state: str, queued_at: time, replay_key: str }),
   DeviceEventBrief: obj({ ref: str, kinds: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' } }),
   EventHit: obj({ ref: str, device_hw: str, kinds: { type: 'array', items: str }, groups: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' }, fleet_ref: uuid, vehicle_ref: nullable(uuid) }),

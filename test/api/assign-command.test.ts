@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { assignVehicleMember, BUNDLED_VEHICLE_MEMBER } from '../../src/api/assign-command.js';
+import { bundledDocument } from '../../src/api/served-document.js';
+import { requestBodySchema, type OpenApiDoc } from '../../src/openapi/document-shapes.js';
+
+/** A document whose assign command has this body schema. */
+const withBody = (schema: object | undefined): OpenApiDoc =>
+  ({ openapi: '3.1.0', paths: { '/v1/devices/{id}/assignment': { put: schema ? { requestBody: { content: { 'application/json': { schema } } } } : {} } } }) as OpenApiDoc;
+const members = (...names: string[]) => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) });
+
+describe('assignVehicleMember: the assign command member that names the vehicle, from the document in use', () => {
+  it('is what the bundled document declares', async () => {
+    const doc = await bundledDocument();
+    const declared = Object.keys((requestBodySchema(doc, 'PUT', '/v1/devices/{id}/assignment')?.properties as object | undefined) ?? {});
+    expect(declared).toContain(BUNDLED_VEHICLE_MEMBER);
+    expect(assignVehicleMember(doc)).toBe(BUNDLED_VEHICLE_MEMBER);
+  });
+
+  it.each([
+    [['vehicleId'], 'vehicleId'],
+    [['vehicle', 'note'], 'vehicle'],
+    [['VehicleRef', 'reason'], 'VehicleRef'],
+    [['target'], 'target'],
+  ])('members %j: %s', (names, expected) => {
+    expect(assignVehicleMember(withBody(members(...names)))).toBe(expected);
+  });
+
+  it('among several named for a vehicle: the one required, else the bundled name, else the first', () => {
+    expect(assignVehicleMember(withBody({ ...members('vehicle_name', 'vehicleUuid'), required: ['vehicleUuid'] }))).toBe('vehicleUuid');
+    expect(assignVehicleMember(withBody(members('vehicle_name', 'vehicle_id')))).toBe('vehicle_id');
+    expect(assignVehicleMember(withBody(members('vehicleA', 'vehicleB')))).toBe('vehicleA');
+  });
+
+  it('no body schema, or members none of which is the vehicle: the bundled name', () => {
+    expect(assignVehicleMember(withBody(undefined))).toBe(BUNDLED_VEHICLE_MEMBER);
+    expect(assignVehicleMember(withBody({ type: 'object' }))).toBe(BUNDLED_VEHICLE_MEMBER);
+    expect(assignVehicleMember(withBody(members('reason', 'note')))).toBe(BUNDLED_VEHICLE_MEMBER);
+    expect(assignVehicleMember({ openapi: '3.1.0', paths: {} } as OpenApiDoc)).toBe(BUNDLED_VEHICLE_MEMBER);
+  });
+});
