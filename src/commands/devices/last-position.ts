@@ -53,6 +53,8 @@ export async function devicesLastPositionRun(deps: DevicesLastPositionDeps, opts
   const fetchPosition = () =>
     rephrasing(() => api.call('getDeviceLastPosition', { pathParams: { hardwareId: opts.hardwareId }, signal: deps.signal }), [
       { status: 404, code: 'device.no_live_position', detail: `no live position for ${opts.hardwareId}` },
+      // the spec's 404 here is either: no such device, or no position available
+      { status: 404, detail: `no live position for ${opts.hardwareId}, or no such device` },
     ]);
   if (!opts.watch) {
     await deps.output().object((await fetchPosition()).body);

@@ -34,6 +34,8 @@ export async function devicesLastReportedRun(deps: DevicesLastReportedDeps, opts
   const api = await deps.api();
   const answer = await rephrasing(() => api.call('getDeviceLastReported', { pathParams: { hardwareId: opts.hardwareId } }), [
     { status: 404, code: 'device.never_reported', detail: `device ${opts.hardwareId} has never reported` },
+    // the spec's 404 here is either: no such device, or a device that never reported
+    { status: 404, detail: `device ${opts.hardwareId} has never reported, or there is no such device` },
   ]);
   await deps.output().object(answer.body, operationView('getDeviceLastReported'));
 }

@@ -11,13 +11,19 @@ export function rephrase(error: ApiError, detail: string, hint?: string): ApiErr
   });
 }
 
-/** Runs the call; an ApiError with one of these (status, code) pairs is rephrased. */
+/**
+ * Runs the call; an ApiError with one of these (status, code) pairs is rephrased. A case without a code is for
+ * any other code of that status, and only when the problem says nothing more: the spec promises a `code` and
+ * shows no other member, so a service's own detail is kept and its bare code gets these words.
+ */
 export async function rephrasing<T>(call: () => Promise<T>, cases: { status: number; code?: string; detail: string; hint?: string }[]): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (error instanceof ApiError) {
-      const match = cases.find((c) => c.status === error.status && (c.code === undefined || c.code === error.code));
+      const match =
+        cases.find((c) => c.status === error.status && c.code !== undefined && c.code === error.code) ??
+        cases.find((c) => c.status === error.status && c.code === undefined && error.detail === undefined && error.title === undefined);
       if (match) throw rephrase(error, match.detail, match.hint);
     }
     throw error;

@@ -44,6 +44,17 @@ describe('devices last-position: run', () => {
     });
   });
 
+  it('a 404 with a code of its own and no other member: both meanings the spec gives it; one with a detail keeps it', async () => {
+    const bare = fakeDeps({ answers: [{ method: 'GET', path: POSITION_PATH, status: 404, body: { code: 'position.unavailable' } }] });
+    await expect(devicesLastPositionRun(bare.deps, { hardwareId: 'HW-1', watch: false, intervalMs: 5000 })).rejects.toMatchObject({
+      message: 'no live position for HW-1, or no such device',
+      code: 'position.unavailable',
+      exitCode: 5,
+    });
+    const said = fakeDeps({ answers: [{ method: 'GET', path: POSITION_PATH, status: 404, body: problem(404, 'position.unavailable', 'HW-1 has no fix yet') }] });
+    await expect(devicesLastPositionRun(said.deps, { hardwareId: 'HW-1', watch: false, intervalMs: 5000 })).rejects.toMatchObject({ message: 'HW-1 has no fix yet' });
+  });
+
   /** A clock whose sleeps record the interval; Ctrl-C (abort) comes after `polls` polls. */
   function watchDeps(tty: boolean, answers: { status?: number; body: unknown }[]) {
     const f = fakeDeps({ tty, answers: answers.map((a) => ({ method: 'GET', path: POSITION_PATH, ...a })) });

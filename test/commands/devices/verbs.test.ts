@@ -208,6 +208,15 @@ describe('devices last-reported', () => {
     await expect(devicesLastReportedRun(f.deps, { hardwareId: 'HW-9' })).rejects.toMatchObject({ detail: 'Device HW-9 was not found.' });
   });
 
+  it('a 404 that carries a code of its own and nothing more: both meanings the spec gives it, exit 5', async () => {
+    const f = fakeDeps({ answers: [{ method: 'GET', path: '/v1/devices/HW-7/last-reported', status: 404, body: { code: 'telemetry.none' } }] });
+    await expect(devicesLastReportedRun(f.deps, { hardwareId: 'HW-7' })).rejects.toMatchObject({
+      message: 'device HW-7 has never reported, or there is no such device',
+      code: 'telemetry.none',
+      exitCode: 5,
+    });
+  });
+
   it('parse: an empty hardware id', async () => {
     await expect(parseVerb(newDevicesLastReportedCommand(fakeDeps().deps, recordRun().run), [' '])).rejects.toThrow('hardware id must not be empty');
   });
