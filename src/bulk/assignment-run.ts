@@ -8,7 +8,7 @@ import { confirmOrRequireYes, requireYesUnlessInteractive } from '../io/prompter
 import { startProgress } from '../io/progress.js';
 import { readFileOrStdin } from '../io/read-input.js';
 import { quoteInput } from '../shared/terminal-text.js';
-import { defaultJournalPath, Journal } from './journal.js';
+import { Journal, journalPathOf, noteJournalElsewhere } from './journal.js';
 import { newRunId } from './keys.js';
 import { runBulk } from './runner.js';
 import { DEFAULT_CONCURRENCY, pacedClient, type BulkDeps } from './run.js';
@@ -63,7 +63,7 @@ async function fromRows(deps: BulkDeps, opts: AssignmentRunOptions): Promise<Pla
 
 async function resumed(deps: BulkDeps, opts: AssignmentRunOptions): Promise<Plan> {
   const runId = opts.resume!;
-  const journal = await Journal.open<AssignmentResult>(opts.journal ?? defaultJournalPath(deps.configDir(), runId), runId);
+  const journal = await Journal.open<AssignmentResult>(journalPathOf(deps.configDir(), runId, opts.journal), runId);
   if (journal.header.command !== opts.command) {
     journal.close();
     throw new UsageError(`run ${runId} was a ${journal.header.command.replace('_', '-')}, not a devices ${opts.command}`);
@@ -82,7 +82,11 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Plan):
     await confirmOrRequireYes(deps, { yes: opts.yes, question: `${opts.command === 'assign' ? 'Assign' : 'Unassign'} ${pending.length} device${pending.length === 1 ? '' : 's'} (${sample})?`, refusal: `${what(pending.length)} not sent` });
   }
   const header = { type: 'run', version: 1, run_id: plan.runId, command: opts.command, key_base: '', targets: plan.targets, created_at: deps.clock.now().toISOString(), vehicles: plan.vehicles } as const;
-  const journal = opts.dryRun ? undefined : (plan.journal ??= await Journal.create<AssignmentResult>(opts.journal ?? defaultJournalPath(deps.configDir(), plan.runId), header));
+  if (!opts.dryRun && !plan.journal) {
+    plan.journal = await Journal.create<AssignmentResult>(journalPathOf(deps.configDir(), plan.runId, opts.journal), header);
+    await noteJournalElsewhere(deps.configDir(), plan.runId, plan.journal.file);
+  }
+  const journal = opts.dryRun ? undefined : plan.journal;
   const resumeHint = `resume with: fleetctl devices ${opts.command} --resume ${plan.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
   if (journal) deps.io.info(`Run ${plan.runId}: ${what(pending.length)}${earlier.size > 0 ? ` (${plan.targets.length - pending.length} already done)` : ''}; journal ${journal.file} (if interrupted: --resume ${plan.runId})`);
 

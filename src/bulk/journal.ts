@@ -2,6 +2,7 @@
 // arrive (synchronously, so a crash loses at most the answers in flight; those are replayed by their keys).
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { ensureParentDirectory } from '../io/directories.js';
+import { writeFileAtomically } from '../io/atomic-file.js';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io/read-input.js';
@@ -43,6 +44,42 @@ export function isDone(result: DeviceCommandResult): boolean {
 
 export function defaultJournalPath(configDir: string, runId: string): string {
   return path.join(configDir, 'runs', `${runId}.ndjson`);
+}
+
+/**
+ * Where a run given its own --journal is noted in the config folder (`runs/RUN_ID.where`, the journal's absolute
+ * path), so that `--resume RUN_ID` and `fleetctl status` find it without being told.
+ */
+export function journalNotePath(configDir: string, runId: string): string {
+  return path.join(path.dirname(defaultJournalPath(configDir, runId)), `${runId}.where`);
+}
+
+/** The journal a run keeps: --journal when given (noted for later: noteJournalElsewhere), else the config folder's. */
+export function journalPathOf(configDir: string, runId: string, given: string | undefined): string {
+  if (given !== undefined) return given;
+  const own = defaultJournalPath(configDir, runId);
+  if (existsSync(own)) return own;
+  return notedJournal(journalNotePath(configDir, runId)) ?? own;
+}
+
+/** The journal a note names; undefined when there is no readable note. */
+export function notedJournal(note: string): string | undefined {
+  try {
+    const noted = (JSON.parse(readFileSync(note, 'utf8')) as { journal?: unknown }).journal;
+    return typeof noted === 'string' && path.isAbsolute(noted) ? noted : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Notes a journal kept outside the config folder. Only a convenience: a note that cannot be written leaves the run
+ * as it is (it goes on, and its resume hint names --journal).
+ */
+export async function noteJournalElsewhere(configDir: string, runId: string, journalFile: string): Promise<void> {
+  const file = path.resolve(journalFile);
+  if (file === path.resolve(defaultJournalPath(configDir, runId))) return;
+  await writeFileAtomically(journalNotePath(configDir, runId), `${JSON.stringify({ run_id: runId, journal: file })}\n`, { mode: 0o600, directoryMode: 0o700 }).catch(() => undefined);
 }
 
 /**

@@ -13,7 +13,7 @@ import { isSuccess, type DeviceCommand, type DeviceCommandResult } from '../api/
 import { viewOf } from '../output/columns.js';
 import { hasSelection, isEmptySource, resolveTargets, selectionText, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
-import { defaultJournalPath, isDone, Journal } from './journal.js';
+import { isDone, Journal, journalPathOf, noteJournalElsewhere } from './journal.js';
 import { isRunFatal } from './runner.js';
 import { hasWaves, planLines, planWaves, type WaveOptions, type WavePlan } from './waves.js';
 import { WaveSender, type WavesDone } from './wave-run.js';
@@ -105,7 +105,11 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
   // a resumed run with nothing left sends nothing: no confirmation, just the summary of the whole run
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
-  const journal = (run.journal ??= await Journal.create(opts.journal ?? defaultJournalPath(deps.configDir(), run.runId), header(verb, run, deps.clock.now())));
+  if (!run.journal) {
+    run.journal = await Journal.create(journalPathOf(deps.configDir(), run.runId, opts.journal), header(verb, run, deps.clock.now()));
+    await noteJournalElsewhere(deps.configDir(), run.runId, run.journal.file);
+  }
+  const journal = run.journal;
   const waitFlags = run.wait ? ` --wait${opts.wait?.reportTimeField ? ` --report-time-field ${opts.wait.reportTimeField}` : ''}` : '';
   const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''}${waitFlags} --yes`;
   deps.io.info(
@@ -215,7 +219,7 @@ function nothingMatched(source: TargetSource): NotFoundError {
 async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
   const runId = opts.resume!;
   if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file or selection');
-  const journal = await Journal.open(opts.journal ?? defaultJournalPath(deps.configDir(), runId), runId);
+  const journal = await Journal.open(journalPathOf(deps.configDir(), runId, opts.journal), runId);
   const { header } = journal;
   const mismatch = header.command !== verb.command
     ? new UsageError(`run ${runId} was a ${header.command.replace('_', '-')}, not a ${verb.name}`)

@@ -3,7 +3,10 @@
 // the webhook configuration, scopes; --fail-if exits 13 naming the breach; a missing webhooks_read degrades only
 // that section.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { startHarness, type SandboxHarness } from './harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let h: SandboxHarness;
 
@@ -74,6 +77,23 @@ describe('fleetctl status against the sandbox', { timeout: 120_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.report.commands.runs).toEqual([{ run_id: runId, command: 'reboot', created_at: expect.any(String), targets: 2, results: { accepted: 2 } }]);
     expect(r.report.webhooks).toEqual({ state: 'disabled', organization_id: org, topics: [{ type: 'events', is_enabled: true, url: 'https://hooks.example.com/fleet' }], note: null });
+  });
+
+  it('a run given its own --journal elsewhere: status lists it, and --resume RUN_ID finds it without --journal', async () => {
+    const [, , c, d] = (await devices()).filter((x) => x.capabilities.includes('reboot'));
+    const journal = path.join(tempDir('fleetctl-own-journal-'), 'night.ndjson');
+    const sent = await h.cli(['devices', 'reboot', c!.hardware_id, d!.hardware_id, '--journal', journal, '--yes', '-o', 'json']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const runId = /Run (\S+):/.exec(sent.stderr)![1]!;
+    expect(existsSync(journal)).toBe(true);
+    const r = await status([]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((r.report.commands.runs as { run_id: string }[]).map((x) => x.run_id)).toContain(runId);
+    expect((r.report.commands.runs as { run_id: string; results: object }[]).find((x) => x.run_id === runId)!.results).toEqual({ accepted: 2 });
+    const resumed = await h.cli(['devices', 'reboot', '--resume', runId, '--yes', '-o', 'json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`journal ${journal}`);
+    expect(resumed.stderr).toContain('2 already done');
   });
 
   it('--fail-if: exit 13 naming each breached threshold, after printing the report; one within is exit 0', async () => {

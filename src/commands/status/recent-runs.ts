@@ -1,10 +1,11 @@
-// The bulk runs this machine made recently, read from their journals (src/bulk/journal.ts) in the config folder:
-// what was sent, to how many devices, and how it went. A run given its own --journal elsewhere is not seen.
+// The bulk runs this machine made recently, read from their journals (src/bulk/journal.ts) in the config folder,
+// and from those kept elsewhere with --journal that the folder notes: what was sent, to how many devices, and how
+// it went.
 import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { defaultJournalPath } from '../../bulk/journal.js';
+import { defaultJournalPath, notedJournal } from '../../bulk/journal.js';
 
 export interface RecentRun {
   run_id: string;
@@ -31,9 +32,13 @@ export function journalFolder(configDir: string): string {
 export async function recentRuns(configDir: string, sinceMs: number): Promise<RecentRuns> {
   const folder = journalFolder(configDir);
   const since = new Date(sinceMs).toISOString();
-  let names: string[];
+  let journals: string[];
   try {
-    names = (await readdir(folder)).filter((name) => name.endsWith('.ndjson'));
+    const names = (await readdir(folder)).sort();
+    const own = names.filter((name) => name.endsWith('.ndjson')).map((name) => path.join(folder, name));
+    // a journal moved or deleted since is simply not read
+    const elsewhere = names.filter((name) => name.endsWith('.where')).flatMap((name) => notedJournal(path.join(folder, name)) ?? []);
+    journals = [...new Set([...own, ...elsewhere].map((file) => path.resolve(file)))];
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // no folder: this machine never made a bulk run
@@ -41,8 +46,8 @@ export async function recentRuns(configDir: string, sinceMs: number): Promise<Re
     return { since, runs: [], note: `the journals in ${folder} could not be read (${code ?? (error as Error).message})` };
   }
   const runs: RecentRun[] = [];
-  for (const name of names.sort()) {
-    const run = await readRun(path.join(folder, name), sinceMs).catch(() => undefined);
+  for (const file of journals) {
+    const run = await readRun(file, sinceMs).catch(() => undefined);
     if (run) runs.push(run);
   }
   runs.sort((a, b) => a.created_at.localeCompare(b.created_at));
@@ -51,6 +56,8 @@ export async function recentRuns(configDir: string, sinceMs: number): Promise<Re
 
 /** One journal, read a line at a time (a run of a million devices is not held whole); undefined if older or not a journal. */
 async function readRun(file: string, sinceMs: number): Promise<RecentRun | undefined> {
+  // a noted journal replaced by a FIFO or a device since would block the read: only files are read
+  if (!(await stat(file)).isFile()) return undefined;
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let run: RecentRun | undefined;
   const last = new Map<string, string>();
