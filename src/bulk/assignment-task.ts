@@ -6,6 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, CancelledError, FleetctlError } from '../errors.js';
 import type { RequestBody } from '../openapi/operation-types.js';
 import { isUuid } from '../shared/uuid.js';
+import { recordId } from '../output/record-fields.js';
 import type { AssignmentCommand } from './assignment-rows.js';
 
 export type AssignmentStatus = 'assigned' | 'unassigned' | 'unchanged' | 'would_assign' | 'would_unassign' | 'not_found' | 'failed';
@@ -62,8 +63,8 @@ export async function assignmentAttempt(
     const record = await findDevice(api, row.device, opts.signal);
     if (record === AMBIGUOUS) return { result: { ...result, code: 'device.ambiguous' } };
     if (record === undefined) return { result: { ...result, status: 'not_found', http_status: 404, code: 'device.not_found' } };
-    const id = (record as { id?: unknown }).id;
-    if (typeof id !== 'string') return { result: { ...result, code: 'device.no_id' }, error: new Error(`the record of ${row.device} carries no id`) };
+    const id = recordId(record, 'device');
+    if (id === undefined) return { result: { ...result, code: 'device.no_id' }, error: new Error(`the record of ${row.device} carries no id`) };
     result.device_id = id;
     const current = vehicleMembers(record);
     const inPlace = command === 'assign' ? current.includes(row.vehicle!) : current.length > 0 && current.every((v) => v === null);

@@ -14,6 +14,24 @@ const IDENTIFIER_NAME = /(^|[._])(id|ids|uuid|key|hardware_?id|serial(_?number)?
 const NAME_NAME = /(^|[._])(name|title|label|display_?name|(first|last|given|family|full|nick)_?name)$|[a-z0-9](Name|Title|Label)$/;
 const TIME_NAME = /(_at|_utc|_time|_on|[a-z0-9](At|Utc|Time|On))$/;
 
+/**
+ * The identifier of a record, which the spec does not name: `id`, else the noun's own (`media_id`, `mediaId`,
+ * `media_ref`, `event_id` ...), else a bare `ref`, `uuid` or `key`. Undefined when none holds a string or number.
+ */
+export function recordId(record: unknown, noun: string): string | undefined {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return undefined;
+  const members = record as Record<string, unknown>;
+  const snake = noun.trim().replace(/[\s-]+/g, '_');
+  const camel = snake.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  const names = ['id', `${snake}_id`, `${camel}Id`, `${snake}_ref`, `${camel}Ref`, `${snake}_uuid`, `${camel}Uuid`, 'ref', 'uuid', 'key'];
+  for (const name of names) {
+    const value = members[name];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  }
+  return undefined;
+}
+
 /** Whether a string is an RFC 3339 date-time (or close to one: a space for the T). */
 export function isDateTime(value: unknown): value is string {
   return typeof value === 'string' && RFC3339.test(value) && !Number.isNaN(Date.parse(value));

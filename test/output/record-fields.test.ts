@@ -1,7 +1,7 @@
 // The one rule for which fields a view shows when the records are shaped otherwise than fleetctl guessed:
 // preferred columns the records carry, then the records' own (identifiers, names, times, other scalars).
 import { describe, expect, it } from 'vitest';
-import { carries, chooseColumns, everyField, isIdentifierColumn, rankField, FieldRank, recordCells, recordLabel } from '../../src/output/record-fields.js';
+import { carries, chooseColumns, everyField, isIdentifierColumn, rankField, FieldRank, recordCells, recordId, recordLabel } from '../../src/output/record-fields.js';
 import { firstBatch } from '../../src/output/first-batch.js';
 
 const uuid = '2e7f6c1f-1dae-45ed-a366-adae182c1269';
@@ -68,6 +68,24 @@ describe('picker cells and completion labels', () => {
     expect(recordLabel({ id: uuid, name: 'Van 1' }, ['name'])).toBe('Van 1');
     expect(recordLabel({ id: uuid, serial: 'S-1', meta: { a: 1 }, title: 'North' }, ['name'])).toBe('North');
     expect(recordLabel({ id: uuid }, ['name'])).toBeUndefined();
+  });
+});
+
+describe('recordId: a record\'s identifier, whatever the service calls it', () => {
+  it.each([
+    [{ id: 'a', media_id: 'b' }, 'media', 'a'],
+    [{ media_id: 'b', hardware_id: 'HW-1' }, 'media', 'b'],
+    [{ mediaId: 'c' }, 'media', 'c'],
+    [{ media_ref: 'md-00', hw: 'HW-1' }, 'media', 'md-00'],
+    [{ event_id: 'ZXY', vehicle_id: 'v' }, 'event', 'ZXY'],
+    [{ live_stream_id: 's1' }, 'live stream', 's1'],
+    [{ liveStreamId: 's2' }, 'live-stream', 's2'],
+    [{ uuid: 'u', name: 'x' }, 'fleet', 'u'],
+    [{ id: 42 }, 'driver', '42'],
+  ])('%j (%s): %s', (record, noun, expected) => expect(recordId(record, noun)).toBe(expected));
+
+  it.each([[{ fleet_id: 'f', vehicle_id: 'v' }], [{ id: '  ' }], [{ id: null }], [{ id: { value: 'x' } }], [null], [['id']], ['id']])('%j has none', (record) => {
+    expect(recordId(record, 'device')).toBeUndefined();
   });
 });
 

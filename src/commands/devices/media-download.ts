@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Deps } from '../../factory.js';
-import { ApiError, FleetctlError, NetworkError, UsageError } from '../../errors.js';
+import { ApiError, FleetctlError, InvalidResponseError, NetworkError, UsageError } from '../../errors.js';
 import type { Transport } from '../../http/transport.js';
 import type { Schema } from '../../openapi/operation-types.js';
 import { describeVerb } from '../shared/help.js';
@@ -20,6 +20,7 @@ import { pickable } from '../shared/pick-list.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT, pickMedia } from '../shared/pickers.js';
 import { formatBytes, startProgress } from '../../io/progress.js';
 import { quoteInput } from '../../shared/terminal-text.js';
+import { recordId } from '../../output/record-fields.js';
 
 export interface DevicesMediaDownloadOptions {
   hardwareId: string;
@@ -30,7 +31,20 @@ export interface DevicesMediaDownloadOptions {
   window: DateWindow;
 }
 
-type MediaItem = Schema<'DeviceMedia'>;
+type MediaRecord = Schema<'DeviceMedia'>;
+
+/**
+ * What a download needs of a media item. The spec shows an item only as "carrying a time-limited signed download
+ * URL": its id, its URL and its file name are read from the record, whatever the service calls them.
+ */
+interface MediaItem {
+  id: string;
+  url: string;
+  /** The name the service gives the file, else the last segment of the URL's path; undefined when neither says. */
+  fileName: string | undefined;
+  /** The size the record states, if it states one (for progress when the download host sends no length). */
+  sizeBytes: number | undefined;
+}
 
 type DevicesMediaDownloadDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'transport' | 'prompter'>;
 
@@ -120,7 +134,10 @@ async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMedi
   );
   const found: MediaItem[] = [];
   const wanted = new Set(opts.mediaIds);
-  for await (const item of pager) if (opts.all || wanted.has(item.id)) found.push(item);
+  for await (const record of pager) {
+    const id = recordId(record, 'media');
+    if (opts.all || (id !== undefined && wanted.has(id))) found.push(mediaItemOf(record, id, opts.hardwareId));
+  }
   const missing = opts.mediaIds.filter((id) => !found.some((item) => item.id === id));
   if (missing.length > 0) {
     throw new ApiError({
@@ -133,9 +150,41 @@ async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMedi
   return found;
 }
 
+/** The download URL of a record: the http(s) URL among its members (nested ones too), by how its name reads. */
+function mediaItemOf(record: MediaRecord, id: string | undefined, hardwareId: string): MediaItem {
+  const urls: { name: string; url: string }[] = [];
+  const walk = (value: unknown, name: string, depth: number): void => {
+    if (typeof value === 'string') {
+      if (/^https?:$/.test(URL.parse(value)?.protocol ?? '')) urls.push({ name, url: value });
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && depth < 3) {
+      for (const [key, member] of Object.entries(value)) walk(member, name ? `${name}.${key}` : key, depth + 1);
+    }
+  };
+  walk(record, '', 0);
+  // a download link reads as one; a thumbnail or a page about the item comes after
+  const score = (name: string) => (/download/i.test(name) ? 4 : 0) + (/sign/i.test(name) ? 2 : 0) + (/thumb|preview|page|self/i.test(name) ? -8 : 0);
+  const best = urls.sort((a, b) => score(b.name) - score(a.name))[0];
+  const shown = id === undefined ? `of device ${hardwareId}` : quoteInput(id, 60);
+  if (id === undefined) throw new InvalidResponseError(`a media item ${shown} carries no id`);
+  if (!best) throw new InvalidResponseError(`media item ${shown} carries no download URL`);
+  const members = record as Record<string, unknown>;
+  const named = ['file_name', 'fileName', 'filename', 'name'].map((key) => members[key]).find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  const fromUrl = decodeURIComponentSafely(URL.parse(best.url)?.pathname.split('/').pop() ?? '');
+  const size = ['size_bytes', 'sizeBytes', 'size', 'bytes'].map((key) => members[key]).find((value): value is number => typeof value === 'number' && value > 0);
+  return { id, url: best.url, fileName: named ?? (fromUrl || undefined), sizeBytes: size };
+}
+
+function decodeURIComponentSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** A safe local name per item: the base name only; a name used twice is prefixed with the media id. */
 function fileNames(items: MediaItem[]): Map<string, string> {
-  const safe = (item: MediaItem) => path.basename(item.file_name.replace(/\\/g, '/')).replace(/^\.+/, '') || `${item.id}.bin`;
+  const safe = (item: MediaItem) => path.basename((item.fileName ?? '').replace(/\\/g, '/')).replace(/^\.+/, '') || `${item.id}.bin`;
   const counts = new Map<string, number>();
   for (const item of items) counts.set(safe(item), (counts.get(safe(item)) ?? 0) + 1);
   return new Map(items.map((item) => [item.id, counts.get(safe(item))! > 1 ? `${item.id}-${safe(item)}` : safe(item)]));
@@ -144,12 +193,12 @@ function fileNames(items: MediaItem[]): Map<string, string> {
 /** Streams one file to a temporary name beside the target, which then replaces it; returns the byte count. */
 async function downloadTo(deps: DevicesMediaDownloadDeps, transport: Transport, item: MediaItem, target: string): Promise<number> {
   // No headers of ours: the signed URL is the credential, and the download host must never see a token.
-  const answer = await transport.stream(item.download_url, { headers: {}, signal: deps.signal, label: `Downloading ${path.basename(target)}` });
+  const answer = await transport.stream(item.url, { headers: {}, signal: deps.signal, label: `Downloading ${path.basename(target)}` });
   if (answer.statusCode !== 200) {
     const text = await answer.body.text().catch(() => '');
     throw downloadError(answer.statusCode, text, item);
   }
-  const total = Number(answer.headers['content-length'] ?? item.size_bytes ?? 0);
+  const total = Number(answer.headers['content-length'] ?? item.sizeBytes ?? 0);
   const progress = await startProgress(deps.io, { label: path.basename(target), total: total > 0 ? total : undefined, unit: 'bytes' });
   let bytes = 0;
   const counter = new Transform({

@@ -1,13 +1,14 @@
 // One name for a device: the verbs whose endpoint takes a device id (uuid) also take its hardware id, looked up
 // through the devices list filter (spec: GET /v1/devices?hardware_id=...).
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, InvalidResponseError, UsageError } from '../../errors.js';
+import { recordId } from '../../output/record-fields.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
 import { canonicalUuid, isUuid } from '../../shared/uuid.js';
 import { givenOrPicked, pickable, type PickerDeps } from '../shared/pick-list.js';
-import { pickDevice } from '../shared/pickers.js';
+import { pickDevice, pickedDeviceId } from '../shared/pickers.js';
 
 export const DEVICE_ARGUMENT = pickable('device id (uuid) or hardware id');
 
@@ -27,7 +28,7 @@ export function parseDeviceRef(value: string): string {
 
 /** A device argument as given, or the device picked on a terminal (by its id). */
 export async function deviceArgument(deps: PickerDeps, value: string | undefined): Promise<string> {
-  return parseDeviceRef(await givenOrPicked(deps.io, value, 'device', async () => (await pickDevice(deps)).id));
+  return parseDeviceRef(await givenOrPicked(deps.io, value, 'device', async () => pickedDeviceId(await pickDevice(deps))));
 }
 
 /** The device id for a uuid (no request) or a hardware id (one request): exit 5 when none, 2 when ambiguous. */
@@ -36,7 +37,12 @@ export async function resolveDevice(api: ApiClient, ref: string, signal?: AbortS
   // two are enough to know whether the hardware id names more than one device
   const pager = api.list('listDevices', { query: { hardware_id: ref }, signal }, { limit: 2, all: false });
   const found: string[] = [];
-  for await (const device of pager) found.push(device.id);
+  for await (const device of pager) {
+    // the spec names no member of a device record: its id is `id`, `device_id` or the like (recordId)
+    const id = recordId(device, 'device');
+    if (id === undefined) throw new InvalidResponseError(`the device with hardware id ${quoteInput(ref)} carries no device id in its record`, 'give the device id (uuid) instead');
+    found.push(id);
+  }
   if (found.length === 0) {
     throw new ApiError({
       status: 404,

@@ -1,7 +1,8 @@
 // What each resource looks like in a picker, and which of the API's filters narrow it.
 import type { Deps } from '../../factory.js';
 import { safeText } from '../../shared/terminal-text.js';
-import { recordCells } from '../../output/record-fields.js';
+import { recordCells, recordId } from '../../output/record-fields.js';
+import { InvalidResponseError } from '../../errors.js';
 import { dateQuery, type DateWindow } from './dates.js';
 import { checkFromList, givenOrPicked, pickable, pickFromList, type ListPick, type PickerDeps } from './pick-list.js';
 import { requireNonEmpty, requireUuid } from './validate.js';
@@ -25,8 +26,20 @@ export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<Schema
     list: (api, paging, term) => api.list('listDevices', { query: { hardware_id: term } }, paging),
     filters: (term) => HARDWARE_ID_LIKE.test(term),
     cells: deviceCells,
-    key: (d) => d.id,
+    key: (d) => recordId(d, 'device') ?? d.hardware_id,
   });
+}
+
+/** The id of a picked device record, whatever the service calls it. */
+export function pickedDeviceId(device: Schema<'Device'>): string {
+  return requirePickedId(device, 'device');
+}
+
+/** A picked record's id (recordId), or a clear refusal when it carries none: the command needs the id. */
+function requirePickedId(record: object, noun: string): string {
+  const id = recordId(record, noun.split(' ')[0]!);
+  if (id === undefined) throw new InvalidResponseError(`the ${noun} picked carries no id`, `give the ${noun} id as an argument`);
+  return id;
 }
 
 /** Devices for a command: those without its capability are shown, and cannot be ticked. */
@@ -50,9 +63,10 @@ export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'Devic
   return { hardwareIds: devices.map((d) => d.hardware_id), capabilities };
 }
 
-/** The id of a record picked from a list (records are told apart by their id). */
-async function pickId<T extends { id: string }>(deps: PickerDeps, spec: Omit<ListPick<T>, 'key'>): Promise<string> {
-  return (await pickFromList(deps, { ...spec, key: (item) => item.id })).id;
+/** The id of a record picked from a list (records are told apart by their id, whatever the service calls it). */
+async function pickId<T extends object>(deps: PickerDeps, spec: Omit<ListPick<T>, 'key'>): Promise<string> {
+  const noun = spec.noun.split(' ')[0]!;
+  return requirePickedId(await pickFromList(deps, { ...spec, key: (item) => recordId(item, noun) ?? JSON.stringify(item) }), spec.noun);
 }
 
 export function pickDriver(deps: PickerDeps): Promise<string> {
@@ -111,9 +125,9 @@ export async function pickEvent(deps: PickerDeps & Pick<Deps, 'clock'>): Promise
       hint: `give the event id; older ones: fleetctl events search --hardware-id ${hardwareId} --since 90d`,
     },
     cells: (e) => recordCells(e, ['triggered_at', 'event_types', 'is_accident', 'is_important']),
-    key: (e) => e.event_id,
+    key: (e) => recordId(e, 'event') ?? JSON.stringify(e),
   });
-  return event.event_id;
+  return requirePickedId(event, 'event');
 }
 
 /** A media item of a device, within the command's own --from/--to. */

@@ -182,6 +182,38 @@ describe('devices media download', () => {
     }
   });
 
+  it('items shaped otherwise: the id, the signed URL (nested too) and the file name are read from the records', async () => {
+    const { origin, seen } = await downloadServer();
+    const dir = tempDir();
+    const data = [
+      // a reference for an id, the link nested under its own object, no file name: the URL's last segment
+      { media_ref: 'md-1', hw: 'HW-1', thumbnail_url: `${origin}/thumb/md-1.png`, signed_url: { href: `${origin}/_sandbox/media/m1/clip%20one.mp4?sig=x`, valid_until: '2026-11-26T06:00:00Z' } },
+      // camelCase, as webhook payloads are
+      { mediaId: 'md-2', fileName: 'still.jpg', downloadUrl: `${origin}/_sandbox/media/m2?sig=y` },
+    ];
+    const f = fakeDeps({ answers: [{ method: 'GET', path: '/v1/devices/HW-1/media?limit=500', body: { data, next_cursor: null, has_more: false } }] });
+    const transport = await createTransport({ timeoutMs: 5000, tracer: silentTracer });
+    await devicesMediaDownloadRun({ ...f.deps, transport: async () => transport }, { hardwareId: 'HW-1', mediaIds: ['md-1', 'md-2'], all: false, dir, window: {} });
+    expect(readdirSync(dir).sort()).toEqual(['clip one.mp4', 'still.jpg']);
+    expect(readFileSync(path.join(dir, 'clip one.mp4')).length).toBe(70_000);
+    // the thumbnail was never fetched: two downloads, the two links
+    expect(seen).toHaveLength(2);
+    expect(f.io.stdout()).toBe(`media_id\tpath\tsize_bytes\nmd-1\t${path.join(dir, 'clip one.mp4')}\t70000\nmd-2\t${path.join(dir, 'still.jpg')}\t10\n`);
+  });
+
+  it('an item with no URL at all is an invalid answer (exit 9) before anything is downloaded', async () => {
+    const { origin, seen } = await downloadServer();
+    const data = [item('m1', 'a.mp4', origin), { id: 'm9', file_name: 'b.mp4', note: 'not ready' }];
+    const f = fakeDeps({ answers: [{ method: 'GET', path: '/v1/devices/HW-1/media?limit=500', body: { data, next_cursor: null, has_more: false } }] });
+    const transport = await createTransport({ timeoutMs: 5000, tracer: silentTracer });
+    await expect(devicesMediaDownloadRun({ ...f.deps, transport: async () => transport }, { hardwareId: 'HW-1', mediaIds: [], all: true, dir: tempDir(), window: {} })).rejects.toMatchObject({
+      name: 'InvalidResponseError',
+      message: 'media item "m9" carries no download URL',
+      exitCode: 9,
+    });
+    expect(seen).toHaveLength(0);
+  });
+
   it('an unknown media id fails before any download (exit 5); a refused link leaves no partial file', async () => {
     const { origin, seen } = await downloadServer();
     const dir = tempDir();

@@ -34,6 +34,19 @@ describe('resolveDevice', () => {
     expect(f.sent).toEqual([]);
   });
 
+  it('a record naming its id otherwise (device_id, deviceId) still gives it; one with none is an invalid answer, exit 9', async () => {
+    for (const record of [{ device_id: DEVICE, hardware_id: 'HW-7' }, { deviceId: DEVICE, hardwareId: 'HW-7' }]) {
+      const f = fakeDeps({ answers: [byHardwareId('HW-7', [record])] });
+      await expect(resolveDevice(await f.deps.api(), 'HW-7')).resolves.toEqual({ id: DEVICE, label: `HW-7 (${DEVICE})` });
+    }
+    const none = fakeDeps({ answers: [byHardwareId('HW-7', [{ hardware_id: 'HW-7', fleet_id: OTHER }])] });
+    await expect(resolveDevice(await none.deps.api(), 'HW-7')).rejects.toMatchObject({
+      message: 'the device with hardware id "HW-7" carries no device id in its record',
+      hint: 'give the device id (uuid) instead',
+      exitCode: 9,
+    });
+  });
+
   it('a hardware id is looked up through the devices list filter', async () => {
     const f = fakeDeps({ answers: [byHardwareId('HW 1/a', [device])] });
     await expect(resolveDevice(await f.deps.api(), 'HW 1/a')).resolves.toEqual({ id: DEVICE, label: `HW 1/a (${DEVICE})` });

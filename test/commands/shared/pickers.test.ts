@@ -232,4 +232,12 @@ describe('pickEvent and pickMedia', () => {
     expect(await pickMedia(f.deps, 'HW-1', { dateFrom: '2024-05-01T00:00:00.000Z' })).toBe('m1');
     expect(f.shown[0]).toEqual({ message: 'Media of HW-1 (type a file name or date)', term: undefined, lines: ['front.mp4  2024-05-31T00:00:00Z  video/mp4  10'] });
   });
+
+  it('records naming their ids otherwise: the id the service gives is what is picked; none at all is said', async () => {
+    const media = { media_ref: 'md-07', hw: 'HW-1', kind: 'video/mp4', captured_at: '2024-05-31T00:00:00Z' };
+    const f = fakeDeps({ tty: true, answers: [devicesPage('/v1/devices/HW-1/media?limit=100', [media])], searches: [{ choose: 'md-07' }] });
+    expect(await pickMedia(f.deps, 'HW-1', {})).toBe('md-07');
+    const bare = fakeDeps({ tty: true, answers: [devicesPage('/v1/devices/HW-1/media?limit=100', [{ kind: 'video/mp4', captured_at: '2024-05-31T00:00:00Z' }])], searches: [{ choose: 'video/mp4' }] });
+    await expect(pickMedia(bare.deps, 'HW-1', {})).rejects.toMatchObject({ message: 'the media item picked carries no id', hint: 'give the media item id as an argument', exitCode: 9 });
+  });
 });
