@@ -32,6 +32,20 @@ export function recordId(record: unknown, noun: string): string | undefined {
   return undefined;
 }
 
+/**
+ * When a record says it happened, which the spec does not name: the first of `preferred` holding a date-time,
+ * else the first date-time member whose name is not a time of the record itself (created, updated, received).
+ */
+export function recordTime(record: unknown, preferred: readonly string[]): string | undefined {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return undefined;
+  const members = record as Record<string, unknown>;
+  const named = preferred.map((name) => members[name]).find(isDateTime);
+  if (named !== undefined) return named;
+  const own = Object.entries(members).filter(([, value]) => isDateTime(value));
+  const bookkeeping = /creat|updat|modif|receiv|revis|insert|ingest|expir|valid/i;
+  return (own.find(([name]) => !bookkeeping.test(name)) ?? own[0])?.[1] as string | undefined;
+}
+
 /** Whether a string is an RFC 3339 date-time (or close to one: a space for the T). */
 export function isDateTime(value: unknown): value is string {
   return typeof value === 'string' && RFC3339.test(value) && !Number.isNaN(Date.parse(value));

@@ -34,6 +34,22 @@ const TABLES: string[][] = [
   ['events', 'search', '--hardware-id', 'TLM-00001', '--since', '7d'],
 ];
 
+describe('--follow over events named otherwise ({ref, occurred_at}, no event_id)', { timeout: 60_000 }, () => {
+  it.each([
+    [['devices', 'events', 'TLM-00001', '--since', '30d']],
+    [['events', 'search', '--hardware-id', 'TLM-00001', '--since', '30d']],
+  ])('%j --follow prints every event of the window, each once', async (args) => {
+    const listed = await h.cli([...args, '--all', '-o', 'json']);
+    expectOk(args, listed);
+    const refs = (JSON.parse(listed.stdout) as { ref: string }[]).map((e) => e.ref).sort();
+    expect(refs.length).toBeGreaterThan(1);
+    // stopped after a few polls, as Ctrl-C would
+    const followed = await h.cli([...args, '--follow', '--interval', '1s', '-o', 'ndjson'], { timeoutMs: 3_500 });
+    const printed = followed.stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { ref: string }).ref);
+    expect(printed.sort(), followed.stderr).toEqual(refs);
+  });
+});
+
 describe('tables from the service\'s records', { timeout: 180_000 }, () => {
   it.each(TABLES)('%s %s: the piped table has no empty column', async (...args) => {
     const r = await h.cli(args);

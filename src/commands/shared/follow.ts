@@ -10,6 +10,7 @@ import type { Shape } from '../../output/render.js';
 import { parseDuration } from './dates.js';
 import type { ListPaging } from './paging.js';
 import { quoteInput } from '../../shared/terminal-text.js';
+import { recordId, recordTime } from '../../output/record-fields.js';
 
 /** How far back each poll looks beyond the last one: events whose device time is older are not waited for. */
 export const LATE_ARRIVAL_MS = 5 * 60_000;
@@ -51,6 +52,19 @@ export function followFrom(flags: RawFollowFlags & { to?: string; cursor?: strin
   const intervalMs = flags.interval === undefined ? DEFAULT_INTERVAL_MS : parseDuration(flags.interval, '--interval');
   if (intervalMs < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least 1s, got ${quoteInput(String(flags.interval))}`);
   return { intervalMs };
+}
+
+/**
+ * What identifies an event record, which the spec does not name: its id (`event_id` in the bundled document,
+ * recordId), else the record itself, so that two events never pass for one and each is printed once.
+ */
+export function eventKey(event: unknown): string {
+  return recordId(event, 'event') ?? JSON.stringify(event);
+}
+
+/** When an event happened: `triggered_at` in the bundled document, else the record's own date-time (recordTime). */
+export function eventTime(event: unknown): string {
+  return recordTime(event, ['triggered_at', 'trigger_utc', 'occurred_at']) ?? '';
 }
 
 /** Where followed events come from: every page of one date window, and what identifies and dates an event. */

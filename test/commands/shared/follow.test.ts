@@ -1,7 +1,7 @@
 // --follow: the window first (oldest first), then each new event once, through overlapping windows, failures
 // and late events; stops quietly when the signal says so.
 import { describe, expect, it } from 'vitest';
-import { followEvents, followFrom, LATE_ARRIVAL_MS, type EventSource } from '../../../src/commands/shared/follow.js';
+import { eventKey, eventTime, followEvents, followFrom, LATE_ARRIVAL_MS, type EventSource } from '../../../src/commands/shared/follow.js';
 import { Output } from '../../../src/output/render.js';
 import type { OutputFormat } from '../../../src/output/formats.js';
 import { viewOf } from '../../../src/output/columns.js';
@@ -137,6 +137,43 @@ describe('followEvents', () => {
     await followEvents({ io, clock, signal: controller.signal, output: () => output }, src.source, viewOf('deviceEvent'), { intervalMs: 5_000, paging: { limit: 500, all: true } });
     expect(io.stdout().match(/^---$/gm)).toHaveLength(2);
     expect(io.stdout()).toContain('event_id: c\n');
+  });
+});
+
+describe('eventKey and eventTime: events shaped otherwise', () => {
+  it('the id and time the records carry, whatever their names', () => {
+    expect([eventKey({ event_id: 'E1', triggered_at: at(1) }), eventTime({ event_id: 'E1', triggered_at: at(1) })]).toEqual(['E1', at(1)]);
+    expect([eventKey({ ref: 'r-9', created_at: at(0), occurred_at: at(3) }), eventTime({ ref: 'r-9', created_at: at(0), occurred_at: at(3) })]).toEqual(['r-9', at(3)]);
+    expect([eventKey({ eventId: 'E2', triggerUtc: at(4) }), eventTime({ eventId: 'E2', triggerUtc: at(4) })]).toEqual(['E2', at(4)]);
+    // received_at is when the service heard of it, not when it happened
+    expect(eventTime({ received_at: at(9), at: at(5) })).toBe(at(5));
+    expect(eventTime({ kind: 'x' })).toBe('');
+  });
+
+  it('records with no id at all: two events are never taken for one, and each is printed once', async () => {
+    const bare = (kind: string, minutes: number) => ({ kind, happened: at(minutes) });
+    const stored = [bare('speeding', 2), bare('harsh_braking', 3)];
+    let poll = 0;
+    const source: EventSource<ReturnType<typeof bare>> = {
+      what: 'events of HW-1',
+      id: eventKey,
+      time: eventTime,
+      async *fetch(from, to) {
+        if (poll++ === 1) stored.push(bare('idling', 10.05));
+        yield* stored.filter((e) => e.happened >= from && e.happened < to).reverse();
+      },
+    };
+    const io = IOStreams.forTest({ tty: false });
+    const controller = new AbortController();
+    const clock = new FakeClock(new Date(T0.getTime() + 10 * 60_000));
+    const sleep = clock.sleep.bind(clock);
+    clock.sleep = async (ms, signal) => {
+      if (poll >= 3) controller.abort(new Error('Ctrl-C'));
+      return sleep(ms, signal);
+    };
+    const output = new Output(io, { format: 'ndjson' });
+    await followEvents({ io, clock, signal: controller.signal, output: () => output }, source, viewOf('deviceEvent'), { intervalMs: 5_000, dateFrom: at(0), paging: { limit: 500, all: true } });
+    expect(io.stdout().trim().split('\n').map((line) => JSON.parse(line).kind)).toEqual(['speeding', 'harsh_braking', 'idling']);
   });
 });
 
