@@ -42,9 +42,11 @@ function parseJson(text: string): unknown {
 
 /** A 404 for the path itself (not for a resource) usually means a wrong base URL, often one ending in /v1. */
 function routeHint(status: number, problem: ProblemDocument | undefined, url: string): string | undefined {
-  if (status !== 404 || (problem && problem.code !== 'route.not_found')) return undefined;
+  if (status !== 404) return undefined;
+  // a path that reads /v1/v1/ says it whatever code the service gives its 404
   const path = URL.canParse(url) ? new URL(url).pathname : '';
   if (path.includes('/v1/v1/')) return 'the base URL must not end in /v1 (paths start with /v1): drop it from --base-url / FLEETCTL_BASE_URL';
+  if (problem && problem.code !== 'route.not_found') return undefined;
   return 'check the base URL: it should be the address of the Fleet API, without /v1';
 }
 
@@ -55,7 +57,12 @@ function hintFor(status: number, problem: ProblemDocument | undefined, requestSc
     const scope = typeof problem?.required_scope === 'string' ? problem.required_scope : (requestScope ?? 'the scope this command needs');
     return `this command needs the scope ${scope}: ask an administrator to grant it to your client`;
   }
-  if (status === 403) return 'the organization is outside the tenant of your credentials';
+  // spec: a 403 is a missing scope or an organization outside the caller's tenant; a code fleetctl does not know
+  // tells neither, so both are named
+  if (status === 403) {
+    const scope = requestScope ? `the scope ${requestScope}` : 'the scope this call needs';
+    return `either your credentials lack ${scope} (ask an administrator to grant it), or the organization is outside their tenant`;
+  }
   if (status === 412) return 'the configuration changed in between: read it again and retry';
   if (status === 429) return 'rate limited: wait and try again';
   return undefined;

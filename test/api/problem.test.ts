@@ -62,6 +62,12 @@ describe('problem+json to exit codes', () => {
     expect(result.stderr).toMatch(/^Hint: .*thirdparty\.api\.devices_read/m);
   });
 
+  it('a 403 with a code of the service\'s own names both causes the spec gives, with the scope the call needs', async () => {
+    const result = await getDevice(403, { code: 'access.denied' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('Hint: either your credentials lack the scope thirdparty.api.devices_read (ask an administrator to grant it), or the organization is outside their tenant\n');
+  });
+
   it('a 401 hints at checking the credentials', async () => {
     const result = await getDevice(401, problem(401, 'auth.token_invalid', 'Bad token.'), { times: 2, tokens: 2 });
     expect(result.stderr).toMatch(/^Hint: check the credentials/m);
@@ -87,6 +93,17 @@ describe('a wrong base URL', () => {
     const result = await runCli(['devices', 'list'], { env, agent, clock: new FakeClock() });
     expect(result.code).toBe(5);
     expect(result.stderr).toContain('Hint: the base URL must not end in /v1');
+  });
+
+  it('the /v1/v1/ hint whatever code the service gives its 404 (or none but a code)', async () => {
+    for (const body of [problem(404, 'path.unknown', 'Nothing here.'), { code: 'not_found' }]) {
+      const agent = newMockAgent();
+      stubToken(agent, { scope: 'devices_read' });
+      stubApi(agent, { path: '/v1/v1/devices', status: 404, body });
+      const result = await runCli(['devices', 'list'], { env: ciEnv(tempConfigDir(), { FLEETCTL_BASE_URL: `${BASE_URL}/v1` }), agent, clock: new FakeClock() });
+      expect(result.code).toBe(5);
+      expect(result.stderr).toContain('Hint: the base URL must not end in /v1');
+    }
   });
 
   it('a 404 page that is not a problem document points at the base URL; a resource 404 does not', async () => {
