@@ -83,13 +83,15 @@ describe('many processes at once', () => {
   it('two --resume of one run at once: the second is refused naming the run and the process, nothing is sent twice', async () => {
     const slow = await startHarness({ latencyMs: 700 });
     try {
-      const targets = rebootable.slice(20, 28);
+      const targets = rebootable.slice(20, 32);
+      expect(targets).toHaveLength(12);
       const runId = 'par-resume-run';
       const journal = path.join(slow.configDir, 'runs', `${runId}.ndjson`);
       mkdirSync(path.dirname(journal), { recursive: true });
       const header = { type: 'run', version: 1, run_id: runId, command: 'reboot', key_base: 'par-resume', targets, created_at: new Date().toISOString() };
       writeFileSync(journal, `${JSON.stringify(header)}\n`, { mode: 0o600 });
-      // one at a time, each answer 0.7 s late: the run lasts over 5 s, the second starts well within it
+      // one at a time, each answer 0.7 s late: the run lasts over 8 s, and the second, started with it, reaches the
+      // lock well within that even when a loaded machine starts one process seconds after the other
       const resume = () => slow.cli(['devices', 'reboot', '--resume', runId, '--yes', '--concurrency', '1', '-o', 'json'], LONG);
       const results = await Promise.all([resume(), resume()]);
       expect(results.map((r) => r.code).sort()).toEqual([0, 6]);
