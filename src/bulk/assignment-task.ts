@@ -42,7 +42,11 @@ export function vehicleMembers(record: unknown): (string | null)[] {
   const vehicleOf = (value: unknown): string | null | undefined => {
     if (value === null) return null;
     if (typeof value === 'string') return isUuid(value) ? value.toLowerCase() : undefined;
-    if (typeof value === 'object' && !Array.isArray(value)) return vehicleOf((value as { id?: unknown }).id ?? undefined) ?? undefined;
+    // a nested vehicle is read by its id, one level down only
+    if (typeof value === 'object' && !Array.isArray(value)) {
+      const id = (value as { id?: unknown }).id;
+      return typeof id === 'string' && isUuid(id) ? id.toLowerCase() : undefined;
+    }
     return undefined;
   };
   return Object.entries(record as Record<string, unknown>)

@@ -150,8 +150,12 @@ async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMedi
   return found;
 }
 
-/** The download URL of a record: the http(s) URL among its members (nested ones too), by how its name reads. */
+/**
+ * What a download needs of one record: its id (recordId), its link (the http(s) URL among its members, nested ones
+ * too, chosen by how its name reads), its file name and size when it states them. An invalid answer without them.
+ */
 function mediaItemOf(record: MediaRecord, id: string | undefined, hardwareId: string): MediaItem {
+  if (id === undefined) throw new InvalidResponseError(`a media item of device ${hardwareId} carries no id`);
   const urls: { name: string; url: string }[] = [];
   const walk = (value: unknown, name: string, depth: number): void => {
     if (typeof value === 'string') {
@@ -164,9 +168,7 @@ function mediaItemOf(record: MediaRecord, id: string | undefined, hardwareId: st
   // a download link reads as one; a thumbnail or a page about the item comes after
   const score = (name: string) => (/download/i.test(name) ? 4 : 0) + (/sign/i.test(name) ? 2 : 0) + (/thumb|preview|page|self/i.test(name) ? -8 : 0);
   const best = urls.sort((a, b) => score(b.name) - score(a.name))[0];
-  const shown = id === undefined ? `of device ${hardwareId}` : quoteInput(id, 60);
-  if (id === undefined) throw new InvalidResponseError(`a media item ${shown} carries no id`);
-  if (!best) throw new InvalidResponseError(`media item ${shown} carries no download URL`);
+  if (!best) throw new InvalidResponseError(`media item ${quoteInput(id, 60)} carries no download URL`);
   const members = record as Record<string, unknown>;
   const named = ['file_name', 'fileName', 'filename', 'name'].map((key) => members[key]).find((value): value is string => typeof value === 'string' && value.trim() !== '');
   const fromUrl = decodeURIComponentSafely(URL.parse(best.url)?.pathname.split('/').pop() ?? '');
