@@ -65,9 +65,10 @@ export interface Deps {
   api(): Promise<ApiClient>;
   /**
    * The OpenAPI document of the profile's service (its own, a cached copy, else the bundled one; a warning on
-   * stderr says when it stands in), fetched on the first call only: record shapes and request rules come from it.
+   * stderr says when it stands in, once; not with `quiet`), fetched on the first call only: record shapes and
+   * request rules come from it.
    */
-  servedDocument(): Promise<ServedDocument>;
+  servedDocument(opts?: { quiet?: boolean }): Promise<ServedDocument>;
   /** Registered by long-lived resources (an embedded sandbox) and run before the process ends. */
   onCleanup(task: () => Promise<void>): void;
   cleanup(): Promise<void>;
@@ -87,6 +88,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
   let transport: Promise<Transport> | undefined;
   let api: Promise<ApiClient> | undefined;
   let served: Promise<ServedDocument> | undefined;
+  let servedWarned = false;
   let jq: Promise<JqProgram> | undefined;
   let keychain: Keychain | undefined = runtime.keychain;
   let override: Promise<SettingsOverride> | undefined;
@@ -144,9 +146,14 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       api ??= buildApiClient(deps);
       return api;
     },
-    servedDocument() {
+    servedDocument(opts) {
       served ??= loadServedDocumentFor(deps);
-      return served;
+      if (opts?.quiet) return served;
+      return served.then((document) => {
+        if (document.warning && !servedWarned) deps.io.warn(document.warning);
+        servedWarned = true;
+        return document;
+      });
     },
     onCleanup(task) {
       cleanups.push(task);
@@ -168,13 +175,14 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
   return Object.freeze(deps);
 }
 
-/** The document for the profile's base URL; the bundled one, silently, when no usable base URL is configured. */
+/**
+ * The document for the profile's base URL (its warning, when an older copy stands in, is said by servedDocument);
+ * the bundled one, silently, when no usable base URL is configured.
+ */
 async function loadServedDocumentFor(deps: Deps): Promise<ServedDocument> {
   const [{ loadServedDocument, bundledDocument }, settings] = await Promise.all([import('./api/served-document.js'), deps.settings()]);
   const baseUrl = settings.base_url.value;
   // no service to ask (a base URL that is no http(s) URL is named by the API client when a request is made)
   if (!baseUrl || !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? '')) return { document: await bundledDocument(), source: 'bundled' };
-  const served = await loadServedDocument({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl);
-  if (served.warning) deps.io.warn(served.warning);
-  return served;
+  return loadServedDocument({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl);
 }

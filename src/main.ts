@@ -197,7 +197,9 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
       const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
       // the service's words, which may quote the request back at length: -o json has the whole problem
       const text = cutText(error.detail ?? error.title ?? error.message, MAX_LINE);
-      deps.io.error(text.includes(`HTTP ${error.status}`) ? text : `${text} (${tag})`);
+      // a problem with nothing but its code (all the spec promises) reads `HTTP 404 (its.code)`
+      const named = error.code && !text.includes(error.code) ? `${text} (${error.code})` : text;
+      deps.io.error(text.includes(`HTTP ${error.status}`) ? named : `${text} (${tag})`);
       if (error.hint) deps.io.hint(error.hint);
     }
     return error.exitCode;

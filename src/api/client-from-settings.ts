@@ -13,6 +13,7 @@ import type { ApiClient } from './client.js';
 import type { NetworkSettings } from '../http/dispatcher.js';
 import type { Tracer } from '../http/trace.js';
 import type { Transport } from '../http/transport.js';
+import type { ServedDocument } from './served-document.js';
 
 /** What building a client reads: the members of the factory's Deps it needs, lazy as they are there. */
 export interface ClientSources {
@@ -25,6 +26,8 @@ export interface ClientSources {
   clock: Clock;
   signal: AbortSignal;
   io: { activity: Activity };
+  /** The service's API document, asked after a 404 whether it has the operation at all (quietly). */
+  servedDocument?(opts?: { quiet?: boolean }): Promise<ServedDocument>;
 }
 
 export async function buildApiClient(from: ClientSources): Promise<ApiClient> {
@@ -65,7 +68,18 @@ export async function buildApiClient(from: ClientSources): Promise<ApiClient> {
     signal: from.signal,
     operation,
     activity: from.io.activity,
+    offers: from.servedDocument && offeredBy(() => from.servedDocument!({ quiet: true })),
   });
+}
+
+/** Whether the service's own document has an operation; undefined when only the bundled one is there. */
+function offeredBy(servedDocument: () => Promise<ServedDocument>): (method: string, pathTemplate: string) => Promise<boolean | undefined> {
+  return async (method, pathTemplate) => {
+    const served = await servedDocument();
+    if (served.source === 'bundled') return undefined;
+    const { findOperation } = await import('../openapi/document-shapes.js');
+    return findOperation(served.document, method.toLowerCase(), pathTemplate) !== undefined;
+  };
 }
 
 /**

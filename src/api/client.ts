@@ -59,6 +59,11 @@ export interface ApiClientDeps {
   signal?: AbortSignal;
   /** A call is one wait for a person, from its token to its last retry: one spinner for all of it. */
   activity?: Activity;
+  /**
+   * Whether the service's own API document has this operation: false only when it serves one that lacks it
+   * (undefined when there is none to ask). Asked after a 404 only, to say why.
+   */
+  offers?: (method: string, pathTemplate: string) => Promise<boolean | undefined>;
 }
 
 export class ApiClient {
@@ -85,16 +90,38 @@ export class ApiClient {
   /** Calls an operation of the OpenAPI document by its operationId; its scope comes from the document. */
   async call<Id extends OperationId>(operationId: Id, ...[options]: CallArguments<Id>): Promise<ApiResponse<ResponseBody<Id>>> {
     // the one place an answer takes the document's type: what the API sends is trusted to follow it
-    return (await this.request(this.toRequest(operationId, options ?? {}))) as ApiResponse<ResponseBody<Id>>;
+    const request = this.toRequest(operationId, options ?? {});
+    return (await this.request(request).catch((error: unknown) => this.explainNotFound(error, operationId))) as ApiResponse<ResponseBody<Id>>;
   }
 
   /** A list operation as a pager over its items. */
   list<Id extends ListOperationId>(operationId: Id, options: CallOptions<Id>, paging: PageOptions): Pager<ListItem<Id>> {
     return paginate(async (cursor, limit) => {
       const request = this.toRequest(operationId, options);
-      const answer = await this.request({ ...request, query: { ...request.query, cursor, limit } });
+      const answer = await this.request({ ...request, query: { ...request.query, cursor, limit } }).catch((error: unknown) => this.explainNotFound(error, operationId));
       return answer.body as Page<ListItem<Id>>;
     }, paging);
+  }
+
+  /**
+   * A 404 for a collection the service's own document does not have says so: the spec leaves the paths of
+   * vehicles, journeys, organizations and more unshown, and fleetctl's come from its bundled document. Only a
+   * path without parameters is asked about: elsewhere a 404 is, far more often, a resource that is not there.
+   */
+  private async explainNotFound(error: unknown, operationId: OperationId): Promise<never> {
+    // one with a hint already (a base URL ending in /v1, say) has its explanation
+    if (!(error instanceof ApiError) || error.status !== 404 || error.hint !== undefined || !this.deps.offers) throw error;
+    const op = this.deps.operation(operationId);
+    if (op.path.includes('{')) throw error;
+    const offered = await this.deps.offers(op.method, op.path).catch(() => undefined);
+    if (offered !== false) throw error;
+    throw new ApiError({
+      status: error.status,
+      problem: error.problem,
+      retryAfter: error.retryAfter,
+      message: error.message,
+      hint: `the service's API document lists no ${op.method} ${op.path}: fleetctl's path comes from its bundled document (the spec does not show every path); \`fleetctl api --list\` shows what this service offers`,
+    });
   }
 
   /** Explicitly untyped: a request by method and path, for `fleetctl api` and tests of the transport. */

@@ -84,6 +84,29 @@ describe('problem+json to exit codes', () => {
   });
 });
 
+describe('a 404 for a collection', () => {
+  async function listVehicles(served: { status: number; body: unknown }) {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'vehicles_read' });
+    stubApi(agent, { path: '/v1/vehicles', status: 404, body: { code: 'path.unknown' } });
+    stubApi(agent, { path: '/openapi/v1.json', ...served });
+    return runCli(['vehicles', 'list'], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
+  }
+
+  it('a service whose own document lacks the path: the hint says so, and names `fleetctl api --list`', async () => {
+    const result = await listVehicles({ status: 200, body: { openapi: '3.1.1', info: { title: 't', version: '1.0.0' }, paths: { '/v1/devices': { get: { operationId: 'x', responses: {} } } } } });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain("Hint: the service's API document lists no GET /v1/vehicles:");
+  });
+
+  it('a service that serves no document: no guess, and no warning about the document either', async () => {
+    const result = await listVehicles({ status: 404, body: { code: 'nope' } });
+    expect(result.code).toBe(5);
+    // a problem with only its code, all the spec promises: the code is said
+    expect(result.stderr).toBe('Error: HTTP 404 (path.unknown)\n');
+  });
+});
+
 describe('a wrong base URL', () => {
   it('a base URL ending in /v1 (route.not_found for /v1/v1/...) gets a hint saying so', async () => {
     const agent = newMockAgent();
@@ -130,10 +153,10 @@ describe('error answers that are not problem+json', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 
-  it('a problem whose detail and title are not text falls back to the status, never prints "5" or "null"', async () => {
+  it('a problem whose detail and title are not text falls back to the status and its code, never prints "5" or "null"', async () => {
     const result = await getDevice(404, { detail: null, title: 5, code: 'resource.not_found' });
     expect(result.code).toBe(5);
-    expect(result.stderr.split('\n')[0]).toBe('Error: HTTP 404');
+    expect(result.stderr.split('\n')[0]).toBe('Error: HTTP 404 (resource.not_found)');
   });
 
   it('JSON that is not a problem document is called that, not "non-JSON"', async () => {

@@ -34,6 +34,21 @@ const TABLES: string[][] = [
   ['events', 'search', '--hardware-id', 'TLM-00001', '--since', '7d'],
 ];
 
+describe('commands whose paths the spec does not show, against a service without them', { timeout: 60_000 }, () => {
+  it.each([[['vehicles', 'list']], [['journeys', 'list', '--hardware-id', 'TLM-00001', '--since', '7d']], [['organizations', 'list']]])('%j: its 404, and a hint that the service\'s document lacks the path', async (args) => {
+    const r = await h.cli(args);
+    expectFailure(args, r, 5);
+    expect(r.stderr).toMatch(/\nHint: the service's API document lists no GET \/v1\/\S+: fleetctl's path comes from its bundled document .*`fleetctl api --list` shows what this service offers\n$/);
+  });
+
+  it('a 404 for an operation the service has (an unknown device) gets no such hint', async () => {
+    const args = ['devices', 'get', seedUuid(0xde, 999)];
+    const r = await h.cli(args);
+    expectFailure(args, r, 5);
+    expect(r.stderr).not.toContain('lists no');
+  });
+});
+
 describe('--follow over events named otherwise ({ref, occurred_at}, no event_id)', { timeout: 60_000 }, () => {
   it.each([
     [['devices', 'events', 'TLM-00001', '--since', '30d']],
