@@ -96,6 +96,8 @@ describe('a sandbox shared on the network', { timeout: 120_000 }, () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     try {
       await expect.poll(() => stderr, { timeout: 60_000 }).toContain('Sandbox ready');
+      // stdout and stderr are two pipes: what one says first may reach this process after the other
+      await expect.poll(() => stdout, { timeout: 10_000 }).toMatch(/export FLEETCTL_SANDBOX_CONTROL_TOKEN=\S+\n/);
       expect(`${stdout}${stderr}`.match(/serving/g)).toHaveLength(1);
       const token = /export FLEETCTL_SANDBOX_CONTROL_TOKEN=(\S+)/.exec(stdout)?.[1];
       expect(stdout).toContain('Control token: required on /_sandbox/* (exported below)');

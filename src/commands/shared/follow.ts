@@ -2,6 +2,7 @@
 // Each poll asks for a date window that overlaps the one before (an event's time is the device's, and a device
 // may report late), and each event is printed once: de-duplicated on its id, remembering only the ids the next
 // window can still return.
+import { createHash } from 'node:crypto';
 import { Option, type Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../errors.js';
@@ -59,7 +60,8 @@ export function followFrom(flags: RawFollowFlags & { to?: string; cursor?: strin
  * recordId), else the record itself, so that two events never pass for one and each is printed once.
  */
 export function eventKey(event: unknown): string {
-  return recordId(event, 'event') ?? JSON.stringify(event);
+  // a digest, not the text: up to MAX_REMEMBERED keys are kept, and a record can be long
+  return recordId(event, 'event') ?? `sha256:${createHash('sha256').update(JSON.stringify(event) ?? '').digest('base64url')}`;
 }
 
 /** When an event happened: `triggered_at` in the bundled document, else the record's own date-time (recordTime). */
