@@ -5,7 +5,7 @@
 import { UsageError } from '../errors.js';
 import { recordFields, responseRecordSchema, type OpenApiDoc } from '../openapi/document-shapes.js';
 import type { ServedDocument } from '../api/served-document.js';
-import { parseRfc3339 } from '../shared/rfc3339.js';
+import { parseInstant, type Instant } from '../shared/rfc3339.js';
 import { quoteInput } from '../shared/terminal-text.js';
 
 export const LAST_REPORTED_PATH = '/v1/devices/{hardwareId}/last-reported';
@@ -37,12 +37,12 @@ export function reportTimeField(served: ServedDocument, given: string | undefine
   throw new UsageError(`--wait cannot tell which of ${members.map((m) => quoteInput(m)).join(', ')} is the report time of the last-reported state`, HINT);
 }
 
-/** The report time in a last-reported record (ms since the epoch), or undefined when it has none there. */
-export function reportTimeOf(record: unknown, field: string): number | undefined {
+/** The report time in a last-reported record (an instant, to the nanosecond), or undefined when it has none there. */
+export function reportTimeOf(record: unknown, field: string): Instant | undefined {
   let value: unknown = record;
   for (const part of field.split('.')) {
     if (value === null || typeof value !== 'object') return undefined;
     value = (value as Record<string, unknown>)[part];
   }
-  return typeof value === 'string' ? parseRfc3339(value) : undefined;
+  return typeof value === 'string' ? parseInstant(value) : undefined;
 }

@@ -8,6 +8,7 @@ import { CancelledError, FleetctlError } from '../errors.js';
 import type { Clock } from '../io/clock.js';
 import type { ApiClient } from '../api/client.js';
 import { reportTimeOf } from './report-time.js';
+import { compareInstants, instantOfMs } from '../shared/rfc3339.js';
 
 export interface WaitOutcome {
   hardwareId: string;
@@ -161,8 +162,8 @@ export class ReturnWatcher {
       this.missingTold = true;
       this.opts.onMissingField?.(item.hardwareId);
     }
-    if (reportedAt !== undefined && reportedAt > item.acceptedAt) {
-      const afterMs = reportedAt - item.acceptedAt;
+    if (reportedAt !== undefined && compareInstants(reportedAt, instantOfMs(item.acceptedAt)) > 0) {
+      const afterMs = reportedAt.ms - item.acceptedAt;
       this.returns.push(afterMs);
       if (this.returns.length > SAMPLE) this.returns.shift();
       return this.settle({ hardwareId: item.hardwareId, back: true, afterMs });

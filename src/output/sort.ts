@@ -3,6 +3,7 @@
 import { UsageError } from '../errors.js';
 import { valueAt } from './values.js';
 import { quoteInput } from '../shared/terminal-text.js';
+import { compareInstants, parseInstant, type Instant } from '../shared/rfc3339.js';
 
 export interface SortKey {
   field: string;
@@ -21,13 +22,24 @@ export function parseSort(spec: string | undefined): SortKey[] | undefined {
   return keys.map((key) => (key.startsWith('-') ? { field: key.slice(1), descending: true } : { field: key, descending: false }));
 }
 
-/** A new array in the order of the keys; items with the field missing or null come last in either direction. */
+/**
+ * A new array in the order of the keys; items with the field missing or null come last in either direction. A field
+ * whose values are all RFC 3339 date-times sorts by the instant they name, not by their text: across offsets
+ * (+05:30, -08:00, Z) and fraction lengths (.3, .300000000) the text's order is wrong. A field with any other value
+ * sorts as before, by kind then code point, so one odd value never reorders the rest by a guess.
+ */
 export function sortRecords<T>(records: readonly T[], keys: readonly SortKey[]): T[] {
-  return records
-    .map((record, index) => ({ record, index, values: keys.map((key) => valueAt(record, key.field)) }))
+  const rows = records.map((record, index) => ({ record, index, values: keys.map((key): unknown => valueAt(record, key.field)) }));
+  const byInstant = keys.map((_, i) => {
+    const instants = rows.map((row) => asInstant(row.values[i]));
+    const all = instants.every((instant, n) => instant !== undefined || isMissing(rows[n]!.values[i]));
+    if (all) rows.forEach((row, n) => (row.values[i] = instants[n]));
+    return all;
+  });
+  return rows
     .sort((a, b) => {
       for (const [i, key] of keys.entries()) {
-        const order = compareValues(a.values[i], b.values[i], key.descending);
+        const order = compareValues(a.values[i], b.values[i], key.descending, byInstant[i]!);
         if (order !== 0) return order;
       }
       return a.index - b.index;
@@ -35,11 +47,20 @@ export function sortRecords<T>(records: readonly T[], keys: readonly SortKey[]):
     .map(({ record }) => record);
 }
 
-function compareValues(a: unknown, b: unknown, descending: boolean): number {
-  const aMissing = a === undefined || a === null;
-  const bMissing = b === undefined || b === null;
+/** A date-time value as the instant it names; undefined for anything else. */
+function asInstant(value: unknown): Instant | undefined {
+  return typeof value === 'string' ? parseInstant(value) : undefined;
+}
+
+function isMissing(value: unknown): boolean {
+  return value === undefined || value === null;
+}
+
+function compareValues(a: unknown, b: unknown, descending: boolean, instants: boolean): number {
+  const aMissing = isMissing(a);
+  const bMissing = isMissing(b);
   if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
-  const order = rank(a) - rank(b) || compareSameKind(a, b);
+  const order = instants ? compareInstants(a as Instant, b as Instant) : rank(a) - rank(b) || compareSameKind(a, b);
   return descending ? -order : order;
 }
 
@@ -54,7 +75,7 @@ function rank(value: unknown): number {
 function compareSameKind(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean') return Number(a) - Number(b);
-  // Code-point order: the same on every machine, and right for ids and RFC 3339 times.
+  // Code-point order: the same on every machine, and right for ids (times are compared as instants before this).
   const x = typeof a === 'string' ? a : JSON.stringify(a);
   const y = typeof b === 'string' ? b : JSON.stringify(b);
   return x < y ? -1 : x > y ? 1 : 0;

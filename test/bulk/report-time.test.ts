@@ -44,8 +44,10 @@ describe('reportTimeField', () => {
 
 describe('reportTimeOf', () => {
   it('reads an RFC 3339 time, nested by dots; anything else is no time', () => {
-    expect(reportTimeOf({ reported_at: '2026-01-01T00:00:01Z' }, 'reported_at')).toBe(Date.parse('2026-01-01T00:00:01Z'));
-    expect(reportTimeOf({ a: { b: '2026-01-01T00:00:01.500+01:00' } }, 'a.b')).toBe(Date.parse('2026-01-01T00:00:01.500+01:00'));
+    expect(reportTimeOf({ reported_at: '2026-01-01T00:00:01Z' }, 'reported_at')).toEqual({ ms: Date.parse('2026-01-01T00:00:01Z'), nanos: 0 });
+    expect(reportTimeOf({ a: { b: '2026-01-01T00:00:01.500+01:00' } }, 'a.b')).toEqual({ ms: Date.parse('2026-01-01T00:00:01.500+01:00'), nanos: 0 });
+    // to the nanosecond: a report 0.4 ms after the acceptance is after it
+    expect(reportTimeOf({ reported_at: '2026-01-01T05:30:01.000400+05:30' }, 'reported_at')).toEqual({ ms: Date.parse('2026-01-01T00:00:01Z'), nanos: 400_000 });
     expect(reportTimeOf({ reported_at: 'yesterday' }, 'reported_at')).toBeUndefined();
     expect(reportTimeOf({}, 'reported_at')).toBeUndefined();
   });

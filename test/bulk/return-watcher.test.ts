@@ -102,4 +102,17 @@ describe('ReturnWatcher', () => {
     await watcher.drain();
     expect(outcomes).toEqual([{ hardwareId: 'HW-1', back: true, afterMs: MIN_POLL_MS }]);
   });
+
+  it('compares instants: a report 0.4 ms after the acceptance, written at +05:30 with six digits, is back; one at the acceptance is not', async () => {
+    const clock = new FakeClock();
+    const accepted = clock.now().getTime();
+    // T0 is 12:00:00Z: the same instant at +05:30 is 17:30:00
+    const reports: Record<string, string> = { 'HW-1': '2025-06-01T17:30:00.000400+05:30', 'HW-2': '2025-06-01T04:00:00.000000000-08:00' };
+    const reader = { call: async (_op: string, o: { pathParams: { hardwareId: string } }) => ({ status: 200, headers: {}, body: { seen: reports[o.pathParams.hardwareId] } }) } as never;
+    const { watcher, outcomes } = watcherFor(clock, reader, 2_000, { field: 'seen' });
+    watcher.watch('HW-1', accepted);
+    watcher.watch('HW-2', accepted);
+    await watcher.drain();
+    expect(outcomes).toEqual([{ hardwareId: 'HW-1', back: true, afterMs: 0 }, { hardwareId: 'HW-2', back: false, afterMs: null }]);
+  });
 });

@@ -211,6 +211,25 @@ describe('--sort', () => {
     expect(ids('f.n,-km')).toEqual([2, 5, 1, 4, 3]);
   });
 
+  it('date-times sort by the instant they name: any offset, any fraction length, lower-case t and z', () => {
+    const rows = [
+      { id: 'a', at: '2024-05-01T12:00:00+05:30' }, // 06:30Z
+      { id: 'b', at: '2024-05-01T08:00:00.3Z' },
+      { id: 'c', at: '2024-05-01t08:00:00.299999999z' },
+      { id: 'd', at: '2024-05-01T01:00:00-08:00' }, // 09:00Z
+      { id: 'e', at: null },
+      { id: 'f', at: '2024-05-01T08:00:00.300000000Z' }, // the same instant as b: ties keep the API's order
+    ];
+    const ids = (keys: string) => sortRecords(rows, parseSort(keys)!).map((r) => r.id);
+    expect(ids('at')).toEqual(['a', 'c', 'b', 'f', 'd', 'e']);
+    expect(ids('-at')).toEqual(['d', 'b', 'f', 'c', 'a', 'e']);
+  });
+
+  it('a field with any value that is not a date-time sorts as text, as before', () => {
+    const rows = [{ id: 1, at: '2024-05-01T12:00:00+05:30' }, { id: 2, at: 'soon' }, { id: 3, at: '2024-05-01T08:00:00Z' }];
+    expect(sortRecords(rows, parseSort('at')!).map((r) => r.id)).toEqual([3, 1, 2]);
+  });
+
   it('a list printed in order; a field no item carries nor the document describes is refused before any is printed', async () => {
     const { io, out } = output('ndjson');
     await out.list(devices, ['hardware_id'], { sort: parseSort('-fleet.name,hardware_id') });

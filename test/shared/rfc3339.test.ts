@@ -1,6 +1,6 @@
 // The one RFC 3339 reading shared by the sandbox's date parameters and the CLI's date flags.
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate, parseRfc3339 } from '../../src/shared/rfc3339.js';
+import { compareInstants, formatInstant, isCalendarDate, parseInstant, parseRfc3339 } from '../../src/shared/rfc3339.js';
 
 describe('parseRfc3339', () => {
   it.each([
@@ -33,6 +33,38 @@ describe('parseRfc3339', () => {
     '2026-01-01T00:00Z', '2026-01-01T00:00:00.Z', '2026-01-01T00:00:00+0100', '+02026-01-01T00:00:00Z', '26-01-01T00:00:00Z',
     '2026-01-01T00:00:00Z ', '', 'yesterday',
   ])('refuses %j', (text) => expect(parseRfc3339(text)).toBeUndefined());
+});
+
+describe('parseInstant and compareInstants', () => {
+  const instant = (text: string) => parseInstant(text)!;
+
+  it('keeps nine digits of fraction beyond the millisecond a Date keeps', () => {
+    expect(parseInstant('2024-05-01T08:00:00.123456789Z')).toEqual({ ms: Date.parse('2024-05-01T08:00:00.123Z'), nanos: 456_789 });
+    expect(parseInstant('2024-05-01T08:00:00.1234567891Z')).toEqual(parseInstant('2024-05-01T08:00:00.123456789Z'));
+    expect(parseInstant('2024-05-01T08:00:00Z')).toEqual({ ms: Date.parse('2024-05-01T08:00:00Z'), nanos: 0 });
+    expect(parseInstant('2024-05-01T08:00:00+24:00')).toBeUndefined();
+  });
+
+  it('the same instant however it is written: offsets, case, fraction lengths', () => {
+    const same = ['2024-05-01T08:00:00.3Z', '2024-05-01t08:00:00.300000000z', '2024-05-01T13:30:00.30+05:30', '2024-05-01T00:00:00.300-08:00', '2024-04-30T23:00:00.3000-09:00'];
+    for (const text of same) expect(compareInstants(instant(text), instant(same[0]!))).toBe(0);
+  });
+
+  it('orders by instant where the text orders otherwise', () => {
+    // by text, 12:00+05:30 sorts after 08:00Z; it is 06:30Z, before
+    expect(compareInstants(instant('2024-05-01T12:00:00+05:30'), instant('2024-05-01T08:00:00Z'))).toBeLessThan(0);
+    expect(compareInstants(instant('2024-05-01T01:00:00-08:00'), instant('2024-05-01T08:00:00Z'))).toBeGreaterThan(0);
+    // below the millisecond, and before 1970
+    expect(compareInstants(instant('2024-05-01T08:00:00.0000001Z'), instant('2024-05-01T08:00:00.000000099Z'))).toBeGreaterThan(0);
+    expect(compareInstants(instant('1969-12-31T23:59:59.9999999Z'), instant('1970-01-01T00:00:00Z'))).toBeLessThan(0);
+    expect(compareInstants(instant('1969-12-31T23:59:59.9999999Z'), instant('1969-12-31T23:59:59.999999Z'))).toBeGreaterThan(0);
+  });
+
+  it('formatInstant writes UTC with only the digits it needs beyond three', () => {
+    expect(formatInstant(instant('2024-05-01T13:30:00+05:30'))).toBe('2024-05-01T08:00:00.000Z');
+    expect(formatInstant(instant('2024-05-01T08:00:00.12345Z'))).toBe('2024-05-01T08:00:00.12345Z');
+    expect(formatInstant(instant('2024-05-01T08:00:00.000000001Z'))).toBe('2024-05-01T08:00:00.000000001Z');
+  });
 });
 
 describe('isCalendarDate', () => {

@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { quoteInput } from '../../shared/terminal-text.js';
-import { parseRfc3339 } from '../../shared/rfc3339.js';
+import { compareInstants, formatInstant, parseInstant } from '../../shared/rfc3339.js';
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 const DURATION = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
@@ -32,15 +32,18 @@ function describeDuration(ms: number): string {
   return `${ms / size}${unit}`;
 }
 
-/** An absolute or relative time (relative = that long before now) as a UTC RFC 3339 string. */
+/**
+ * An absolute or relative time (relative = that long before now) as a UTC RFC 3339 string; a fraction finer than
+ * milliseconds is kept (formatInstant), so the window sent is the one asked for.
+ */
 export function parseDateTime(value: string, flag: string, now: Date): string {
   const text = value.trim();
   if (DURATION.test(text)) return new Date(now.getTime() - parseDuration(text, flag)).toISOString();
   if (ISO_NO_OFFSET.test(text)) {
     throw new UsageError(`${flag} ${quoteInput(value)} has no time zone`, `add Z for UTC or an offset such as +02:00 (${text}Z)`);
   }
-  const ms = parseRfc3339(asRfc3339(text));
-  if (ms !== undefined) return new Date(ms).toISOString();
+  const instant = parseInstant(asRfc3339(text));
+  if (instant !== undefined) return formatInstant(instant);
   throw new UsageError(`${flag} must be ${DATE_FORMS}; got ${quoteInput(value)}`);
 }
 
@@ -84,15 +87,20 @@ export function dateWindowFrom(flags: RawDateFlags, now: Date): DateWindow {
   if (flags.since !== undefined) {
     const dateFrom = parseDateTime(flags.since, '--since', now);
     // the window ends now, so it must start before now (the API refuses date_from after date_to)
-    if (Date.parse(dateFrom) >= now.getTime()) throw new UsageError(`--since (${dateFrom}) must be in the past`, 'use --from and --to for a window that is not up to now');
+    if (!isBefore(dateFrom, now.toISOString())) throw new UsageError(`--since (${dateFrom}) must be in the past`, 'use --from and --to for a window that is not up to now');
     return { dateFrom, dateTo: now.toISOString() };
   }
   const dateFrom = flags.from === undefined ? undefined : parseDateTime(flags.from, '--from', now);
   const dateTo = flags.to === undefined ? undefined : parseDateTime(flags.to, '--to', now);
-  if (dateFrom !== undefined && dateTo !== undefined && Date.parse(dateFrom) >= Date.parse(dateTo)) {
+  if (dateFrom !== undefined && dateTo !== undefined && !isBefore(dateFrom, dateTo)) {
     throw new UsageError(`--from (${dateFrom}) must be before --to (${dateTo})`);
   }
   return { dateFrom, dateTo };
+}
+
+/** Whether one date-time (as parseDateTime gives them) is an earlier instant than another. */
+function isBefore(earlier: string, later: string): boolean {
+  return compareInstants(parseInstant(earlier)!, parseInstant(later)!) < 0;
 }
 
 /** The window as the API's query parameters. */

@@ -12,6 +12,7 @@ import { parseDuration } from './dates.js';
 import type { ListPaging } from './paging.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import { recordId, recordTime } from '../../output/record-fields.js';
+import { compareInstants, parseInstant, parseRfc3339, type Instant } from '../../shared/rfc3339.js';
 
 /** How far back each poll looks beyond the last one: events whose device time is older are not waited for. */
 export const LATE_ARRIVAL_MS = 5 * 60_000;
@@ -96,8 +97,8 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
       if (failures > 0) deps.io.info(`Polling again: ${fresh.length} new event${fresh.length === 1 ? '' : 's'}.`);
       failures = 0;
       // the next window starts a little before this one ended: late events are caught, and printed once
-      from = new Date(Math.max(Date.parse(from), windowEnd.getTime() - LATE_ARRIVAL_MS)).toISOString();
-      forgetBefore(seen, Date.parse(from));
+      if (parseRfc3339(from)! < windowEnd.getTime() - LATE_ARRIVAL_MS) from = new Date(windowEnd.getTime() - LATE_ARRIVAL_MS).toISOString();
+      forgetBefore(seen, parseRfc3339(from)!);
     } catch (error) {
       if (deps.signal.aborted) return;
       if (!isTransient(error)) throw error;
@@ -110,21 +111,30 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
   }
 }
 
-/** Every event of the window not printed before, oldest first (the API lists newest first). */
+/**
+ * Every event of the window not printed before, oldest first (the API lists newest first): ordered by the instant
+ * each names, whatever its offset or fraction; an event without a readable time comes after those with one.
+ */
 async function newEvents<T>(source: EventSource<T>, seen: Map<string, number>, from: string, to: string, paging: ListPaging): Promise<T[]> {
-  const fresh: { event: T; ms: number; id: string }[] = [];
+  const fresh: { event: T; at: Instant | undefined; id: string }[] = [];
   for await (const event of source.fetch(from, to, paging)) {
     const id = source.id(event);
-    if (!seen.has(id)) fresh.push({ event, ms: Date.parse(source.time(event)), id });
+    if (!seen.has(id)) fresh.push({ event, at: parseInstant(source.time(event)), id });
   }
-  fresh.sort((a, b) => a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  fresh.sort((a, b) => byInstant(a.at, b.at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   // remembered only once the whole window was read: a failed poll is read again in full
-  for (const { id, ms } of fresh) {
+  for (const { id, at } of fresh) {
     if (seen.has(id)) continue;
-    seen.set(id, ms);
+    // by its millisecond: the window's start is one too, and an event of an unknown time is never forgotten early
+    seen.set(id, at?.ms ?? Number.NaN);
     if (seen.size > MAX_REMEMBERED) seen.delete(seen.keys().next().value!);
   }
   return [...new Map(fresh.map((f) => [f.id, f.event])).values()];
+}
+
+function byInstant(a: Instant | undefined, b: Instant | undefined): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
+  return compareInstants(a, b);
 }
 
 /** Ids of events older than the next window's start can no longer come back. */

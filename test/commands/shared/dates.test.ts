@@ -40,7 +40,9 @@ describe('parseDateTime', () => {
     ['2024-05-01', '2024-05-01T00:00:00.000Z'],
     ['2024-05-01 08:00:00+0200', '2024-05-01T06:00:00.000Z'],
     ['2016-12-31T23:59:60Z', '2016-12-31T23:59:59.000Z'],
-    ['2024-05-01T08:00:00.1234567890123Z', '2024-05-01T08:00:00.123Z'],
+    // finer than a millisecond is kept, to the nanosecond: the window sent is the one asked for
+    ['2024-05-01T08:00:00.1234567890123Z', '2024-05-01T08:00:00.123456789Z'],
+    ['2024-05-01t13:30:00.0000005+05:30', '2024-05-01T08:00:00.0000005Z'],
   ])('%s → %s (UTC)', (text, iso) => expect(parseDateTime(text, '--from', NOW)).toBe(iso));
 
   it('asks for a time zone when there is none', () => {
@@ -76,5 +78,12 @@ describe('dateWindowFrom', () => {
       '--from (2024-05-10T11:00:00.000Z) must be before --to (2024-05-10T10:00:00.000Z)',
     );
     expect(() => dateWindowFrom({ from: '2024-05-01T00:00:00Z', to: '2024-05-01T00:00:00Z' }, NOW)).toThrow(/must be before --to/);
+  });
+  it('--from and --to are compared as instants: across offsets and below the millisecond', () => {
+    // 05:00-08:00 is 13:00Z, after 12:00+05:30 (06:30Z), though its text sorts first
+    expect(() => dateWindowFrom({ from: '2024-05-01T05:00:00-08:00', to: '2024-05-01T12:00:00+05:30' }, NOW)).toThrow(/must be before --to/);
+    expect(dateWindowFrom({ from: '2024-05-01T12:00:00+05:30', to: '2024-05-01T05:00:00-08:00' }, NOW)).toEqual({ dateFrom: '2024-05-01T06:30:00.000Z', dateTo: '2024-05-01T13:00:00.000Z' });
+    expect(dateWindowFrom({ from: '2024-05-01T00:00:00.0001Z', to: '2024-05-01T00:00:00.00010001Z' }, NOW)).toEqual({ dateFrom: '2024-05-01T00:00:00.0001Z', dateTo: '2024-05-01T00:00:00.00010001Z' });
+    expect(() => dateWindowFrom({ from: '2024-05-01T00:00:00.0002Z', to: '2024-05-01T00:00:00.0001Z' }, NOW)).toThrow(/must be before --to/);
   });
 });

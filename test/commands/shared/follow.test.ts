@@ -79,6 +79,16 @@ describe('followEvents', () => {
     expect(printed).toEqual(['a', 'late']);
   });
 
+  it('events print in the order of their instants, whatever offset or fraction their times are written with', async () => {
+    const timed = (id: string, time: string): Ev => ({ ...ev(id, 0), triggered_at: time });
+    // T0 is 12:00:00Z; the server's window compares text, so these are served as one window
+    const events = [timed('x', '2025-06-01T12:05:00.0000002Z'), timed('y', '2025-06-01T17:35:00.0000001+05:30'), timed('z', '2025-06-01T04:04:59.9-08:00')];
+    const source: EventSource<Ev> = { what: 'events', id: (e) => e.event_id, time: (e) => e.triggered_at, fetch: async function* () { yield* events; } };
+    const src = { source, windows: [], polls: () => 1 } as unknown as ReturnType<typeof server>;
+    const { printed } = await follow(src, 1);
+    expect(printed).toEqual(['z', 'y', 'x']);
+  });
+
   it('429, 503 and network failures: a line on stderr, a back-off, the same window again; nothing lost or doubled', async () => {
     const busy = new ApiError({ status: 503, problem: { status: 503, code: 'service.unavailable' } });
     const limited = new ApiError({ status: 429, problem: { status: 429 }, retryAfter: 30 });
