@@ -34,6 +34,19 @@ describe('webhook-config against this service', { timeout: 120_000 }, () => {
     expectOk(args, r);
     expect(svc.webhookKey(svc.clients.child.organization_id)).toBeDefined();
   });
+
+  it('apply with several mutations sends the ETag of the re-read after each (spec), not the one its answer carries', async () => {
+    const topic = (type: string, url: string) => ({ type, delivery: { url } });
+    const args = ['webhook-config', 'apply', '-f', '-'];
+    // create disabled, then enable: two mutations; then a topic set and a topic removed: two more
+    const first = await h.cli(args, { input: JSON.stringify({ is_enabled: true, topics: [topic('events', 'https://hooks.example.com/e')] }), as: svc.clients.child });
+    expectOk(args, first);
+    const second = await h.cli(args, { input: JSON.stringify({ is_enabled: true, topics: [topic('alarms', 'https://hooks.example.com/a')] }), as: svc.clients.child });
+    expectOk(args, second);
+    expect(second.stderr).toMatch(/Applied 2 changes/);
+    const raw = await svc.call(svc.clients.child, 'GET', `/v1/organizations/${svc.clients.child.organization_id}/webhook-config`);
+    expect(raw.body).toMatchObject({ is_enabled: true, topics: [{ type: 'alarms', delivery: { url: 'https://hooks.example.com/a' } }] });
+  });
 });
 
 describe('last-position --watch with this service\'s 404', { timeout: 60_000 }, () => {

@@ -74,43 +74,34 @@ export async function webhookApplyRun(deps: WebhookApplyDeps, opts: WebhookApply
     return;
   }
   let pre: Precondition | undefined = current && { etag: opts.ifMatch ?? current.etag, fromUser: opts.ifMatch !== undefined };
+  let after: Versioned | undefined;
   for (const change of changes) {
-    pre = await applyChange(client, change, pre);
+    after = await applyChange(client, change, pre);
+    // spec: the ETag of the re-read after each mutation is the If-Match of the next, never the mutation answer's
+    pre = { etag: after.etag, fromUser: false };
     for (const line of changeLines(change)) deps.io.info(`${line.sign} ${line.text}`);
   }
-  // spec: re-read after the mutations for the new ETag
-  const after: Versioned = await client.read();
-  await showConfig(deps.output(), after);
+  await showConfig(deps.output(), after!);
   deps.io.info(`Applied ${changes.length} change${changes.length === 1 ? '' : 's'} to the webhook configuration of organization ${org}.`);
   if (changes.some((c) => c.op === 'set_enabled')) deps.io.info(`Switching delivery takes up to ${PROPAGATION_SECONDS} s to propagate.`);
 }
 
-/**
- * One call with the current If-Match; answers the If-Match for the next one: the ETag of our own write's
- * answer (so another client's change in between still fails with 412), else a fresh read.
- */
-async function applyChange(client: WebhookConfigClient, change: Change, pre: Precondition | undefined): Promise<Precondition> {
+/** One call with the current If-Match; answers the configuration as re-read after it. */
+async function applyChange(client: WebhookConfigClient, change: Change, pre: Precondition | undefined): Promise<Versioned> {
   const need = (): Precondition => {
     if (!pre) throw new Error(`no ETag for ${change.op}`);
     return pre;
   };
-  let etag: string | undefined;
   switch (change.op) {
     case 'create':
-      etag = await client.create(change.after.topics);
-      break;
+      return client.create(change.after.topics);
     case 'set_enabled':
-      etag = await client.setEnabled(change.after, need());
-      break;
+      return client.setEnabled(change.after, need());
     case 'set_topic':
-      etag = await client.upsertTopic(change.type, { is_enabled: change.after.is_enabled, delivery: change.after.delivery }, need());
-      break;
+      return client.upsertTopic(change.type, { is_enabled: change.after.is_enabled, delivery: change.after.delivery }, need());
     case 'remove_topic':
-      etag = await client.removeTopic(change.type, need());
-      break;
+      return client.removeTopic(change.type, need());
     case 'replace_topics':
-      etag = await client.replace({ is_enabled: change.is_enabled, topics: change.after }, need());
-      break;
+      return client.replace({ is_enabled: change.is_enabled, topics: change.after }, need());
   }
-  return { etag: etag ?? (await client.read()).etag, fromUser: false };
 }

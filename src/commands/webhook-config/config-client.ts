@@ -1,6 +1,9 @@
 // The webhook-config calls of one organization, with optimistic concurrency handled for the user:
-// every mutation carries an If-Match (the user's --if-match, or the ETag just read), and each error the
-// spec documents comes back with a hint that says what to do next.
+// every mutation carries an If-Match (the user's --if-match, or the ETag just read), is followed by a re-read for
+// the ETag the next one uses (spec: "After every successful mutation the config should be re-read to obtain the
+// new ETag": a mutation's own answer may carry another ETag, or none; a change another client makes between the
+// mutation and the re-read is then not caught, which the spec's rule accepts), and each error the spec documents
+// comes back with a hint that says what to do next.
 import { ApiError } from '../../errors.js';
 import type { ApiClient, ApiResponse } from '../../api/client.js';
 import { headerValue } from '../../api/problem.js';
@@ -56,41 +59,50 @@ export class WebhookConfigClient {
   }
 
   /** spec: the first PUT omits If-Match and must be disabled (422 webhook.initial_activation_forbidden). */
-  async create(topics: WebhookTopic[]): Promise<string | undefined> {
-    const answer = await this.run(undefined, 'create', () =>
-      this.api.call('replaceWebhookConfig', { pathParams: this.path(), body: { is_enabled: false, topics } }),
-    );
-    return etagOf(answer);
+  async create(topics: WebhookTopic[]): Promise<Versioned> {
+    await this.run(undefined, 'create', () => this.api.call('replaceWebhookConfig', { pathParams: this.path(), body: { is_enabled: false, topics } }));
+    return this.read();
   }
 
-  async replace(body: { is_enabled: boolean; topics: WebhookTopic[] }, pre: Precondition): Promise<string | undefined> {
-    return etagOf(await this.mutate(pre, undefined, (headers) => this.api.call('replaceWebhookConfig', { pathParams: this.path(), body, headers })));
+  async replace(body: { is_enabled: boolean; topics: WebhookTopic[] }, pre: Precondition): Promise<Versioned> {
+    return this.mutateAndRead(pre, undefined, (headers) => this.api.call('replaceWebhookConfig', { pathParams: this.path(), body, headers }));
   }
 
-  async setEnabled(enabled: boolean, pre: Precondition): Promise<string | undefined> {
+  async setEnabled(enabled: boolean, pre: Precondition): Promise<Versioned> {
     const body = { is_enabled: enabled };
-    return etagOf(await this.mutate(pre, undefined, (headers) => this.api.call('updateWebhookConfig', { pathParams: this.path(), body, headers })));
+    return this.mutateAndRead(pre, undefined, (headers) => this.api.call('updateWebhookConfig', { pathParams: this.path(), body, headers }));
   }
 
+  /** Nothing is read after: a configuration that no longer exists has no ETag. */
   async remove(pre: Precondition): Promise<void> {
     await this.mutate(pre, undefined, (headers) => this.api.call('deleteWebhookConfig', { pathParams: this.path(), headers }));
   }
 
-  async regenerateKey(pre: Precondition): Promise<{ authKey: string; etag?: string }> {
+  /**
+   * The new key, not yet re-read: the caller saves the key first and then reads (read()), so a failed re-read
+   * never loses a key the service shows only once.
+   */
+  async regenerateKey(pre: Precondition): Promise<{ authKey: string }> {
     const answer = await this.mutate(pre, undefined, (headers) => this.api.call('regenerateWebhookAuthKey', { pathParams: this.path(), headers }));
     const authKey: unknown = answer.body?.auth_key;
     if (typeof authKey !== 'string') throw new Error('the service answered the key rotation without an auth_key');
-    return { authKey, etag: etagOf(answer) };
+    return { authKey };
   }
 
-  async upsertTopic(type: TopicType, topic: { is_enabled: boolean; delivery: { url: string } }, pre: Precondition): Promise<string | undefined> {
+  async upsertTopic(type: TopicType, topic: { is_enabled: boolean; delivery: { url: string } }, pre: Precondition): Promise<Versioned> {
     const pathParams = { ...this.path(), topicType: type };
-    return etagOf(await this.mutate(pre, type, (headers) => this.api.call('upsertWebhookTopic', { pathParams, body: topic, headers })));
+    return this.mutateAndRead(pre, type, (headers) => this.api.call('upsertWebhookTopic', { pathParams, body: topic, headers }));
   }
 
-  async removeTopic(type: TopicType, pre: Precondition): Promise<string | undefined> {
+  async removeTopic(type: TopicType, pre: Precondition): Promise<Versioned> {
     const pathParams = { ...this.path(), topicType: type };
-    return etagOf(await this.mutate(pre, type, (headers) => this.api.call('deleteWebhookTopic', { pathParams, headers })));
+    return this.mutateAndRead(pre, type, (headers) => this.api.call('deleteWebhookTopic', { pathParams, headers }));
+  }
+
+  /** A mutation, then the configuration as re-read: its ETag, not the mutation answer's, is the next If-Match. */
+  private async mutateAndRead(pre: Precondition, what: TopicType | undefined, call: (headers: Record<string, string>) => Promise<unknown>): Promise<Versioned> {
+    await this.mutate(pre, what, call);
+    return this.read();
   }
 
   /** A mutation sent with the precondition's If-Match; `what` is the topic it is about, for the hints. */

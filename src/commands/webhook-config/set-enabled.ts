@@ -47,7 +47,6 @@ export async function webhookSetEnabledRun(deps: WebhookDeps, opts: WebhookSetEn
     await showConfig(deps.output(), current);
     return;
   }
-  await client.setEnabled(opts.enabled, pre);
-  await showConfig(deps.output(), await client.read());
+  await showConfig(deps.output(), await client.setEnabled(opts.enabled, pre));
   deps.io.info(`Webhook delivery of organization ${client.organizationId} ${state}; the change takes up to ${PROPAGATION_SECONDS} s to propagate.`);
 }

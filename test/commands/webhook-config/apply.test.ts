@@ -164,14 +164,16 @@ describe('webhook-config diff', () => {
 });
 
 describe('webhook-config apply', () => {
-  it('creates disabled, then enables, each with the current If-Match', async () => {
+  it('creates disabled, then enables, each with the ETag of the re-read after the mutation before it', async () => {
     const created = config({ topics: [events] });
     const enabled = config({ is_enabled: true, topics: [events] });
     const f = fakeDeps({
       answers: [
         noConfig,
-        { method: 'PUT', path: BASE, status: 201, body: created, headers: { etag: '"e1"' } },
-        { method: 'PATCH', path: BASE, body: enabled, headers: { etag: '"e2"' } },
+        // the mutation answers carry ETags of their own, which are not the ones the next If-Match must carry
+        { method: 'PUT', path: BASE, status: 201, body: created, headers: { etag: '"answer-1"' } },
+        getAnswer('"e1"', created),
+        { method: 'PATCH', path: BASE, body: enabled, headers: { etag: '"answer-2"' } },
         getAnswer('"e2"', enabled),
       ],
     });
@@ -179,7 +181,7 @@ describe('webhook-config apply', () => {
     f.assertAllAnswered();
     expect(f.sent[1]!.json).toEqual({ is_enabled: false, topics: [events] });
     expect(f.sent[1]!.headers['if-match']).toBeUndefined();
-    expect(f.sent[2]!.headers['if-match']).toBe('"e1"');
+    expect(f.sent[3]!.headers['if-match']).toBe('"e1"');
     expect(f.io.stdout()).toBe(pipedConfig('"e2"', enabled));
     expect(f.io.stderr()).toBe(
       [
@@ -193,13 +195,13 @@ describe('webhook-config apply', () => {
     );
   });
 
-  it('chains ETags through topic changes, re-reading only when an answer has none', async () => {
+  it('re-reads after every mutation (spec) and sends the ETag read, never the one a mutation answered with', async () => {
     const f = fakeDeps({
       answers: [
         getAnswer('"e1"', config({ topics: [events, media] })),
-        { method: 'PUT', path: `${BASE}/topics/alarms`, body: config(), headers: { etag: '"e2"' } },
+        { method: 'PUT', path: `${BASE}/topics/alarms`, body: config(), headers: { etag: '"answer-2"' } },
+        getAnswer('"e2"', config({ topics: [events, media, alarms] })),
         { method: 'DELETE', path: `${BASE}/topics/media`, body: config() },
-        getAnswer('"e3"', config({ topics: [events, alarms] })),
         getAnswer('"e3"', config({ topics: [events, alarms] })),
       ],
     });
@@ -208,11 +210,12 @@ describe('webhook-config apply', () => {
     expect(f.sent.map((r) => `${r.method} ${r.path} ${r.headers['if-match'] ?? '-'}`)).toEqual([
       `GET ${BASE} -`,
       `PUT ${BASE}/topics/alarms "e1"`,
-      `DELETE ${BASE}/topics/media "e2"`,
       `GET ${BASE} -`,
+      `DELETE ${BASE}/topics/media "e2"`,
       `GET ${BASE} -`,
     ]);
     expect(f.sent[1]!.json).toEqual({ is_enabled: true, delivery: { url: URL_B } });
+    expect(f.io.stdout()).toBe(pipedConfig('"e3"', config({ topics: [events, alarms] })));
   });
 
   it('is a no-op when nothing differs: no mutation at all', async () => {

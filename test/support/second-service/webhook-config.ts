@@ -88,8 +88,9 @@ function topicFrom(value: unknown, pointer: string, type?: string): Topic {
 function saved(store: ConfigStore, config: StoredConfig, status = 200): Answer {
   config.revision += 1;
   store.set(config.org, config);
-  // spec: after a mutation the config is re-read for its new ETag; this service's answers carry none
-  return { status, body: view(config) };
+  // spec: after a mutation the config is re-read for its new ETag. This service's answers carry an ETag of their
+  // own (of the answer's representation, as some gateways tag every answer) that If-Match does not accept
+  return { status, body: view(config), headers: { etag: `"answer-${config.revision}"` } };
 }
 
 function put(store: ConfigStore) {

@@ -53,7 +53,6 @@ export async function webhookTopicSetRun(deps: WebhookDeps, opts: WebhookTopicSe
     if (count > MAX_TOPICS) throw new UsageError(`setting the ${opts.type} topic would make ${count} topics; a configuration holds at most ${MAX_TOPICS}`);
   }
   const topic = { is_enabled: opts.enabled, delivery: { url: opts.url } };
-  await client.upsertTopic(opts.type, topic, pre);
-  await showConfig(deps.output(), await client.read());
+  await showConfig(deps.output(), await client.upsertTopic(opts.type, topic, pre));
   deps.io.info(`Set topic ${topicLabel({ type: opts.type, ...topic })}.`);
 }
