@@ -32,8 +32,8 @@ export const EXIT_CODES_HELP = `Exit codes:
        the wait (config store, embedded sandbox state, bulk run journal)
   7    unprocessable (HTTP 422)
   8    rate limited or quota exceeded (HTTP 429 after retries)
-  9    service unavailable: HTTP 5xx, 408, a redirect (3xx, never followed) or
-       any other status; timeout or network failure
+  9    service unavailable: HTTP 5xx, 408, a redirect fleetctl may not follow
+       or any other status; timeout or network failure
   10   partial failure of a bulk operation
   11   a run in waves stopped by --abort-if-failed (--resume continues it)
   12   with --wait: some devices did not report again in time

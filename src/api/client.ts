@@ -151,7 +151,7 @@ export class ApiClient {
     const exchange = this.exchangeWithFreshToken(request, url, headers, body);
     const { response, retryAfterMs, gaveUp } = await sendWithRetries(exchange, { policy, clock, tracer, signal: request.signal, onRateLimited, activity: { task, label } });
     if (gaveUp?.reason === 'wait-too-long') throw this.tooLongToWait(response, url, retryAfterMs!, request.scope);
-    // a redirect is not followed (it would carry the bearer token elsewhere): it fails as the answer it is
+    // the transport has followed the redirects it may (same origin, 307/308, a request that may be repeated)
     if (response.status >= 300) throw toApiError(response, url, retryAfterMs, request.scope);
     return { status: response.status, headers: response.headers, body: parseBody(response) };
   }

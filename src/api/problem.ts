@@ -1,14 +1,15 @@
 // Error answers, problem+json or not, become one ApiError with a message a person can act on.
 import { ApiError, type ProblemDocument } from '../errors.js';
 import type { HttpResponse } from '../http/transport.js';
-import { quoteInput } from '../shared/terminal-text.js';
+import { redirectRefused } from '../http/redirects.js';
 
 /** `scope` is the one the request needed: a 403 names it when the problem does not. */
 export function toApiError(response: HttpResponse, url: string, retryAfterMs: number | undefined, scope?: string): ApiError {
   const json = parseJson(response.text);
   const problem = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as ProblemDocument) : undefined;
   const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-  if (response.status >= 300 && response.status < 400) return redirectError(response, url);
+  // the transport follows or refuses every 3xx (shared/redirect.ts): one that reaches here was passed on unread
+  if (response.status >= 300 && response.status < 400) return redirectRefused(response.status, url, headerValue(response.headers.location), 'it was not followed');
   if (problem) {
     return new ApiError({ status: response.status, problem, retryAfter, hint: routeHint(response.status, problem, url) ?? hintFor(response.status, problem, scope) });
   }
@@ -19,15 +20,6 @@ export function toApiError(response: HttpResponse, url: string, retryAfterMs: nu
     message: `HTTP ${response.status} from ${originOf(url)} with ${what}`,
     retryAfter,
     hint: response.status >= 500 ? 'the service or a proxy in front of it failed: try again later' : (routeHint(response.status, undefined, url) ?? hintFor(response.status, undefined, scope)),
-  });
-}
-
-function redirectError(response: HttpResponse, url: string): ApiError {
-  const location = headerValue(response.headers.location);
-  return new ApiError({
-    status: response.status,
-    message: `HTTP ${response.status} from ${originOf(url)}: a redirect${location ? ` to ${quoteInput(location)}` : ''}, which fleetctl does not follow`,
-    hint: 'check the base URL (https://, no trailing path): a redirect would carry the token to another address',
   });
 }
 

@@ -1,9 +1,11 @@
-// The one undici Agent of the process, with timeouts, tracing and network errors turned into NetworkError.
+// The one undici Agent of the process, with timeouts, tracing, network errors turned into NetworkError, and
+// redirects followed or refused (http/redirects.ts, by shared/redirect.ts's decision).
 import type { Dispatcher } from 'undici';
 import { toNetworkError } from './network-failure.js';
 import { NO_PROXY, createDispatcher, describeProxies, hasProxy, type NetworkSettings } from './dispatcher.js';
 import type { Tracer } from './trace.js';
 import { noActivity, type Activity } from '../io/spinner.js';
+import { followRedirects, type Hop } from './redirects.js';
 
 export interface HttpRequest {
   method: string;
@@ -23,7 +25,10 @@ export interface HttpResponse {
 
 export interface Transport {
   send(request: HttpRequest): Promise<HttpResponse>;
-  /** Opens a streamed GET (downloads); the caller consumes or discards the body. */
+  /**
+   * Opens a streamed GET of a download (a signed URL: no credentials of ours); the caller consumes or discards the
+   * body. Its redirects are followed to any origin, without credentials.
+   */
   stream(url: string, opts: { headers?: Record<string, string>; signal?: AbortSignal; label?: string }): Promise<Dispatcher.ResponseData>;
 }
 
@@ -46,12 +51,26 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
   if (proxyNote) opts.tracer.note(`proxy: ${proxyNote}`);
   const timeouts = { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
   const activity = opts.activity ?? noActivity;
+  const note = (message: string) => opts.tracer.note(message);
   return {
     send: (request) => activity.during(request.label ?? requestLabel(request.method, request.url), () => send(request), request.signal),
     stream: (url, streamOpts) => activity.during(streamOpts.label ?? requestLabel('GET', url), () => stream(url, streamOpts), streamOpts.signal),
   };
 
-  async function send(request: HttpRequest): Promise<HttpResponse> {
+  function send(request: HttpRequest): Promise<HttpResponse> {
+    return followRedirects({ method: request.method, url: request.url, headers: request.headers }, false, (hop) => sendOnce({ ...request, ...hop }), undefined, note);
+  }
+
+  async function stream(url: string, streamOpts: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<Dispatcher.ResponseData> {
+    const first: Hop = { method: 'GET', url, headers: streamOpts.headers ?? {} };
+    const open = async (hop: Hop) => {
+      const data = await streamOnce(hop, streamOpts.signal);
+      return { status: data.statusCode, headers: data.headers, data };
+    };
+    return (await followRedirects(first, true, open, (answer) => answer.data.body.dump(), note)).data;
+  }
+
+  async function sendOnce(request: HttpRequest): Promise<HttpResponse> {
     const started = Date.now();
     opts.tracer.request(request.method, request.url, request.headers, request.body, request.headers['content-type']);
     try {
@@ -72,11 +91,11 @@ export async function createTransport(opts: TransportOptions): Promise<Transport
     }
   }
 
-  async function stream(url: string, streamOpts: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<Dispatcher.ResponseData> {
+  async function streamOnce(hop: Hop, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
     try {
-      return await undici.request(url, { method: 'GET', headers: streamOpts.headers, signal: streamOpts.signal, dispatcher, ...timeouts });
+      return await undici.request(hop.url, { method: 'GET', headers: hop.headers, signal, dispatcher, ...timeouts });
     } catch (error) {
-      throw toNetworkError(error, url, opts.timeoutMs, streamOpts.signal, proxyNote);
+      throw toNetworkError(error, hop.url, opts.timeoutMs, signal, proxyNote);
     }
   }
 }

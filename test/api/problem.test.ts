@@ -41,11 +41,11 @@ describe('problem+json to exit codes', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 
-  it('a redirect is not followed: exit 9, naming where it led, and never a success', async () => {
+  it('a redirect to another origin is not followed: exit 9, naming where it led and why, and never a success', async () => {
     const result = await getDevice(301, '', { headers: { location: 'https://elsewhere.example/v1/x' } });
     expect(result.code).toBe(9);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^Error: HTTP 301 from https:\/\/[^ ]+: a redirect to "https:\/\/elsewhere\.example\/v1\/x", which fleetctl does not follow$/m);
+    expect(result.stderr).toMatch(/^Error: HTTP 301 from https:\/\/[^ ]+: a redirect to "https:\/\/elsewhere\.example\/v1\/x" not followed: it leads to another origin, where an API call would carry its token$/m);
     expect(result.stderr).toMatch(/^Hint: check the base URL/m);
   });
 

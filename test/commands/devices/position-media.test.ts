@@ -201,6 +201,35 @@ describe('devices media download', () => {
     expect(f.io.stdout()).toBe(`media_id\tpath\tsize_bytes\nmd-1\t${path.join(dir, 'clip one.mp4')}\t70000\nmd-2\t${path.join(dir, 'still.jpg')}\t10\n`);
   });
 
+  it('a signed URL answering 302 to another origin (a blob store) is followed, and no Authorization reaches either host', async () => {
+    const blobSeen: http.IncomingHttpHeaders[] = [];
+    const blob = http.createServer((req, res) => {
+      blobSeen.push(req.headers);
+      res.writeHead(req.url === '/blob/abc?sas=1' ? 200 : 404, { 'content-type': 'video/mp4' });
+      res.end(req.url === '/blob/abc?sas=1' ? Buffer.alloc(5000, 3) : '');
+    });
+    await new Promise<void>((resolve) => blob.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => blob.close(() => resolve())));
+    const blobOrigin = `http://127.0.0.1:${(blob.address() as AddressInfo).port}`;
+    const seen: http.IncomingHttpHeaders[] = [];
+    const signer = http.createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(302, { location: `${blobOrigin}/blob/abc?sas=1` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => signer.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => signer.close(() => resolve())));
+    const origin = `http://127.0.0.1:${(signer.address() as AddressInfo).port}`;
+    const dir = tempDir();
+    const f = fakeDeps({ answers: [{ method: 'GET', path: '/v1/devices/HW-1/media?limit=500', body: { data: [item('m1', 'moved.mp4', origin)], next_cursor: null, has_more: false } }] });
+    const transport = await createTransport({ timeoutMs: 5000, tracer: silentTracer });
+    await devicesMediaDownloadRun({ ...f.deps, transport: async () => transport }, { hardwareId: 'HW-1', mediaIds: ['m1'], all: false, dir, window: {} });
+    expect(readFileSync(path.join(dir, 'moved.mp4'))).toEqual(Buffer.alloc(5000, 3));
+    expect([seen.length, blobSeen.length]).toEqual([1, 1]);
+    for (const headers of [...seen, ...blobSeen]) expect(headers.authorization).toBeUndefined();
+    expect(f.sent[0]!.headers.authorization).toBe('Bearer test-token');
+  });
+
   it('an item with no URL at all is an invalid answer (exit 9) before anything is downloaded', async () => {
     const { origin, seen } = await downloadServer();
     const data = [item('m1', 'a.mp4', origin), { id: 'm9', file_name: 'b.mp4', note: 'not ready' }];
