@@ -10,6 +10,7 @@ import { addCommandGroups } from './commands/index.js';
 import { fitHelp } from './commands/shared/help.js';
 import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText, terminalSafeJson } from './shared/terminal-text.js';
+import { describeMemberErrors } from './api/problem-members.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
@@ -196,7 +197,10 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
     } else {
       const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
       // the service's words, which may quote the request back at length: -o json has the whole problem
-      const text = cutText(error.detail ?? error.title ?? error.message, MAX_LINE);
+      const said = cutText(error.detail ?? error.title ?? error.message, MAX_LINE);
+      // which members failed, when the problem names them in a shape read generically (bounded, "and N more")
+      const members = describeMemberErrors(error.problem);
+      const text = members === undefined ? said : `${said.replace(/[.:;\s]+$/, '')}: ${members}`;
       // a problem with nothing but its code (all the spec promises) reads `HTTP 404 (its.code)`
       const named = error.code && !text.includes(error.code) ? `${text} (${error.code})` : text;
       deps.io.error(text.includes(`HTTP ${error.status}`) ? named : `${text} (${tag})`);

@@ -49,6 +49,22 @@ describe('problem+json to exit codes', () => {
     expect(result.stderr).toMatch(/^Hint: check the base URL/m);
   });
 
+  it('a validation problem names each failing member and its message, terminal-safe; -o json keeps the whole document', async () => {
+    // as ASP.NET Core sends it: no detail, no code, the members in `errors`
+    const body = { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'One or more validation errors occurred.', status: 400, errors: { employee_id: ['The employee_id field must be a string.'], 'name\u001b[2J': ['Too long.'] } };
+    const result = await getDevice(400, body);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe('Error: One or more validation errors occurred: employee_id: The employee_id field must be a string.; name\\x1b[2J: Too long. (HTTP 400)');
+    const json = await getDevice(400, body, { flags: ['-o', 'json'] });
+    expect(JSON.parse(json.stderr)).toEqual(body);
+  });
+
+  it('a list of errors with a detail: the detail, then each member; beyond four, "and N more"', async () => {
+    const errors = Array.from({ length: 6 }, (_, i) => ({ pointer: `/field_${i}`, reason: `bad ${i}` }));
+    const result = await getDevice(400, problem(400, 'request.invalid_body', 'The body is invalid.', { errors }));
+    expect(result.stderr.split('\n')[0]).toBe('Error: The body is invalid: /field_0: bad 0; /field_1: bad 1; /field_2: bad 2; /field_3: bad 3; and 2 more (request.invalid_body, HTTP 400)');
+  });
+
   it('a 403 for a missing scope names the scope in the hint', async () => {
     const body = problem(403, 'auth.scope_missing', 'The token lacks a scope.', { required_scope: 'thirdparty.api.devices_read' });
     const result = await getDevice(403, body);

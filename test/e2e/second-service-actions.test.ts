@@ -168,6 +168,8 @@ describe('auth, retries and problems against the second service', { timeout: 180
     const r = await h.cli(args, { input: JSON.stringify(body) });
     expectFailure(args, r, 2);
     expect(r.stderr).toContain('(fleet.not_in_organization, HTTP 400)');
+    // the member the problem names, with its reason, on the error line
+    expect(r.stderr).toMatch(/^Error: .*: \/fleet_id: not in that organization \(fleet\.not_in_organization, HTTP 400\)$/m);
     const json = await h.cli([...args, '-o', 'json'], { input: JSON.stringify(body) });
     expect(json.code).toBe(2);
     const problem = JSON.parse(json.stderr.trim().split('\n').find((line) => line.startsWith('{'))!);
