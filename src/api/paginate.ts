@@ -1,4 +1,5 @@
-// The one pager: follows next_cursor until has_more is false, item by item so memory stays flat.
+// The one pager: follows next_cursor until has_more is false, item by item so memory stays flat; an empty page
+// with has_more true is never the end.
 import { InvalidResponseError, UsageError } from '../errors.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, MIN_LIMIT } from '../shared/page-limits.js';
@@ -40,8 +41,9 @@ export class Pager<T> implements AsyncIterable<T> {
       remaining -= items.length;
       this.hasMore = Boolean(page.has_more && page.next_cursor);
       this.nextCursor = this.hasMore ? (page.next_cursor ?? undefined) : undefined;
-      const following = this.hasMore && followPages && remaining > 0;
-      // An empty page may still have more after it (has_more decides); the same cursor again would loop for ever.
+      // An empty page is not the end while has_more says more follow (a service may filter after paging): even
+      // when one page was asked for, the next is read until one has items. The same cursor again would loop for ever.
+      const following = this.hasMore && remaining > 0 && (followPages || items.length === 0);
       if (following && this.nextCursor === cursor) throw new InvalidResponseError(`the API answered the same next_cursor twice (${cursor}); stopped to avoid a loop`);
       if (following) {
         // the next page is asked for while this one is written: the wait for the API overlaps the output
@@ -69,6 +71,14 @@ function checkedPage<T>(page: unknown): Page<T> {
 
 export function paginate<T>(fetchPage: FetchPage<T>, options: PageOptions): Pager<T> {
   return new Pager(fetchPage, options);
+}
+
+/**
+ * The paging of a lookup that needs `wanted` items to decide (a hardware id resolved: two tell it is ambiguous):
+ * pages are followed while has_more says so, until that many are found or the list ends, never the first page only.
+ */
+export function lookupPaging(wanted: number): PageOptions {
+  return { limit: wanted, all: false, maxItems: wanted };
 }
 
 /** A paging parameter the API would refuse; the command that read it says how it was given (a flag, a field). */

@@ -3,6 +3,7 @@
 // `unchanged`, and nothing is sent for it. A dry run reads but never writes. Never throws for an API or network
 // failure: that is the row's result (the bulk runner retries 429, 503 and dropped connections).
 import type { ApiClient } from '../api/client.js';
+import { lookupPaging } from '../api/paginate.js';
 import { ApiError, CancelledError, FleetctlError } from '../errors.js';
 import type { RequestBody } from '../openapi/operation-types.js';
 import { isUuid } from '../shared/uuid.js';
@@ -102,7 +103,7 @@ async function findDevice(api: ApiClient, ref: string, signal: AbortSignal): Pro
     }
   }
   const found: unknown[] = [];
-  for await (const device of api.list('listDevices', { query: { hardware_id: ref }, signal }, { limit: 2, all: false })) found.push(device);
+  for await (const device of api.list('listDevices', { query: { hardware_id: ref }, signal }, lookupPaging(2))) found.push(device);
   // a hardware id naming two devices is failed, not guessed: the row should give the device id
   return found.length > 1 ? AMBIGUOUS : found[0];
 }

@@ -2,7 +2,7 @@
 // Loaded only when a live value is asked for, so the rest of completion never pays for the HTTP stack.
 import type { Deps } from '../factory.js';
 import type { ApiClient } from '../api/client.js';
-import type { Pager } from '../api/paginate.js';
+import { lookupPaging, type Pager } from '../api/paginate.js';
 import { MAX_LIMIT } from '../shared/page-limits.js';
 import type { Candidate } from './candidates.js';
 import { CompletionCache, type CachedListing } from './cache.js';
@@ -72,7 +72,10 @@ async function firstPages(api: ApiClient, listing: Listing, signal: AbortSignal)
 
 /** Beyond the first pages: the API's hardware_id filter is exact, so it confirms one typed in full. */
 async function exactHardwareId(api: ApiClient, prefix: string, signal: AbortSignal): Promise<Candidate[]> {
-  const answer = await api.call('listDevices', { query: { hardware_id: prefix, limit: 1 }, signal });
-  const found = (answer.body?.data ?? []).map(LISTINGS['hardware-id'].toCandidate);
-  return found.filter((c): c is Candidate => c !== undefined && c.value.startsWith(prefix));
+  const found: Candidate[] = [];
+  for await (const device of api.list('listDevices', { query: { hardware_id: prefix }, signal }, lookupPaging(1))) {
+    const candidate = LISTINGS['hardware-id'].toCandidate(device);
+    if (candidate !== undefined && candidate.value.startsWith(prefix)) found.push(candidate);
+  }
+  return found;
 }

@@ -1,6 +1,6 @@
 // The one pager: --all, --cursor, --max-items (asking for no more than needed), --limit checked before any request.
 import { describe, expect, it } from 'vitest';
-import { PageParameterError, paginate, parseLimit, type Page } from '../../src/api/paginate.js';
+import { lookupPaging, PageParameterError, paginate, parseLimit, type Page } from '../../src/api/paginate.js';
 import { newMockAgent, page, queryOf, stubApi, stubToken } from '../support/mock-http.js';
 import { ciEnv, runCli, tempConfigDir } from '../support/cli.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -187,6 +187,36 @@ describe('answers that are not a proper page', () => {
     ];
     const pager = paginate(async () => answers.shift()!, { limit: 1, all: true });
     expect((await collect(pager)).map((d) => d.id)).toEqual(['a', 'b']);
+  });
+
+  it('one page asked for: an empty first page that says has_more is not the end; the next is read until one has items', async () => {
+    const answers: Page<{ id: string }>[] = [
+      { data: [], next_cursor: 'c1', has_more: true },
+      { data: [], next_cursor: 'c2', has_more: true },
+      { data: [{ id: 'a' }], next_cursor: 'c3', has_more: true },
+      { data: [{ id: 'b' }], next_cursor: null, has_more: false },
+    ];
+    const asked: (string | undefined)[] = [];
+    const pager = paginate(async (cursor) => (asked.push(cursor), answers.shift()!), { limit: 1, all: false });
+    expect((await collect(pager)).map((d) => d.id)).toEqual(['a']);
+    expect(asked).toEqual([undefined, 'c1', 'c2']);
+    expect([pager.hasMore, pager.nextCursor]).toEqual([true, 'c3']);
+  });
+
+  it('an empty page repeating its cursor still stops with the loop error', async () => {
+    const pager = paginate(async () => ({ data: [], next_cursor: 'same', has_more: true }), { limit: 1, all: false });
+    await expect(collect(pager)).rejects.toThrow('the API answered the same next_cursor twice (same); stopped to avoid a loop');
+  });
+
+  it('a lookup (lookupPaging) follows has_more until it has what it needs, past empty and short pages', async () => {
+    const answers: Page<{ id: string }>[] = [
+      { data: [], next_cursor: 'c1', has_more: true },
+      { data: [{ id: 'a' }], next_cursor: 'c2', has_more: true },
+      { data: [{ id: 'b' }], next_cursor: 'c3', has_more: true },
+    ];
+    const pager = paginate(async () => answers.shift()!, lookupPaging(2));
+    expect((await collect(pager)).map((d) => d.id)).toEqual(['a', 'b']);
+    expect(answers).toHaveLength(0);
   });
 
   it('the same next_cursor twice stops with a clear error instead of looping for ever', async () => {

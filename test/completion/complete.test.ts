@@ -52,6 +52,19 @@ describe('__complete hardware-id', () => {
     expect(Object.fromEntries(queryOf(exact[0]))).toEqual({ hardware_id: 'HW-009999', limit: '1' });
   });
 
+  it('that check reads past an empty page that says has_more, to the device', async () => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'devices_read' });
+    const pages = Array.from({ length: MAX_LISTED / 500 }, (_, p) => Array.from({ length: 500 }, (_, i) => device(p * 500 + i + 1)));
+    pages.forEach((data, p) => stubApi(agent, { path: '/v1/devices', body: page(data, `c${p + 1}`) }));
+    const empty = stubApi(agent, { path: '/v1/devices', body: page([], 'e1') });
+    const found = stubApi(agent, { path: '/v1/devices', body: page([device(9999, 'Far away')]) });
+    const result = await complete('hardware-id', ['devices', 'get', 'HW-009999'], { agent });
+    expect(result.stdout).toBe('HW-009999\tFar away\n');
+    expect(Object.fromEntries(queryOf(empty[0]))).toEqual({ hardware_id: 'HW-009999', limit: '1' });
+    expect(Object.fromEntries(queryOf(found[0]))).toEqual({ hardware_id: 'HW-009999', cursor: 'e1', limit: '1' });
+  });
+
   it('leaves out values that could run, split or redraw the command line, and makes descriptions harmless', async () => {
     const agent = newMockAgent();
     stubToken(agent, { scope: 'devices_read' });

@@ -1,6 +1,7 @@
 // One name for a device: the verbs whose endpoint takes a device id (uuid) also take its hardware id, looked up
 // through the devices list filter (spec: GET /v1/devices?hardware_id=...).
 import type { ApiClient } from '../../api/client.js';
+import { lookupPaging } from '../../api/paginate.js';
 import { ApiError, InvalidResponseError, UsageError } from '../../errors.js';
 import { recordId } from '../../output/record-fields.js';
 import { quoteInput } from '../../shared/terminal-text.js';
@@ -35,7 +36,7 @@ export async function deviceArgument(deps: PickerDeps, value: string | undefined
 export async function resolveDevice(api: ApiClient, ref: string, signal?: AbortSignal): Promise<ResolvedDevice> {
   if (isUuid(ref)) return { id: ref, label: ref };
   // two are enough to know whether the hardware id names more than one device
-  const pager = api.list('listDevices', { query: { hardware_id: ref }, signal }, { limit: 2, all: false });
+  const pager = api.list('listDevices', { query: { hardware_id: ref }, signal }, lookupPaging(2));
   const found: string[] = [];
   for await (const device of pager) {
     // the spec names no member of a device record: its id is `id`, `device_id` or the like (recordId)

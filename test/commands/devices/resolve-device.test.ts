@@ -96,6 +96,36 @@ describe('the verbs with a hardware id', () => {
     f.assertAllAnswered();
   });
 
+  it('devices get HW-000001 from a service whose first page is empty but says has_more: the lookup reads on to the device', async () => {
+    const next = (cursor: string, limit: number, data: unknown[], more: string | null) => ({
+      method: 'GET',
+      path: `/v1/devices?${new URLSearchParams({ hardware_id: 'HW-000001', cursor, limit: String(limit) }).toString()}`,
+      body: { data, next_cursor: more, has_more: more !== null },
+    });
+    const f = fakeDeps({
+      format: 'json',
+      answers: [
+        { ...byHardwareId('HW-000001', []), body: { data: [], next_cursor: 'c1', has_more: true } },
+        next('c1', 2, [device], 'c2'),
+        next('c2', 1, [], null),
+        { method: 'GET', path: `/v1/devices/${DEVICE}`, body: device },
+      ],
+    });
+    await devicesGetRun(f.deps, { device: 'HW-000001' });
+    expect(JSON.parse(f.io.stdout())).toEqual(device);
+    f.assertAllAnswered();
+  });
+
+  it('a second device with that hardware id on a later page is found: ambiguous, exit 2', async () => {
+    const f = fakeDeps({
+      answers: [
+        { ...byHardwareId('HW-000001', [device]), body: { data: [device], next_cursor: 'c1', has_more: true } },
+        { method: 'GET', path: `/v1/devices?${new URLSearchParams({ hardware_id: 'HW-000001', cursor: 'c1', limit: '1' }).toString()}`, body: { data: [{ ...device, id: OTHER }], next_cursor: null, has_more: false } },
+      ],
+    });
+    await expect(devicesGetRun(f.deps, { device: 'HW-000001' })).rejects.toMatchObject({ exitCode: 2, message: `hardware id "HW-000001" names more than one device: ${DEVICE}, ${OTHER}` });
+  });
+
   it('devices get with a uuid: one request, as before', async () => {
     const f = fakeDeps({ format: 'json', answers: [{ method: 'GET', path: `/v1/devices/${DEVICE}`, body: device }] });
     await devicesGetRun(f.deps, { device: DEVICE });
