@@ -31,7 +31,7 @@ export type RedirectDecision =
   | { follow: true; url: string; withoutCredentials: boolean }
   | { follow: false; reason: string; hint?: string };
 
-const BASE_URL_HINT = 'check the base URL (https://, no trailing path): fleetctl never carries a token to another address';
+const BASE_URL_HINT = 'check the base URL or auth URL (https://, no trailing path): fleetctl never carries a token to another address';
 
 export function decideRedirect(q: RedirectQuestion): RedirectDecision {
   if (!REDIRECTS.has(q.status)) return { follow: false, reason: `HTTP ${q.status} is not a redirect fleetctl follows` };

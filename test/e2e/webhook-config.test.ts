@@ -192,7 +192,7 @@ describe('webhook-config end to end', { timeout: 60_000 }, () => {
     const first = await cli(['apply', '-f', '-', '--debug'], { input: desired });
     expect(first.code, first.stderr).toBe(0);
     const base = `/v1/organizations/${rootOrg}/webhook-config`;
-    expect(apiCalls(first.stderr)).toEqual([`GET ${base}`, `PUT ${base}/topics/journeys`, `PATCH ${base}`, `GET ${base}`]);
+    expect(apiCalls(first.stderr)).toEqual([`GET ${base}`, `PUT ${base}/topics/journeys`, `GET ${base}`, `PATCH ${base}`, `GET ${base}`]);
 
     const second = await cli(['apply', '-f', '-', '--debug'], { input: desired });
     expect(second.code, second.stderr).toBe(0);
@@ -208,7 +208,7 @@ describe('webhook-config end to end', { timeout: 60_000 }, () => {
     const r = await cli(['apply', '-f', '-', '--org', childOrg, '--debug'], { input: desired });
     expect(r.code, r.stderr).toBe(0);
     const base = `/v1/organizations/${childOrg}/webhook-config`;
-    expect(apiCalls(r.stderr)).toEqual([`GET ${base}`, `PUT ${base}`, `PATCH ${base}`, `GET ${base}`]);
+    expect(apiCalls(r.stderr)).toEqual([`GET ${base}`, `PUT ${base}`, `GET ${base}`, `PATCH ${base}`, `GET ${base}`]);
     expect(r.stderr).toMatch(/body: \{"is_enabled":false,"topics"/);
   });
 
