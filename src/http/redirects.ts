@@ -22,7 +22,8 @@ export async function followRedirects<R extends { status: number; headers: Recor
   discard: (answer: R) => Promise<void> = async () => undefined,
   note: (message: string) => void = () => undefined,
 ): Promise<R> {
-  const visited = [new URL(first.url).href];
+  // as the decision compares them (normalised); a URL that does not parse fails in `send`, as it always did
+  const visited = [URL.canParse(first.url) ? new URL(first.url).href : first.url];
   for (let hop = first; ; ) {
     const answer = await send(hop);
     if (answer.status < 300 || answer.status >= 400) return answer;
@@ -31,7 +32,8 @@ export async function followRedirects<R extends { status: number; headers: Recor
     const decision = decideRedirect({ status: answer.status, method: hop.method, url: hop.url, headers: hop.headers, location, download, visited });
     if (!decision.follow) throw redirectRefused(answer.status, hop.url, location, decision.reason, decision.hint);
     // the origin and path only: a signed URL's query is its credential
-    note(`following HTTP ${answer.status} to ${new URL(decision.url).origin}${new URL(decision.url).pathname}${decision.withoutCredentials ? ' (without credentials)' : ''}`);
+    const to = new URL(decision.url);
+    note(`following HTTP ${answer.status} to ${to.origin}${to.pathname}${decision.withoutCredentials ? ' (without credentials)' : ''}`);
     visited.push(decision.url);
     hop = { ...hop, url: decision.url, headers: decision.withoutCredentials ? withoutCredentials(hop.headers) : hop.headers };
   }

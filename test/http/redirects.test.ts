@@ -27,6 +27,17 @@ describe('redirects of API calls', () => {
     expect(second[0]!.headers.authorization).toBe('Bearer tok-thirdparty.api.devices_read');
   });
 
+  it('--debug says which redirect was followed, by origin and path only', async () => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'devices_read' });
+    stubApi(agent, { path: `/v1/devices/${ID}`, status: 308, headers: { location: `/gateway/v1/devices/${ID}?sig=secret-query` } });
+    stubApi(agent, { path: `/gateway/v1/devices/${ID}`, body: device });
+    const result = await cli(agent, ['devices', 'get', ID, '--debug']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`following HTTP 308 to ${BASE_URL}/gateway/v1/devices/${ID}\n`);
+    expect(result.stderr).not.toContain('tok-thirdparty');
+  });
+
   it('a 308 to another origin is refused (the token would go there): exit 9, the Location named, terminal-safe', async () => {
     const agent = newMockAgent();
     stubToken(agent, { scope: 'devices_read' });
