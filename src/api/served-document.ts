@@ -63,8 +63,10 @@ export async function loadServedDocument(deps: ServedDocumentDeps, baseUrl: stri
   try {
     const answer = await deps.transport.send({ method: 'GET', url, headers: { accept: 'application/json' } });
     if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
-    const document = usableDocument(parseJson(answer.text));
-    const composed = await composedCopy(document, deps.configDir);
+    const document = parseJson(answer.text);
+    if (!isOpenApiDoc(document)) throw new Error('it is not an OpenAPI document (no paths)');
+    // its path items may be $refs: what it offers is read once they are followed
+    const composed = withOperations(await composedCopy(document, deps.configDir));
     const cache: CacheFile = { base_url: baseUrl, fetched_at: new Date(now).toISOString(), document };
     // a cache that cannot be written only costs a fetch next time
     if (file) await writeFileAtomically(file, `${JSON.stringify(cache)}\n`).catch(() => undefined);
@@ -111,12 +113,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** A document worth using: it has paths, and at least one of them an operation. */
-function usableDocument(value: unknown): OpenApiDoc {
-  if (!isOpenApiDoc(value)) throw new Error('it is not an OpenAPI document (no paths)');
-  const hasOperation = Object.values(value.paths).some((item) => HTTP_METHODS.some((method) => item?.[method] !== undefined));
+/** A composed document worth using: at least one of its paths has an operation. */
+function withOperations(composed: OpenApiDoc): OpenApiDoc {
+  const hasOperation = Object.values(composed.paths).some((item) => HTTP_METHODS.some((method) => item?.[method] !== undefined));
   if (!hasOperation) throw new Error('it describes no operations');
-  return value;
+  return composed;
 }
 
 async function readCache(file: string, baseUrl: string, configDir: string): Promise<(CacheFile & { composed: OpenApiDoc }) | undefined> {
