@@ -67,15 +67,15 @@ async function compose(doc: OpenApiDoc): Promise<OpenApiDoc> {
   const [{ dereference }, { merge, openApiMergeRules }] = await Promise.all([import('@apidevtools/json-schema-ref-parser'), import('allof-merge')]);
   const copy = structuredClone(doc) as Json;
   await dereference(copy, { resolve: { external: false }, dereference: { circular: 'ignore' } });
-  // the dereferenced document shares one object wherever a ref pointed at it: a tree again, so that merging one
-  // place changes no other
-  const tree = JSON.parse(JSON.stringify(copy)) as Json;
+  // the dereferenced document shares one object wherever a ref pointed at it; merging writes a new document (the
+  // same merged object for each shared one), so it is composed once however often it is used
+  const tree = copy;
   const conflicts: (string | number)[][] = [];
   // the rules of OpenAPI's schema dialect, also for a document that omits its version (3.1 unless it says 3.0)
   const rules = openApiMergeRules(typeof doc.openapi === 'string' && doc.openapi.startsWith('3.0') ? '3.0.x' : '3.1.x');
   const merged = merge(tree, { source: tree, rules, mergeRefSibling: true, onMergeError: (_message: string, at: (string | number)[]) => void conflicts.push([...at]) }) as Json;
   for (const at of conflicts) acceptAnything(merged, at);
-  return liftNullable(merged) as OpenApiDoc;
+  return liftNullable(merged, new Map()) as OpenApiDoc;
 }
 
 /** The schema at `at` (where allOf branches conflicted) made `{}`: it accepts anything, the service decides. */
@@ -106,12 +106,18 @@ function withNull(schema: Json): Json {
   return out;
 }
 
-/** Every nullable spelling, throughout the document, as `type: [T..., "null"]` (the rule above). */
-export function liftNullable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(liftNullable);
+/** Every nullable spelling, throughout the document, as `type: [T..., "null"]` (the rule above); `done` keeps a shared object shared. */
+function liftNullable(node: unknown, done: Map<object, unknown>): unknown {
   if (node === null || typeof node !== 'object') return node;
+  if (done.has(node)) return done.get(node);
+  // the dereferenced document has no cycles (a recursive shape keeps its $ref), so a node is finished before reuse
+  if (Array.isArray(node)) {
+    const items = node.map((item) => liftNullable(item, done));
+    done.set(node, items);
+    return items;
+  }
   let schema: Json = {};
-  for (const [key, value] of Object.entries(node as Json)) schema[key] = liftNullable(value);
+  for (const [key, value] of Object.entries(node as Json)) schema[key] = liftNullable(value, done);
   if (typeof schema.nullable === 'boolean') {
     const { nullable, ...rest } = schema;
     schema = nullable && (rest.type !== undefined || rest.enum !== undefined) ? withNull(rest) : rest;
@@ -126,5 +132,6 @@ export function liftNullable(node: unknown): unknown {
     // a branch without a type or enum accepts null already
     schema = { ...siblings, ...(branch.type !== undefined || branch.enum !== undefined ? withNull(branch) : branch) };
   }
+  done.set(node, schema);
   return schema;
 }
