@@ -24,6 +24,7 @@
 //   differ, the library keeps the last one written.
 // - Requests. A `readOnly` member is never required in a request body (requestBodySchema in document-shapes.ts).
 import type { OpenApiDoc } from './document-shapes.js';
+import { commonJsDefault } from './schema-check.js';
 
 type Json = Record<string, unknown>;
 
@@ -64,7 +65,9 @@ export function composedForm(doc: OpenApiDoc): OpenApiDoc | undefined {
 }
 
 async function compose(doc: OpenApiDoc): Promise<OpenApiDoc> {
-  const [{ dereference }, { merge, openApiMergeRules }] = await Promise.all([import('@apidevtools/json-schema-ref-parser'), import('allof-merge')]);
+  const [refParser, { merge, openApiMergeRules }] = await Promise.all([import('@apidevtools/json-schema-ref-parser'), import('allof-merge')]);
+  // a CommonJS module: its class (with a static dereference) is the default export, as bundled or not
+  const { dereference } = commonJsDefault<typeof refParser.$RefParser>(refParser);
   const copy = structuredClone(doc) as Json;
   await dereference(copy, { resolve: { external: false }, dereference: { circular: 'ignore' } });
   // the dereferenced document shares one object wherever a ref pointed at it; merging writes a new document (the

@@ -151,6 +151,8 @@ describe('start-up of the built CLI', () => {
     const env = { FLEETCTL_BASE_URL: 'http://127.0.0.1:9', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's' };
     const { packages } = loadedBy(['events', 'search', '--hardware-id', 'HW-1', '--since', '1d', '--max-retries', '0'], env);
     expect(DOCUMENT_LIBRARIES.slice(0, 2).filter((name) => packages.has(name))).toEqual(DOCUMENT_LIBRARIES.slice(0, 2));
+    // and they work as bundled: the (bundled, as nothing answers) document was composed and its copy kept
+    expect(readdirSync(path.join(work, 'config/openapi-cache')).filter((name) => /^composed-[0-9a-f]{16}\.json$/.test(name))).toHaveLength(1);
   });
 
   it('jq is loaded when --jq is given, and yaml with -o yaml', () => {
