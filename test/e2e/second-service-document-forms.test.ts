@@ -28,7 +28,8 @@ describe('a served document in generated forms', { timeout: 120_000 }, () => {
 
   it('status counts freshness by reported_at, a nullable date-time inside an allOf', async () => {
     const args = ['status', '-o', 'json', '--stale-after', '1h'];
-    const r = await h.cli(args);
+    // the built CLI: the libraries that compose the document run as bundled
+    const r = await h.cli(args, { process: true });
     expect(r.code, report(args, r)).toBe(0);
     expect(JSON.parse(r.stdout).devices, report(args, r)).toEqual(FRESH);
   });
