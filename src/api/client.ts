@@ -11,10 +11,10 @@ import { noActivity, type Activity, type ActivityTask } from '../io/spinner.js';
 import type { HttpResponse, Transport } from '../http/transport.js';
 import { sendWithRetries, type Exchange } from '../http/retry-loop.js';
 import { paginate, type Page, type PageOptions, type Pager } from './paginate.js';
-import { hasList, styledQuery, type ParameterStyle } from './query-style.js';
+import { hasList, styledQuery, type ParameterStyle, type QueryValue } from './query-style.js';
 import type { CallArguments, CallOptions, ListItem, ListOperationId, OperationId, ResponseBody } from '../openapi/operation-types.js';
 
-export type QueryValue = string | number | boolean | readonly string[] | undefined;
+export type { QueryValue } from './query-style.js';
 
 /** What a call sends, before the document's types apply: the shape every CallOptions<Id> fits. */
 interface UntypedOptions {

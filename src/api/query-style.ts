@@ -3,7 +3,9 @@
 // (fleet_ids=a&fleet_ids=b); form not exploded joins the values with commas (fleet_ids=a,b); spaceDelimited and
 // pipeDelimited join them with a space or a pipe. Single values read the same in every style, so only a request
 // that carries a list needs the document at all.
-import type { QueryValue } from './client.js';
+
+/** A value of a query parameter as a call gives it: a list is repeated or joined, as its style says. */
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
 
 export interface ParameterStyle {
   style: string;

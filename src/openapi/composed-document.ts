@@ -23,10 +23,11 @@
 //   the judge of a value its own document contradicts itself on, and a member stays declared. Where two formats
 //   differ, the library keeps the last one written.
 // - Requests. A `readOnly` member is never required in a request body (requestBodySchema in document-shapes.ts).
-import type { OpenApiDoc } from './document-shapes.js';
 import { commonJsDefault } from './schema-check.js';
 
 type Json = Record<string, unknown>;
+/** An OpenAPI document (document-shapes.ts names its members; here it is any JSON object). */
+type OpenApiDoc = object & { openapi?: unknown };
 
 const composed = new WeakMap<object, Promise<OpenApiDoc>>();
 const results = new WeakMap<object, OpenApiDoc>();
@@ -36,7 +37,7 @@ const composedDocuments = new WeakSet<object>();
  * The document composed (see above); the same promise for the same document object. Rejects, naming the first
  * problem, when a `$ref` inside the document leads nowhere.
  */
-export function composeDocument(doc: OpenApiDoc): Promise<OpenApiDoc> {
+export function composeDocument<D extends OpenApiDoc>(doc: D): Promise<D> {
   if (composedDocuments.has(doc)) return Promise.resolve(doc);
   let pending = composed.get(doc);
   if (!pending) {
@@ -47,21 +48,22 @@ export function composeDocument(doc: OpenApiDoc): Promise<OpenApiDoc> {
     });
     composed.set(doc, pending);
   }
-  return pending;
+  // the composed document describes the same API in the same members
+  return pending as Promise<D>;
 }
 
 /** Raised whenever the rules above change: a composed copy kept on disk by an earlier fleetctl is not used. */
 export const COMPOSITION_RULES_VERSION = 1;
 
 /** A composed document read back from a copy composeDocument made earlier (a cache), taken as composed. */
-export function adoptComposed(doc: OpenApiDoc): OpenApiDoc {
+export function adoptComposed<D extends OpenApiDoc>(doc: D): D {
   composedDocuments.add(doc);
   return doc;
 }
 
 /** The composed form of a document already passed through composeDocument; undefined when it was not. */
-export function composedForm(doc: OpenApiDoc): OpenApiDoc | undefined {
-  return composedDocuments.has(doc) ? doc : results.get(doc);
+export function composedForm<D extends OpenApiDoc>(doc: D): D | undefined {
+  return composedDocuments.has(doc) ? doc : (results.get(doc) as D | undefined);
 }
 
 async function compose(doc: OpenApiDoc): Promise<OpenApiDoc> {
