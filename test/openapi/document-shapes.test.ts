@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composeDocument, findOperation, parameterSchemas, recordFieldNames, recordFields, requestBodySchema, resolveSchema, responseRecordSchema, type OpenApiDoc } from '../../src/openapi/document-shapes.js';
 import { bundledDocument } from '../../src/api/served-document.js';
+import { checkDocumentValue } from '../../src/openapi/schema-check.js';
 
 /** A service's document with its own names, written here rather than taken from v1.json. */
 const raw: OpenApiDoc = {
@@ -160,6 +161,7 @@ const generated: OpenApiDoc = {
       },
       NewUnit: { allOf: [{ $ref: '#/components/schemas/Unit' }, { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }] },
       Clash: { allOf: [{ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } }, { properties: { a: { type: 'integer' } } }] },
+      Kinds: { type: 'object', properties: { kind: { allOf: [{ enum: ['car', 'van'] }, { enum: ['bus'] }] } } },
     },
   },
 };
@@ -188,6 +190,14 @@ describe('a document in generated forms, composed', () => {
     expect(requestBodySchema(composed, 'POST', '/v1/units')?.required).toEqual(['name']);
   });
 
+  it('the request check allows what the composed body allows: null for every nullable spelling, no readOnly id', async () => {
+    const body = requestBodySchema(composed, 'POST', '/v1/units');
+    expect(await checkDocumentValue(composed, body, { name: 'n', seen: null, made: null, staff_no: null, size: null })).toBeNull();
+    expect(await checkDocumentValue(composed, body, { name: 'n', staff_no: '1815', made: '2026-01-02T03:04:05+05:30' })).toBeNull();
+    expect(await checkDocumentValue(composed, body, { name: 'n', size: 'big' })).toMatchObject({ member: 'size', keyword: 'type' });
+    expect(await checkDocumentValue(composed, body, {})).toMatchObject({ member: 'name', reason: 'is required' });
+  });
+
   it("parameters of a referenced path item, with the document's style and explode", () => {
     expect(parameterSchemas(composed, 'GET', '/v1/units')).toEqual([
       { name: 'kinds', in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: false },
@@ -197,6 +207,8 @@ describe('a document in generated forms, composed', () => {
 
   it('branches of an allOf that conflict leave the member declared and accepting anything', () => {
     expect((composed.components!.schemas!.Clash as { properties: unknown }).properties).toEqual({ a: {}, b: { type: 'string' } });
+    // enums with nothing in common: not an empty enum that refuses every value
+    expect((composed.components!.schemas!.Kinds as { properties: unknown }).properties).toEqual({ kind: {} });
   });
 
   it('the raw document is left as it was', () => {
