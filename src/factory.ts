@@ -183,6 +183,6 @@ async function loadServedDocumentFor(deps: Deps): Promise<ServedDocument> {
   const [{ loadServedDocument, bundledDocument }, settings] = await Promise.all([import('./api/served-document.js'), deps.settings()]);
   const baseUrl = settings.base_url.value;
   // no service to ask (a base URL that is no http(s) URL is named by the API client when a request is made)
-  if (!baseUrl || !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? '')) return { document: await bundledDocument(), source: 'bundled' };
+  if (!baseUrl || !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? '')) return { document: await bundledDocument(deps.configDir()), source: 'bundled' };
   return loadServedDocument({ transport: await deps.transport(), clock: deps.clock, configDir: deps.configDir() }, baseUrl);
 }

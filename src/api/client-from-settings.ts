@@ -14,6 +14,7 @@ import type { NetworkSettings } from '../http/dispatcher.js';
 import type { Tracer } from '../http/trace.js';
 import type { Transport } from '../http/transport.js';
 import type { ServedDocument } from './served-document.js';
+import type { ParameterStyle } from './query-style.js';
 
 /** What building a client reads: the members of the factory's Deps it needs, lazy as they are there. */
 export interface ClientSources {
@@ -69,7 +70,17 @@ export async function buildApiClient(from: ClientSources): Promise<ApiClient> {
     operation,
     activity: from.io.activity,
     offers: from.servedDocument && offeredBy(() => from.servedDocument!({ quiet: true })),
+    parameterStyles: from.servedDocument && stylesIn(() => from.servedDocument!({ quiet: true })),
   });
+}
+
+/** The style and explode of each query parameter of an operation, from the document in use (the bundled one too). */
+function stylesIn(servedDocument: () => Promise<ServedDocument>): (method: string, pathTemplate: string) => Promise<ReadonlyMap<string, ParameterStyle>> {
+  return async (method, pathTemplate) => {
+    const served = await servedDocument();
+    const { parameterSchemas } = await import('../openapi/document-shapes.js');
+    return new Map(parameterSchemas(served.document, method, pathTemplate).filter((p) => p.in === 'query').map((p) => [p.name, { style: p.style, explode: p.explode }]));
+  };
 }
 
 /** Whether the service's own document has an operation; undefined when only the bundled one is there. */

@@ -11,9 +11,10 @@ import { noActivity, type Activity, type ActivityTask } from '../io/spinner.js';
 import type { HttpResponse, Transport } from '../http/transport.js';
 import { sendWithRetries, type Exchange } from '../http/retry-loop.js';
 import { paginate, type Page, type PageOptions, type Pager } from './paginate.js';
+import { hasList, styledQuery, type ParameterStyle, type QueryValue } from './query-style.js';
 import type { CallArguments, CallOptions, ListItem, ListOperationId, OperationId, ResponseBody } from '../openapi/operation-types.js';
 
-export type QueryValue = string | number | boolean | readonly string[] | undefined;
+export type { QueryValue } from './query-style.js';
 
 /** What a call sends, before the document's types apply: the shape every CallOptions<Id> fits. */
 interface UntypedOptions {
@@ -64,6 +65,8 @@ export interface ApiClientDeps {
    * (undefined when there is none to ask). Asked after a 404 only, to say why.
    */
   offers?: (method: string, pathTemplate: string) => Promise<boolean | undefined>;
+  /** How the document in use writes the query parameters of an operation (style, explode); asked only for a query holding a list. */
+  parameterStyles?: (method: string, pathTemplate: string) => Promise<ReadonlyMap<string, ParameterStyle>>;
 }
 
 export class ApiClient {
@@ -90,14 +93,14 @@ export class ApiClient {
   /** Calls an operation of the OpenAPI document by its operationId; its scope comes from the document. */
   async call<Id extends OperationId>(operationId: Id, ...[options]: CallArguments<Id>): Promise<ApiResponse<ResponseBody<Id>>> {
     // the one place an answer takes the document's type: what the API sends is trusted to follow it
-    const request = this.toRequest(operationId, options ?? {});
+    const request = await this.styled(operationId, this.toRequest(operationId, options ?? {}));
     return (await this.request(request).catch((error: unknown) => this.explainNotFound(error, operationId))) as ApiResponse<ResponseBody<Id>>;
   }
 
   /** A list operation as a pager over its items. */
   list<Id extends ListOperationId>(operationId: Id, options: CallOptions<Id>, paging: PageOptions): Pager<ListItem<Id>> {
     return paginate(async (cursor, limit) => {
-      const request = this.toRequest(operationId, options);
+      const request = await this.styled(operationId, this.toRequest(operationId, options));
       const answer = await this.request({ ...request, query: { ...request.query, cursor, limit } }).catch((error: unknown) => this.explainNotFound(error, operationId));
       return answer.body as Page<ListItem<Id>>;
     }, paging);
@@ -130,6 +133,13 @@ export class ApiClient {
     checkRequestFits({ path: request.path, query: queryEntries(request.query), headers: request.headers ?? {} });
     const label = `${request.method} ${request.path}`;
     return (this.deps.activity ?? noActivity).during(label, (task) => this.send(request, label, task), request.signal);
+  }
+
+  /** The request with its lists written as the document in use says (query-style.ts). */
+  private async styled(operationId: OperationId, request: RawRequest): Promise<RawRequest> {
+    if (!this.deps.parameterStyles || !hasList(request.query)) return request;
+    const op = this.deps.operation(operationId);
+    return { ...request, query: styledQuery(request.query!, await this.deps.parameterStyles(op.method, op.path)) };
   }
 
   private toRequest(operationId: OperationId, { pathParams, ...options }: UntypedOptions): RawRequest {

@@ -1,6 +1,8 @@
 // The OpenAPI document a service serves at {base_url}/openapi/v1.json (the spec promises it): fetched without a
 // token, cached whole in the config folder per base URL, and the bundled document only when none is served. It is
-// the source of record shapes and request rules for that service (`api`, columns, request checks).
+// the source of record shapes and request rules for that service (`api`, columns, request checks). What is handed
+// out is the document composed (composed-document.ts: $refs followed, allOf merged, nullable written one way); the
+// cache keeps it as served.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,7 +10,8 @@ import type { Clock } from '../io/clock.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
 import { isLoopbackUrl } from '../shared/loopback.js';
 import { cutText, safeText } from '../shared/terminal-text.js';
-import { HTTP_METHODS, isOpenApiDoc, recordFieldNames, responseRecordSchema, type OpenApiDoc } from '../openapi/document-shapes.js';
+import { adoptComposed, COMPOSITION_RULES_VERSION } from '../openapi/composed-document.js';
+import { composeDocument, HTTP_METHODS, isOpenApiDoc, recordFieldNames, responseRecordSchema, type OpenApiDoc } from '../openapi/document-shapes.js';
 import { operation } from '../openapi/operations.js';
 import type { OperationId } from '../openapi/operation-types.js';
 import type { Transport } from '../http/transport.js';
@@ -50,9 +53,9 @@ export function cacheFileFor(configDir: string, baseUrl: string): string {
 export async function loadServedDocument(deps: ServedDocumentDeps, baseUrl: string, opts: { refresh?: boolean } = {}): Promise<ServedDocument> {
   // A loopback server (a sandbox, often on an ephemeral port) is asked every time: cheap, and no cache piles up.
   const file = isLoopbackUrl(baseUrl) ? undefined : cacheFileFor(deps.configDir, baseUrl);
-  const cached = file ? await readCache(file, baseUrl) : undefined;
+  const cached = file ? await readCache(file, baseUrl, deps.configDir) : undefined;
   const now = deps.clock.now().getTime();
-  if (cached && !opts.refresh && now - Date.parse(cached.fetched_at) < CACHE_TTL_MS) return { document: cached.document, source: 'cache' };
+  if (cached && !opts.refresh && now - Date.parse(cached.fetched_at) < CACHE_TTL_MS) return { document: cached.composed, source: 'cache' };
   const url = `${baseUrl.replace(/\/+$/, '')}/openapi/v1.json`;
   // a base URL is typed by people: what goes to the terminal is escaped and cut
   const shown = cutText(safeText(url), 200);
@@ -60,23 +63,46 @@ export async function loadServedDocument(deps: ServedDocumentDeps, baseUrl: stri
   try {
     const answer = await deps.transport.send({ method: 'GET', url, headers: { accept: 'application/json' } });
     if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
-    const document = usableDocument(parseJson(answer.text));
+    const document = parseJson(answer.text);
+    if (!isOpenApiDoc(document)) throw new Error('it is not an OpenAPI document (no paths)');
+    // its path items may be $refs: what it offers is read once they are followed
+    const composed = withOperations(await composedCopy(document, deps.configDir));
     const cache: CacheFile = { base_url: baseUrl, fetched_at: new Date(now).toISOString(), document };
     // a cache that cannot be written only costs a fetch next time
     if (file) await writeFileAtomically(file, `${JSON.stringify(cache)}\n`).catch(() => undefined);
-    return { document, source: 'served' };
+    return { document: composed, source: 'served' };
   } catch (error) {
     reason = cutText(safeText((error as Error).message), 300);
   }
   if (cached) {
-    return { document: cached.document, source: 'cache', warning: `could not refresh the API document from ${shown} (${reason}); using the copy fetched at ${cached.fetched_at}` };
+    return { document: cached.composed, source: 'cache', warning: `could not refresh the API document from ${shown} (${reason}); using the copy fetched at ${cached.fetched_at}` };
   }
-  return { document: await bundledDocument(), source: 'bundled', warning: `could not read the API document from ${shown} (${reason}); using the one bundled with fleetctl` };
+  return { document: await bundledDocument(deps.configDir), source: 'bundled', warning: `could not read the API document from ${shown} (${reason}); using the one bundled with fleetctl` };
 }
 
-/** The document bundled with fleetctl (src/openapi/v1.json), loaded on first use. */
-export async function bundledDocument(): Promise<OpenApiDoc> {
-  return (await import('../openapi/v1.json', { with: { type: 'json' } })).default as unknown as OpenApiDoc;
+/** The document bundled with fleetctl (src/openapi/v1.json), composed (its copy in configDir when given), loaded on first use. */
+export async function bundledDocument(configDir?: string): Promise<OpenApiDoc> {
+  return composedCopy((await import('../openapi/v1.json', { with: { type: 'json' } })).default as unknown as OpenApiDoc, configDir);
+}
+
+/**
+ * The document composed, through a copy kept in the config folder per content: composing costs some hundreds of
+ * milliseconds (bench/latency.mjs), reading the copy a few. Without a folder, or when the copy cannot be read or
+ * written, it is composed again.
+ */
+async function composedCopy(document: OpenApiDoc, configDir: string | undefined): Promise<OpenApiDoc> {
+  if (!configDir) return composeDocument(document);
+  const key = createHash('sha256').update(`${COMPOSITION_RULES_VERSION}\n${JSON.stringify(document)}`).digest('hex').slice(0, 16);
+  const file = path.join(configDir, 'openapi-cache', `composed-${key}.json`);
+  try {
+    const copy = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    if (isOpenApiDoc(copy)) return adoptComposed(copy);
+  } catch {
+    // no copy yet: composed below
+  }
+  const composed = await composeDocument(document);
+  await writeFileAtomically(file, `${JSON.stringify(composed)}\n`).catch(() => undefined);
+  return composed;
 }
 
 function parseJson(text: string): unknown {
@@ -87,20 +113,19 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** A document worth using: it has paths, and at least one of them an operation. */
-function usableDocument(value: unknown): OpenApiDoc {
-  if (!isOpenApiDoc(value)) throw new Error('it is not an OpenAPI document (no paths)');
-  const hasOperation = Object.values(value.paths).some((item) => HTTP_METHODS.some((method) => item?.[method] !== undefined));
+/** A composed document worth using: at least one of its paths has an operation. */
+function withOperations(composed: OpenApiDoc): OpenApiDoc {
+  const hasOperation = Object.values(composed.paths).some((item) => HTTP_METHODS.some((method) => item?.[method] !== undefined));
   if (!hasOperation) throw new Error('it describes no operations');
-  return value;
+  return composed;
 }
 
-async function readCache(file: string, baseUrl: string): Promise<CacheFile | undefined> {
+async function readCache(file: string, baseUrl: string, configDir: string): Promise<(CacheFile & { composed: OpenApiDoc }) | undefined> {
   try {
     const data = JSON.parse(await readFile(file, 'utf8')) as CacheFile;
     // a copy written by an older fleetctl (operations only) is no document: fetched again
     if (data.base_url !== baseUrl || !isOpenApiDoc(data.document) || Number.isNaN(Date.parse(data.fetched_at))) return undefined;
-    return data;
+    return { ...data, composed: await composedCopy(data.document, configDir) };
   } catch {
     return undefined;
   }

@@ -1,7 +1,12 @@
 // Pure look-ups over an OpenAPI document fleetctl did not write (the one a service serves, or the bundled one):
 // an operation found by METHOD + PATH TEMPLATE, never by operationId (the spec states paths; a real service names
-// its operations its own way), and the schemas of its request, parameters and answer with their $refs resolved.
+// its operations its own way), and the schemas of its request, parameters and answer. Every look-up reads the
+// document as composed-document.ts composed it when it was loaded ($refs followed, allOf merged, nullable written
+// one way: the rules are in that module's header), so a look-up never walks a $ref or a composition itself.
+import { composedForm } from './composed-document.js';
 import { pathSegments } from './path-template.js';
+
+export { composeDocument } from './composed-document.js';
 
 /** As much of an OpenAPI 3.1 document as fleetctl reads; everything else is carried along untouched. */
 export interface OpenApiDoc {
@@ -20,6 +25,10 @@ export interface ParameterSchema {
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   schema: JsonSchema;
+  /** How its value is written (form, simple, spaceDelimited, pipeDelimited, deepObject ...), OpenAPI's default when unsaid. */
+  style: string;
+  /** Whether a list is sent as repeated parameters (true) or as one joined value (false). */
+  explode: boolean;
 }
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
@@ -37,13 +46,24 @@ function templateKey(template: string): string {
     .join('/');
 }
 
-function locate(doc: OpenApiDoc, method: string, pathTemplate: string): { item: PathItem; operation: OperationObject } | undefined {
+/**
+ * The composed form of a document (composeDocument, when it was loaded). A document that was not composed is a
+ * mistake of the caller, not of the service: reading it raw would miss every allOf and nullable union.
+ */
+function composedDoc(doc: OpenApiDoc): OpenApiDoc {
+  const found = composedForm(doc);
+  if (!found) throw new Error('the OpenAPI document was read before it was composed: load it through composeDocument()');
+  return found;
+}
+
+function locate(raw: OpenApiDoc, method: string, pathTemplate: string): { doc: OpenApiDoc; item: PathItem; operation: OperationObject } | undefined {
+  const doc = composedDoc(raw);
   const wanted = templateKey(pathTemplate);
   const verb = method.toLowerCase();
   for (const [template, item] of Object.entries(doc.paths)) {
     if (!item || templateKey(template) !== wanted) continue;
-    const operation = deref(doc, item[verb]);
-    if (operation && typeof operation === 'object') return { item, operation: operation as OperationObject };
+    const operation = item[verb];
+    if (operation && typeof operation === 'object') return { doc, item, operation: operation as OperationObject };
   }
   return undefined;
 }
@@ -65,33 +85,14 @@ function pointerTarget(doc: OpenApiDoc, ref: string): unknown {
   return node;
 }
 
-/** A value with its own `$ref` followed (chains too), not its members'. */
-function deref(doc: OpenApiDoc, value: unknown, seen = new Set<string>()): unknown {
-  const ref = (value as { $ref?: unknown } | null)?.$ref;
-  if (typeof ref !== 'string' || seen.has(ref)) return value;
-  seen.add(ref);
-  return deref(doc, pointerTarget(doc, ref), seen);
-}
-
 /**
- * A schema with every local $ref replaced by what it names, throughout. A ref that leads back into a schema
- * being resolved (a recursive shape) is left as it is: the validator resolves it against the document.
+ * A schema as the composed document has it. Taken from the composed document, it already is; a bare `$ref` (the
+ * one kind composition leaves: a recursive shape, or one a caller wrote) gives what it names there.
  */
-export function resolveSchema(doc: OpenApiDoc, schema: unknown, open: ReadonlySet<string> = new Set()): unknown {
-  if (Array.isArray(schema)) return schema.map((member) => resolveSchema(doc, member, open));
-  if (schema === null || typeof schema !== 'object') return schema;
-  const { $ref, ...rest } = schema as Record<string, unknown>;
-  if (typeof $ref === 'string' && !open.has($ref)) {
-    const target = pointerTarget(doc, $ref);
-    if (target !== undefined) {
-      const resolved = resolveSchema(doc, target, new Set([...open, $ref])) as JsonSchema;
-      // OpenAPI 3.1 lets a $ref have siblings (a description, say): they apply too
-      return Object.keys(rest).length === 0 ? resolved : { ...resolved, ...(resolveSchema(doc, rest, open) as JsonSchema) };
-    }
-  }
-  const out: JsonSchema = typeof $ref === 'string' ? { $ref } : {};
-  for (const [key, value] of Object.entries(rest)) out[key] = resolveSchema(doc, value, open);
-  return out;
+export function resolveSchema(doc: OpenApiDoc, schema: unknown): unknown {
+  const ref = (schema as { $ref?: unknown } | null)?.$ref;
+  if (typeof ref !== 'string' || Object.keys(schema as object).length !== 1) return schema;
+  return pointerTarget(composedDoc(doc), ref) ?? schema;
 }
 
 /** The JSON schema of a content map (`{ 'application/json': { schema } }`): JSON, or any `+json` type. */
@@ -102,41 +103,70 @@ function jsonSchemaOf(doc: OpenApiDoc, content: unknown): JsonSchema | undefined
   return json?.[1]?.schema === undefined ? undefined : (resolveSchema(doc, json[1].schema) as JsonSchema);
 }
 
-/** The schema of the request body the operation takes, resolved; undefined when it takes none or none is declared. */
+/**
+ * A request's view of a schema: a `readOnly` member is never required (the service sets it; a client cannot be
+ * asked for it), throughout nested members, items and union branches.
+ */
+export function requestView(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(requestView);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema as JsonSchema)) {
+    // the names of members are not schemas: a member called readOnly is left alone
+    out[key] = key === 'properties' && value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([name, member]) => [name, requestView(member)])) : requestView(value);
+  }
+  const properties = out.properties as Record<string, JsonSchema | undefined> | undefined;
+  if (Array.isArray(out.required) && properties && typeof properties === 'object') {
+    out.required = out.required.filter((name) => typeof name !== 'string' || properties[name]?.readOnly !== true);
+  }
+  return out;
+}
+
+/** The schema of the request body the operation takes, as a request sees it; undefined when none is declared. */
 export function requestBodySchema(doc: OpenApiDoc, method: string, pathTemplate: string): JsonSchema | undefined {
-  const operation = findOperation(doc, method, pathTemplate);
-  const body = deref(doc, operation?.requestBody) as { content?: unknown } | undefined;
-  return jsonSchemaOf(doc, body?.content);
+  const found = locate(doc, method, pathTemplate);
+  const body = found?.operation.requestBody as { content?: unknown } | undefined;
+  const schema = found && jsonSchemaOf(found.doc, body?.content);
+  return schema === undefined ? undefined : (requestView(schema) as JsonSchema);
 }
 
 /**
- * The schema of one record of the answer, resolved: the items of `data` for a collection envelope (spec: lists
- * answer `{data, next_cursor, has_more}`), else the body. Undefined when the document declares no JSON answer.
+ * The schema of one record of the answer: the items of `data` for a collection envelope (spec: lists answer
+ * `{data, next_cursor, has_more}`), else the body. Undefined when the document declares no JSON answer.
  */
 export function responseRecordSchema(doc: OpenApiDoc, method: string, pathTemplate: string): JsonSchema | undefined {
-  const responses = findOperation(doc, method, pathTemplate)?.responses ?? {};
+  const found = locate(doc, method, pathTemplate);
+  if (!found) return undefined;
+  const responses = found.operation.responses ?? {};
   const success = Object.keys(responses)
     .filter((status) => /^2(\d\d|XX)$/i.test(status))
     .sort()
-    .map((status) => deref(doc, responses[status]) as { content?: unknown } | undefined)
-    .map((response) => jsonSchemaOf(doc, response?.content))
+    .map((status) => responses[status] as { content?: unknown } | undefined)
+    .map((response) => jsonSchemaOf(found.doc, response?.content))
     .find((schema) => schema !== undefined);
   if (!success) return undefined;
   const data = (success.properties as Record<string, JsonSchema> | undefined)?.data;
-  const items = data?.items as JsonSchema | undefined;
+  const items = resolveSchema(found.doc, data?.items) as JsonSchema | undefined;
   return items && typeof items === 'object' && !Array.isArray(items) ? items : success;
 }
 
-/** The parameters of the operation (those of its path item too; the operation's win), each with its schema resolved. */
+/** How a parameter goes on the wire (OpenAPI's defaults: form and exploded in a query, simple in a path or header). */
+function serialization(p: { in: string; style?: unknown; explode?: unknown }): { style: string; explode: boolean } {
+  const style = typeof p.style === 'string' ? p.style : p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple';
+  return { style, explode: typeof p.explode === 'boolean' ? p.explode : style === 'form' };
+}
+
+/** The parameters of the operation (those of its path item too; the operation's win), with their schemas. */
 export function parameterSchemas(doc: OpenApiDoc, method: string, pathTemplate: string): ParameterSchema[] {
   const found = locate(doc, method, pathTemplate);
   if (!found) return [];
   const byKey = new Map<string, ParameterSchema>();
   for (const raw of [...(found.item.parameters ?? []), ...(found.operation.parameters ?? [])]) {
-    const p = deref(doc, raw) as { name?: unknown; in?: unknown; required?: unknown; schema?: unknown } | undefined;
+    const p = raw as { name?: unknown; in?: unknown; required?: unknown; schema?: unknown; style?: unknown; explode?: unknown } | undefined;
     if (typeof p?.name !== 'string' || typeof p.in !== 'string') continue;
-    const schema = (resolveSchema(doc, p.schema) as JsonSchema | undefined) ?? {};
-    byKey.set(`${p.in}:${p.name}`, { name: p.name, in: p.in as ParameterSchema['in'], required: p.required === true || p.in === 'path', schema });
+    const schema = (resolveSchema(found.doc, p.schema) as JsonSchema | undefined) ?? {};
+    const where = { in: p.in, style: p.style, explode: p.explode };
+    byKey.set(`${p.in}:${p.name}`, { name: p.name, in: p.in as ParameterSchema['in'], required: p.required === true || p.in === 'path', schema, ...serialization(where) });
   }
   return [...byKey.values()];
 }

@@ -66,7 +66,8 @@ async function validatorOf(doc: SchemaDocument, name: string): Promise<ValidateF
   return validate;
 }
 
-function commonJsDefault<T>(mod: unknown): T {
+/** What a CommonJS module exports, however the bundle or Node wraps it (its default, or its default's default). */
+export function commonJsDefault<T>(mod: unknown): T {
   let value = mod as { default?: unknown };
   while (typeof value !== 'function' && value?.default !== undefined) value = value.default as { default?: unknown };
   return value as T;
@@ -103,8 +104,11 @@ export async function checkDocumentValue(doc: object, schema: unknown, value: un
 /** checkDocumentValue compiled once, for checks that must answer at once (a prompt validating what is typed). */
 export async function documentValueCheck(doc: object, schema: unknown): Promise<(value: unknown) => SchemaIssue | null> {
   const ajv = await (lenientAjv ??= loadLenientAjv());
+  const own = JSON.stringify(schema ?? {});
+  // a schema of a composed document names its components only where a shape recurs: the whole document (some
+  // hundreds of kilobytes once composed) is handed to ajv only then
   let id = runtimeDocuments.get(doc);
-  if (id === undefined) {
+  if (id === undefined && own.includes('"#/components/schemas/')) {
     id = `runtime-${++runtimeCount}.json`;
     runtimeDocuments.set(doc, id);
     try {
@@ -113,8 +117,8 @@ export async function documentValueCheck(doc: object, schema: unknown): Promise<
       // components that do not compile: the schemas that use them check nothing (below)
     }
   }
-  const text = JSON.stringify(schema ?? {}).replaceAll('"#/components/schemas/', `"${id}#/$defs/`);
-  const key = `${id} ${text}`;
+  const text = id === undefined ? own : own.replaceAll('"#/components/schemas/', `"${id}#/$defs/`);
+  const key = `${id ?? ''} ${text}`;
   if (!runtimeValidators.has(key)) {
     let compiled: ValidateFunction | null;
     try {

@@ -91,6 +91,17 @@ describe('loadServedDocument', () => {
     expect((await loadServedDocument({ transport, clock, configDir: dir }, 'http://127.0.0.1:4010')).source).toBe('served');
     // any host of the shared rule (test/shared/loopback.test.ts), a name under localhost included
     expect((await loadServedDocument({ transport, clock, configDir: dir }, 'http://api.localhost:4010')).source).toBe('served');
-    expect(readdirSync(dir)).toEqual([]);
+    // the one composed copy of what they served (by its content, whatever server served it), no copy per server
+    expect(readdirSync(path.join(dir, 'openapi-cache'))).toEqual([expect.stringMatching(/^composed-[0-9a-f]{16}\.json$/)]);
+  });
+
+  it('the document is handed out composed, and a composed copy serves the next run', async () => {
+    const { dir, clock } = setup();
+    const generated = { ...doc, components: { schemas: { When: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] } } } };
+    const transport = scriptedTransport([{ ...DOCUMENT, body: generated }, { ...DOCUMENT, body: generated }]);
+    const first = await loadServedDocument({ transport, clock, configDir: dir }, 'http://127.0.0.1:4010');
+    const second = await loadServedDocument({ transport, clock, configDir: dir }, 'http://127.0.0.1:4010');
+    for (const served of [first, second]) expect(served.document.components?.schemas?.When).toEqual({ type: ['string', 'null'], format: 'date-time' });
+    expect(first.document).not.toBe(second.document);
   });
 });

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hook = pathToFileURL(path.join(root, 'test/build/record-modules.mjs')).href;
 const HEAVY = ['undici', '@inquirer/core', 'ora', 'cli-table3', 'conf', 'jq-web', 'yaml'];
+/** The OpenAPI libraries that compose the service's document (src/openapi/composed-document.ts). */
+const DOCUMENT_LIBRARIES = ['@apidevtools/json-schema-ref-parser', 'allof-merge', 'js-yaml'];
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown> }>;
@@ -64,11 +66,11 @@ function loadedBy(args: string[], env: NodeJS.ProcessEnv = {}): { packages: Set<
 }
 
 describe('start-up of the built CLI', () => {
-  it.each([['--version'], ['--help']])('%s loads none of undici, @inquirer/core, ora, cli-table3, conf, jq-web, yaml', (flag) => {
+  it.each([['--version'], ['--help']])('%s loads none of undici, @inquirer/core, ora, cli-table3, conf, jq-web, yaml, nor the document libraries', (flag) => {
     const { packages, files, stdout } = loadedBy([flag]);
     expect(stdout.length).toBeGreaterThan(0);
     expect(files.some((file) => file.startsWith('dist/'))).toBe(true);
-    expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
+    expect([...HEAVY, ...DOCUMENT_LIBRARIES].filter((name) => packages.has(name))).toEqual([]);
     if (flag === '--help') expect(stdout).toContain('Exit codes:\n  0    success');
     else expect(stdout).toMatch(/^fleetctl \d+\.\d+\.\d+ \(@fleetctl\/cli\) /);
   });
@@ -113,7 +115,7 @@ describe('start-up of the built CLI', () => {
     expect(files.filter((file) => file.startsWith('dist/')).length).toBeLessThanOrEqual(20);
     expect(inputs.has('node_modules/undici/lib/dispatcher/agent.js')).toBe(true);
     expect(['node_modules/undici/index.js', 'node_modules/undici/lib/web/fetch/index.js', 'node_modules/undici/lib/web/websocket/websocket.js'].filter((input) => inputs.has(input))).toEqual([]);
-    expect(['conf', '@inquirer/core', 'ora', 'cli-table3', 'jq-web', 'yaml'].filter((name) => packages.has(name))).toEqual([]);
+    expect(['conf', '@inquirer/core', 'ora', 'cli-table3', 'jq-web', 'yaml', ...DOCUMENT_LIBRARIES].filter((name) => packages.has(name))).toEqual([]);
     expect(ajvCompiler(inputs)).toEqual([]);
     // the config store's check alone, not the event schemas; no proxy agent (nor its SOCKS5 client) without a proxy
     expect(inputs.has('src/openapi/config-validator.gen.ts')).toBe(true);
@@ -143,6 +145,14 @@ describe('start-up of the built CLI', () => {
     for (const group of ['devices', 'fleets', 'drivers', 'events', 'vehicles', 'journeys', 'organizations', 'api', 'webhook-config', 'webhook', 'auth', 'config', 'sandbox', 'completion']) {
       expect(stdout).toMatch(new RegExp(`\\n  ${group} `));
     }
+  });
+
+  it("the document's libraries load only for a command that reads the document (events search checks its parameters)", () => {
+    const env = { FLEETCTL_BASE_URL: 'http://127.0.0.1:9', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's' };
+    const { packages } = loadedBy(['events', 'search', '--hardware-id', 'HW-1', '--since', '1d', '--max-retries', '0'], env);
+    expect(DOCUMENT_LIBRARIES.slice(0, 2).filter((name) => packages.has(name))).toEqual(DOCUMENT_LIBRARIES.slice(0, 2));
+    // and they work as bundled: the (bundled, as nothing answers) document was composed and its copy kept
+    expect(readdirSync(path.join(work, 'config/openapi-cache')).filter((name) => /^composed-[0-9a-f]{16}\.json$/.test(name))).toHaveLength(1);
   });
 
   it('jq is loaded when --jq is given, and yaml with -o yaml', () => {

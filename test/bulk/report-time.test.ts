@@ -6,14 +6,14 @@ import { reportTimeField, reportTimeOf } from '../../src/bulk/report-time.js';
 import { bundledDocument } from '../../src/api/served-document.js';
 import { serviceDocument } from '../support/second-service/openapi.js';
 import { deviceRoutes } from '../support/second-service/devices.js';
-import type { OpenApiDoc } from '../../src/openapi/document-shapes.js';
+import { composeDocument, type OpenApiDoc } from '../../src/openapi/document-shapes.js';
 
-const lastReported = (properties: Record<string, unknown>): OpenApiDoc =>
-  ({
+const lastReported = (properties: Record<string, unknown>): Promise<OpenApiDoc> =>
+  composeDocument({
     openapi: '3.1.1',
     info: { title: 't', version: '1' },
     paths: { '/v1/devices/{hardwareId}/last-reported': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } } } } } },
-  }) as unknown as OpenApiDoc;
+  } as unknown as OpenApiDoc);
 const time = { type: 'string', format: 'date-time' };
 
 describe('reportTimeField', () => {
@@ -21,8 +21,8 @@ describe('reportTimeField', () => {
     expect(reportTimeField({ document: await bundledDocument(), source: 'served' }, undefined)).toBe('reported_at');
   });
 
-  it("the second service's names observed_at", () => {
-    const document = serviceDocument(deviceRoutes(new Map()), 'http://second.test/issuer') as unknown as OpenApiDoc;
+  it("the second service's names observed_at", async () => {
+    const document = await composeDocument(serviceDocument(deviceRoutes(new Map()), 'http://second.test/issuer') as unknown as OpenApiDoc);
     expect(reportTimeField({ document, source: 'served' }, undefined)).toBe('observed_at');
   });
 
@@ -35,10 +35,11 @@ describe('reportTimeField', () => {
     expect(() => reportTimeField({ document, source: 'bundled' }, undefined)).toThrow(/serves no API document/);
   });
 
-  it('of several date-time members, the one that says "report"; otherwise it asks', () => {
-    expect(reportTimeField({ document: lastReported({ fixed_at: time, last_report: time }), source: 'served' }, undefined)).toBe('last_report');
-    expect(() => reportTimeField({ document: lastReported({ a_at: time, b_at: time }), source: 'served' }, undefined)).toThrow(/cannot tell which of "a_at", "b_at"/);
-    expect(() => reportTimeField({ document: lastReported({ odometer: { type: 'number' } }), source: 'served' }, undefined)).toThrow(/no date-time field/);
+  it('of several date-time members, the one that says "report"; otherwise it asks', async () => {
+    expect(reportTimeField({ document: await lastReported({ fixed_at: time, last_report: time }), source: 'served' }, undefined)).toBe('last_report');
+    const [twoTimes, noTime] = await Promise.all([lastReported({ a_at: time, b_at: time }), lastReported({ odometer: { type: 'number' } })]);
+    expect(() => reportTimeField({ document: twoTimes, source: 'served' }, undefined)).toThrow(/cannot tell which of "a_at", "b_at"/);
+    expect(() => reportTimeField({ document: noTime, source: 'served' }, undefined)).toThrow(/no date-time field/);
   });
 });
 

@@ -16,6 +16,7 @@ import type { Deps } from '../../src/factory.js';
 import type { TokenSource } from '../../src/auth/tokens.js';
 import { memoryConfigStore } from '../../src/config/store.js';
 import { bundledDocument, type OpenApiDoc } from '../../src/api/served-document.js';
+import { composeDocument } from '../../src/openapi/document-shapes.js';
 import { registerFake } from '../support/fakes.js';
 import { scriptedTransport, type ScriptedAnswer, type SentRequest } from '../support/scripted-transport.js';
 
@@ -176,7 +177,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     settings: async () => settings,
     transport: async () => transport,
     api: async () => api,
-    servedDocument: async () => (opts.servedDocument ? { document: opts.servedDocument, source: 'served' } : { document: await bundledDocument(), source: 'bundled' }),
+    servedDocument: async () => (opts.servedDocument ? { document: await composeDocument(opts.servedDocument), source: 'served' } : { document: await bundledDocument(), source: 'bundled' }),
     onCleanup: () => undefined,
     cleanup: async () => undefined,
     // The fake's settings are fixed: a derived view differs only in the signal its requests follow.

@@ -9,13 +9,14 @@ import { request } from 'undici';
 import { deviceRoutes, type IdempotencyStore } from './second-service/devices.js';
 import { driverFleetEventRoutes } from './second-service/drivers-fleets-events.js';
 import { ProblemError, readBody, send, sendProblem, problem } from './second-service/http.js';
-import { serviceDocument } from './second-service/openapi.js';
+import { serviceDocument, type DocumentForms } from './second-service/openapi.js';
 import { seedState, type ServiceState } from './second-service/records.js';
 import { matchRoutes, SCOPE_PREFIX, type Caller, type Route } from './second-service/routing.js';
 import { webhookConfigRoutes, type ConfigStore } from './second-service/webhook-config.js';
 
 export { deliverWebhook, samplePayload } from './second-service/deliveries.js';
 export { BIG_FLEET_SIZE, eventRef, seedUuid } from './second-service/records.js';
+export { GENERATED_FORMS, PLAIN_FORMS, type DocumentForms } from './second-service/openapi.js';
 
 /** The 19 scopes of the spec's table. */
 export const ALL_SCOPES = [
@@ -39,6 +40,8 @@ export interface SecondServiceOptions {
   commandReturnMs?: number;
   /** Devices that never report again once rebooted. */
   neverBack?: string[];
+  /** How its served document is written (default: as generators write one, every form on). */
+  documentForms?: DocumentForms;
 }
 
 export interface InjectedFault {
@@ -125,7 +128,7 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
       if (url.pathname === '/issuer/connect/token') return log(issueToken(req, body, res));
       if (url.pathname === '/openapi/v1.json' && req.method === 'GET') {
         if (options.serveDocument === false) throw problem(404, 'resource.absent', 'no description document is served here');
-        send(res, 200, serviceDocument(routes, `${baseUrl}/issuer`));
+        send(res, 200, serviceDocument(routes, `${baseUrl}/issuer`, options.documentForms));
         return log(200);
       }
       const answer = await api(req, url, body);

@@ -1,17 +1,17 @@
 // The device report time is found, never assumed: from the served document's record schema, else the records.
 import { describe, expect, it } from 'vitest';
 import { chooseReportTime, reportTimeFromDocument, reportTimeFromRecords, reportTimeOf } from '../../../src/commands/status/report-time.js';
-import type { OpenApiDoc } from '../../../src/openapi/document-shapes.js';
+import { composeDocument, type OpenApiDoc } from '../../../src/openapi/document-shapes.js';
 
-function documentWith(properties: Record<string, unknown>): OpenApiDoc {
-  return {
+function documentWith(properties: Record<string, unknown>, schemas: Record<string, unknown> = {}): Promise<OpenApiDoc> {
+  return composeDocument({
     paths: {
       '/v1/devices': {
         get: { responses: { '200': { content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/D' } } } } } } } } },
       },
     },
-    components: { schemas: { D: { type: 'object', properties } } },
-  };
+    components: { schemas: { ...schemas, D: { type: 'object', properties } } },
+  } as OpenApiDoc);
 }
 const time = { type: 'string', format: 'date-time' };
 
@@ -31,15 +31,24 @@ describe('chooseReportTime', () => {
 });
 
 describe('reportTimeFromDocument', () => {
-  it("reads the date-time members of the devices list's record schema", () => {
-    expect(reportTimeFromDocument(documentWith({ id: { type: 'string' }, last_seen_at: { type: ['string', 'null'], format: 'date-time' }, created_at: time }))).toEqual({
+  it("reads the date-time members of the devices list's record schema", async () => {
+    expect(reportTimeFromDocument(await documentWith({ id: { type: 'string' }, last_seen_at: { type: ['string', 'null'], format: 'date-time' }, created_at: time }))).toEqual({
       field: 'last_seen_at',
       source: 'document',
       note: undefined,
     });
   });
-  it('is undefined when the document has no devices list', () => {
-    expect(reportTimeFromDocument({ paths: {} })).toBeUndefined();
+  it('is undefined when the document has no devices list', async () => {
+    expect(reportTimeFromDocument(await composeDocument({ paths: {} }))).toBeUndefined();
+  });
+  it.each([
+    ['anyOf with null', { anyOf: [time, { type: 'null' }] }],
+    ['oneOf with null', { oneOf: [{ $ref: '#/components/schemas/Time' }, { type: 'null' }] }],
+    ["3.0's nullable", { ...time, nullable: true }],
+    ['an allOf wrapper around a $ref chain', { allOf: [{ $ref: '#/components/schemas/When' }], description: 'last report' }],
+  ])('a nullable date-time written as %s is a date-time', async (_form, lastSeen) => {
+    const schemas = { Time: time, When: { $ref: '#/components/schemas/Time' } };
+    expect(reportTimeFromDocument(await documentWith({ id: { type: 'string' }, last_seen_at: lastSeen, created_at: time, label: { type: 'string' } }, schemas))?.field).toBe('last_seen_at');
   });
 });
 

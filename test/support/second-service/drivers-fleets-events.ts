@@ -43,8 +43,8 @@ function driverById(ctx: RouteContext): Driver {
   return driver;
 }
 
-const MUTABLE = ['given_name', 'family_name', 'contact', 'badge', 'active'] as const;
-const CREATE_MEMBERS = new Set(['organization_id', 'fleet_id', 'given_name', 'family_name', 'contact', 'badge']);
+const MUTABLE = ['given_name', 'family_name', 'contact', 'badge', 'employee_id', 'active'] as const;
+const CREATE_MEMBERS = new Set(['organization_id', 'fleet_id', 'given_name', 'family_name', 'contact', 'badge', 'employee_id']);
 const UPDATE_MEMBERS = new Set([...MUTABLE, 'fleet_id']);
 
 /** The members of a driver command, checked as this service's own document states them (400 with errors[]). */
@@ -56,6 +56,8 @@ function driverFields(body: Record<string, unknown>, allowed: Set<string>, requi
     const v = body[key];
     if (v !== undefined && (typeof v !== 'string' || v.length < 1 || v.length > 200)) errors.push({ pointer: `/${key}`, reason: 'a string of 1 to 200 characters' });
   }
+  const employee = body.employee_id;
+  if (employee !== undefined && employee !== null && typeof employee !== 'string') errors.push({ pointer: '/employee_id', reason: 'a string or null' });
   if (body.active !== undefined && typeof body.active !== 'boolean') errors.push({ pointer: '/active', reason: 'true or false' });
   const contact = body.contact;
   if (contact !== undefined) {
@@ -82,6 +84,7 @@ function createDriver(ctx: RouteContext): Answer {
     org,
     fleet_ref: fleetId,
     badge: body.badge ?? null,
+    employee_id: body.employee_id ?? null,
     active: true,
     registered_at: now,
     revised_at: now,

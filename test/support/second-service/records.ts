@@ -28,6 +28,8 @@ export interface Driver {
   org: string;
   fleet_ref: string;
   badge: string | null;
+  /** A string, never a number, even when it is all digits (1815). */
+  employee_id: string | null;
   active: boolean;
   registered_at: string;
   revised_at: string;
@@ -191,6 +193,7 @@ export function seedState(now = Date.now()): ServiceState {
       org: fleet.org,
       fleet_ref: fleet.id,
       badge: `B-${n}`,
+      employee_id: `E-${n}`,
       active: true,
       registered_at: when,
       revised_at: when,
