@@ -22,6 +22,8 @@ import { reportTimeField } from './report-time.js';
 import { abortedError, notBackError, RunTally, waitSummaryLines, withWait } from './wait-results.js';
 import type { ConcurrencyBounds } from './concurrency.js';
 import { bulkFailure, summaryLines } from './summary.js';
+import { currentService, resumedServiceRefusal, type RunService } from './service.js';
+import { resumeLine } from './resume-line.js';
 import { capabilityLines, checkCapability, NOTHING_CHECKED, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
 
 /** The command a run sends, and how messages name it. */
@@ -52,7 +54,7 @@ export interface BulkCommandOptions {
   wait?: { timeoutMs: number; reportTimeField?: string };
 }
 
-export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals' | 'servedDocument'>;
+export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals' | 'servedDocument' | 'settings'>;
 
 /** Retries per request in a bulk run unless --max-retries says otherwise: 503s and drops are retried with the same key. */
 export const BULK_MAX_RETRIES = 10;
@@ -77,6 +79,8 @@ interface Run {
   plan: WavePlan;
   /** --wait: the report-time field, found before anything is sent. */
   wait?: { field: string; timeoutMs: number };
+  /** Where the run is sent, for its journal (a resumed run was checked against its journal's). */
+  service?: RunService;
 }
 
 export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<void> {
@@ -110,8 +114,8 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     await noteJournalElsewhere(deps.configDir(), run.runId, run.journal.file);
   }
   const journal = run.journal;
-  const waitFlags = run.wait ? ` --wait${opts.wait?.reportTimeField ? ` --report-time-field ${opts.wait.reportTimeField}` : ''}` : '';
-  const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''}${waitFlags} --yes`;
+  const waitFlags = run.wait ? ['--wait', ...(opts.wait?.reportTimeField ? ['--report-time-field', opts.wait.reportTimeField] : [])] : [];
+  const resumeHint = `resume with: ${resumeLine(deps.globals(), { verb: ['devices', verb.name], runId: run.runId, journal: opts.journal, flags: waitFlags })}`;
   deps.io.info(
     `Run ${run.runId}: ${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}${run.earlier.size > 0 ? ` (${run.targets.length - pending.length} already done)` : ''}; ` +
       `journal ${journal.file} (if interrupted: --resume ${run.runId})`,
@@ -205,7 +209,8 @@ async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions):
   if (hasSelection(opts.source) && resolved.selected === 0 && !opts.allowEmpty) throw nothingMatched(opts.source);
   const capability = checkCapability(resolved, verb.command);
   const runId = newRunId(deps.clock.now());
-  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), waves: opts.waves ?? {}, plan: NO_PLAN };
+  const service = await currentService(deps);
+  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), waves: opts.waves ?? {}, plan: NO_PLAN, service };
 }
 
 function nothingMatched(source: TargetSource): NotFoundError {
@@ -226,18 +231,21 @@ async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOption
     : opts.keyBase !== undefined && opts.keyBase !== header.key_base
       ? new UsageError(`run ${runId} used another --idempotency-key`, 'leave --idempotency-key out when resuming: the journal has it')
       : undefined;
-  if (mismatch) {
+  const service = await currentService(deps).catch((error: unknown) => error as Error);
+  const refusal = mismatch ?? (service instanceof Error ? service : resumedServiceRefusal(runId, header.service, service));
+  if (refusal) {
     journal.close();
-    throw mismatch;
+    throw refusal;
   }
   // the operator may change the plan on resuming (a smaller wave, another brake); else the journal's stands
   const waves = opts.waves && hasWaves(opts.waves) ? opts.waves : (header.waves ?? {});
-  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, waves, plan: NO_PLAN };
+  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, waves, plan: NO_PLAN, service: service as RunService | undefined };
 }
 
 function header(verb: BulkVerb, run: Run, now: Date) {
   const waves = hasWaves(run.waves) ? { waves: run.waves } : {};
-  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString(), ...waves } as const;
+  const service = run.service ? { service: run.service } : {};
+  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString(), ...waves, ...service } as const;
 }
 
 async function dryRun(deps: BulkDeps, verb: BulkVerb, run: Run, pending: string[], throwawayKeys: boolean): Promise<void> {

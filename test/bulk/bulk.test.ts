@@ -299,6 +299,31 @@ describe('devices reboot, bulk: run', () => {
     await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r1', source: { ids: ['HW-9'] } }))).rejects.toThrow('--resume takes its devices from the journal');
   });
 
+  it('the journal names the service and client the run went to; --resume elsewhere is refused naming both, before anything is sent', async () => {
+    const dir = tempDir();
+    const f = fakeDeps({ configDir: dir, answers: [reboot('HW-1'), reboot('HW-2', 503, problem(503, 'service.unavailable'))] });
+    f.deps.globals = () => ({ maxRetries: '0' });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] } }))).rejects.toMatchObject({ exitCode: 10 });
+    const runId = /Run (\S+):/.exec(f.io.stderr())![1]!;
+    const header = JSON.parse(readFileSync(path.join(dir, 'runs', `${runId}.ndjson`), 'utf8').split('\n')[0]!);
+    expect(header.service).toEqual({ base_url: 'https://api.fleet.test', client_id: 'test-client' });
+    expect(JSON.stringify(header)).not.toContain('test-secret');
+
+    const elsewhere = fakeDeps({ configDir: dir });
+    const settings = await elsewhere.deps.settings();
+    elsewhere.deps.settings = async () => ({ ...settings, base_url: { value: 'https://staging.fleet.test', source: 'flag' } });
+    const refused = await bulkCommandRun(elsewhere.deps, REBOOT, base({ resume: runId })).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      exitCode: 2,
+      message: `run ${runId} was sent to https://api.fleet.test (client test-client), not to https://staging.fleet.test (client test-client): it is not resumed elsewhere`,
+    });
+    expect(elsewhere.sent).toEqual([]);
+    // refused, the journal is not left locked: the right service resumes it
+    const same = fakeDeps({ configDir: dir, answers: [reboot('HW-2')] });
+    await bulkCommandRun(same.deps, REBOOT, base({ resume: runId }));
+    expect(same.sent.map((s) => s.path)).toEqual(['/v1/devices/HW-2/commands/reboot']);
+  });
+
   it('--resume of a run another process is still writing is refused at once, naming the run and the process (exit 6); nothing is sent', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'j.ndjson');
