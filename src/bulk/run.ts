@@ -24,7 +24,7 @@ import type { ConcurrencyBounds } from './concurrency.js';
 import { bulkFailure, summaryLines } from './summary.js';
 import { currentService, resumedServiceRefusal, type RunService } from './service.js';
 import { resumeLine } from './resume-line.js';
-import { capabilityLines, checkCapability, NOTHING_CHECKED, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
+import { capabilityLines, checkCapability, NOTHING_CHECKED, nothingSendableError, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
 
 /** The command a run sends, and how messages name it. */
 export interface BulkVerb {
@@ -103,7 +103,9 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   const pending = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!)));
   if (run.targets.length === 0) {
     announceCapability(deps, verb, run, opts.dryRun ? 'dry-run' : 'running');
-    deps.io.info(run.capability.lacking.length > 0 ? 'No device left to send to: nothing was sent.' : 'No devices matched: nothing to send.');
+    // every device skipped is a run that did nothing: never exit 0 (only --allow-empty's empty selection is)
+    if (run.capability.lacking.length > 0) throw nothingSendableError(verb.command, verb.name, run.capability);
+    deps.io.info('No devices matched: nothing to send.');
     return;
   }
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);

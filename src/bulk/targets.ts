@@ -5,6 +5,7 @@ import { readFileOrStdin } from '../io/read-input.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { requireHardwareId } from '../shared/hardware-id.js';
 import { MAX_LIMIT } from '../shared/page-limits.js';
+import { listedCapabilities } from './capability.js';
 
 export interface TargetSource {
   ids: string[];
@@ -42,10 +43,12 @@ export function parseIdList(text: string, source = '--from-file'): string[] {
 export interface ResolvedTargets {
   /** Every target, in order of first appearance, without duplicates. */
   ids: string[];
-  /** The capabilities of the devices whose record was fetched (a selection); unknown for the others. */
+  /** The capabilities of the devices whose record was fetched (a selection) and lists them in a form fleetctl reads; unknown for the others. */
   capabilities: Map<string, readonly string[]>;
   /** How many devices --fleet-id / --organization-id matched (0 when there is no selection). */
   selected: number;
+  /** Devices of the selection whose record does not list capabilities in a form fleetctl reads. */
+  unstated: Set<string>;
 }
 
 /** The selection as typed, to name it in a message: `--fleet-id X and --organization-id Y`. */
@@ -63,6 +66,7 @@ export async function resolveTargets(
   const all = [...source.ids];
   const capabilities = new Map<string, readonly string[]>(source.known ?? []);
   let selected = 0;
+  const unstated = new Set<string>();
   if (source.fromFile !== undefined) {
     const name = source.fromFile === '-' ? '--from-file (stdin)' : `--from-file ${quoteInput(source.fromFile)}`;
     // a loop, not push(...ids): a list of a million ids would overflow the call stack as arguments
@@ -75,9 +79,10 @@ export async function resolveTargets(
     for await (const device of pager) {
       selected++;
       all.push(device.hardware_id);
-      const listed: unknown = device.capabilities;
-      if (Array.isArray(listed)) capabilities.set(device.hardware_id, listed.filter((c): c is string => typeof c === 'string'));
+      const listed = listedCapabilities(device.capabilities);
+      if (listed) capabilities.set(device.hardware_id, listed);
+      else unstated.add(device.hardware_id);
     }
   }
-  return { ids: [...new Set(all)], capabilities, selected };
+  return { ids: [...new Set(all)], capabilities, selected, unstated };
 }
