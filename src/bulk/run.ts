@@ -24,6 +24,7 @@ import type { ConcurrencyBounds } from './concurrency.js';
 import { bulkFailure, summaryLines } from './summary.js';
 import { currentService, resumedServiceRefusal, type RunService } from './service.js';
 import { resumeLine } from './resume-line.js';
+import { checkBeforeSending } from './preflight.js';
 import { capabilityLines, checkCapability, NOTHING_CHECKED, nothingSendableError, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
 
 /** The command a run sends, and how messages name it. */
@@ -81,6 +82,8 @@ interface Run {
   wait?: { field: string; timeoutMs: number };
   /** Where the run is sent, for its journal (a resumed run was checked against its journal's). */
   service?: RunService;
+  /** Targets named by hardware id, with no record read (all of a resumed run's): a dry run looks them up. */
+  named: ReadonlySet<string>;
 }
 
 export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<void> {
@@ -108,6 +111,9 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     deps.io.info('No devices matched: nothing to send.');
     return;
   }
+  // mistakes found before the prompt and before anything is sent: the scope, --report-time-field, unknown devices
+  const check = { command: verb.command, verb: verb.name, pending, named: run.named, dryRun: opts.dryRun, reportTimeField: opts.wait?.reportTimeField, signal: deps.interruptSignal };
+  await checkBeforeSending(await deps.api(), () => deps.servedDocument(), check);
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
   // a resumed run with nothing left sends nothing: no confirmation, just the summary of the whole run
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
@@ -212,7 +218,8 @@ async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions):
   const capability = checkCapability(resolved, verb.command);
   const runId = newRunId(deps.clock.now());
   const service = await currentService(deps);
-  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), waves: opts.waves ?? {}, plan: NO_PLAN, service };
+  const named = new Set(resolved.ids.filter((id) => !resolved.capabilities.has(id) && !resolved.unstated.has(id)));
+  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), waves: opts.waves ?? {}, plan: NO_PLAN, service, named };
 }
 
 function nothingMatched(source: TargetSource): NotFoundError {
@@ -241,7 +248,7 @@ async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOption
   }
   // the operator may change the plan on resuming (a smaller wave, another brake); else the journal's stands
   const waves = opts.waves && hasWaves(opts.waves) ? opts.waves : (header.waves ?? {});
-  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, waves, plan: NO_PLAN, service: service as RunService | undefined };
+  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, waves, plan: NO_PLAN, service: service as RunService | undefined, named: new Set(header.targets) };
 }
 
 function header(verb: BulkVerb, run: Run, now: Date) {

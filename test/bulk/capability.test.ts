@@ -70,7 +70,8 @@ describe('devices reboot, bulk: devices without the capability', () => {
   });
 
   it('--dry-run of named devices and a selection: skipped by record, unknown for the named ones', async () => {
-    const f = fakeDeps({ configDir: tempDir(), answers: [fleet()] });
+    const lookup = (hw: string): ScriptedAnswer => ({ method: 'GET', path: `/v1/devices?hardware_id=${hw}&limit=1`, body: { data: [{ hardware_id: hw }], next_cursor: null, has_more: false } });
+    const f = fakeDeps({ configDir: tempDir(), answers: [fleet(), lookup('HW-7'), lookup('HW-8')] });
     await bulkCommandRun(f.deps, WAKE_UP, options({ source: { ids: ['HW-7', 'HW-8'], fleetId: FLEET }, dryRun: true }));
     expect(f.io.stdout().trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['hardware_id', 'HW-7', 'HW-8', 'HW-1', 'HW-2']);
     expect(f.io.stderr()).toBe(

@@ -24,6 +24,7 @@ import { quoteInput } from '../../shared/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
 import { hasWaves } from '../../bulk/waves.js';
 import { reportTimeField } from '../../bulk/report-time.js';
+import { checkBeforeSending } from '../../bulk/preflight.js';
 import { notBackError, withWait } from '../../bulk/wait-results.js';
 import { formatDuration } from '../../io/progress.js';
 import { addWaveOptions, waitForOne, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
@@ -216,6 +217,12 @@ export async function runDeviceCommandVerb(deps: DeviceCommandVerbDeps, verb: De
 }
 
 export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceCommandVerb, opts: DeviceCommandOptions): Promise<void> {
+  // before the prompt, and before anything is sent: a --wait that cannot tell when the device reports says so now
+  const field = opts.wait && reportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
+  const api = await deps.api();
+  // the scope, --report-time-field and (a dry run) the device itself, as the bulk engine checks them
+  const check = { command: verb.command, verb: verb.name, pending: [opts.hardwareId], named: new Set([opts.hardwareId]), dryRun: Boolean(opts.dryRun), reportTimeField: opts.wait?.reportTimeField, signal: deps.signal };
+  await checkBeforeSending(api, () => deps.servedDocument(), check);
   if (opts.dryRun) {
     const row = { hardware_id: opts.hardwareId, command: verb.command, idempotency_key: opts.idempotencyKey ?? '(generated when sent)' };
     await deps.output().list([row], ['hardware_id', 'command', 'idempotency_key']);
@@ -229,9 +236,6 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   });
   const generated = opts.idempotencyKey === undefined;
   const key = opts.idempotencyKey ?? generateIdempotencyKey();
-  // before anything is sent: a --wait that cannot tell when the device reports says so now
-  const field = opts.wait && reportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
-  const api = await deps.api();
   const outcome = await sendDeviceCommand(api, { hardwareId: opts.hardwareId, command: verb.command, idempotencyKey: key, signal: deps.signal });
   if (!isSuccess(outcome.result.status)) {
     // a 429, 5xx or lost answer may still have reached the device: only the same key retries it safely
