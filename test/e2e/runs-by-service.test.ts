@@ -1,6 +1,6 @@
-// Issue 34, must-show 3 (the service part) and 4: a run's journal names the service and client it went to, and
-// --resume against another is refused naming both, before anything is sent (the sandbox and the second service
-// double, one config folder); the resume line printed on a brake, pasted into bash in a new environment that
+// Issue 34, must-show 3 (the service part), 4 and 6: a run's journal names the service and client it went to;
+// --resume against another is refused naming both, before anything is sent, and `status` lists a service's runs
+// only, the others apart by service (the sandbox and the second service double, one config folder); the resume line printed on a brake, pasted into bash in a new environment that
 // knows nothing but the config folder, resumes a --sandbox run with a --journal whose path needs quoting.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -47,6 +47,32 @@ describe('--resume goes on only against the service and client of the run', { ti
     const home = await second.cli([...resume, '-o', 'ndjson']);
     expect(home.code, report(resume, home)).toBe(0);
     expect(parse(home.stdout).map((r) => [r.hardware_id, r.status])).toEqual([['TLM-00002', 'accepted']]);
+  });
+
+  it("status shows the runs sent to the profile's service; those sent elsewhere apart, named by their service, never mixed", async () => {
+    const sent = await sandbox.cli(['devices', 'reboot', 'HW-000003', 'HW-000005', '--yes', '-o', 'json'], { env: { FLEETCTL_CONFIG_DIR: second.configDir } });
+    expect(sent.code, sent.stderr).toBe(0);
+    const sandboxRun = runIdOf(sent.stderr);
+    const there = await second.cli(['devices', 'wake-up', 'TLM-00001', 'TLM-00002', '--yes', '-o', 'json']);
+    // a device of the double that cannot wake up is an answer (exit 10); the run is what counts here
+    expect([0, 10], there.stderr).toContain(there.code);
+    const secondRun = runIdOf(there.stderr);
+    type Commands = { runs: { run_id: string }[]; elsewhere: { service: { base_url: string } | null; runs: { run_id: string }[] }[] };
+    const commandsOf = async (r: { code: number | null; stdout: string; stderr: string }) => {
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { commands: Commands }).commands;
+    };
+    const onSecond = await commandsOf(await second.cli(['status', '-o', 'json']));
+    expect(onSecond.runs.map((r) => r.run_id)).toContain(secondRun);
+    expect(onSecond.runs.map((r) => r.run_id)).not.toContain(sandboxRun);
+    expect(onSecond.elsewhere.map((g) => [g.service?.base_url, g.runs.map((r) => r.run_id)])).toEqual([[sandbox.sandbox.baseUrl, [sandboxRun]]]);
+    const onSandbox = await commandsOf(await sandbox.cli(['status', '-o', 'json'], { env: { FLEETCTL_CONFIG_DIR: second.configDir } }));
+    expect(onSandbox.runs.map((r) => r.run_id)).toEqual([sandboxRun]);
+    expect(onSandbox.elsewhere.map((g) => g.service?.base_url)).toEqual([second.svc.baseUrl]);
+    // the summary a person reads: the other service counted apart, by name
+    const table = await sandbox.cli(['status'], { env: { FLEETCTL_CONFIG_DIR: second.configDir } });
+    expect(table.stdout).toMatch(/^Commands {6}1 run to this service from this machine since /m);
+    expect(table.stdout).toContain(`  apart: ${onSecond.runs.length} run${onSecond.runs.length === 1 ? '' : 's'} to ${second.svc.baseUrl} (client ${second.svc.clients.admin.client_id})`);
   });
 });
 
