@@ -212,7 +212,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
 }
 
 async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
-  const resolved = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal }, opts.source);
+  const resolved = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal, configDir: deps.configDir }, opts.source);
   // a mistyped fleet id matches nothing: in CI that must fail, not pass as "nothing to send"
   if (hasSelection(opts.source) && resolved.selected === 0 && !opts.allowEmpty) throw nothingMatched(opts.source);
   const capability = checkCapability(resolved, verb.command);
@@ -232,7 +232,7 @@ function nothingMatched(source: TargetSource): NotFoundError {
 
 async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
   const runId = opts.resume!;
-  if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file or selection');
+  if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file, --from-run or selection');
   const journal = await Journal.open(journalPathOf(deps.configDir(), runId, opts.journal), runId);
   const { header } = journal;
   const mismatch = header.command !== verb.command

@@ -6,6 +6,7 @@ import { quoteInput } from '../shared/terminal-text.js';
 import { requireHardwareId } from '../shared/hardware-id.js';
 import { MAX_LIMIT } from '../shared/page-limits.js';
 import { listedCapabilities } from './capability.js';
+import { devicesFromRun, type FromRun } from './from-run.js';
 
 export interface TargetSource {
   ids: string[];
@@ -15,6 +16,8 @@ export interface TargetSource {
   organizationId?: string;
   /** Capabilities already read from the devices' records (a list the operator picked from). */
   known?: ReadonlyMap<string, readonly string[]>;
+  /** --from-run RUN_ID --only OUTCOMES: the devices of an earlier run, by how they ended there. */
+  fromRun?: FromRun;
 }
 
 export function hasSelection(source: TargetSource): boolean {
@@ -22,7 +25,7 @@ export function hasSelection(source: TargetSource): boolean {
 }
 
 export function isEmptySource(source: TargetSource): boolean {
-  return source.ids.length === 0 && source.fromFile === undefined && !hasSelection(source);
+  return source.ids.length === 0 && source.fromFile === undefined && source.fromRun === undefined && !hasSelection(source);
 }
 
 /**
@@ -60,7 +63,7 @@ export function selectionText(source: TargetSource): string {
 }
 
 export async function resolveTargets(
-  deps: { api: () => Promise<ApiClient>; stdin: NodeJS.ReadableStream; signal?: AbortSignal },
+  deps: { api: () => Promise<ApiClient>; stdin: NodeJS.ReadableStream; signal?: AbortSignal; configDir?: () => string },
   source: TargetSource,
 ): Promise<ResolvedTargets> {
   const all = [...source.ids];
@@ -71,6 +74,10 @@ export async function resolveTargets(
     const name = source.fromFile === '-' ? '--from-file (stdin)' : `--from-file ${quoteInput(source.fromFile)}`;
     // a loop, not push(...ids): a list of a million ids would overflow the call stack as arguments
     for (const id of parseIdList(await readFileOrStdin(source.fromFile, deps.stdin, '--from-file', { signal: deps.signal }), name)) all.push(id);
+  }
+  if (source.fromRun !== undefined) {
+    if (!deps.configDir) throw new Error('--from-run needs the config folder');
+    for (const id of await devicesFromRun(deps.configDir(), source.fromRun)) all.push(id);
   }
   if (hasSelection(source)) {
     const api = await deps.api();

@@ -124,6 +124,15 @@ describe('devices reboot, bulk: parse', () => {
     // one device still has every flag checked before anything is sent
     { argv: ['HW-1', '--concurrency', '0', '--yes'], error: '--concurrency must be a whole number from 1 to 64, got "0"' },
     { argv: ['HW-1', '--max-devices', 'many', '--yes'], error: '--max-devices must be a whole number of at least 1, got "many"' },
+    // rerun what failed: a new run over an earlier one's devices, failed ones by default
+    { argv: ['--from-run', 'R1'], want: { mode: 'bulk', source: { ids: [], fromFile: undefined, fleetId: undefined, organizationId: undefined, fromRun: { runId: 'R1', only: ['failed'], allowEmpty: false } } } },
+    { argv: ['--from-run', 'R1', '--only', 'failed, not_back,failed', '--canary', '1', '--wait'], want: { mode: 'bulk', source: expect.objectContaining({ fromRun: { runId: 'R1', only: ['failed', 'not_back'], allowEmpty: false } }), waves: { canary: { count: 1 } } } as Partial<DeviceCommandInvocation> },
+    { argv: ['--only', 'failed'], error: '--only goes with --from-run RUN_ID' },
+    { argv: ['--from-run', 'R1', '--only', 'broken'], error: '--only: "broken" is not an outcome of a run' },
+    { argv: ['--from-run', 'R1', '--only', ','], error: '--only needs at least one outcome' },
+    { argv: ['--from-run', 'R1', '--resume', 'R1'], error: 'give --from-run or --resume, not both' },
+    { argv: ['--from-run', 'R1', 'HW-1'], error: '--from-run takes its devices from the earlier run' },
+    { argv: ['--from-run', '../x'], error: '--from-run must be a run id' },
   ];
   for (const c of cases) {
     it(c.argv.join(' ') || '(nothing)', async () => {

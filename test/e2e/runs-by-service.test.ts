@@ -2,12 +2,13 @@
 // --resume against another is refused naming both, before anything is sent, and `status` lists a service's runs
 // only, the others apart by service (the sandbox and the second service double, one config folder); the resume line printed on a brake, pasted into bash in a new environment that
 // knows nothing but the config folder, resumes a --sandbox run with a --journal whose path needs quoting.
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, startHarness, type SandboxHarness } from './harness.js';
+import { fleetctlOnPath } from './examples.js';
 import { report, useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -81,10 +82,8 @@ describe('the resume line, pasted into a new shell', { timeout: 90_000 }, () => 
     const dir = tempDir('fleetctl-paste-');
     const configDir = path.join(dir, 'config');
     // a fleetctl on PATH, as an installed one is
-    const bin = path.join(dir, 'bin');
-    mkdirSync(bin);
-    writeFileSync(path.join(bin, 'fleetctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(path.join(bin, 'fleetctl'), 0o755);
+    const bin = fleetctlOnPath();
+    onTestFinished(() => rmSync(bin, { recursive: true, force: true }));
     const ids = path.join(dir, 'ids.txt');
     // HW-000008 cannot reboot: the canary fails and the brake stops the run
     writeFileSync(ids, 'HW-000008\nHW-000014\nHW-000015\n');
