@@ -8,7 +8,6 @@ import type { DeviceCommand } from '../api/device-commands.js';
 import { CapabilityMissingError } from '../errors.js';
 import type { Theme } from '../io/theme.js';
 import { safeText } from '../shared/terminal-text.js';
-import type { ResolvedTargets } from './targets.js';
 
 /** The capability names fleetctl sends commands for, as the spec's error code and scopes name them. */
 const KNOWN: readonly string[] = ['reboot', 'wake_up'] satisfies DeviceCommand[];
@@ -36,7 +35,14 @@ export interface CapabilityCheck {
 
 export const NOTHING_CHECKED: CapabilityCheck = { sendable: [], lacking: [], unchecked: 0, unstated: 0 };
 
-export function checkCapability(targets: Pick<ResolvedTargets, 'ids' | 'capabilities'> & Partial<Pick<ResolvedTargets, 'unstated'>>, command: DeviceCommand): CapabilityCheck {
+/** What the targets' records said (bulk/targets.ts ResolvedTargets): the lists read, and the devices whose record did not say. */
+export interface TargetCapabilities {
+  ids: readonly string[];
+  capabilities: ReadonlyMap<string, readonly string[]>;
+  unstated?: ReadonlySet<string>;
+}
+
+export function checkCapability(targets: TargetCapabilities, command: DeviceCommand): CapabilityCheck {
   const sendable: string[] = [];
   const lacking: string[] = [];
   let unchecked = 0;
