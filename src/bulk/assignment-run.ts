@@ -10,6 +10,7 @@ import { readFileOrStdin } from '../io/read-input.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { Journal, journalPathOf, noteJournalElsewhere } from './journal.js';
 import { newRunId } from './keys.js';
+import { scopeFor } from '../openapi/operations.js';
 import { currentService, resumedServiceRefusal, type RunService } from './service.js';
 import { resumeLine } from './resume-line.js';
 import { runBulk } from './runner.js';
@@ -86,6 +87,8 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Plan):
   if (!opts.dryRun && pending.length > 0) {
     // a script without --yes is refused before any request; a person is asked once the rows are read
     requireYesUnlessInteractive(deps.io, { yes: opts.yes, refusal: `${what(pending.length)} not sent` });
+    // the token for devices_write before the question: a profile without it is refused before anyone confirms
+    await (await deps.api()).accessToken(scopeFor(opts.command === 'assign' ? 'assignDevice' : 'unassignDevice'));
     const sample = sampleOf(pending.map((id) => (opts.command === 'assign' ? `${id} → ${plan.vehicles[id]}` : id)), 3);
     await confirmOrRequireYes(deps, { yes: opts.yes, question: `${opts.command === 'assign' ? 'Assign' : 'Unassign'} ${pending.length} device${pending.length === 1 ? '' : 's'} (${sample})?`, refusal: `${what(pending.length)} not sent` });
   }

@@ -50,6 +50,13 @@ describe('mistakes found before anything is sent', { timeout: 60_000 }, () => {
     expect(bulk.stderr).not.toMatch(/^Run /m);
   });
 
+  it('an assignment run by a client without devices_write: refused at the token endpoint before it starts (exit 3, no run)', async () => {
+    const r = await h.cli(['devices', 'unassign', '--from-file', '-', '--yes'], { client: 'sandbox-reader', input: 'device\nHW-000001\n' });
+    expect(r.code, show(r)).toBe(3);
+    expect(r.stderr).toContain('invalid_scope');
+    expect(r.stderr).not.toMatch(/^Run /m);
+  });
+
   it('--report-time-field that the served document does not give the last-reported state: exit 2 before sending', async () => {
     const from = await executed();
     const r = await h.cli(['devices', 'reboot', 'HW-000001', 'HW-000002', '--wait', '--report-time-field', 'seen_at', '--yes']);
