@@ -55,7 +55,7 @@ export function summaryLines(report: StatusReport, theme: Theme, width = WIDTH):
   // runs sent to another service are not this fleet's: counted apart, by service, never listed with these
   for (const group of report.commands.elsewhere) {
     const count = `${group.runs.length} run${group.runs.length === 1 ? '' : 's'}`;
-    const where = group.service === null ? `${count} whose service was not recorded` : `${count} to ${serviceText(group.service)}`;
+    const where = group.service === null ? `${count}, service not recorded` : `${count} to ${serviceText(group.service)}`;
     lines.push(theme.dim(`  apart: ${fit(where, w - 9)}`));
   }
   if (report.commands.note) lines.push(`  ${theme.warning(fit(report.commands.note, w - 2))}`);

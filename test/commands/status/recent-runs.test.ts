@@ -62,7 +62,7 @@ describe('recent runs, by the service they were sent to', () => {
     expect(lines.slice(at + 1, at + 4)).toEqual([
       expect.stringMatching(/^ {2}R1 +reboot +1 {2}1 accepted$/),
       '  apart: 1 run to the embedded sandbox (--sandbox, client sandbox-admin)',
-      '  apart: 1 run whose service was not recorded',
+      '  apart: 1 run, service not recorded',
     ]);
   });
 });
