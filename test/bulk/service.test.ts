@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { resumedServiceRefusal, sameService, serviceOf, withoutCredentials } from '../../src/bulk/service.js';
 import { connectionFlags, resumeLine } from '../../src/bulk/resume-line.js';
+import path from 'node:path';
+import { assignmentRun } from '../../src/bulk/assignment-run.js';
+import { Journal, type JournalHeader } from '../../src/bulk/journal.js';
+import { fakeDeps } from '../commands/fake-deps.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const setting = (value: string | undefined) => ({ value, source: value === undefined ? undefined : ('flag' as const) });
 const settings = (baseUrl?: string, clientId?: string) => ({ base_url: setting(baseUrl), client_id: setting(clientId) });
@@ -45,5 +50,25 @@ describe('the resume line', () => {
     expect(resumeLine({ profile: 'prod eu', baseUrl: 'https://u:p@api.example.com', insecure: true }, { verb: ['devices', 'reboot'], runId: 'R1', journal: '/runs/it is.ndjson', flags: ['--wait'] }))
       .toBe(`fleetctl --profile 'prod eu' --base-url https://api.example.com --insecure devices reboot --resume R1 --journal '/runs/it is.ndjson' --wait --yes`);
     expect(resumeLine({}, { verb: ['devices', 'assign'], runId: 'R2', journal: 'rel/j.ndjson' })).toBe(`fleetctl devices assign --resume R2 --journal ${process.cwd()}/rel/j.ndjson --yes`);
+  });
+});
+
+describe('an assignment run resumed elsewhere', () => {
+  it('is refused naming both, before its rows are read or anything sent; a journal without a service resumes', async () => {
+    const dir = tempDir('fleetctl-assign-service-');
+    const file = path.join(dir, 'j.ndjson');
+    const header: JournalHeader = { type: 'run', version: 1, run_id: 'A1', command: 'unassign', key_base: '', targets: [], created_at: 'x', service: { base_url: 'https://other.example', client_id: 'test-client' } };
+    (await Journal.create(file, header)).close();
+    const f = fakeDeps({ configDir: dir });
+    const options = { command: 'unassign' as const, yes: true, dryRun: false, journal: file, resume: 'A1' };
+    await expect(assignmentRun(f.deps, options)).rejects.toMatchObject({
+      exitCode: 2,
+      message: 'run A1 was sent to https://other.example (client test-client), not to https://api.fleet.test (client test-client): it is not resumed elsewhere',
+    });
+    expect(f.sent).toEqual([]);
+    const older = path.join(dir, 'older.ndjson');
+    const { service: _service, ...withoutService } = header;
+    (await Journal.create(older, { ...withoutService, run_id: 'A2' })).close();
+    await assignmentRun(f.deps, { ...options, journal: older, resume: 'A2' });
   });
 });
