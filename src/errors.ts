@@ -82,6 +82,12 @@ export class CancelledError extends failureClass('CancelledError', ExitCode.inte
 /** Some items of a bulk operation failed; the command has already reported which. */
 export class PartialFailureError extends failureClass('PartialFailureError', ExitCode.partialFailure) {}
 
+/**
+ * Every device of a bulk run lacks the command's capability by its record, so nothing was sent: exit 7, as when
+ * the API refuses each one (422 device.capability_missing), but said as fleetctl's own finding, not an HTTP answer.
+ */
+export class CapabilityMissingError extends failureClass('CapabilityMissingError', ExitCode.unprocessable) {}
+
 /** A run in waves stopped sending: --abort-if-failed was reached. It says how many were sent; --resume continues. */
 export class WaveAbortedError extends failureClass('WaveAbortedError', ExitCode.waveAborted) {}
 

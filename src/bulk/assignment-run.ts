@@ -10,6 +10,9 @@ import { readFileOrStdin } from '../io/read-input.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { Journal, journalPathOf, noteJournalElsewhere } from './journal.js';
 import { newRunId } from './keys.js';
+import { scopeFor } from '../openapi/operations.js';
+import { currentService, resumedServiceRefusal, type RunService } from './service.js';
+import { resumeLine } from './resume-line.js';
 import { runBulk } from './runner.js';
 import { DEFAULT_CONCURRENCY, pacedClient, type BulkDeps } from './run.js';
 import { sampleOf } from './capability.js';
@@ -41,6 +44,8 @@ interface Plan {
   targets: string[];
   vehicles: Record<string, string>;
   journal?: Journal<AssignmentResult>;
+  /** Where the run is sent, for its journal (a resumed run was checked against its journal's). */
+  service?: RunService;
 }
 
 export async function assignmentRun(deps: BulkDeps, opts: AssignmentRunOptions): Promise<void> {
@@ -58,17 +63,21 @@ async function fromRows(deps: BulkDeps, opts: AssignmentRunOptions): Promise<Pla
   const rows = parseAssignmentRows(await readFileOrStdin(file, deps.io.in, '--from-file', { signal: deps.interruptSignal }), opts.command, source);
   const vehicles: Record<string, string> = {};
   for (const row of rows) if (row.vehicle !== undefined) vehicles[row.device] = row.vehicle;
-  return { runId: newRunId(deps.clock.now()), targets: rows.map((r) => r.device), vehicles };
+  return { runId: newRunId(deps.clock.now()), targets: rows.map((r) => r.device), vehicles, service: await currentService(deps) };
 }
 
 async function resumed(deps: BulkDeps, opts: AssignmentRunOptions): Promise<Plan> {
   const runId = opts.resume!;
   const journal = await Journal.open<AssignmentResult>(journalPathOf(deps.configDir(), runId, opts.journal), runId);
-  if (journal.header.command !== opts.command) {
+  const service = await currentService(deps).catch((error: unknown) => error as Error);
+  const refusal = journal.header.command !== opts.command
+    ? new UsageError(`run ${runId} was a ${journal.header.command.replace('_', '-')}, not a devices ${opts.command}`)
+    : service instanceof Error ? service : resumedServiceRefusal(runId, journal.header.service, service);
+  if (refusal) {
     journal.close();
-    throw new UsageError(`run ${runId} was a ${journal.header.command.replace('_', '-')}, not a devices ${opts.command}`);
+    throw refusal;
   }
-  return { runId, targets: journal.header.targets, vehicles: journal.header.vehicles ?? {}, journal };
+  return { runId, targets: journal.header.targets, vehicles: journal.header.vehicles ?? {}, journal, service: service as RunService | undefined };
 }
 
 async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Plan): Promise<void> {
@@ -78,16 +87,19 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Plan):
   if (!opts.dryRun && pending.length > 0) {
     // a script without --yes is refused before any request; a person is asked once the rows are read
     requireYesUnlessInteractive(deps.io, { yes: opts.yes, refusal: `${what(pending.length)} not sent` });
+    // the token for devices_write before the question: a profile without it is refused before anyone confirms
+    await (await deps.api()).accessToken(scopeFor(opts.command === 'assign' ? 'assignDevice' : 'unassignDevice'));
     const sample = sampleOf(pending.map((id) => (opts.command === 'assign' ? `${id} → ${plan.vehicles[id]}` : id)), 3);
     await confirmOrRequireYes(deps, { yes: opts.yes, question: `${opts.command === 'assign' ? 'Assign' : 'Unassign'} ${pending.length} device${pending.length === 1 ? '' : 's'} (${sample})?`, refusal: `${what(pending.length)} not sent` });
   }
-  const header = { type: 'run', version: 1, run_id: plan.runId, command: opts.command, key_base: '', targets: plan.targets, created_at: deps.clock.now().toISOString(), vehicles: plan.vehicles } as const;
+  const service = plan.service ? { service: plan.service } : {};
+  const header = { type: 'run', version: 1, run_id: plan.runId, command: opts.command, key_base: '', targets: plan.targets, created_at: deps.clock.now().toISOString(), vehicles: plan.vehicles, ...service } as const;
   if (!opts.dryRun && !plan.journal) {
     plan.journal = await Journal.create<AssignmentResult>(journalPathOf(deps.configDir(), plan.runId, opts.journal), header);
     await noteJournalElsewhere(deps.configDir(), plan.runId, plan.journal.file);
   }
   const journal = opts.dryRun ? undefined : plan.journal;
-  const resumeHint = `resume with: fleetctl devices ${opts.command} --resume ${plan.runId}${opts.journal ? ` --journal ${opts.journal}` : ''} --yes`;
+  const resumeHint = `resume with: ${resumeLine(deps.globals(), { verb: ['devices', opts.command], runId: plan.runId, journal: opts.journal })}`;
   if (journal) deps.io.info(`Run ${plan.runId}: ${what(pending.length)}${earlier.size > 0 ? ` (${plan.targets.length - pending.length} already done)` : ''}; journal ${journal.file} (if interrupted: --resume ${plan.runId})`);
 
   const output = deps.output();

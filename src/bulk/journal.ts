@@ -10,6 +10,7 @@ import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.
 import { isSuccess } from '../api/device-commands.js';
 import { acquireLock, type HeldLock } from '../shared/file-lock.js';
 import type { WaveOptions } from './waves.js';
+import type { RunService } from './service.js';
 
 export interface JournalHeader {
   type: 'run';
@@ -24,6 +25,8 @@ export interface JournalHeader {
   vehicles?: Record<string, string>;
   /** The run's canary, waves and brake (bulk/waves.ts), kept for --resume. */
   waves?: WaveOptions;
+  /** The service and client the run was sent to (bulk/service.ts); absent in journals of an older fleetctl. */
+  service?: RunService;
 }
 
 /** What every journalled result carries: the target it is for (its key in the run) and its status. */

@@ -12,6 +12,12 @@ export const LAST_REPORTED_PATH = '/v1/devices/{hardwareId}/last-reported';
 
 const HINT = 'name the date-time field of GET /v1/devices/{hardwareId}/last-reported with --report-time-field NAME (see: fleetctl devices last-reported HW -o json)';
 
+/** Every member the document gives the last-reported state (dotted when nested); undefined when it describes none. */
+export function describedLastReportedFields(doc: OpenApiDoc): string[] | undefined {
+  const schema = responseRecordSchema(doc, 'get', LAST_REPORTED_PATH);
+  return schema ? Object.keys(recordFields(schema)) : undefined;
+}
+
 /** The date-time members the document gives the last-reported state (dotted when nested). */
 export function dateTimeMembers(doc: OpenApiDoc): string[] {
   const schema = responseRecordSchema(doc, 'get', LAST_REPORTED_PATH);

@@ -22,7 +22,10 @@ import { reportTimeField } from './report-time.js';
 import { abortedError, notBackError, RunTally, waitSummaryLines, withWait } from './wait-results.js';
 import type { ConcurrencyBounds } from './concurrency.js';
 import { bulkFailure, summaryLines } from './summary.js';
-import { capabilityLines, checkCapability, NOTHING_CHECKED, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
+import { currentService, resumedServiceRefusal, type RunService } from './service.js';
+import { resumeLine } from './resume-line.js';
+import { checkBeforeSending } from './preflight.js';
+import { capabilityLines, checkCapability, NOTHING_CHECKED, nothingSendableError, sampleOf, skippedSummaryLine, type CapabilityCheck, type Moment } from './capability.js';
 
 /** The command a run sends, and how messages name it. */
 export interface BulkVerb {
@@ -52,7 +55,7 @@ export interface BulkCommandOptions {
   wait?: { timeoutMs: number; reportTimeField?: string };
 }
 
-export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals' | 'servedDocument'>;
+export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals' | 'servedDocument' | 'settings'>;
 
 /** Retries per request in a bulk run unless --max-retries says otherwise: 503s and drops are retried with the same key. */
 export const BULK_MAX_RETRIES = 10;
@@ -77,6 +80,10 @@ interface Run {
   plan: WavePlan;
   /** --wait: the report-time field, found before anything is sent. */
   wait?: { field: string; timeoutMs: number };
+  /** Where the run is sent, for its journal (a resumed run was checked against its journal's). */
+  service?: RunService;
+  /** Targets named by hardware id, with no record read (all of a resumed run's): a dry run looks them up. */
+  named: ReadonlySet<string>;
 }
 
 export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<void> {
@@ -99,9 +106,14 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   const pending = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!)));
   if (run.targets.length === 0) {
     announceCapability(deps, verb, run, opts.dryRun ? 'dry-run' : 'running');
-    deps.io.info(run.capability.lacking.length > 0 ? 'No device left to send to: nothing was sent.' : 'No devices matched: nothing to send.');
+    // every device skipped is a run that did nothing: never exit 0 (only --allow-empty's empty selection is)
+    if (run.capability.lacking.length > 0) throw nothingSendableError(verb.command, verb.name, run.capability);
+    deps.io.info('No devices matched: nothing to send.');
     return;
   }
+  // mistakes found before the prompt and before anything is sent: the scope, --report-time-field, unknown devices
+  const check = { command: verb.command, verb: verb.name, pending, named: run.named, dryRun: opts.dryRun, reportTimeField: opts.wait?.reportTimeField, signal: deps.interruptSignal };
+  await checkBeforeSending(await deps.api(), () => deps.servedDocument(), check);
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
   // a resumed run with nothing left sends nothing: no confirmation, just the summary of the whole run
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
@@ -110,8 +122,8 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     await noteJournalElsewhere(deps.configDir(), run.runId, run.journal.file);
   }
   const journal = run.journal;
-  const waitFlags = run.wait ? ` --wait${opts.wait?.reportTimeField ? ` --report-time-field ${opts.wait.reportTimeField}` : ''}` : '';
-  const resumeHint = `resume with: fleetctl devices ${verb.name} --resume ${run.runId}${opts.journal ? ` --journal ${opts.journal}` : ''}${waitFlags} --yes`;
+  const waitFlags = run.wait ? ['--wait', ...(opts.wait?.reportTimeField ? ['--report-time-field', opts.wait.reportTimeField] : [])] : [];
+  const resumeHint = `resume with: ${resumeLine(deps.globals(), { verb: ['devices', verb.name], runId: run.runId, journal: opts.journal, flags: waitFlags })}`;
   deps.io.info(
     `Run ${run.runId}: ${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}${run.earlier.size > 0 ? ` (${run.targets.length - pending.length} already done)` : ''}; ` +
       `journal ${journal.file} (if interrupted: --resume ${run.runId})`,
@@ -200,12 +212,14 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
 }
 
 async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
-  const resolved = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal }, opts.source);
+  const resolved = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal, configDir: deps.configDir }, opts.source);
   // a mistyped fleet id matches nothing: in CI that must fail, not pass as "nothing to send"
   if (hasSelection(opts.source) && resolved.selected === 0 && !opts.allowEmpty) throw nothingMatched(opts.source);
   const capability = checkCapability(resolved, verb.command);
   const runId = newRunId(deps.clock.now());
-  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), waves: opts.waves ?? {}, plan: NO_PLAN };
+  const service = await currentService(deps);
+  const named = new Set(resolved.ids.filter((id) => !resolved.capabilities.has(id) && !resolved.unstated.has(id)));
+  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), waves: opts.waves ?? {}, plan: NO_PLAN, service, named };
 }
 
 function nothingMatched(source: TargetSource): NotFoundError {
@@ -218,7 +232,7 @@ function nothingMatched(source: TargetSource): NotFoundError {
 
 async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
   const runId = opts.resume!;
-  if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file or selection');
+  if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file, --from-run or selection');
   const journal = await Journal.open(journalPathOf(deps.configDir(), runId, opts.journal), runId);
   const { header } = journal;
   const mismatch = header.command !== verb.command
@@ -226,18 +240,21 @@ async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOption
     : opts.keyBase !== undefined && opts.keyBase !== header.key_base
       ? new UsageError(`run ${runId} used another --idempotency-key`, 'leave --idempotency-key out when resuming: the journal has it')
       : undefined;
-  if (mismatch) {
+  const service = await currentService(deps).catch((error: unknown) => error as Error);
+  const refusal = mismatch ?? (service instanceof Error ? service : resumedServiceRefusal(runId, header.service, service));
+  if (refusal) {
     journal.close();
-    throw mismatch;
+    throw refusal;
   }
   // the operator may change the plan on resuming (a smaller wave, another brake); else the journal's stands
   const waves = opts.waves && hasWaves(opts.waves) ? opts.waves : (header.waves ?? {});
-  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, waves, plan: NO_PLAN };
+  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, waves, plan: NO_PLAN, service: service as RunService | undefined, named: new Set(header.targets) };
 }
 
 function header(verb: BulkVerb, run: Run, now: Date) {
   const waves = hasWaves(run.waves) ? { waves: run.waves } : {};
-  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString(), ...waves } as const;
+  const service = run.service ? { service: run.service } : {};
+  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString(), ...waves, ...service } as const;
 }
 
 async function dryRun(deps: BulkDeps, verb: BulkVerb, run: Run, pending: string[], throwawayKeys: boolean): Promise<void> {

@@ -5,6 +5,8 @@ import { readFileOrStdin } from '../io/read-input.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { requireHardwareId } from '../shared/hardware-id.js';
 import { MAX_LIMIT } from '../shared/page-limits.js';
+import { listedCapabilities } from './capability.js';
+import { devicesFromRun, type FromRun } from './from-run.js';
 
 export interface TargetSource {
   ids: string[];
@@ -14,6 +16,8 @@ export interface TargetSource {
   organizationId?: string;
   /** Capabilities already read from the devices' records (a list the operator picked from). */
   known?: ReadonlyMap<string, readonly string[]>;
+  /** --from-run RUN_ID --only OUTCOMES: the devices of an earlier run, by how they ended there. */
+  fromRun?: FromRun;
 }
 
 export function hasSelection(source: TargetSource): boolean {
@@ -21,7 +25,7 @@ export function hasSelection(source: TargetSource): boolean {
 }
 
 export function isEmptySource(source: TargetSource): boolean {
-  return source.ids.length === 0 && source.fromFile === undefined && !hasSelection(source);
+  return source.ids.length === 0 && source.fromFile === undefined && source.fromRun === undefined && !hasSelection(source);
 }
 
 /**
@@ -42,10 +46,12 @@ export function parseIdList(text: string, source = '--from-file'): string[] {
 export interface ResolvedTargets {
   /** Every target, in order of first appearance, without duplicates. */
   ids: string[];
-  /** The capabilities of the devices whose record was fetched (a selection); unknown for the others. */
+  /** The capabilities of the devices whose record was fetched (a selection) and lists them in a form fleetctl reads; unknown for the others. */
   capabilities: Map<string, readonly string[]>;
   /** How many devices --fleet-id / --organization-id matched (0 when there is no selection). */
   selected: number;
+  /** Devices of the selection whose record does not list capabilities in a form fleetctl reads. */
+  unstated: Set<string>;
 }
 
 /** The selection as typed, to name it in a message: `--fleet-id X and --organization-id Y`. */
@@ -57,16 +63,21 @@ export function selectionText(source: TargetSource): string {
 }
 
 export async function resolveTargets(
-  deps: { api: () => Promise<ApiClient>; stdin: NodeJS.ReadableStream; signal?: AbortSignal },
+  deps: { api: () => Promise<ApiClient>; stdin: NodeJS.ReadableStream; signal?: AbortSignal; configDir?: () => string },
   source: TargetSource,
 ): Promise<ResolvedTargets> {
   const all = [...source.ids];
   const capabilities = new Map<string, readonly string[]>(source.known ?? []);
   let selected = 0;
+  const unstated = new Set<string>();
   if (source.fromFile !== undefined) {
     const name = source.fromFile === '-' ? '--from-file (stdin)' : `--from-file ${quoteInput(source.fromFile)}`;
     // a loop, not push(...ids): a list of a million ids would overflow the call stack as arguments
     for (const id of parseIdList(await readFileOrStdin(source.fromFile, deps.stdin, '--from-file', { signal: deps.signal }), name)) all.push(id);
+  }
+  if (source.fromRun !== undefined) {
+    if (!deps.configDir) throw new Error('--from-run needs the config folder');
+    for (const id of await devicesFromRun(deps.configDir(), source.fromRun)) all.push(id);
   }
   if (hasSelection(source)) {
     const api = await deps.api();
@@ -75,9 +86,10 @@ export async function resolveTargets(
     for await (const device of pager) {
       selected++;
       all.push(device.hardware_id);
-      const listed: unknown = device.capabilities;
-      if (Array.isArray(listed)) capabilities.set(device.hardware_id, listed.filter((c): c is string => typeof c === 'string'));
+      const listed = listedCapabilities(device.capabilities);
+      if (listed) capabilities.set(device.hardware_id, listed);
+      else unstated.add(device.hardware_id);
     }
   }
-  return { ids: [...new Set(all)], capabilities, selected };
+  return { ids: [...new Set(all)], capabilities, selected, unstated };
 }

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import path from 'node:path';
 import { newDevicesRebootCommand } from '../../src/commands/devices/reboot.js';
@@ -29,6 +29,8 @@ const reboot = (hw: string, status = 202, body?: unknown, headers?: Record<strin
 });
 
 const tempDir = () => newTempDir('bulk-');
+/** A dry run's look-up of a device named by hardware id: found, or (none) unknown to the service. */
+const lookup = (hw: string, found = true): ScriptedAnswer => ({ method: 'GET', path: `/v1/devices?hardware_id=${hw}&limit=1`, body: { data: found ? [{ hardware_id: hw }] : [], next_cursor: null, has_more: false } });
 
 const base = (o: Partial<BulkCommandOptions> = {}): BulkCommandOptions => ({
   source: { ids: [] },
@@ -122,6 +124,15 @@ describe('devices reboot, bulk: parse', () => {
     // one device still has every flag checked before anything is sent
     { argv: ['HW-1', '--concurrency', '0', '--yes'], error: '--concurrency must be a whole number from 1 to 64, got "0"' },
     { argv: ['HW-1', '--max-devices', 'many', '--yes'], error: '--max-devices must be a whole number of at least 1, got "many"' },
+    // rerun what failed: a new run over an earlier one's devices, failed ones by default
+    { argv: ['--from-run', 'R1'], want: { mode: 'bulk', source: { ids: [], fromFile: undefined, fleetId: undefined, organizationId: undefined, fromRun: { runId: 'R1', only: ['failed'], allowEmpty: false } } } },
+    { argv: ['--from-run', 'R1', '--only', 'failed, not_back,failed', '--canary', '1', '--wait'], want: { mode: 'bulk', source: expect.objectContaining({ fromRun: { runId: 'R1', only: ['failed', 'not_back'], allowEmpty: false } }), waves: { canary: { count: 1 } } } as Partial<DeviceCommandInvocation> },
+    { argv: ['--only', 'failed'], error: '--only goes with --from-run RUN_ID' },
+    { argv: ['--from-run', 'R1', '--only', 'broken'], error: '--only: "broken" is not an outcome of a run' },
+    { argv: ['--from-run', 'R1', '--only', ','], error: '--only needs at least one outcome' },
+    { argv: ['--from-run', 'R1', '--resume', 'R1'], error: 'give --from-run or --resume, not both' },
+    { argv: ['--from-run', 'R1', 'HW-1'], error: '--from-run takes its devices from the earlier run' },
+    { argv: ['--from-run', '../x'], error: '--from-run must be a run id' },
   ];
   for (const c of cases) {
     it(c.argv.join(' ') || '(nothing)', async () => {
@@ -182,18 +193,19 @@ describe('devices reboot, bulk: run', () => {
 
   it('--dry-run lists devices and keys and sends nothing, no journal', async () => {
     const dir = tempDir();
-    const f = fakeDeps({ configDir: dir, format: 'csv' });
+    const f = fakeDeps({ configDir: dir, format: 'csv', answers: [lookup('HW-1'), lookup('HW-2')] });
     await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, keyBase: 'ci', dryRun: true, yes: false }));
     expect(f.io.stdout()).toBe('hardware_id,command,idempotency_key\nHW-1,reboot,ci:HW-1\nHW-2,reboot,ci:HW-2\n');
     expect(f.io.stderr()).toBe(
       'Dry run: would send reboot to 2 devices; nothing was sent.\n' +
         'Capability not checked for 2 devices named by hardware id: the API refuses those that lack the reboot capability, reported as capability missing (a failed device: exit 10).\n',
     );
-    expect(f.sent).toEqual([]);
+    // each device named was looked up, as the real run would find it; nothing else
+    expect(f.sent.map((s) => s.method)).toEqual(['GET', 'GET']);
   });
 
   it('--dry-run without BASE says its keys are not the ones a real run will send', async () => {
-    const f = fakeDeps({ configDir: tempDir() });
+    const f = fakeDeps({ configDir: tempDir(), answers: [lookup('HW-1'), lookup('HW-2')] });
     await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, dryRun: true }));
     expect(f.io.stderr().split('\n')).toEqual([
       'Dry run: would send reboot to 2 devices; nothing was sent.',
@@ -201,7 +213,30 @@ describe('devices reboot, bulk: run', () => {
       'The keys shown belong to this dry run only: a real run gets a new run id; pass --idempotency-key BASE to fix them.',
       '',
     ]);
+    expect(f.sent.map((s) => s.method)).toEqual(['GET', 'GET']);
+  });
+
+  it('--dry-run names the devices the service does not know: exit 5, nothing sent, nothing listed', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [lookup('HW-1'), lookup('HW-0000001', false), lookup('HW-3')] });
+    const error = await bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-0000001', 'HW-3'] }, dryRun: true })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 5, message: '1 of the 3 devices named is unknown to the service: HW-0000001; the reboot would fail for it (not found)' });
+    expect(f.io.stdout()).toBe('');
+    expect(f.sent.every((s) => s.method === 'GET')).toBe(true);
+  });
+
+  it('the scope the command needs is obtained before the prompt: a profile without it is refused first, nothing asked or journalled', async () => {
+    const dir = tempDir();
+    const f = fakeDeps({ configDir: dir, tty: true });
+    const real = await f.deps.api();
+    const refused = new AuthError('token request failed for client "c", scope thirdparty.api.device_commands_reboot: invalid_scope', 'not granted');
+    const asked: string[] = [];
+    const api = Object.assign(Object.create(real) as ApiClient, { accessToken: async (scope: string) => (asked.push(scope), Promise.reject(refused)) });
+    const error = await bulkCommandRun({ ...f.deps, api: async () => api }, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, yes: false })).catch((e: unknown) => e);
+    expect(error).toBe(refused);
+    expect(asked).toEqual(['thirdparty.api.device_commands_reboot']);
+    expect(f.prompts).toEqual([]);
     expect(f.sent).toEqual([]);
+    expect(existsSync(path.join(dir, 'runs'))).toBe(false);
   });
 
   it('piped without --yes: refused (exit 2), nothing sent', async () => {
@@ -299,6 +334,31 @@ describe('devices reboot, bulk: run', () => {
     await expect(bulkCommandRun(f.deps, REBOOT, base({ resume: 'r1', source: { ids: ['HW-9'] } }))).rejects.toThrow('--resume takes its devices from the journal');
   });
 
+  it('the journal names the service and client the run went to; --resume elsewhere is refused naming both, before anything is sent', async () => {
+    const dir = tempDir();
+    const f = fakeDeps({ configDir: dir, answers: [reboot('HW-1'), reboot('HW-2', 503, problem(503, 'service.unavailable'))] });
+    f.deps.globals = () => ({ maxRetries: '0' });
+    await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] } }))).rejects.toMatchObject({ exitCode: 10 });
+    const runId = /Run (\S+):/.exec(f.io.stderr())![1]!;
+    const header = JSON.parse(readFileSync(path.join(dir, 'runs', `${runId}.ndjson`), 'utf8').split('\n')[0]!);
+    expect(header.service).toEqual({ base_url: 'https://api.fleet.test', client_id: 'test-client' });
+    expect(JSON.stringify(header)).not.toContain('test-secret');
+
+    const elsewhere = fakeDeps({ configDir: dir });
+    const settings = await elsewhere.deps.settings();
+    elsewhere.deps.settings = async () => ({ ...settings, base_url: { value: 'https://staging.fleet.test', source: 'flag' } });
+    const refused = await bulkCommandRun(elsewhere.deps, REBOOT, base({ resume: runId })).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      exitCode: 2,
+      message: `run ${runId} was sent to https://api.fleet.test (client test-client), not to https://staging.fleet.test (client test-client): it is not resumed elsewhere`,
+    });
+    expect(elsewhere.sent).toEqual([]);
+    // refused, the journal is not left locked: the right service resumes it
+    const same = fakeDeps({ configDir: dir, answers: [reboot('HW-2')] });
+    await bulkCommandRun(same.deps, REBOOT, base({ resume: runId }));
+    expect(same.sent.map((s) => s.path)).toEqual(['/v1/devices/HW-2/commands/reboot']);
+  });
+
   it('--resume of a run another process is still writing is refused at once, naming the run and the process (exit 6); nothing is sent', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'j.ndjson');
@@ -343,7 +403,8 @@ describe('devices reboot, bulk: run', () => {
     const f = fakeDeps({ configDir: dir, format: 'ndjson' });
     const real = await f.deps.api();
     // as the API client fails when the token endpoint refuses: before any request reaches the API
-    const api = { retryPolicy: real.retryPolicy, derive: () => ({ call: () => Promise.reject(refused) }) } as unknown as ApiClient;
+    // the token for the command's scope came before the prompt; the next one (a refresh) is refused
+    const api = { retryPolicy: real.retryPolicy, accessToken: async () => 'first', derive: () => ({ call: () => Promise.reject(refused) }) } as unknown as ApiClient;
     const deps = { ...f.deps, api: async () => api };
     const error = await bulkCommandRun(deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2', 'HW-3'] }, concurrency: 2 })).catch((e: unknown) => e);
     expect(error).toBe(refused);

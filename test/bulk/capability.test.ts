@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { REBOOT, WAKE_UP } from '../../src/commands/devices/command-verb.js';
 import { bulkCommandRun, type BulkCommandOptions } from '../../src/bulk/run.js';
-import { checkCapability } from '../../src/bulk/capability.js';
+import { checkCapability, listedCapabilities } from '../../src/bulk/capability.js';
 import { UsageError } from '../../src/errors.js';
 import { fakeDeps, type ScriptedAnswer } from '../commands/fake-deps.js';
 import { tempDir as newTempDir } from '../support/temp-dir.js';
@@ -14,7 +14,7 @@ const YELLOW = (text: string) => `\u001b[33m${text}\u001b[39m`;
 const tempDir = () => newTempDir('bulk-capability-');
 
 /** The fleet: HW-1 can do both, HW-2 only wakes up, HW-3 can do nothing. */
-const fleet = (devices = [
+const fleet = (devices: object[] = [
   { hardware_id: 'HW-1', capabilities: ['reboot', 'wake_up'] },
   { hardware_id: 'HW-2', capabilities: ['wake_up'] },
   { hardware_id: 'HW-3', capabilities: [] },
@@ -43,7 +43,16 @@ describe('which devices can take the command, by their records', () => {
       { ids: ['HW-1', 'HW-2', 'HW-9', 'HW-4'], capabilities: new Map([['HW-1', ['reboot']], ['HW-2', ['wake_up']], ['HW-4', []]]) },
       'reboot',
     );
-    expect(check).toEqual({ sendable: ['HW-1', 'HW-9'], lacking: ['HW-2', 'HW-4'], unchecked: 1 });
+    expect(check).toEqual({ sendable: ['HW-1', 'HW-9'], lacking: ['HW-2', 'HW-4'], unchecked: 1, unstated: 0 });
+  });
+
+  it('a list is read only in the form fleetctl understands: names among which a command it sends, or none at all', () => {
+    expect(listedCapabilities(['wake_up', 'gps'])).toEqual(['wake_up', 'gps']);
+    expect(listedCapabilities([])).toEqual([]);
+    // another vocabulary, another shape: a guess, so nothing to skip a device for
+    for (const unknown of [['REBOOT'], ['gps', 'video'], [{ name: 'reboot' }], ['reboot', 7], 'reboot,wake_up', { reboot: true }, null, undefined, 3]) {
+      expect(listedCapabilities(unknown), JSON.stringify(unknown)).toBeUndefined();
+    }
   });
 });
 
@@ -61,7 +70,8 @@ describe('devices reboot, bulk: devices without the capability', () => {
   });
 
   it('--dry-run of named devices and a selection: skipped by record, unknown for the named ones', async () => {
-    const f = fakeDeps({ configDir: tempDir(), answers: [fleet()] });
+    const lookup = (hw: string): ScriptedAnswer => ({ method: 'GET', path: `/v1/devices?hardware_id=${hw}&limit=1`, body: { data: [{ hardware_id: hw }], next_cursor: null, has_more: false } });
+    const f = fakeDeps({ configDir: tempDir(), answers: [fleet(), lookup('HW-7'), lookup('HW-8')] });
     await bulkCommandRun(f.deps, WAKE_UP, options({ source: { ids: ['HW-7', 'HW-8'], fleetId: FLEET }, dryRun: true }));
     expect(f.io.stdout().trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['hardware_id', 'HW-7', 'HW-8', 'HW-1', 'HW-2']);
     expect(f.io.stderr()).toBe(
@@ -125,11 +135,39 @@ describe('devices reboot, bulk: devices without the capability', () => {
     ]);
   });
 
-  it('no device of the selection can: nothing sent, says so, succeeds', async () => {
-    const f = fakeDeps({ configDir: tempDir(), answers: [fleet([{ hardware_id: 'HW-3', capabilities: [] }])] });
-    await bulkCommandRun(f.deps, REBOOT, options({ yes: true }));
+  it.each([false, true])('no device of the selection can: nothing sent, and never exit 0 (exit 7, naming them; dry run %s)', async (dryRun) => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [fleet([{ hardware_id: 'HW-3', capabilities: [] }, { hardware_id: 'HW-2', capabilities: ['wake_up'] }])] });
+    const error = await bulkCommandRun(f.deps, REBOOT, options({ yes: true, dryRun })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 7, message: 'reboot sent to none of the 2 devices: each record lacks the reboot capability (HW-3, HW-2)' });
     expect(f.sent.map((s) => s.method)).toEqual(['GET']);
-    expect(f.io.stderr()).toBe('1 of the 1 device lacks the reboot capability by their records: skipped, not sent (HW-3).\nNo device left to send to: nothing was sent.\n');
+    expect(f.io.stderr()).toBe(`2 of the 2 devices lack the reboot capability by their records: ${dryRun ? 'would be skipped' : 'skipped'}, not sent (HW-3, HW-2).\n`);
+  });
+
+  it('a record whose capabilities fleetctl cannot read is sent, never skipped: the API decides (its 422 is an answer)', async () => {
+    const odd = [
+      { hardware_id: 'HW-5', capabilities: ['REBOOT'] },
+      { hardware_id: 'HW-6', capabilities: [{ name: 'reboot' }] },
+      { hardware_id: 'HW-7', capabilities: 'reboot' },
+      { hardware_id: 'HW-8' },
+    ];
+    const refused = { ...sent('reboot', 'HW-8'), status: 422, body: { status: 422, code: 'device.capability_missing', detail: 'no' } };
+    const f = fakeDeps({ configDir: tempDir(), format: 'ndjson', answers: [fleet(odd), sent('reboot', 'HW-5'), sent('reboot', 'HW-6'), sent('reboot', 'HW-7'), refused] });
+    const error = await bulkCommandRun(f.deps, REBOOT, options({ yes: true })).catch((e: unknown) => e);
+    f.assertAllAnswered();
+    expect(error).toMatchObject({ exitCode: 10 });
+    expect(f.io.stdout().trim().split('\n').map((l) => [JSON.parse(l).hardware_id, JSON.parse(l).status])).toEqual([
+      ['HW-5', 'accepted'], ['HW-6', 'accepted'], ['HW-7', 'accepted'], ['HW-8', 'capability_missing'],
+    ]);
+    expect(f.io.stderr()).not.toContain('skipped');
+  });
+
+  it('--dry-run says for how many devices the records do not say, apart from those named by hardware id', async () => {
+    const f = fakeDeps({ configDir: tempDir(), answers: [fleet([{ hardware_id: 'HW-5', capabilities: ['REBOOT'] }, { hardware_id: 'HW-1', capabilities: ['reboot'] }])] });
+    await bulkCommandRun(f.deps, REBOOT, options({ dryRun: true }));
+    expect(f.io.stderr()).toContain(
+      'Capability not stated by the record of 1 device in a form fleetctl reads: it is sent, and the API refuses it if it lacks the reboot capability (capability missing, a failed device).\n',
+    );
+    expect(f.io.stderr()).not.toContain('named by hardware id');
   });
 
   it('ids from records are made harmless in the lines and the question', async () => {

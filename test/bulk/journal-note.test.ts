@@ -68,7 +68,12 @@ describe('recentRuns reads noted journals', () => {
     const fifo = path.join(elsewhere, 'fifo.ndjson');
     execFileSync('mkfifo', [fifo]);
     await noteJournalElsewhere(config, 'D20261126T000000Z-dddddd', fifo);
-    const { runs, note } = await recentRuns(config, Date.now() - 3_600_000);
+    // these journals name no service: apart, as "not recorded"
+    const recent = await recentRuns(config, Date.now() - 3_600_000, undefined);
+    const note = recent.note;
+    expect(recent.runs).toEqual([]);
+    expect(recent.elsewhere.map((g) => g.service)).toEqual([null]);
+    const runs = recent.elsewhere[0]!.runs;
     expect(note).toBeUndefined();
     expect(runs.map((r) => [r.run_id, r.results])).toEqual([
       [own, { accepted: 1, pending: 1 }],

@@ -75,7 +75,9 @@ describe('fleetctl status against the sandbox', { timeout: 120_000 }, () => {
     expect(put.code, put.stderr).toBe(0);
     const r = await status([]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.report.commands.runs).toEqual([{ run_id: runId, command: 'reboot', created_at: expect.any(String), targets: 2, results: { accepted: 2 } }]);
+    const service = { base_url: h.sandbox.baseUrl, client_id: 'sandbox-admin' };
+    expect(r.report.commands.runs).toEqual([{ run_id: runId, command: 'reboot', created_at: expect.any(String), targets: 2, results: { accepted: 2 }, service }]);
+    expect(r.report.commands.elsewhere).toEqual([]);
     expect(r.report.webhooks).toEqual({ state: 'disabled', organization_id: org, topics: [{ type: 'events', is_enabled: true, url: 'https://hooks.example.com/fleet' }], note: null });
   });
 

@@ -17,6 +17,7 @@ import { optionalUuid, requireNonEmpty, requireWholeNumber } from '../shared/val
 import { requireHardwareId } from '../../shared/hardware-id.js';
 import { bulkCommandRun, type BulkCommandOptions, type BulkDeps, type BulkVerb } from '../../bulk/run.js';
 import { RUN_ID_PATTERN } from '../../bulk/keys.js';
+import { DEFAULT_OUTCOMES, parseOutcomes, RUN_OUTCOMES, type FromRun } from '../../bulk/from-run.js';
 import { isRunFatal } from '../../bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
 import { pickDevicesFor } from '../shared/pickers.js';
@@ -24,6 +25,7 @@ import { quoteInput } from '../../shared/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
 import { hasWaves } from '../../bulk/waves.js';
 import { reportTimeField } from '../../bulk/report-time.js';
+import { checkBeforeSending } from '../../bulk/preflight.js';
 import { notBackError, withWait } from '../../bulk/wait-results.js';
 import { formatDuration } from '../../io/progress.js';
 import { addWaveOptions, waitForOne, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
@@ -79,6 +81,8 @@ interface RawFlags extends WaveFlags {
   journal?: string;
   resume?: string;
   allowEmpty?: boolean;
+  fromRun?: string;
+  only?: string;
 }
 
 export function newDeviceCommandVerb(
@@ -94,12 +98,14 @@ export function newDeviceCommandVerb(
     .option('--from-file <file>', 'hardware ids, one a line (- for stdin; blank lines and # comments ignored)')
     .option('--fleet-id <uuid>', 'every device of this fleet')
     .option('--organization-id <uuid>', 'every device of this organization')
-    .option('--allow-empty', 'a --fleet-id/--organization-id that matches no device is not an error (exit 0, not 5)')
+    .option('--allow-empty', 'a --fleet-id/--organization-id (or --from-run --only) that matches no device is not an error (exit 0, not 5)')
     .option('--dry-run', 'list what would be sent, and send nothing')
     .option('--max-devices <n>', 'above this many devices, --yes is required even on a terminal (default 100)')
     .option('--concurrency <n>', 'at most n requests in flight, 1 to 64 (default: from 8, more while the API accepts, fewer on 429)')
     .option('--journal <file>', 'where to record results (default: in the config directory, by run id)')
-    .option('--resume <run-id>', 'finish an interrupted or aborted run: skips devices already done, replays the rest with the same keys');
+    .option('--resume <run-id>', 'finish an interrupted or aborted run: skips devices already done, replays the rest with the same keys')
+    .option('--from-run <run-id>', 'a new run to the devices of an earlier reboot or wake-up, chosen by their outcome there (--only)')
+    .option('--only <outcomes>', `with --from-run: the outcomes to take, comma-separated: ${RUN_OUTCOMES.join(', ')} (default failed)`);
   addWaveOptions(command);
   completeValues(command, {
     'hardware-ids': 'hardware-id',
@@ -121,6 +127,8 @@ export function newDeviceCommandVerb(
       'In waves: --canary sends to a few first (then --canary-wait, or with --wait until they are back), --wave the rest in waves,',
       '--abort-if-failed stops sending (exit 11; --resume RUN_ID goes on). --wait follows each device until it reports again',
       '(exit 12 when some do not within --wait-timeout).',
+      'Rerun what failed: --from-run RUN_ID --only failed,not_back sends again, as a new run with keys of its own, to the devices',
+      'of an earlier run that ended so (outcomes as its results name them); every plan flag applies.',
     ].join('\n'),
   });
   command.action(async (hardwareIds: string[], flags: RawFlags) => {
@@ -146,7 +154,8 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
   const waves = waveOptionsFrom(flags);
   const wait = waitFrom(flags);
   // a canary, waves or a brake only make sense over several devices: they make it a run (journal, --resume)
-  const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined || hasWaves(waves);
+  const fromRun = fromRunOf(flags, ids);
+  const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined || fromRun !== undefined || hasWaves(waves);
   const runOnly = flags.resume !== undefined || flags.journal !== undefined;
   if (ids.length === 1 && !bulkOnly && !runOnly) {
     // --dry-run stays single: it must show the key the same command sends without it (K itself, not K:HW)
@@ -165,6 +174,7 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
       fromFile: flags.fromFile === undefined ? undefined : requireNonEmpty(flags.fromFile, '--from-file'),
       fleetId: optionalUuid(flags.fleetId, '--fleet-id'),
       organizationId: optionalUuid(flags.organizationId, '--organization-id'),
+      ...(fromRun ? { fromRun } : {}),
     },
     keyBase: key,
     yes,
@@ -177,6 +187,20 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
     waves,
     wait,
   };
+}
+
+/** --from-run RUN_ID [--only OUTCOMES]: a new run over an earlier one's devices, which are its only source. */
+function fromRunOf(flags: RawFlags, ids: string[]): FromRun | undefined {
+  if (flags.fromRun === undefined) {
+    if (flags.only !== undefined) throw new UsageError('--only goes with --from-run RUN_ID', 'for example --from-run 20240601T120000Z-3f9a1c --only failed,not_back');
+    return undefined;
+  }
+  if (!RUN_ID_PATTERN.test(flags.fromRun)) throw new UsageError(`--from-run must be a run id such as 20240601T120000Z-3f9a1c, got ${quoteInput(flags.fromRun)}`);
+  if (flags.resume !== undefined) throw new UsageError('give --from-run or --resume, not both', '--resume finishes a run with its own keys; --from-run starts a new one over its devices');
+  if (ids.length > 0 || flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined) {
+    throw new UsageError('--from-run takes its devices from the earlier run: give no hardware ids, --from-file or selection');
+  }
+  return { runId: flags.fromRun, only: flags.only === undefined ? DEFAULT_OUTCOMES : parseOutcomes(flags.only), allowEmpty: Boolean(flags.allowEmpty) };
 }
 
 function examplesFor(verb: DeviceCommandVerb) {
@@ -216,6 +240,12 @@ export async function runDeviceCommandVerb(deps: DeviceCommandVerbDeps, verb: De
 }
 
 export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceCommandVerb, opts: DeviceCommandOptions): Promise<void> {
+  // before the prompt, and before anything is sent: a --wait that cannot tell when the device reports says so now
+  const field = opts.wait && reportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
+  const api = await deps.api();
+  // the scope, --report-time-field and (a dry run) the device itself, as the bulk engine checks them
+  const check = { command: verb.command, verb: verb.name, pending: [opts.hardwareId], named: new Set([opts.hardwareId]), dryRun: Boolean(opts.dryRun), reportTimeField: opts.wait?.reportTimeField, signal: deps.signal };
+  await checkBeforeSending(api, () => deps.servedDocument(), check);
   if (opts.dryRun) {
     const row = { hardware_id: opts.hardwareId, command: verb.command, idempotency_key: opts.idempotencyKey ?? '(generated when sent)' };
     await deps.output().list([row], ['hardware_id', 'command', 'idempotency_key']);
@@ -229,9 +259,6 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   });
   const generated = opts.idempotencyKey === undefined;
   const key = opts.idempotencyKey ?? generateIdempotencyKey();
-  // before anything is sent: a --wait that cannot tell when the device reports says so now
-  const field = opts.wait && reportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
-  const api = await deps.api();
   const outcome = await sendDeviceCommand(api, { hardwareId: opts.hardwareId, command: verb.command, idempotencyKey: key, signal: deps.signal });
   if (!isSuccess(outcome.result.status)) {
     // a 429, 5xx or lost answer may still have reached the device: only the same key retries it safely

@@ -8,6 +8,7 @@ import { checkFromList, givenOrPicked, pickable, pickFromList, type ListPick, ty
 import { requireNonEmpty, requireUuid } from './validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
 import type { Schema } from '../../openapi/operation-types.js';
+import { listedCapabilities } from '../../bulk/capability.js';
 
 // Hardware ids are free-form; one typed whole is a single word with a digit in it (HW-000123, 359881234567890).
 const HARDWARE_ID_LIKE = /^\S*\d\S*$/;
@@ -55,11 +56,17 @@ export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'Devic
     noun: 'device',
     list: (api, paging) => api.list('listDevices', {}, paging),
     cells: deviceCells,
-    // a record that says nothing of capabilities is not shown as lacking one: the service decides (422)
-    unavailable: (d) => (!Array.isArray(d.capabilities) || d.capabilities.includes(capability) ? undefined : `(no ${capability})`),
+    // a record that does not clearly say is not shown as lacking one: the service decides (422)
+    unavailable: (d) => {
+      const listed = listedCapabilities(d.capabilities);
+      return !listed || listed.includes(capability) ? undefined : `(no ${capability})`;
+    },
   });
   const capabilities = new Map<string, readonly string[]>();
-  for (const d of devices) if (Array.isArray(d.capabilities)) capabilities.set(d.hardware_id, d.capabilities);
+  for (const d of devices) {
+    const listed = listedCapabilities(d.capabilities);
+    if (listed) capabilities.set(d.hardware_id, listed);
+  }
   return { hardwareIds: devices.map((d) => d.hardware_id), capabilities };
 }
 

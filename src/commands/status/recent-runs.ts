@@ -1,11 +1,13 @@
 // The bulk runs this machine made recently, read from their journals (src/bulk/journal.ts) in the config folder,
 // and from those kept elsewhere with --journal that the folder notes: what was sent, to how many devices, and how
-// it went.
+// it went. Runs are told apart by the service and client their journal names (bulk/service.ts): those of the
+// profile's service are its recent commands; the others are kept apart by service, never mixed in.
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { defaultJournalPath, notedJournal } from '../../bulk/journal.js';
+import { recordedService, sameService, type RunService } from '../../bulk/service.js';
 
 export interface RecentRun {
   run_id: string;
@@ -15,11 +17,22 @@ export interface RecentRun {
   targets: number;
   /** The last result of each device, by status: accepted, replayed, failed ...; devices not yet sent are `pending`. */
   results: Record<string, number>;
+  /** Where the run was sent; null when its journal does not say (an older fleetctl). */
+  service: RunService | null;
+}
+
+/** Runs sent to one other service (null: journals that do not say where). */
+export interface RunsElsewhere {
+  service: RunService | null;
+  runs: RecentRun[];
 }
 
 export interface RecentRuns {
   since: string;
+  /** The runs sent to the profile's service and client. */
   runs: RecentRun[];
+  /** The others, by service, in order of their latest run. */
+  elsewhere: RunsElsewhere[];
   /** Set when the journals could not be read at all. */
   note?: string;
 }
@@ -29,7 +42,7 @@ export function journalFolder(configDir: string): string {
   return path.dirname(defaultJournalPath(configDir, 'x'));
 }
 
-export async function recentRuns(configDir: string, sinceMs: number): Promise<RecentRuns> {
+export async function recentRuns(configDir: string, sinceMs: number, service: RunService | undefined): Promise<RecentRuns> {
   const folder = journalFolder(configDir);
   const since = new Date(sinceMs).toISOString();
   let journals: string[];
@@ -42,8 +55,8 @@ export async function recentRuns(configDir: string, sinceMs: number): Promise<Re
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // no folder: this machine never made a bulk run
-    if (code === 'ENOENT') return { since, runs: [] };
-    return { since, runs: [], note: `the journals in ${folder} could not be read (${code ?? (error as Error).message})` };
+    if (code === 'ENOENT') return { since, runs: [], elsewhere: [] };
+    return { since, runs: [], elsewhere: [], note: `the journals in ${folder} could not be read (${code ?? (error as Error).message})` };
   }
   const runs: RecentRun[] = [];
   for (const file of journals) {
@@ -51,7 +64,23 @@ export async function recentRuns(configDir: string, sinceMs: number): Promise<Re
     if (run) runs.push(run);
   }
   runs.sort((a, b) => a.created_at.localeCompare(b.created_at));
-  return { since, runs };
+  return { since, ...byService(runs, service) };
+}
+
+/** The runs of this service, and the others grouped by theirs. */
+function byService(runs: RecentRun[], service: RunService | undefined): Pick<RecentRuns, 'runs' | 'elsewhere'> {
+  const here: RecentRun[] = [];
+  const elsewhere: RunsElsewhere[] = [];
+  for (const run of runs) {
+    if (service && run.service && sameService(run.service, service)) {
+      here.push(run);
+      continue;
+    }
+    const group = elsewhere.find((g) => (g.service === null || run.service === null ? g.service === run.service : sameService(g.service, run.service)));
+    if (group) group.runs.push(run);
+    else elsewhere.push({ service: run.service, runs: [run] });
+  }
+  return { runs: here, elsewhere };
 }
 
 /** One journal, read a line at a time (a run of a million devices is not held whole); undefined if older or not a journal. */
@@ -92,7 +121,8 @@ function parse(line: string): unknown {
 }
 
 function headerOf(record: unknown): RecentRun | undefined {
-  const h = record as { type?: unknown; run_id?: unknown; command?: unknown; created_at?: unknown; targets?: unknown } | undefined;
+  const h = record as { type?: unknown; run_id?: unknown; command?: unknown; created_at?: unknown; targets?: unknown; service?: unknown } | undefined;
   if (h?.type !== 'run' || typeof h.run_id !== 'string' || typeof h.command !== 'string' || typeof h.created_at !== 'string' || Number.isNaN(Date.parse(h.created_at))) return undefined;
-  return { run_id: h.run_id, command: h.command, created_at: h.created_at, targets: Array.isArray(h.targets) ? h.targets.length : 0, results: {} };
+  const service = recordedService(h.service) ?? null;
+  return { run_id: h.run_id, command: h.command, created_at: h.created_at, targets: Array.isArray(h.targets) ? h.targets.length : 0, results: {}, service };
 }

@@ -10,10 +10,11 @@ import { isUuid } from '../../shared/uuid.js';
 import { WebhookConfigClient } from '../webhook-config/config-client.js';
 import { reportTimeFromDocument, type ReportTimeField } from './report-time.js';
 import { tallyDevices } from './device-tally.js';
-import { recentRuns, type RecentRun } from './recent-runs.js';
+import { recentRuns, type RecentRun, type RunsElsewhere } from './recent-runs.js';
+import { currentService } from '../../bulk/service.js';
 import { judge, round, type Threshold, type ThresholdVerdict } from './thresholds.js';
 
-export type StatusDeps = Pick<Deps, 'api' | 'io' | 'output' | 'clock' | 'configDir' | 'settings' | 'servedDocument' | 'signal'>;
+export type StatusDeps = Pick<Deps, 'api' | 'io' | 'output' | 'clock' | 'configDir' | 'settings' | 'servedDocument' | 'signal' | 'globals'>;
 
 export interface StatusOptions {
   fleetId?: string;
@@ -55,7 +56,8 @@ export interface StatusReport {
     note: string | null;
   };
   capabilities: { stated_by: number; coverage: Coverage[] | null; note: string | null };
-  commands: { since: string; runs: RecentRun[]; note: string | null };
+  /** runs: those sent to the profile's service and client; elsewhere: the others, by service (null: not recorded). */
+  commands: { since: string; runs: RecentRun[]; elsewhere: RunsElsewhere[]; note: string | null };
   webhooks: WebhookSection;
   scopes: { configured: string[] | null; sections: { section: string; scope: string; state: 'granted' | 'refused' | 'not asked' }[] };
   thresholds: ThresholdVerdict[];
@@ -86,7 +88,7 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promis
   };
   const { stated } = tally.capabilities;
   const coverage = stated === 0 ? null : [...tally.capabilities.counts].sort(([a], [b]) => a.localeCompare(b)).map(([capability, n]) => ({ capability, devices: n, percent: round((n / stated) * 100) }));
-  const commands = await recentRuns(deps.configDir(), now - opts.sinceMs);
+  const commands = await recentRuns(deps.configDir(), now - opts.sinceMs, await currentService(deps));
   const webhooks = await webhookSection(deps, opts.organizationId);
   const counts = { total: devices.total, unknown: devices.unknown, ...definedCounts(devices) };
   return {
@@ -100,7 +102,7 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promis
       coverage,
       note: stated === 0 ? (tally.total === 0 ? 'not stated: no devices' : 'not stated: the device records carry no capabilities') : stated < tally.total ? `stated by ${stated} of ${tally.total} device records` : null,
     },
-    commands: { since: commands.since, runs: commands.runs, note: commands.note ?? null },
+    commands: { since: commands.since, runs: commands.runs, elsewhere: commands.elsewhere, note: commands.note ?? null },
     webhooks,
     scopes: {
       configured: parseScopeList((await deps.settings()).scopes.value)?.map(shortScope) ?? null,

@@ -4,6 +4,7 @@
 import type { Theme } from '../../io/theme.js';
 import { safeText } from '../../shared/terminal-text.js';
 import type { StatusReport } from './report.js';
+import { serviceText } from '../../bulk/service.js';
 
 const LABEL = 14;
 const WIDTH = 80;
@@ -45,12 +46,18 @@ export function summaryLines(report: StatusReport, theme: Theme, width = WIDTH):
     for (let i = 0; i < cells.length; i += 2) lines.push(`  ${cells.slice(i, i + 2).join('    ')}`);
   }
   const runs = report.commands.runs;
-  lines.push(head('Commands', `${runs.length} run${runs.length === 1 ? '' : 's'} from this machine since ${report.commands.since.replace(/:\d\d\.\d+Z$/, 'Z')}`));
+  lines.push(head('Commands', `${runs.length} run${runs.length === 1 ? '' : 's'} to this service from this machine since ${report.commands.since.replace(/:\d\d\.\d+Z$/, 'Z')}`));
   for (const run of runs.slice(-5)) {
     const results = Object.entries(run.results).map(([status, n]) => `${n} ${status.replace('_', ' ')}`).join(', ');
     lines.push(`  ${fit(run.run_id, 24).padEnd(24)} ${fit(run.command, 9).padEnd(9)} ${String(run.targets).padStart(6)}  ${fit(results, w - 45)}`);
   }
   if (runs.length > 5) lines.push(theme.dim(`  and ${runs.length - 5} earlier (all of them with -o json)`));
+  // runs sent to another service are not this fleet's: counted apart, by service, never listed with these
+  for (const group of report.commands.elsewhere) {
+    const count = `${group.runs.length} run${group.runs.length === 1 ? '' : 's'}`;
+    const where = group.service === null ? `${count}, service not recorded` : `${count} to ${serviceText(group.service)}`;
+    lines.push(theme.dim(`  apart: ${fit(where, w - 9)}`));
+  }
   if (report.commands.note) lines.push(`  ${theme.warning(fit(report.commands.note, w - 2))}`);
   lines.push(...webhookLines(report, theme, w, head));
   const configured = report.scopes.configured === null ? 'none configured (each call asks for its own)' : fit(report.scopes.configured.join(' '), w - LABEL);

@@ -3,7 +3,8 @@ import { newDevicesRebootCommand } from '../../../src/commands/devices/reboot.js
 import { newDevicesWakeUpCommand } from '../../../src/commands/devices/wake-up.js';
 import { deviceCommandRun, REBOOT, WAKE_UP, type DeviceCommandInvocation, type DeviceCommandVerb } from '../../../src/commands/devices/command-verb.js';
 import { sendDeviceCommand } from '../../../src/api/device-commands.js';
-import { ApiError } from '../../../src/errors.js';
+import { ApiError, AuthError } from '../../../src/errors.js';
+import type { ApiClient } from '../../../src/api/client.js';
 import { fakeDeps, parseVerb } from '../fake-deps.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -83,11 +84,32 @@ describe('devices reboot / wake-up: run', () => {
   });
 
   it('--dry-run of one device shows the key that would be sent (the given one, as is) and sends nothing', async () => {
-    const f = fakeDeps({ format: 'csv' });
+    const found = { method: 'GET', path: '/v1/devices?hardware_id=HW-1&limit=1', body: { data: [{ hardware_id: 'HW-1' }], next_cursor: null, has_more: false } };
+    const f = fakeDeps({ format: 'csv', answers: [found] });
     await deviceCommandRun(f.deps, REBOOT, { hardwareId: 'HW-1', idempotencyKey: 'ci-42', yes: false, dryRun: true });
     expect(f.io.stdout()).toBe('hardware_id,command,idempotency_key\nHW-1,reboot,ci-42\n');
     expect(f.io.stderr()).toBe('Dry run: would send reboot to 1 device; nothing was sent.\n');
-    expect(f.sent).toEqual([]);
+    // the device looked up (as the real run would find it), nothing sent
+    expect(f.sent.map((s) => s.method)).toEqual(['GET']);
+  });
+
+  it('--dry-run of one device the service does not know (a typo): exit 5 naming it, nothing sent', async () => {
+    const unknown = { method: 'GET', path: '/v1/devices?hardware_id=HW-0000001&limit=1', body: { data: [], next_cursor: 'c2', has_more: true } };
+    // an empty page with more to come is not the end: the look-up reads on
+    const rest = { method: 'GET', path: '/v1/devices?hardware_id=HW-0000001&cursor=c2&limit=1', body: { data: [], next_cursor: null, has_more: false } };
+    const f = fakeDeps({ answers: [unknown, rest] });
+    const error = await deviceCommandRun(f.deps, REBOOT, { hardwareId: 'HW-0000001', yes: false, dryRun: true }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 5, message: '1 of the 1 device named is unknown to the service: HW-0000001; the reboot would fail for it (not found)' });
+    expect(f.io.stdout()).toBe('');
+  });
+
+  it('a profile without the command\'s scope is refused before the prompt', async () => {
+    const f = fakeDeps({ tty: true });
+    const real = await f.deps.api();
+    const refused = new AuthError('token request failed: invalid_scope', 'not granted');
+    const api = Object.assign(Object.create(real) as ApiClient, { accessToken: async () => Promise.reject(refused) });
+    await expect(deviceCommandRun({ ...f.deps, api: async () => api }, REBOOT, { hardwareId: 'HW-1', yes: false })).rejects.toBe(refused);
+    expect(f.prompts).toEqual([]);
   });
 
   it('a replayed answer says it was not sent again', async () => {
