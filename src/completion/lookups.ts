@@ -8,6 +8,7 @@ import type { Candidate } from './candidates.js';
 import { CompletionCache, type CachedListing } from './cache.js';
 import type { LookedUpValue } from './values.js';
 import { recordLabel } from '../output/record-fields.js';
+import { records } from '../records/resources.js';
 
 export type ApiValue = Exclude<LookedUpValue, 'profile'>;
 export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
@@ -27,9 +28,9 @@ const candidate = (value: unknown, record: Record<string, unknown>): Candidate |
   typeof value === 'string' ? { value, description: recordLabel(record, ['name']) } : undefined;
 
 const LISTINGS: Record<ApiValue, Listing> = {
-  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(d.hardware_id, d) },
-  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(f.id, f) },
-  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(o.id, o) },
+  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(records.device.hardwareIdOf(d), d) },
+  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(records.fleet.idOf(f), f) },
+  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(records.organization.idOf(o), o) },
 };
 
 /**
