@@ -7,7 +7,7 @@
 import { CancelledError, FleetctlError } from '../errors.js';
 import type { Clock } from '../io/clock.js';
 import type { ApiClient } from '../api/client.js';
-import { reportTimeOf } from './report-time.js';
+import { reportTimeOf } from '../records/report-time.js';
 
 export interface WaitOutcome {
   hardwareId: string;
@@ -156,7 +156,7 @@ export class ReturnWatcher {
 
   private answered(item: Watched, record: unknown): void {
     const now = this.now();
-    const reportedAt = record === undefined ? undefined : reportTimeOf(record, this.opts.field);
+    const reportedAt = record === undefined ? undefined : (reportTimeOf(record, this.opts.field) ?? undefined);
     if (record !== undefined && reportedAt === undefined && !this.missingTold) {
       this.missingTold = true;
       this.opts.onMissingField?.(item.hardwareId);

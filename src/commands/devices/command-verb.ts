@@ -23,7 +23,7 @@ import { pickDevicesFor } from '../shared/pickers.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
 import { hasWaves } from '../../bulk/waves.js';
-import { reportTimeField } from '../../bulk/report-time.js';
+import { waitReportTimeField } from '../../records/report-time.js';
 import { notBackError, withWait } from '../../bulk/wait-results.js';
 import { formatDuration } from '../../io/progress.js';
 import { addWaveOptions, waitForOne, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
@@ -230,7 +230,7 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   const generated = opts.idempotencyKey === undefined;
   const key = opts.idempotencyKey ?? generateIdempotencyKey();
   // before anything is sent: a --wait that cannot tell when the device reports says so now
-  const field = opts.wait && reportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
+  const field = opts.wait && waitReportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
   const api = await deps.api();
   const outcome = await sendDeviceCommand(api, { hardwareId: opts.hardwareId, command: verb.command, idempotencyKey: key, signal: deps.signal });
   if (!isSuccess(outcome.result.status)) {

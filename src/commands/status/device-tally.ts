@@ -3,7 +3,7 @@
 // report time must be read from the records themselves.
 import type { ApiClient } from '../../api/client.js';
 import type { Progress } from '../../io/progress.js';
-import { reportTimeFromRecords, reportTimeOf, type ReportTimeField } from './report-time.js';
+import { reportTimeFromRecords, reportTimeOf, type ReportTimeField } from '../../records/report-time.js';
 
 /** The capabilities fleetctl sends commands for: shown even when no record has them. */
 const COMMAND_CAPABILITIES = ['reboot', 'wake_up'];
