@@ -8,9 +8,7 @@ import type { Clock } from '../io/clock.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
 import { isLoopbackUrl } from '../shared/loopback.js';
 import { cutText, safeText } from '../shared/terminal-text.js';
-import { HTTP_METHODS, isOpenApiDoc, recordFieldNames, responseRecordSchema, type OpenApiDoc } from '../openapi/document-shapes.js';
-import { operation } from '../openapi/operations.js';
-import type { OperationId } from '../openapi/operation-types.js';
+import { HTTP_METHODS, isOpenApiDoc, type OpenApiDoc } from '../openapi/document-shapes.js';
 import type { Transport } from '../http/transport.js';
 
 export type { OpenApiDoc } from '../openapi/document-shapes.js';
@@ -104,17 +102,4 @@ async function readCache(file: string, baseUrl: string): Promise<CacheFile | und
   } catch {
     return undefined;
   }
-}
-
-/**
- * What the document in use says the records of an operation carry (dotted for nested members), for the output
- * layer's checks of --columns and --sort: the operation is found by method and path, as the spec states them.
- */
-export function declaredFieldsIn(load: () => Promise<ServedDocument>) {
-  return async (operationId: OperationId): Promise<ReadonlySet<string> | undefined> => {
-    const { document } = await load();
-    const { method, path: template } = operation(operationId);
-    const schema = responseRecordSchema(document, method, template);
-    return schema ? new Set(recordFieldNames(schema)) : undefined;
-  };
 }

@@ -8,7 +8,8 @@ import type { Candidate } from './candidates.js';
 import { CompletionCache, type CachedListing } from './cache.js';
 import type { LookedUpValue } from './values.js';
 import { recordLabel } from '../output/record-fields.js';
-import { records } from '../records/resources.js';
+// the member rules alone (records/members.ts), not every resource's: completion loads no more than it reads
+import { hardwareIdOf, recordId } from '../records/members.js';
 
 export type ApiValue = Exclude<LookedUpValue, 'profile'>;
 export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
@@ -28,9 +29,9 @@ const candidate = (value: unknown, record: Record<string, unknown>): Candidate |
   typeof value === 'string' ? { value, description: recordLabel(record, ['name']) } : undefined;
 
 const LISTINGS: Record<ApiValue, Listing> = {
-  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(records.device.hardwareIdOf(d), d) },
-  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(records.fleet.idOf(f), f) },
-  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(records.organization.idOf(o), o) },
+  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(hardwareIdOf(d), d) },
+  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(recordId(f, 'fleet'), f) },
+  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(recordId(o, 'organization'), o) },
 };
 
 /**
