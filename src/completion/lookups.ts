@@ -18,14 +18,14 @@ export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
 export const MAX_LISTED = 4 * MAX_LIMIT;
 
 interface Listing {
-  pages(api: ApiClient, signal: AbortSignal): Pager<Record<string, unknown>>;
-  toCandidate(item: Record<string, unknown>): Candidate | undefined;
+  pages(api: ApiClient, signal: AbortSignal): Pager<unknown>;
+  toCandidate(item: unknown): Candidate | undefined;
 }
 
 const FIRST_PAGES = { limit: MAX_LIMIT, all: true, maxItems: MAX_LISTED };
 
 // The description says what the record is, by the tables' rule: its name when it has one, else its own fields.
-const candidate = (value: unknown, record: Record<string, unknown>): Candidate | undefined =>
+const candidate = (value: unknown, record: unknown): Candidate | undefined =>
   typeof value === 'string' ? { value, description: recordLabel(record, ['name']) } : undefined;
 
 const LISTINGS: Record<ApiValue, Listing> = {
@@ -62,7 +62,7 @@ async function firstPages(api: ApiClient, listing: Listing, signal: AbortSignal)
   const pager = listing.pages(api, signal);
   try {
     for await (const item of pager) {
-      const found = item && typeof item === 'object' ? listing.toCandidate(item) : undefined;
+      const found = listing.toCandidate(item);
       if (found) candidates.push(found);
     }
   } catch {

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import type { ListItem } from '../../openapi/operation-types.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
@@ -102,7 +101,7 @@ export async function eventsSearchRun(deps: EventsSearchDeps, opts: EventsSearch
   };
   if (opts.follow) {
     const narrowed = [opts.hardwareId, ...(opts.fleetIds ?? []).map((id) => `fleet ${id}`), ...(opts.vehicleIds ?? []).map((id) => `vehicle ${id}`)];
-    const source: EventSource<ListItem<'searchEvents'>> = { what: `events of ${narrowed.filter(Boolean).join(', ')}`, fetch: search, id: (e) => records.event.keyOf(e), time: records.event.timeOf };
+    const source: EventSource<unknown> = { what: `events of ${narrowed.filter(Boolean).join(', ')}`, fetch: search, id: (e) => records.event.keyOf(e), time: records.event.timeOf };
     await followEvents(deps, source, viewOf('event'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
     return;
   }

@@ -1,7 +1,7 @@
 // What each resource looks like in a picker, and which of the API's filters narrow it.
 import type { Deps } from '../../factory.js';
 import { safeText } from '../../shared/terminal-text.js';
-import { recordCells } from '../../output/record-fields.js';
+import { carries, recordCells } from '../../output/record-fields.js';
 import { records, type Resource } from '../../records/resources.js';
 import { InvalidResponseError } from '../../errors.js';
 import { dateQuery, type DateWindow } from './dates.js';
@@ -18,9 +18,9 @@ const EVENT_DAYS = 30;
 export const HARDWARE_ID_ARGUMENT = pickable('hardware id of the device');
 
 // Each line is built by the tables' rule: these fields when the records carry them, else the records' own.
-const deviceCells = (d: Schema<'Device'>) => recordCells(d, ['hardware_id', 'name', 'model', 'capabilities']);
+const deviceCells = (d: unknown) => recordCells(d, ['hardware_id', 'name', 'model', 'capabilities']);
 
-export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<Schema<'Device'>> {
+export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<unknown> {
   return pickFromList(deps, {
     message: `${message} (type a hardware id or name)`,
     noun: 'device',
@@ -32,12 +32,12 @@ export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<Schema
 }
 
 /** The id of a picked device record, whatever the service calls it. */
-export function pickedDeviceId(device: Schema<'Device'>): string {
+export function pickedDeviceId(device: unknown): string {
   return requirePickedId(records.device.idOf(device), 'device');
 }
 
 /** The hardware id of a picked device record, whatever the service calls it. */
-function pickedHardwareId(device: Schema<'Device'>): string {
+function pickedHardwareId(device: unknown): string {
   const id = records.device.hardwareIdOf(device);
   if (id === undefined) throw new InvalidResponseError('the device picked carries no hardware id', 'give the hardware id as an argument');
   return id;
@@ -75,7 +75,7 @@ export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'Devic
 }
 
 /** The id of a record picked from a list (records are told apart by their id, whatever the service calls it). */
-async function pickId<T extends object>(deps: PickerDeps, resource: Resource, spec: Omit<ListPick<T>, 'key'>): Promise<string> {
+async function pickId(deps: PickerDeps, resource: Resource, spec: Omit<ListPick<unknown>, 'key'>): Promise<string> {
   const idOf = records[resource].idOf;
   return requirePickedId(idOf(await pickFromList(deps, { ...spec, key: (item) => idOf(item) ?? JSON.stringify(item) })), spec.noun);
 }
@@ -88,7 +88,7 @@ export function pickDriver(deps: PickerDeps): Promise<string> {
     // a name typed whole (first and last) is found: the two read as one cell
     cells: (d) => {
       const [first = '', last = '', ...rest] = recordCells(d, ['first_name', 'last_name', 'employee_id', 'status', 'email']);
-      return 'first_name' in d && 'last_name' in d ? [[first, last].filter(Boolean).join(' '), ...rest] : [first, last, ...rest];
+      return carries(d, 'first_name') && carries(d, 'last_name') ? [[first, last].filter(Boolean).join(' '), ...rest] : [first, last, ...rest];
     },
   });
 }

@@ -39,7 +39,7 @@ describe('pickDevice: search over the devices list', () => {
       answers: [devicesPage('/v1/devices?limit=100', range(1, 2), 'c2'), devicesPage('/v1/devices?hardware_id=HW-000150&limit=100', [device(150)])],
       searches: [{ term: 'HW-000150', choose: 'HW-000150' }],
     });
-    expect((await pickDevice(f.deps)).id).toBe(uuid(150));
+    expect(await pickDevice(f.deps)).toMatchObject({ id: uuid(150) });
     expect(f.shown[0]!.lines).toEqual(['(first 2 devices; type to search them all)', 'HW-000150  Van 150  DC-200  reboot wake_up']);
     f.assertAllAnswered();
   });
@@ -53,7 +53,7 @@ describe('pickDevice: search over the devices list', () => {
       ],
       searches: [{ term: 'HW-00001', choose: 'HW-000011' }],
     });
-    expect((await pickDevice(f.deps)).id).toBe(uuid(11));
+    expect(await pickDevice(f.deps)).toMatchObject({ id: uuid(11) });
     expect(f.shown[0]!.lines.map((line) => line.split(' ')[0])).toEqual(['HW-00001', 'HW-000010', 'HW-000011']);
   });
 
