@@ -209,6 +209,20 @@ describe('pickEvent and pickMedia', () => {
     f.assertAllAnswered();
   });
 
+  it("an event's composite id (what `events get` takes) is passed on, whatever member holds it, not its per-device id", async () => {
+    const composite = Buffer.from('HW-000001|17', 'utf8').toString('base64url');
+    const f = fakeDeps({
+      tty: true,
+      answers: [
+        devicesPage('/v1/devices?limit=100', range(1, 1)),
+        devicesPage(`/v1/events?hardware_id=HW-000001&${window}&limit=100`, [{ id: '17', lookup_key: composite, event_types: ['speeding'], triggered_at: '2024-05-30T10:00:00Z' }]),
+      ],
+      searches: [{ choose: 'HW-000001' }, { term: 'speeding', choose: 'speeding' }],
+    });
+    expect(await pickEvent(f.deps)).toBe(composite);
+    f.assertAllAnswered();
+  });
+
   it('a device without events in the window is said plainly, with where to look', async () => {
     const f = fakeDeps({
       tty: true,
