@@ -3,6 +3,7 @@ import type { Deps } from '../../factory.js';
 import { safeText } from '../../shared/terminal-text.js';
 import { carries, recordCells } from '../../output/record-fields.js';
 import { records, type Resource } from '../../records/resources.js';
+import { RECORD_VIEWS } from '../../records/views.js';
 import { InvalidResponseError } from '../../errors.js';
 import { dateQuery, type DateWindow } from './dates.js';
 import { checkFromList, givenOrPicked, pickable, pickFromList, type ListPick, type PickerDeps } from './pick-list.js';
@@ -17,8 +18,9 @@ const EVENT_DAYS = 30;
 
 export const HARDWARE_ID_ARGUMENT = pickable('hardware id of the device');
 
-// Each line is built by the tables' rule: these fields when the records carry them, else the records' own.
-const deviceCells = (d: unknown) => recordCells(d, ['hardware_id', 'name', 'model', 'capabilities']);
+// Each line is built by the tables' rule: the view's picker fields (records/views.ts) when the records carry them,
+// else the records' own.
+const deviceCells = (d: unknown) => recordCells(d, RECORD_VIEWS.device.picker);
 
 export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<unknown> {
   return pickFromList(deps, {
@@ -87,8 +89,9 @@ export function pickDriver(deps: PickerDeps): Promise<string> {
     list: (api, paging) => api.list('listDrivers', {}, paging),
     // a name typed whole (first and last) is found: the two read as one cell
     cells: (d) => {
-      const [first = '', last = '', ...rest] = recordCells(d, ['first_name', 'last_name', 'employee_id', 'status', 'email']);
-      return carries(d, 'first_name') && carries(d, 'last_name') ? [[first, last].filter(Boolean).join(' '), ...rest] : [first, last, ...rest];
+      const [first = '', last = '', ...rest] = recordCells(d, RECORD_VIEWS.driver.picker);
+      const [firstName, lastName] = RECORD_VIEWS.driver.picker;
+      return carries(d, firstName) && carries(d, lastName) ? [[first, last].filter(Boolean).join(' '), ...rest] : [first, last, ...rest];
     },
   });
 }
@@ -98,7 +101,7 @@ export function pickFleet(deps: PickerDeps): Promise<string> {
     message: 'Fleet (type a name)',
     noun: 'fleet',
     list: (api, paging) => api.list('listFleets', {}, paging),
-    cells: (f) => recordCells(f, ['name', 'vehicle_count']),
+    cells: (f) => recordCells(f, RECORD_VIEWS.fleet.picker),
   });
 }
 
@@ -107,8 +110,7 @@ export function pickOrganization(deps: PickerDeps): Promise<string> {
     message: 'Organization (type a name)',
     noun: 'organization',
     list: (api, paging) => api.list('listOrganizations', {}, paging),
-    // names can repeat across a tenant: the id tells them apart
-    cells: (o) => recordCells(o, ['name', 'id']),
+    cells: (o) => recordCells(o, RECORD_VIEWS.organization.picker),
   });
 }
 
@@ -117,7 +119,7 @@ export function pickVehicle(deps: PickerDeps): Promise<string> {
     message: 'Vehicle (type a name or plate)',
     noun: 'vehicle',
     list: (api, paging) => api.list('listVehicles', {}, paging),
-    cells: (v) => recordCells(v, ['name', 'license_plate', 'make', 'model', 'year']),
+    cells: (v) => recordCells(v, RECORD_VIEWS.vehicle.picker),
   });
 }
 
@@ -135,7 +137,7 @@ export async function pickEvent(deps: PickerDeps & Pick<Deps, 'clock'>): Promise
       message: `device ${hardwareId} has no events in the last ${EVENT_DAYS} days`,
       hint: `give the event id; older ones: fleetctl events search --hardware-id ${hardwareId} --since 90d`,
     },
-    cells: (e) => recordCells(e, ['triggered_at', 'event_types', 'is_accident', 'is_important']),
+    cells: (e) => recordCells(e, RECORD_VIEWS.event.picker),
     // unique across devices: the composite id the spec describes, not a per-device event id
     key: (e) => records.event.keyOf(e, device),
   });
@@ -153,7 +155,7 @@ export function pickMedia(deps: PickerDeps, hardwareId: string, window: DateWind
       message: `device ${shown} has no media${window.dateFrom || window.dateTo ? ' in that window' : ''}`,
       hint: 'widen --from/--to, or leave them out',
     },
-    cells: (m) => recordCells(m, ['file_name', 'recorded_at', 'mime_type', 'size_bytes']),
+    cells: (m) => recordCells(m, RECORD_VIEWS.deviceMedia.picker),
   });
 }
 
