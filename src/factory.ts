@@ -113,7 +113,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
         jq.catch(() => undefined);
       }
       // --columns and --sort may name what the service's own document describes: asked only when a name is not in the records
-      const declaredFields = async (operationId: OperationId) => (await import('./api/served-document.js')).declaredFieldsIn(() => deps.servedDocument())(operationId);
+      const declaredFields = async (operationId: OperationId) => (await import('./records/declared-fields.js')).declaredFieldsIn(() => deps.servedDocument())(operationId);
       return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp, declaredFields });
     },
     debug,

@@ -78,8 +78,8 @@ export async function buildApiClient(from: ClientSources): Promise<ApiClient> {
 function stylesIn(servedDocument: () => Promise<ServedDocument>): (method: string, pathTemplate: string) => Promise<ReadonlyMap<string, ParameterStyle>> {
   return async (method, pathTemplate) => {
     const served = await servedDocument();
-    const { parameterSchemas } = await import('../openapi/document-shapes.js');
-    return new Map(parameterSchemas(served.document, method, pathTemplate).filter((p) => p.in === 'query').map((p) => [p.name, { style: p.style, explode: p.explode }]));
+    const { queryParameterStyles } = await import('../openapi/document-shapes.js');
+    return queryParameterStyles(served.document, method, pathTemplate);
   };
 }
 

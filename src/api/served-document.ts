@@ -1,7 +1,7 @@
 // The OpenAPI document a service serves at {base_url}/openapi/v1.json (the spec promises it): fetched without a
 // token, cached whole in the config folder per base URL, and the bundled document only when none is served. It is
 // the source of record shapes and request rules for that service (`api`, columns, request checks). What is handed
-// out is the document composed (composed-document.ts: $refs followed, allOf merged, nullable written one way); the
+// out is the document composed (composed-document.ts: $refs followed, compositions merged, nullable written one way); the
 // cache keeps it as served.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -11,9 +11,7 @@ import { writeFileAtomically } from '../io/atomic-file.js';
 import { isLoopbackUrl } from '../shared/loopback.js';
 import { cutText, safeText } from '../shared/terminal-text.js';
 import { adoptComposed, COMPOSITION_RULES_VERSION } from '../openapi/composed-document.js';
-import { composeDocument, HTTP_METHODS, isOpenApiDoc, recordFieldNames, responseRecordSchema, type OpenApiDoc } from '../openapi/document-shapes.js';
-import { operation } from '../openapi/operations.js';
-import type { OperationId } from '../openapi/operation-types.js';
+import { composeDocument, HTTP_METHODS, isOpenApiDoc, type OpenApiDoc } from '../openapi/document-shapes.js';
 import type { Transport } from '../http/transport.js';
 
 export type { OpenApiDoc } from '../openapi/document-shapes.js';
@@ -129,17 +127,4 @@ async function readCache(file: string, baseUrl: string, configDir: string): Prom
   } catch {
     return undefined;
   }
-}
-
-/**
- * What the document in use says the records of an operation carry (dotted for nested members), for the output
- * layer's checks of --columns and --sort: the operation is found by method and path, as the spec states them.
- */
-export function declaredFieldsIn(load: () => Promise<ServedDocument>) {
-  return async (operationId: OperationId): Promise<ReadonlySet<string> | undefined> => {
-    const { document } = await load();
-    const { method, path: template } = operation(operationId);
-    const schema = responseRecordSchema(document, method, template);
-    return schema ? new Set(recordFieldNames(schema)) : undefined;
-  };
 }

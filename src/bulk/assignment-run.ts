@@ -17,7 +17,7 @@ import { runBulk } from './runner.js';
 import { DEFAULT_CONCURRENCY, pacedClient, type BulkDeps } from './run.js';
 import { sampleOf } from './capability.js';
 import { parseAssignmentRows, type AssignmentCommand } from './assignment-rows.js';
-import { assignVehicleMember } from '../api/assign-command.js';
+import { assignVehicleMember } from '../records/assignment.js';
 import { assignmentAttempt, isAssignmentDone, type AssignmentResult } from './assignment-task.js';
 
 export interface AssignmentRunOptions {

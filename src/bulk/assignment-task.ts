@@ -7,7 +7,7 @@ import { lookupPaging } from '../api/paginate.js';
 import { ApiError, CancelledError, FleetctlError } from '../errors.js';
 import type { RequestBody } from '../openapi/operation-types.js';
 import { isUuid } from '../shared/uuid.js';
-import { recordId } from '../output/record-fields.js';
+import { records } from '../records/resources.js';
 import type { AssignmentCommand } from './assignment-rows.js';
 
 export type AssignmentStatus = 'assigned' | 'unassigned' | 'unchanged' | 'would_assign' | 'would_unassign' | 'not_found' | 'failed';
@@ -33,34 +33,11 @@ export function isAssignmentDone(result: AssignmentResult): boolean {
   return result.status !== 'failed';
 }
 
-/**
- * What a record says of its vehicle: the values of its members named for a vehicle that hold a uuid, null, or an
- * object whose id is a uuid (the spec shows no device field: vehicle_id in one service, vehicle_ref or
- * vehicle: {id, name} in another). Empty when none says.
- */
-export function vehicleMembers(record: unknown): (string | null)[] {
-  if (record === null || typeof record !== 'object') return [];
-  const vehicleOf = (value: unknown): string | null | undefined => {
-    if (value === null) return null;
-    if (typeof value === 'string') return isUuid(value) ? value.toLowerCase() : undefined;
-    // a nested vehicle is read by its id, one level down only
-    if (typeof value === 'object' && !Array.isArray(value)) {
-      const id = (value as { id?: unknown }).id;
-      return typeof id === 'string' && isUuid(id) ? id.toLowerCase() : undefined;
-    }
-    return undefined;
-  };
-  return Object.entries(record as Record<string, unknown>)
-    .filter(([name]) => /vehicle/i.test(name))
-    .map(([, value]) => vehicleOf(value))
-    .filter((value): value is string | null => value !== undefined);
-}
-
 export async function assignmentAttempt(
   api: ApiClient,
   row: { device: string; vehicle?: string },
   command: AssignmentCommand,
-  /** vehicleMember: the assign command's member for the vehicle in the document in use (api/assign-command.ts). */
+  /** vehicleMember: the assign command's member for the vehicle in the document in use (records/assignment.ts). */
   opts: { dryRun: boolean; signal: AbortSignal; vehicleMember: string },
 ): Promise<AssignmentOutcome> {
   const result: AssignmentResult = { hardware_id: row.device, device_id: null, command, vehicle_id: row.vehicle ?? null, status: 'failed', http_status: null, code: null };
@@ -68,10 +45,10 @@ export async function assignmentAttempt(
     const record = await findDevice(api, row.device, opts.signal);
     if (record === AMBIGUOUS) return { result: { ...result, code: 'device.ambiguous' } };
     if (record === undefined) return { result: { ...result, status: 'not_found', http_status: 404, code: 'device.not_found' } };
-    const id = recordId(record, 'device');
+    const id = records.device.idOf(record);
     if (id === undefined) return { result: { ...result, code: 'device.no_id' }, error: new Error(`the record of ${row.device} carries no id`) };
     result.device_id = id;
-    const current = vehicleMembers(record);
+    const current = records.device.vehiclesOf(record);
     const inPlace = command === 'assign' ? current.includes(row.vehicle!) : current.length > 0 && current.every((v) => v === null);
     if (inPlace) return { result: { ...result, status: 'unchanged' } };
     if (opts.dryRun) return { result: { ...result, status: command === 'assign' ? 'would_assign' : 'would_unassign' } };

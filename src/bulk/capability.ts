@@ -2,25 +2,12 @@
 // A device whose record clearly lacks the capability is skipped: the API would only refuse it (422
 // device.capability_missing), and a fleet-wide reboot should not fail because some devices cannot reboot.
 // The spec shows no member of a device record, so a guess must never withhold a command: only a list in the form
-// fleetctl reads (listedCapabilities) can skip a device; any other value, and devices named by hardware id
+// fleetctl reads (records.device.capabilitiesOf) can skip a device; any other value, and devices named by hardware id
 // (no record), are sent, and the API, the authority, decides.
 import type { DeviceCommand } from '../api/device-commands.js';
 import { CapabilityMissingError } from '../errors.js';
 import type { Theme } from '../io/theme.js';
 import { safeText } from '../shared/terminal-text.js';
-
-/** The capability names fleetctl sends commands for, as the spec's error code and scopes name them. */
-const KNOWN: readonly string[] = ['reboot', 'wake_up'] satisfies DeviceCommand[];
-
-/**
- * A record's capabilities when they are in the form fleetctl reads: an array of names in which a command it sends
- * (reboot, wake_up) appears, or an empty array (the device can do nothing). Anything else (names of another
- * vocabulary, objects, a string, a number) is undefined: not known, so nothing is skipped for it.
- */
-export function listedCapabilities(value: unknown): readonly string[] | undefined {
-  if (!Array.isArray(value) || !value.every((c): c is string => typeof c === 'string')) return undefined;
-  return value.length === 0 || value.some((c) => KNOWN.includes(c)) ? value : undefined;
-}
 
 export interface CapabilityCheck {
   /** Devices to send to: their record has the capability, or no record tells. */

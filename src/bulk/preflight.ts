@@ -9,7 +9,7 @@ import { ApiError, NotFoundError, UsageError } from '../errors.js';
 import { scopeFor } from '../openapi/operations.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { sampleOf } from './capability.js';
-import { describedLastReportedFields } from './report-time.js';
+import { describedLastReportedFields } from '../records/report-time.js';
 
 export interface SendingCheck {
   command: DeviceCommand;

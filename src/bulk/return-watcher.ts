@@ -7,7 +7,7 @@
 import { CancelledError, FleetctlError } from '../errors.js';
 import type { Clock } from '../io/clock.js';
 import type { ApiClient } from '../api/client.js';
-import { reportTimeOf } from './report-time.js';
+import { reportInstantOf } from '../records/report-time.js';
 import { compareInstants, instantOfMs } from '../shared/rfc3339.js';
 
 export interface WaitOutcome {
@@ -157,7 +157,7 @@ export class ReturnWatcher {
 
   private answered(item: Watched, record: unknown): void {
     const now = this.now();
-    const reportedAt = record === undefined ? undefined : reportTimeOf(record, this.opts.field);
+    const reportedAt = record === undefined ? undefined : (reportInstantOf(record, this.opts.field) ?? undefined);
     if (record !== undefined && reportedAt === undefined && !this.missingTold) {
       this.missingTold = true;
       this.opts.onMissingField?.(item.hardwareId);

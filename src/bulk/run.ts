@@ -18,7 +18,7 @@ import { isRunFatal } from './runner.js';
 import { hasWaves, planLines, planWaves, type WaveOptions, type WavePlan } from './waves.js';
 import { WaveSender, type WavesDone } from './wave-run.js';
 import { ReturnWatcher, type WaitOutcome } from './return-watcher.js';
-import { reportTimeField } from './report-time.js';
+import { waitReportTimeField } from '../records/report-time.js';
 import { abortedError, notBackError, RunTally, waitSummaryLines, withWait } from './wait-results.js';
 import type { ConcurrencyBounds } from './concurrency.js';
 import { bulkFailure, summaryLines } from './summary.js';
@@ -88,7 +88,7 @@ interface Run {
 
 export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<void> {
   // before anything is read or sent: a --wait that cannot tell when a device reports says so now
-  const wait = opts.wait && { field: reportTimeField(await deps.servedDocument(), opts.wait.reportTimeField), timeoutMs: opts.wait.timeoutMs };
+  const wait = opts.wait && { field: waitReportTimeField(await deps.servedDocument(), opts.wait.reportTimeField), timeoutMs: opts.wait.timeoutMs };
   const run = opts.resume ? await resumeRun(deps, verb, opts) : await newRun(deps, verb, opts);
   run.wait = wait;
   const pendingCount = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!))).length;

@@ -1,12 +1,13 @@
 // Which devices a bulk command goes to: hardware ids as arguments, from a file (or stdin), or a selection
 // resolved through the devices list.
 import type { ApiClient } from '../api/client.js';
+import { InvalidResponseError } from '../errors.js';
 import { readFileOrStdin } from '../io/read-input.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { requireHardwareId } from '../shared/hardware-id.js';
 import { MAX_LIMIT } from '../shared/page-limits.js';
-import { listedCapabilities } from './capability.js';
 import { devicesFromRun, type FromRun } from './from-run.js';
+import { records } from '../records/resources.js';
 
 export interface TargetSource {
   ids: string[];
@@ -85,10 +86,13 @@ export async function resolveTargets(
     const pager = api.list('listDevices', { query, signal: deps.signal }, { limit: MAX_LIMIT, all: true });
     for await (const device of pager) {
       selected++;
-      all.push(device.hardware_id);
-      const listed = listedCapabilities(device.capabilities);
-      if (listed) capabilities.set(device.hardware_id, listed);
-      else unstated.add(device.hardware_id);
+      const hardwareId = records.device.hardwareIdOf(device);
+      // a device that cannot be named is not left out quietly: the run stops before anything is sent
+      if (hardwareId === undefined) throw new InvalidResponseError(`a device of ${selectionText(source)} carries no hardware id in its record`, 'name the devices by hardware id, or with --from-file');
+      all.push(hardwareId);
+      const listed = records.device.capabilitiesOf(device);
+      if (listed !== undefined) capabilities.set(hardwareId, listed);
+      else unstated.add(hardwareId);
     }
   }
   return { ids: [...new Set(all)], capabilities, selected, unstated };

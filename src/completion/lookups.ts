@@ -8,6 +8,8 @@ import type { Candidate } from './candidates.js';
 import { CompletionCache, type CachedListing } from './cache.js';
 import type { LookedUpValue } from './values.js';
 import { recordLabel } from '../output/record-fields.js';
+// the member rules alone (records/members.ts), not every resource's: completion loads no more than it reads
+import { hardwareIdOf, recordId } from '../records/members.js';
 
 export type ApiValue = Exclude<LookedUpValue, 'profile'>;
 export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
@@ -16,20 +18,20 @@ export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
 export const MAX_LISTED = 4 * MAX_LIMIT;
 
 interface Listing {
-  pages(api: ApiClient, signal: AbortSignal): Pager<Record<string, unknown>>;
-  toCandidate(item: Record<string, unknown>): Candidate | undefined;
+  pages(api: ApiClient, signal: AbortSignal): Pager<unknown>;
+  toCandidate(item: unknown): Candidate | undefined;
 }
 
 const FIRST_PAGES = { limit: MAX_LIMIT, all: true, maxItems: MAX_LISTED };
 
 // The description says what the record is, by the tables' rule: its name when it has one, else its own fields.
-const candidate = (value: unknown, record: Record<string, unknown>): Candidate | undefined =>
+const candidate = (value: unknown, record: unknown): Candidate | undefined =>
   typeof value === 'string' ? { value, description: recordLabel(record, ['name']) } : undefined;
 
 const LISTINGS: Record<ApiValue, Listing> = {
-  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(d.hardware_id, d) },
-  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(f.id, f) },
-  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(o.id, o) },
+  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(hardwareIdOf(d), d) },
+  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(recordId(f, 'fleet'), f) },
+  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(recordId(o, 'organization'), o) },
 };
 
 /**
@@ -60,7 +62,7 @@ async function firstPages(api: ApiClient, listing: Listing, signal: AbortSignal)
   const pager = listing.pages(api, signal);
   try {
     for await (const item of pager) {
-      const found = item && typeof item === 'object' ? listing.toCandidate(item) : undefined;
+      const found = listing.toCandidate(item);
       if (found) candidates.push(found);
     }
   } catch {

@@ -206,3 +206,8 @@ export function recordFields(schema: unknown, prefix = '', fields: Record<string
 export function recordFieldNames(schema: unknown): string[] {
   return Object.keys(recordFields(schema));
 }
+
+/** How each query parameter of an operation goes on the wire (its style and explode), by name. */
+export function queryParameterStyles(doc: OpenApiDoc, method: string, pathTemplate: string): Map<string, { style: string; explode: boolean }> {
+  return new Map(parameterSchemas(doc, method, pathTemplate).filter((p) => p.in === 'query').map((p) => [p.name, { style: p.style, explode: p.explode }]));
+}

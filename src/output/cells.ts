@@ -1,6 +1,6 @@
 // Cells: what a record's values look like in a table for a person, a TSV row or a CSV row.
 import { cellText, valueAt } from './values.js';
-import { isDateTime, isIdentifierColumn } from './record-fields.js';
+import { isDateTime, isIdentifierColumn } from '../records/members.js';
 import { safeText } from '../shared/terminal-text.js';
 import type { StiffnessValue } from './table-layout.js';
 

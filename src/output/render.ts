@@ -6,7 +6,8 @@ import { bundledDeclaredFields, closestNames, type DeclaredFields, type Resource
 import { quoteInput, safeText, terminalSafeJson } from '../shared/terminal-text.js';
 import { holdAll, sortRecords, type SortKey } from './sort.js';
 import { csvHeader, csvRow, oneLine, personCell, tableHeads, tsvField } from './cells.js';
-import { carries, chooseColumns, everyField, isIdentifierColumn } from './record-fields.js';
+import { carries, chooseColumns, everyField } from './record-fields.js';
+import { isIdentifierColumn } from '../records/members.js';
 import { firstBatch } from './first-batch.js';
 import { batchesOf } from './batches.js';
 import type { JqProgram, JqResult } from './jq.js';

@@ -2,15 +2,7 @@
 import { UsageError } from '../errors.js';
 import { hasControlCharacters, quoteInput } from '../shared/terminal-text.js';
 
-export function valueAt(record: unknown, path: string): unknown {
-  let current: unknown = record;
-  for (const part of path.split('.')) {
-    // own members only: a column named constructor or __proto__ is a field a record does not have
-    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
+export { valueAt } from '../shared/member-path.js';
 
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -1,7 +1,7 @@
 // The module graph of src/, read from the sources: no import cycle anywhere, between modules or between folders,
 // type-only imports counted; the sandbox reaches nothing of the CLI (it runs alone as `fleetctl sandbox`,
 // embedded, or in tests), only the leaf modules both sides share; nothing below the commands, the factory
-// included, imports a command module.
+// included, imports a command module; only the record boundary (src/records/) and src/openapi/ read schemas.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +94,18 @@ const SHARED_WITH_THE_SANDBOX = [
   'src/io/atomic-file.ts', 'src/io/directories.ts', 'src/io/read-input.ts',
 ];
 
+/** The schema readers of openapi/document-shapes.ts: what only the record boundary and openapi/ itself may use. */
+const SCHEMA_READERS = /\b(resolveSchema|requestBodySchema|responseRecordSchema|parameterSchemas|recordFields|recordFieldNames)\b/;
+/** A schema walked by hand: its members, or its composition. */
+const SCHEMA_WALK = /\.properties\b|\b(allOf|anyOf|oneOf)\b/;
+/** Where a schema is still read outside src/records/: this list may only shrink. */
+const SCHEMAS_READ_ELSEWHERE: Record<string, string> = {
+  // checks of request bodies and parameters: to read the composed schemas of the document library (issue 33, point 2)
+  'src/commands/shared/request-checks.ts': 'request bodies',
+  // the webhook receiver's payload check, shared with the sandbox: CloudEvents payloads the spec shows
+  'src/webhooks/envelope-reading.ts': 'webhook payloads',
+};
+
 describe('the import graph of src/', () => {
   it('reads every import of the sources', () => {
     // a pattern that matched nothing would make the checks below pass vacuously
@@ -145,5 +157,28 @@ describe('the import graph of src/', () => {
       below.some((layer) => file.startsWith(layer)) ? edges.filter((edge) => edge.to.startsWith('src/commands/')).map((edge) => `${file} -> ${edge.to}`) : [],
     );
     expect(upward).toEqual([]);
+  });
+
+  it('lets only the record boundary (src/records/) and src/openapi/ read a schema: no other module imports the schema readers or walks one by hand', () => {
+    const readers = [...graph.keys()].filter((file) => !file.startsWith('src/records/') && !file.startsWith('src/openapi/'));
+    const found = readers.filter((file) => {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      const importsReader = [...text.matchAll(/import\s*(?:type\s+)?\{([^}]*)\}\s*from\s*['"][^'"]*document-shapes\.js['"]|\{([^}]*)\}\s*=\s*await import\(\s*['"][^'"]*document-shapes\.js['"]/g)].some((m) => SCHEMA_READERS.test(m[1] ?? m[2]!));
+      return importsReader || SCHEMA_WALK.test(text);
+    });
+    // the rule reads what it means to: the boundary itself reads schemas
+    expect(graph.get('src/records/report-time.ts')).toContainEqual({ to: 'src/openapi/document-shapes.ts', typeOnly: false });
+    expect(found.filter((file) => !(file in SCHEMAS_READ_ELSEWHERE))).toEqual([]);
+    // an entry whose file no longer reads schemas is taken off the list
+    expect(Object.keys(SCHEMAS_READ_ELSEWHERE).filter((file) => !found.includes(file))).toEqual([]);
+  });
+
+  it('keeps the record boundary below its readers: src/records/ imports only src/openapi/, src/shared/ and errors', () => {
+    const allowed = ['src/records/', 'src/openapi/', 'src/shared/', 'src/errors.ts'];
+    const outside = [...graph].flatMap(([file, edges]) =>
+      file.startsWith('src/records/') ? edges.filter((edge) => !allowed.some((folder) => edge.to.startsWith(folder))).map((edge) => `${file} -> ${edge.to}`) : [],
+    );
+    expect(graph.get('src/records/resources.ts')!.length).toBeGreaterThan(2);
+    expect(outside).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { parseAssignmentRows } from '../../src/bulk/assignment-rows.js';
-import { vehicleMembers } from '../../src/bulk/assignment-task.js';
+import { vehicleMembers } from '../../src/records/device-vehicle.js';
 
 const V = '8c3f3c8e-1d2b-4f5a-9e7d-0a1b2c3d4e5f';
 const D = '2E7F6C1F-1DAE-45ED-A366-ADAE182C1269';

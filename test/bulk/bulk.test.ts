@@ -76,6 +76,14 @@ describe('id lists', () => {
     const api = () => Promise.reject(new Error('no request for a list of ids'));
     expect((await resolveTargets({ api, stdin }, { ids: ['HW-0'], fromFile: '-' })).ids).toHaveLength(300_000);
   }, 30_000);
+  it('a selection read through the record boundary: the hardware id and capabilities whatever the service names them, and a device it cannot name stops the run', async () => {
+    const devices = (...data: unknown[]) => () => Promise.resolve({ list: async function* () { yield* data; } } as unknown as ApiClient);
+    const stdin = new PassThrough();
+    const found = await resolveTargets({ api: devices({ id: 'd1', hardwareId: 'TLM-1', capabilities: ['reboot'] }, { id: 'd2', hw: 'TLM-2' }), stdin }, { ids: [], fleetId: FLEET });
+    expect(found.ids).toEqual(['TLM-1', 'TLM-2']);
+    expect([...found.capabilities]).toEqual([['TLM-1', ['reboot']]]);
+    await expect(resolveTargets({ api: devices({ id: 'd3', serial: 'S-3' }), stdin }, { ids: [], fleetId: FLEET })).rejects.toThrow(`a device of --fleet-id ${FLEET} carries no hardware id in its record`);
+  });
 });
 
 describe('bulk failure and exit code', () => {

@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { REBOOT, WAKE_UP } from '../../src/commands/devices/command-verb.js';
 import { bulkCommandRun, type BulkCommandOptions } from '../../src/bulk/run.js';
-import { checkCapability, listedCapabilities } from '../../src/bulk/capability.js';
+import { checkCapability } from '../../src/bulk/capability.js';
+import { records } from '../../src/records/resources.js';
+
+const listedCapabilities = (value: unknown) => records.device.capabilitiesOf({ capabilities: value });
 import { UsageError } from '../../src/errors.js';
 import { fakeDeps, type ScriptedAnswer } from '../commands/fake-deps.js';
 import { tempDir as newTempDir } from '../support/temp-dir.js';

@@ -49,15 +49,18 @@ describe('commands whose paths the spec does not show, against a service without
   });
 });
 
-describe('--follow over events named otherwise ({ref, occurred_at}, no event_id)', { timeout: 60_000 }, () => {
+describe('--follow over events named otherwise ({ref, occurred_at}, no event_id; an id 1, 2, 3 on every device)', { timeout: 60_000 }, () => {
   it.each([
     [['devices', 'events', 'TLM-00001', '--since', '30d']],
     [['events', 'search', '--hardware-id', 'TLM-00001', '--since', '30d']],
+    // three devices' events: their ids repeat, their composite refs do not
+    [['events', 'search', '--fleet-id', FLEET_1, '--since', '30d']],
   ])('%j --follow prints every event of the window, each once', async (args) => {
     const listed = await h.cli([...args, '--all', '-o', 'json']);
     expectOk(args, listed);
     const refs = (JSON.parse(listed.stdout) as { ref: string }[]).map((e) => e.ref).sort();
     expect(refs.length).toBeGreaterThan(1);
+    if (args.includes('--fleet-id')) expect(refs).toHaveLength(9);
     // stopped after a few polls, as Ctrl-C would
     const followed = await h.cli([...args, '--follow', '--interval', '1s', '-o', 'ndjson'], { timeoutMs: 3_500 });
     const printed = followed.stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { ref: string }).ref);

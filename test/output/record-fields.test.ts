@@ -1,7 +1,7 @@
 // The one rule for which fields a view shows when the records are shaped otherwise than fleetctl guessed:
 // preferred columns the records carry, then the records' own (identifiers, names, times, other scalars).
 import { describe, expect, it } from 'vitest';
-import { carries, chooseColumns, everyField, isIdentifierColumn, rankField, FieldRank, recordCells, recordId, recordLabel } from '../../src/output/record-fields.js';
+import { carries, chooseColumns, everyField, recordCells, recordLabel } from '../../src/output/record-fields.js';
 import { firstBatch } from '../../src/output/first-batch.js';
 
 const uuid = '2e7f6c1f-1dae-45ed-a366-adae182c1269';
@@ -20,28 +20,6 @@ describe('chooseColumns', () => {
 
   it('no records: the preferences as they are', () => {
     expect(chooseColumns(['id', 'name'], [])).toEqual(['id', 'name']);
-  });
-});
-
-describe('field ranks and identifiers', () => {
-  it.each([
-    ['id', [uuid], FieldRank.identifier],
-    ['vehicle_ref', [uuid], FieldRank.identifier],
-    ['hardwareId', ['HW-1'], FieldRank.identifier],
-    ['idempotency_key', ['k'], FieldRank.identifier],
-    ['title', ['North'], FieldRank.name],
-    ['given_name', ['Ada'], FieldRank.name],
-    ['observed', ['2026-11-20T10:00:00Z'], FieldRank.time],
-    ['opened_at', [null], FieldRank.time],
-    ['count', [3], FieldRank.scalar],
-    ['firmware', [{ v: 1 }], FieldRank.nested],
-  ] as const)('%s is ranked %i', (field, values, rank) => {
-    expect(rankField(field, values)).toBe(rank);
-  });
-
-  it('a column of uuids is an identifier, whatever its name', () => {
-    expect(isIdentifierColumn('owner', [uuid, null, ''])).toBe(true);
-    expect(isIdentifierColumn('owner', ['Ada'])).toBe(false);
   });
 });
 
@@ -68,24 +46,6 @@ describe('picker cells and completion labels', () => {
     expect(recordLabel({ id: uuid, name: 'Van 1' }, ['name'])).toBe('Van 1');
     expect(recordLabel({ id: uuid, serial: 'S-1', meta: { a: 1 }, title: 'North' }, ['name'])).toBe('North');
     expect(recordLabel({ id: uuid }, ['name'])).toBeUndefined();
-  });
-});
-
-describe('recordId: a record\'s identifier, whatever the service calls it', () => {
-  it.each([
-    [{ id: 'a', media_id: 'b' }, 'media', 'a'],
-    [{ media_id: 'b', hardware_id: 'HW-1' }, 'media', 'b'],
-    [{ mediaId: 'c' }, 'media', 'c'],
-    [{ media_ref: 'md-00', hw: 'HW-1' }, 'media', 'md-00'],
-    [{ event_id: 'ZXY', vehicle_id: 'v' }, 'event', 'ZXY'],
-    [{ live_stream_id: 's1' }, 'live stream', 's1'],
-    [{ liveStreamId: 's2' }, 'live-stream', 's2'],
-    [{ uuid: 'u', name: 'x' }, 'fleet', 'u'],
-    [{ id: 42 }, 'driver', '42'],
-  ])('%j (%s): %s', (record, noun, expected) => expect(recordId(record, noun)).toBe(expected));
-
-  it.each([[{ fleet_id: 'f', vehicle_id: 'v' }], [{ id: '  ' }], [{ id: null }], [{ id: { value: 'x' } }], [null], [['id']], ['id']])('%j has none', (record) => {
-    expect(recordId(record, 'device')).toBeUndefined();
   });
 });
 

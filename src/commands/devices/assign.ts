@@ -10,7 +10,7 @@ import { bodyRules, checkBody, declaredMembers, FIELD_OPTION, fieldTexts, typedM
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
 import { assignmentRun } from '../../bulk/assignment-run.js';
-import { assignVehicleMember } from '../../api/assign-command.js';
+import { assignVehicleMember } from '../../records/assignment.js';
 import type { BulkDeps } from '../../bulk/run.js';
 
 export interface DevicesAssignOptions {

@@ -24,8 +24,8 @@ import { pickDevicesFor } from '../shared/pickers.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
 import { hasWaves } from '../../bulk/waves.js';
-import { reportTimeField } from '../../bulk/report-time.js';
 import { checkBeforeSending } from '../../bulk/preflight.js';
+import { waitReportTimeField } from '../../records/report-time.js';
 import { notBackError, withWait } from '../../bulk/wait-results.js';
 import { formatDuration } from '../../io/progress.js';
 import { addWaveOptions, waitForOne, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
@@ -241,7 +241,7 @@ export async function runDeviceCommandVerb(deps: DeviceCommandVerbDeps, verb: De
 
 export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceCommandVerb, opts: DeviceCommandOptions): Promise<void> {
   // before the prompt, and before anything is sent: a --wait that cannot tell when the device reports says so now
-  const field = opts.wait && reportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
+  const field = opts.wait && waitReportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
   const api = await deps.api();
   // the scope, --report-time-field and (a dry run) the device itself, as the bulk engine checks them
   const check = { command: verb.command, verb: verb.name, pending: [opts.hardwareId], named: new Set([opts.hardwareId]), dryRun: Boolean(opts.dryRun), reportTimeField: opts.wait?.reportTimeField, signal: deps.signal };

@@ -1,14 +1,14 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import type { ListItem } from '../../openapi/operation-types.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
-import { addFollowOptions, eventKey, eventTime, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
+import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
+import { records } from '../../records/resources.js';
 import { addDateWindowOptions, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNonEmpty } from '../shared/validate.js';
 
@@ -83,7 +83,7 @@ export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEve
   const list = (dateFrom: string | undefined, dateTo: string | undefined, paging: PageOptions) =>
     api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query: { date_from: dateFrom, date_to: dateTo, ...filters } }, paging);
   if (opts.follow) {
-    const source: EventSource<ListItem<'listDeviceEvents'>> = { what: `events of ${opts.hardwareId}`, fetch: list, id: eventKey, time: eventTime };
+    const source: EventSource<unknown> = { what: `events of ${opts.hardwareId}`, fetch: list, id: (e) => records.event.keyOf(e, opts.hardwareId), time: records.event.timeOf };
     await followEvents(deps, source, viewOf('deviceEvent'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
     return;
   }

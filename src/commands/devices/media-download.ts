@@ -10,7 +10,6 @@ import { pipeline } from 'node:stream/promises';
 import type { Deps } from '../../factory.js';
 import { ApiError, FleetctlError, InvalidResponseError, NetworkError, UsageError } from '../../errors.js';
 import type { Transport } from '../../http/transport.js';
-import type { Schema } from '../../openapi/operation-types.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
@@ -20,7 +19,7 @@ import { pickable } from '../shared/pick-list.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT, pickMedia } from '../shared/pickers.js';
 import { formatBytes, startProgress } from '../../io/progress.js';
 import { quoteInput } from '../../shared/terminal-text.js';
-import { recordId } from '../../output/record-fields.js';
+import { records } from '../../records/resources.js';
 
 export interface DevicesMediaDownloadOptions {
   hardwareId: string;
@@ -31,12 +30,7 @@ export interface DevicesMediaDownloadOptions {
   window: DateWindow;
 }
 
-type MediaRecord = Schema<'DeviceMedia'>;
-
-/**
- * What a download needs of a media item. The spec shows an item only as "carrying a time-limited signed download
- * URL": its id, its URL and its file name are read from the record, whatever the service calls them.
- */
+/** What a download needs of a media item, read from its record by the record boundary (records/media-item.ts). */
 interface MediaItem {
   id: string;
   url: string;
@@ -135,8 +129,8 @@ async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMedi
   const found: MediaItem[] = [];
   const wanted = new Set(opts.mediaIds);
   for await (const record of pager) {
-    const id = recordId(record, 'media');
-    if (opts.all || (id !== undefined && wanted.has(id))) found.push(mediaItemOf(record, id, opts.hardwareId));
+    const id = records.media.idOf(record);
+    if (opts.all || (id !== undefined && wanted.has(id))) found.push(mediaItemOf(record, opts.hardwareId));
   }
   const missing = opts.mediaIds.filter((id) => !found.some((item) => item.id === id));
   if (missing.length > 0) {
@@ -150,38 +144,12 @@ async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMedi
   return found;
 }
 
-/**
- * What a download needs of one record: its id (recordId), its link (the http(s) URL among its members, nested ones
- * too, chosen by how its name reads), its file name and size when it states them. An invalid answer without them.
- */
-function mediaItemOf(record: MediaRecord, id: string | undefined, hardwareId: string): MediaItem {
+/** What a download needs of one record (the record boundary reads it): an invalid answer without an id or a link. */
+function mediaItemOf(record: unknown, hardwareId: string): MediaItem {
+  const { id, url, fileName, sizeBytes } = records.media.downloadOf(record);
   if (id === undefined) throw new InvalidResponseError(`a media item of device ${hardwareId} carries no id`);
-  const urls: { name: string; url: string }[] = [];
-  const walk = (value: unknown, name: string, depth: number): void => {
-    if (typeof value === 'string') {
-      if (/^https?:$/.test(URL.parse(value)?.protocol ?? '')) urls.push({ name, url: value });
-    } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && depth < 3) {
-      for (const [key, member] of Object.entries(value)) walk(member, name ? `${name}.${key}` : key, depth + 1);
-    }
-  };
-  walk(record, '', 0);
-  // a download link reads as one; a thumbnail or a page about the item comes after
-  const score = (name: string) => (/download/i.test(name) ? 4 : 0) + (/sign/i.test(name) ? 2 : 0) + (/thumb|preview|page|self/i.test(name) ? -8 : 0);
-  const best = urls.sort((a, b) => score(b.name) - score(a.name))[0];
-  if (!best) throw new InvalidResponseError(`media item ${quoteInput(id, 60)} carries no download URL`);
-  const members = record as Record<string, unknown>;
-  const named = ['file_name', 'fileName', 'filename', 'name'].map((key) => members[key]).find((value): value is string => typeof value === 'string' && value.trim() !== '');
-  const fromUrl = decodeURIComponentSafely(URL.parse(best.url)?.pathname.split('/').pop() ?? '');
-  const size = ['size_bytes', 'sizeBytes', 'size', 'bytes'].map((key) => members[key]).find((value): value is number => typeof value === 'number' && value > 0);
-  return { id, url: best.url, fileName: named ?? (fromUrl || undefined), sizeBytes: size };
-}
-
-function decodeURIComponentSafely(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+  if (url === undefined) throw new InvalidResponseError(`media item ${quoteInput(id, 60)} carries no download URL`);
+  return { id, url, fileName, sizeBytes };
 }
 
 /** A safe local name per item: the base name only; a name used twice is prefixed with the media id. */

@@ -3,7 +3,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { lookupPaging } from '../../api/paginate.js';
 import { ApiError, InvalidResponseError, UsageError } from '../../errors.js';
-import { recordId } from '../../output/record-fields.js';
+import { records } from '../../records/resources.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
@@ -39,8 +39,7 @@ export async function resolveDevice(api: ApiClient, ref: string, signal?: AbortS
   const pager = api.list('listDevices', { query: { hardware_id: ref }, signal }, lookupPaging(2));
   const found: string[] = [];
   for await (const device of pager) {
-    // the spec names no member of a device record: its id is `id`, `device_id` or the like (recordId)
-    const id = recordId(device, 'device');
+    const id = records.device.idOf(device);
     if (id === undefined) throw new InvalidResponseError(`the device with hardware id ${quoteInput(ref)} carries no device id in its record`, 'give the device id (uuid) instead');
     found.push(id);
   }

@@ -1,12 +1,12 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { PageOptions } from '../../api/paginate.js';
-import type { ListItem } from '../../openapi/operation-types.js';
 import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
-import { addFollowOptions, eventKey, eventTime, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
+import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
+import { records } from '../../records/resources.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNothingMissing } from '../shared/validate.js';
 import { checkParameters } from '../shared/request-checks.js';
@@ -101,7 +101,7 @@ export async function eventsSearchRun(deps: EventsSearchDeps, opts: EventsSearch
   };
   if (opts.follow) {
     const narrowed = [opts.hardwareId, ...(opts.fleetIds ?? []).map((id) => `fleet ${id}`), ...(opts.vehicleIds ?? []).map((id) => `vehicle ${id}`)];
-    const source: EventSource<ListItem<'searchEvents'>> = { what: `events of ${narrowed.filter(Boolean).join(', ')}`, fetch: search, id: eventKey, time: eventTime };
+    const source: EventSource<unknown> = { what: `events of ${narrowed.filter(Boolean).join(', ')}`, fetch: search, id: (e) => records.event.keyOf(e), time: records.event.timeOf };
     await followEvents(deps, source, viewOf('event'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
     return;
   }

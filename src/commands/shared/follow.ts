@@ -1,8 +1,7 @@
 // --follow: print a window of events, then poll for new ones until Ctrl-C or until stdout's reader goes away.
 // Each poll asks for a date window that overlaps the one before (an event's time is the device's, and a device
 // may report late), and each event is printed once: de-duplicated on its id, remembering only the ids the next
-// window can still return.
-import { createHash } from 'node:crypto';
+// window can still return. What identifies and dates an event is the record boundary's to say (records.event).
 import { Option, type Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../errors.js';
@@ -11,7 +10,6 @@ import type { Shape } from '../../output/render.js';
 import { parseDuration } from './dates.js';
 import type { ListPaging } from './paging.js';
 import { quoteInput } from '../../shared/terminal-text.js';
-import { recordId, recordTime } from '../../output/record-fields.js';
 import { compareInstants, parseInstant, parseRfc3339, type Instant } from '../../shared/rfc3339.js';
 
 /** How far back each poll looks beyond the last one: events whose device time is older are not waited for. */
@@ -54,20 +52,6 @@ export function followFrom(flags: RawFollowFlags & { to?: string; cursor?: strin
   const intervalMs = flags.interval === undefined ? DEFAULT_INTERVAL_MS : parseDuration(flags.interval, '--interval');
   if (intervalMs < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least 1s, got ${quoteInput(String(flags.interval))}`);
   return { intervalMs };
-}
-
-/**
- * What identifies an event record, which the spec does not name: its id (`event_id` in the bundled document,
- * recordId), else the record itself, so that two events never pass for one and each is printed once.
- */
-export function eventKey(event: unknown): string {
-  // a digest, not the text: up to MAX_REMEMBERED keys are kept, and a record can be long
-  return recordId(event, 'event') ?? `sha256:${createHash('sha256').update(JSON.stringify(event) ?? '').digest('base64url')}`;
-}
-
-/** When an event happened: `triggered_at` in the bundled document, else the record's own date-time (recordTime). */
-export function eventTime(event: unknown): string {
-  return recordTime(event, ['triggered_at', 'trigger_utc', 'occurred_at']) ?? '';
 }
 
 /** Where followed events come from: every page of one date window, and what identifies and dates an event. */

@@ -7,7 +7,7 @@ import type { IOStreams } from '../../io/streams.js';
 import type { PromptChoice, SearchItem } from '../../io/prompter.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { safeText } from '../../shared/terminal-text.js';
-import { isIdentifierColumn } from '../../output/record-fields.js';
+import { isIdentifierColumn } from '../../records/members.js';
 import { rephrase } from './api-errors.js';
 
 export type PickerDeps = Pick<Deps, 'api' | 'io' | 'prompter'>;

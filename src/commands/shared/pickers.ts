@@ -1,14 +1,15 @@
 // What each resource looks like in a picker, and which of the API's filters narrow it.
 import type { Deps } from '../../factory.js';
 import { safeText } from '../../shared/terminal-text.js';
-import { recordCells, recordId } from '../../output/record-fields.js';
+import { carries, recordCells } from '../../output/record-fields.js';
+import { records, type Resource } from '../../records/resources.js';
+import { RECORD_VIEWS } from '../../records/views.js';
 import { InvalidResponseError } from '../../errors.js';
 import { dateQuery, type DateWindow } from './dates.js';
 import { checkFromList, givenOrPicked, pickable, pickFromList, type ListPick, type PickerDeps } from './pick-list.js';
 import { requireNonEmpty, requireUuid } from './validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
 import type { Schema } from '../../openapi/operation-types.js';
-import { listedCapabilities } from '../../bulk/capability.js';
 
 // Hardware ids are free-form; one typed whole is a single word with a digit in it (HW-000123, 359881234567890).
 const HARDWARE_ID_LIKE = /^\S*\d\S*$/;
@@ -17,28 +18,35 @@ const EVENT_DAYS = 30;
 
 export const HARDWARE_ID_ARGUMENT = pickable('hardware id of the device');
 
-// Each line is built by the tables' rule: these fields when the records carry them, else the records' own.
-const deviceCells = (d: Schema<'Device'>) => recordCells(d, ['hardware_id', 'name', 'model', 'capabilities']);
+// Each line is built by the tables' rule: the view's picker fields (records/views.ts) when the records carry them,
+// else the records' own.
+const deviceCells = (d: unknown) => recordCells(d, RECORD_VIEWS.device.picker);
 
-export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<Schema<'Device'>> {
+export function pickDevice(deps: PickerDeps, message = 'Device'): Promise<unknown> {
   return pickFromList(deps, {
     message: `${message} (type a hardware id or name)`,
     noun: 'device',
     list: (api, paging, term) => api.list('listDevices', { query: { hardware_id: term } }, paging),
     filters: (term) => HARDWARE_ID_LIKE.test(term),
     cells: deviceCells,
-    key: (d) => recordId(d, 'device') ?? d.hardware_id,
+    key: (d) => records.device.idOf(d) ?? records.device.hardwareIdOf(d) ?? JSON.stringify(d),
   });
 }
 
 /** The id of a picked device record, whatever the service calls it. */
-export function pickedDeviceId(device: Schema<'Device'>): string {
-  return requirePickedId(device, 'device');
+export function pickedDeviceId(device: unknown): string {
+  return requirePickedId(records.device.idOf(device), 'device');
 }
 
-/** A picked record's id (recordId), or a clear refusal when it carries none: the command needs the id. */
-function requirePickedId(record: object, noun: string): string {
-  const id = recordId(record, noun.split(' ')[0]!);
+/** The hardware id of a picked device record, whatever the service calls it. */
+function pickedHardwareId(device: unknown): string {
+  const id = records.device.hardwareIdOf(device);
+  if (id === undefined) throw new InvalidResponseError('the device picked carries no hardware id', 'give the hardware id as an argument');
+  return id;
+}
+
+/** A picked record's id, or a clear refusal when it carries none: the command needs the id. */
+function requirePickedId(id: string | undefined, noun: string): string {
   if (id === undefined) throw new InvalidResponseError(`the ${noun} picked carries no id`, `give the ${noun} id as an argument`);
   return id;
 }
@@ -56,91 +64,90 @@ export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'Devic
     noun: 'device',
     list: (api, paging) => api.list('listDevices', {}, paging),
     cells: deviceCells,
-    // a record that does not clearly say is not shown as lacking one: the service decides (422)
-    unavailable: (d) => {
-      const listed = listedCapabilities(d.capabilities);
-      return !listed || listed.includes(capability) ? undefined : `(no ${capability})`;
-    },
+    // a record that says nothing of capabilities is not shown as lacking one: the service decides (422)
+    unavailable: (d) => (records.device.capabilitiesOf(d)?.includes(capability) === false ? `(no ${capability})` : undefined),
   });
   const capabilities = new Map<string, readonly string[]>();
-  for (const d of devices) {
-    const listed = listedCapabilities(d.capabilities);
-    if (listed) capabilities.set(d.hardware_id, listed);
+  const hardwareIds = devices.map(pickedHardwareId);
+  for (const [i, d] of devices.entries()) {
+    const listed = records.device.capabilitiesOf(d);
+    if (listed !== undefined) capabilities.set(hardwareIds[i]!, listed);
   }
-  return { hardwareIds: devices.map((d) => d.hardware_id), capabilities };
+  return { hardwareIds, capabilities };
 }
 
 /** The id of a record picked from a list (records are told apart by their id, whatever the service calls it). */
-async function pickId<T extends object>(deps: PickerDeps, spec: Omit<ListPick<T>, 'key'>): Promise<string> {
-  const noun = spec.noun.split(' ')[0]!;
-  return requirePickedId(await pickFromList(deps, { ...spec, key: (item) => recordId(item, noun) ?? JSON.stringify(item) }), spec.noun);
+async function pickId(deps: PickerDeps, resource: Resource, spec: Omit<ListPick<unknown>, 'key'>): Promise<string> {
+  const idOf = records[resource].idOf;
+  return requirePickedId(idOf(await pickFromList(deps, { ...spec, key: (item) => idOf(item) ?? JSON.stringify(item) })), spec.noun);
 }
 
 export function pickDriver(deps: PickerDeps): Promise<string> {
-  return pickId(deps, {
+  return pickId(deps, 'driver', {
     message: 'Driver (type a name)',
     noun: 'driver',
     list: (api, paging) => api.list('listDrivers', {}, paging),
     // a name typed whole (first and last) is found: the two read as one cell
     cells: (d) => {
-      const [first = '', last = '', ...rest] = recordCells(d, ['first_name', 'last_name', 'employee_id', 'status', 'email']);
-      return 'first_name' in d && 'last_name' in d ? [[first, last].filter(Boolean).join(' '), ...rest] : [first, last, ...rest];
+      const [first = '', last = '', ...rest] = recordCells(d, RECORD_VIEWS.driver.picker);
+      const [firstName, lastName] = RECORD_VIEWS.driver.picker;
+      return carries(d, firstName) && carries(d, lastName) ? [[first, last].filter(Boolean).join(' '), ...rest] : [first, last, ...rest];
     },
   });
 }
 
 export function pickFleet(deps: PickerDeps): Promise<string> {
-  return pickId(deps, {
+  return pickId(deps, 'fleet', {
     message: 'Fleet (type a name)',
     noun: 'fleet',
     list: (api, paging) => api.list('listFleets', {}, paging),
-    cells: (f) => recordCells(f, ['name', 'vehicle_count']),
+    cells: (f) => recordCells(f, RECORD_VIEWS.fleet.picker),
   });
 }
 
 export function pickOrganization(deps: PickerDeps): Promise<string> {
-  return pickId(deps, {
+  return pickId(deps, 'organization', {
     message: 'Organization (type a name)',
     noun: 'organization',
     list: (api, paging) => api.list('listOrganizations', {}, paging),
-    // names can repeat across a tenant: the id tells them apart
-    cells: (o) => recordCells(o, ['name', 'id']),
+    cells: (o) => recordCells(o, RECORD_VIEWS.organization.picker),
   });
 }
 
 export function pickVehicle(deps: PickerDeps): Promise<string> {
-  return pickId(deps, {
+  return pickId(deps, 'vehicle', {
     message: 'Vehicle (type a name or plate)',
     noun: 'vehicle',
     list: (api, paging) => api.list('listVehicles', {}, paging),
-    cells: (v) => recordCells(v, ['name', 'license_plate', 'make', 'model', 'year']),
+    cells: (v) => recordCells(v, RECORD_VIEWS.vehicle.picker),
   });
 }
 
 /** An event of a device picked first: the events search needs a device (or fleet) and a date window. */
 export async function pickEvent(deps: PickerDeps & Pick<Deps, 'clock'>): Promise<string> {
-  const device = await pickDevice(deps, 'Device of the event');
   const now = deps.clock.now();
   const window = { dateFrom: new Date(now.getTime() - EVENT_DAYS * 86_400_000).toISOString(), dateTo: now.toISOString() };
-  const hardwareId = safeText(device.hardware_id);
+  const device = pickedHardwareId(await pickDevice(deps, 'Device of the event'));
+  const hardwareId = safeText(device);
   const event = await pickFromList(deps, {
     message: `Event of ${hardwareId}, last ${EVENT_DAYS} days (type a type or date)`,
     noun: 'event',
-    list: (api, paging) => api.list('searchEvents', { query: { hardware_id: device.hardware_id, ...dateQuery(window) } }, paging),
+    list: (api, paging) => api.list('searchEvents', { query: { hardware_id: device, ...dateQuery(window) } }, paging),
     none: {
       message: `device ${hardwareId} has no events in the last ${EVENT_DAYS} days`,
       hint: `give the event id; older ones: fleetctl events search --hardware-id ${hardwareId} --since 90d`,
     },
-    cells: (e) => recordCells(e, ['triggered_at', 'event_types', 'is_accident', 'is_important']),
-    key: (e) => recordId(e, 'event') ?? JSON.stringify(e),
+    cells: (e) => recordCells(e, RECORD_VIEWS.event.picker),
+    // unique across devices: the composite id the spec describes, not a per-device event id
+    key: (e) => records.event.keyOf(e, device),
   });
-  return requirePickedId(event, 'event');
+  return requirePickedId(records.event.idOf(event, device), 'event');
 }
 
 /** A media item of a device, within the command's own --from/--to. */
 export function pickMedia(deps: PickerDeps, hardwareId: string, window: DateWindow): Promise<string> {
   const shown = safeText(hardwareId);
-  return pickId(deps, {
+  return pickId(deps, 'media', {
     message: `Media of ${shown} (type a file name or date)`,
     noun: 'media item',
     list: (api, paging) => api.list('listDeviceMedia', { pathParams: { hardwareId }, query: dateQuery(window) }, paging),
@@ -148,13 +155,13 @@ export function pickMedia(deps: PickerDeps, hardwareId: string, window: DateWind
       message: `device ${shown} has no media${window.dateFrom || window.dateTo ? ' in that window' : ''}`,
       hint: 'widen --from/--to, or leave them out',
     },
-    cells: (m) => recordCells(m, ['file_name', 'recorded_at', 'mime_type', 'size_bytes']),
+    cells: (m) => recordCells(m, RECORD_VIEWS.deviceMedia.picker),
   });
 }
 
 /** A hardware id argument: as given, or the device picked on a terminal. */
 export async function hardwareIdArgument(deps: PickerDeps, value: string | undefined): Promise<string> {
-  const given = await givenOrPicked(deps.io, value, 'hardware-id', async () => (await pickDevice(deps)).hardware_id);
+  const given = await givenOrPicked(deps.io, value, 'hardware-id', async () => pickedHardwareId(await pickDevice(deps)));
   return requireHardwareId(given, 'hardware id');
 }
 

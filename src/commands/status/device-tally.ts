@@ -3,7 +3,8 @@
 // report time must be read from the records themselves.
 import type { ApiClient } from '../../api/client.js';
 import type { Progress } from '../../io/progress.js';
-import { reportTimeFromRecords, reportTimeOf, type ReportTimeField } from './report-time.js';
+import { reportTimeFromRecords, reportTimeOf, type ReportTimeField } from '../../records/report-time.js';
+import { records } from '../../records/resources.js';
 
 /** The capabilities fleetctl sends commands for: shown even when no record has them. */
 const COMMAND_CAPABILITIES = ['reboot', 'wake_up'];
@@ -68,10 +69,10 @@ function count(tally: DeviceTally, device: unknown, opts: TallyOptions): void {
   // a report time in the future (a device clock ahead) is reporting, not stale
   else if (opts.now - at <= opts.staleAfterMs) tally.reporting++;
   else tally.stale++;
-  const listed: unknown = (device as { capabilities?: unknown } | null)?.capabilities;
-  if (Array.isArray(listed)) {
+  const listed = records.device.capabilitiesOf(device);
+  if (listed !== undefined) {
     tally.capabilities.stated++;
-    for (const capability of new Set(listed.filter((c): c is string => typeof c === 'string'))) {
+    for (const capability of new Set(listed)) {
       tally.capabilities.counts.set(capability, (tally.capabilities.counts.get(capability) ?? 0) + 1);
     }
   }

@@ -8,7 +8,7 @@ import { parseScopeList, shortScope } from '../../auth/scopes.js';
 import { scopeFor } from '../../openapi/operations.js';
 import { isUuid } from '../../shared/uuid.js';
 import { WebhookConfigClient } from '../webhook-config/config-client.js';
-import { reportTimeFromDocument, type ReportTimeField } from './report-time.js';
+import { reportTimeFromDocument, type ReportTimeField } from '../../records/report-time.js';
 import { tallyDevices } from './device-tally.js';
 import { recentRuns, type RecentRun, type RunsElsewhere } from './recent-runs.js';
 import { currentService } from '../../bulk/service.js';

@@ -1,7 +1,8 @@
 // --follow: the window first (oldest first), then each new event once, through overlapping windows, failures
 // and late events; stops quietly when the signal says so.
 import { describe, expect, it } from 'vitest';
-import { eventKey, eventTime, followEvents, followFrom, LATE_ARRIVAL_MS, type EventSource } from '../../../src/commands/shared/follow.js';
+import { followEvents, followFrom, LATE_ARRIVAL_MS, type EventSource } from '../../../src/commands/shared/follow.js';
+import { eventKey, eventTime } from '../../../src/records/event-identity.js';
 import { Output } from '../../../src/output/render.js';
 import type { OutputFormat } from '../../../src/output/formats.js';
 import { viewOf } from '../../../src/output/columns.js';
@@ -163,29 +164,43 @@ describe('eventKey and eventTime: events shaped otherwise', () => {
   it('records with no id at all: two events are never taken for one, and each is printed once', async () => {
     const bare = (kind: string, minutes: number) => ({ kind, happened: at(minutes) });
     const stored = [bare('speeding', 2), bare('harsh_braking', 3)];
-    let poll = 0;
-    const source: EventSource<ReturnType<typeof bare>> = {
-      what: 'events of HW-1',
-      id: eventKey,
-      time: eventTime,
-      async *fetch(from, to) {
-        if (poll++ === 1) stored.push(bare('idling', 10.05));
-        yield* stored.filter((e) => e.happened >= from && e.happened < to).reverse();
-      },
-    };
-    const io = IOStreams.forTest({ tty: false });
-    const controller = new AbortController();
-    const clock = new FakeClock(new Date(T0.getTime() + 10 * 60_000));
-    const sleep = clock.sleep.bind(clock);
-    clock.sleep = async (ms, signal) => {
-      if (poll >= 3) controller.abort(new Error('Ctrl-C'));
-      return sleep(ms, signal);
-    };
-    const output = new Output(io, { format: 'ndjson' });
-    await followEvents({ io, clock, signal: controller.signal, output: () => output }, source, viewOf('deviceEvent'), { intervalMs: 5_000, dateFrom: at(0), paging: { limit: 500, all: true } });
-    expect(io.stdout().trim().split('\n').map((line) => JSON.parse(line).kind)).toEqual(['speeding', 'harsh_braking', 'idling']);
+    const lines = await followStored(stored, (poll) => (poll === 1 ? [bare('idling', 10.05)] : []));
+    expect(lines.map((line) => line.kind)).toEqual(['speeding', 'harsh_braking', 'idling']);
   });
 });
+
+describe('--follow over many devices: a per-device event id that repeats is not one event', () => {
+  it('two devices\' event "17" are both printed, once each, through overlapping windows', async () => {
+    const one = (hardware_id: string, minutes: number) => ({ event_id: '17', hardware_id, happened: at(minutes) });
+    const lines = await followStored([one('HW-1', 2), one('HW-2', 3)], () => []);
+    expect(lines.map((line) => line.hardware_id)).toEqual(['HW-1', 'HW-2']);
+  });
+});
+
+/** Follows records held in a list (identified and dated by the record boundary) for three polls; the NDJSON lines printed. */
+async function followStored<T extends { happened: string }>(stored: T[], added: (poll: number) => T[]): Promise<Record<string, unknown>[]> {
+  let poll = 0;
+  const source: EventSource<T> = {
+    what: 'events of HW-1',
+    id: (e) => eventKey(e),
+    time: eventTime,
+    async *fetch(from, to) {
+      stored.push(...added(poll++));
+      yield* stored.filter((e) => e.happened >= from && e.happened < to).reverse();
+    },
+  };
+  const io = IOStreams.forTest({ tty: false });
+  const controller = new AbortController();
+  const clock = new FakeClock(new Date(T0.getTime() + 10 * 60_000));
+  const sleep = clock.sleep.bind(clock);
+  clock.sleep = async (ms, signal) => {
+    if (poll >= 3) controller.abort(new Error('Ctrl-C'));
+    return sleep(ms, signal);
+  };
+  const output = new Output(io, { format: 'ndjson' });
+  await followEvents({ io, clock, signal: controller.signal, output: () => output }, source, viewOf('event'), { intervalMs: 5_000, dateFrom: at(0), paging: { limit: 500, all: true } });
+  return io.stdout().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
 
 describe('followFrom', () => {
   it.each([

@@ -39,7 +39,7 @@ describe('pickDevice: search over the devices list', () => {
       answers: [devicesPage('/v1/devices?limit=100', range(1, 2), 'c2'), devicesPage('/v1/devices?hardware_id=HW-000150&limit=100', [device(150)])],
       searches: [{ term: 'HW-000150', choose: 'HW-000150' }],
     });
-    expect((await pickDevice(f.deps)).id).toBe(uuid(150));
+    expect(await pickDevice(f.deps)).toMatchObject({ id: uuid(150) });
     expect(f.shown[0]!.lines).toEqual(['(first 2 devices; type to search them all)', 'HW-000150  Van 150  DC-200  reboot wake_up']);
     f.assertAllAnswered();
   });
@@ -53,7 +53,7 @@ describe('pickDevice: search over the devices list', () => {
       ],
       searches: [{ term: 'HW-00001', choose: 'HW-000011' }],
     });
-    expect((await pickDevice(f.deps)).id).toBe(uuid(11));
+    expect(await pickDevice(f.deps)).toMatchObject({ id: uuid(11) });
     expect(f.shown[0]!.lines.map((line) => line.split(' ')[0])).toEqual(['HW-00001', 'HW-000010', 'HW-000011']);
   });
 
@@ -206,6 +206,20 @@ describe('pickEvent and pickMedia', () => {
     expect(await pickEvent(f.deps)).toBe('E2');
     expect(f.prompts).toEqual(['Device of the event (type a hardware id or name)', 'Event of HW-000001, last 30 days (type a type or date)']);
     expect(f.shown[1]!.lines).toEqual(['2024-05-31T10:00:00Z  harsh_braking    important']);
+    f.assertAllAnswered();
+  });
+
+  it("an event's composite id (what `events get` takes) is passed on, whatever member holds it, not its per-device id", async () => {
+    const composite = Buffer.from('HW-000001|17', 'utf8').toString('base64url');
+    const f = fakeDeps({
+      tty: true,
+      answers: [
+        devicesPage('/v1/devices?limit=100', range(1, 1)),
+        devicesPage(`/v1/events?hardware_id=HW-000001&${window}&limit=100`, [{ id: '17', lookup_key: composite, event_types: ['speeding'], triggered_at: '2024-05-30T10:00:00Z' }]),
+      ],
+      searches: [{ choose: 'HW-000001' }, { term: 'speeding', choose: 'speeding' }],
+    });
+    expect(await pickEvent(f.deps)).toBe(composite);
     f.assertAllAnswered();
   });
 

@@ -102,7 +102,7 @@ function deviceEvents(ctx: RouteContext): Answer {
     .filter((e) => e.device_hw === device.hardware_id)
     .filter((e) => inWindow(e.occurred_at, from, to) && (types.length === 0 || e.kinds.some((k) => types.includes(k))))
     .filter((e) => (accident === undefined || e.crash === accident) && (important === undefined || e.flagged === important))
-    .map(({ ref, kinds, occurred_at, crash, flagged }) => ({ ref, kinds, occurred_at, crash, flagged }));
+    .map(({ ref, id, kinds, occurred_at, crash, flagged }) => ({ ref, id, kinds, occurred_at, crash, flagged }));
   return { status: 200, body: page(items, ctx.query, `dev-events:${device.hardware_id}`) };
 }
 

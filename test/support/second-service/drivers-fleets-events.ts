@@ -127,7 +127,7 @@ function searchEvents(ctx: RouteContext): Answer {
     .filter((e) => (hw === null || e.device_hw === hw) && (fleets.length === 0 || fleets.includes(e.fleet_ref)))
     .filter((e) => (vehicles.length === 0 || (e.vehicle_ref !== null && vehicles.includes(e.vehicle_ref))) && inWindow(e.occurred_at, from, to))
     .filter((e) => types.length === 0 || e.kinds.some((k) => types.includes(k)))
-    .map(({ ref, device_hw, kinds, groups, occurred_at, crash, flagged, fleet_ref, vehicle_ref }) => ({ ref, device_hw, kinds, groups, occurred_at, crash, flagged, fleet_ref, vehicle_ref }));
+    .map(({ ref, id, device_hw, kinds, groups, occurred_at, crash, flagged, fleet_ref, vehicle_ref }) => ({ ref, id, device_hw, kinds, groups, occurred_at, crash, flagged, fleet_ref, vehicle_ref }));
   return { status: 200, body: page(items, query, `events:${query.toString().replace(/&?(cursor|limit)=[^&]*/g, '')}`) };
 }
 

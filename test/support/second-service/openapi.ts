@@ -65,10 +65,10 @@ function documentSchemas(): Record<string, unknown> {
       : obj({ vehicleId: uuid }),
     AssignTarget: { type: 'object', properties: { vehicleId: idRef('VehicleRef') } },
     CommandReceipt: obj({ command_ref: uuid, hw: str, action: { enum: ['reboot', 'wake_up'] }, state: str, queued_at: time, replay_key: str }),
-    DeviceEventBrief: obj({ ref: str, kinds: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' } }),
-    EventHit: obj({ ref: str, device_hw: str, kinds: { type: 'array', items: str }, groups: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' }, fleet_ref: uuid, vehicle_ref: nullable(uuid) }),
+    DeviceEventBrief: obj({ ref: str, id: { type: 'integer' }, kinds: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' } }),
+    EventHit: obj({ ref: str, id: { type: 'integer' }, device_hw: str, kinds: { type: 'array', items: str }, groups: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' }, fleet_ref: uuid, vehicle_ref: nullable(uuid) }),
     EventDetail: obj({
-      ref: str, device_hw: str, kinds: { type: 'array', items: str }, groups: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' },
+      ref: str, id: { type: 'integer' }, device_hw: str, kinds: { type: 'array', items: str }, groups: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' },
       fleet_ref: uuid, vehicle_ref: nullable(uuid), place: obj({ line: str, city: str }), track: { type: 'array', items: obj({ lat: { type: 'number' }, lon: { type: 'number' }, at: time }) },
       velocity_kmh: { type: 'number' }, attachments: { type: 'array', items: str },
     }),

@@ -36,7 +36,10 @@ export interface Driver {
 }
 
 export interface TelematicsEvent {
+  /** The composite id the spec describes (base64url of "hardware id|event id"): what GET /v1/events/{eventId} takes. */
   ref: string;
+  /** The event's number on its device: 1, 2, 3 on every device (an id that repeats across devices). */
+  id: number;
   device_hw: string;
   kinds: string[];
   groups: string[];
@@ -143,6 +146,7 @@ export function seedState(now = Date.now()): ServiceState {
       const mediaRef = `md-${i}${k}`;
       events.push({
         ref,
+        id: k + 1,
         device_hw: dev.hardware_id,
         kinds: k === 0 ? ['hard_brake'] : k === 1 ? ['collision', 'hard_brake'] : ['idle'],
         groups: k === 1 ? ['safety', 'accident'] : ['driving'],

@@ -1,8 +1,8 @@
-// The report time --wait follows: the date-time member of the served document's last-reported state (the
+// The report time --wait follows (records/report-time.ts, the rule `status` follows too): the date-time member of the served document's last-reported state (the
 // sandbox's and the second service's, with their own names), --report-time-field over it, and a clear usage error
 // when no document tells (a bundled stand-in is no answer) or it cannot tell which.
 import { describe, expect, it } from 'vitest';
-import { reportTimeField, reportTimeOf } from '../../src/bulk/report-time.js';
+import { waitReportTimeField as reportTimeField, reportInstantOf as reportTimeOf } from '../../src/records/report-time.js';
 import { bundledDocument } from '../../src/api/served-document.js';
 import { serviceDocument } from '../support/second-service/openapi.js';
 import { deviceRoutes } from '../support/second-service/devices.js';
@@ -41,6 +41,13 @@ describe('reportTimeField', () => {
     expect(() => reportTimeField({ document: twoTimes, source: 'served' }, undefined)).toThrow(/cannot tell which of "a_at", "b_at"/);
     expect(() => reportTimeField({ document: noTime, source: 'served' }, undefined)).toThrow(/no date-time field/);
   });
+
+  it("the rule `status` follows too: a time of creation is never the report time, even alone; a report's name picks among the rest", async () => {
+    const createdOnly = await lastReported({ created_at: time });
+    expect(() => reportTimeField({ document: createdOnly, source: 'served' }, undefined)).toThrow(/cannot tell which of "created_at"/);
+    expect(reportTimeField({ document: await lastReported({ created_at: time, updated_at: time, fix_time: time }), source: 'served' }, undefined)).toBe('fix_time');
+    expect(reportTimeField({ document: await lastReported({ fixed_at: time, last_seen_at: time }), source: 'served' }, undefined)).toBe('last_seen_at');
+  });
 });
 
 describe('reportTimeOf', () => {
@@ -50,6 +57,7 @@ describe('reportTimeOf', () => {
     // to the nanosecond: a report 0.4 ms after the acceptance is after it
     expect(reportTimeOf({ reported_at: '2026-01-01T05:30:01.000400+05:30' }, 'reported_at')).toEqual({ ms: Date.parse('2026-01-01T00:00:01Z'), nanos: 400_000 });
     expect(reportTimeOf({ reported_at: 'yesterday' }, 'reported_at')).toBeUndefined();
-    expect(reportTimeOf({}, 'reported_at')).toBeUndefined();
+    // missing, or null: never reported (the watcher waits on, and says once that the member is missing)
+    expect(reportTimeOf({}, 'reported_at')).toBeNull();
   });
 });

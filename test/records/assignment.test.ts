@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignVehicleMember, BUNDLED_VEHICLE_MEMBER } from '../../src/api/assign-command.js';
+import { assignVehicleMember, BUNDLED_VEHICLE_MEMBER } from '../../src/records/assignment.js';
 import { bundledDocument } from '../../src/api/served-document.js';
 import { composeDocument, requestBodySchema, type OpenApiDoc } from '../../src/openapi/document-shapes.js';
 

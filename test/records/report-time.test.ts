@@ -1,7 +1,7 @@
 // The device report time is found, never assumed: from the served document's record schema, else the records.
 import { describe, expect, it } from 'vitest';
-import { chooseReportTime, reportTimeFromDocument, reportTimeFromRecords, reportTimeOf } from '../../../src/commands/status/report-time.js';
-import { composeDocument, type OpenApiDoc } from '../../../src/openapi/document-shapes.js';
+import { chooseReportTime, reportTimeFromDocument, reportTimeFromRecords, reportTimeOf } from '../../src/records/report-time.js';
+import { composeDocument, type OpenApiDoc } from '../../src/openapi/document-shapes.js';
 
 function documentWith(properties: Record<string, unknown>, schemas: Record<string, unknown> = {}): Promise<OpenApiDoc> {
   return composeDocument({
