@@ -1,10 +1,13 @@
-// Follows devices after their command was accepted until each reports again (its last-reported time is after the
-// acceptance) or --wait-timeout passes. One poller for every device, not one loop each: a few polls in flight,
+// Follows devices after their command was accepted until each reports again or --wait-timeout passes. Back means a
+// report later than the one the device had before the command (read before sending, else at the first poll), both
+// times by the device's own clock: the spec does not say whose clock a report time follows, so it is never compared
+// with this machine's. A device that had never reported (404) is back at its first report. One poller for every device, not one loop each: a few polls in flight,
 // through the run's paced client (so polls and sends share the rate the API accepts), each device polled when it is
 // due. Due means: not before devices have been taking to come back (learnt from the report times of those already
 // back), then more and more rarely, never more than once a second; so 10,000 waiting devices cost about one poll
 // each, not one per second each.
-import { CancelledError, FleetctlError } from '../errors.js';
+import { ApiError, CancelledError, FleetctlError } from '../errors.js';
+import { isRunFatal } from './runner.js';
 import type { Clock } from '../io/clock.js';
 import type { ApiClient } from '../api/client.js';
 import { reportTimeOf } from './report-time.js';
@@ -12,9 +15,15 @@ import { reportTimeOf } from './report-time.js';
 export interface WaitOutcome {
   hardwareId: string;
   back: boolean;
-  /** From acceptance to the report that showed it back; null when not back. */
+  /** From acceptance to the poll that saw it back, by this machine's clock; null when not back. */
   afterMs: number | null;
 }
+
+/**
+ * The report a device had before its command, by its own clock (ms since the epoch): null when it had never
+ * reported (404), undefined when not known (not read, or the read failed: the first poll after acceptance gives it).
+ */
+export type ReportBefore = number | null | undefined;
 
 export interface WatcherOptions {
   field: string;
@@ -22,6 +31,8 @@ export interface WatcherOptions {
   clock: Clock;
   signal: AbortSignal;
   onOutcome: (outcome: WaitOutcome) => void;
+  /** A device's report before its command, learnt at its first poll (to journal it: a resumed run needs it). */
+  onBefore?: (hardwareId: string, before: number | null) => void;
   /** Told once when a record lacks the field (then every device waits until its timeout). */
   onMissingField?: (hardwareId: string) => void;
   maxInFlight?: number;
@@ -30,6 +41,7 @@ export interface WatcherOptions {
 interface Watched {
   hardwareId: string;
   acceptedAt: number;
+  before: ReportBefore;
   nextAt: number;
 }
 
@@ -57,10 +69,14 @@ export class ReturnWatcher {
     opts.signal.addEventListener('abort', () => this.stop(), { once: true });
   }
 
-  /** Starts following a device whose command was accepted at `acceptedAt` (ms). */
-  watch(hardwareId: string, acceptedAt: number): void {
+  /**
+   * Starts following a device whose command was accepted at `acceptedAt` (ms, this machine's clock), that had the
+   * report `before` (its clock). Not known: the first poll, made at once, reads it.
+   */
+  watch(hardwareId: string, acceptedAt: number, before: ReportBefore): void {
     this.pending.add(hardwareId);
-    this.enqueue({ hardwareId, acceptedAt, nextAt: acceptedAt + Math.max(MIN_POLL_MS, this.expectedReturnMs()) });
+    const first = before === undefined ? acceptedAt : acceptedAt + Math.max(MIN_POLL_MS, this.expectedReturnMs());
+    this.enqueue({ hardwareId, acceptedAt, before, nextAt: first });
     this.pump();
   }
 
@@ -75,6 +91,11 @@ export class ReturnWatcher {
   /** Every device watched so far is back or timed out. */
   drain(): Promise<void> {
     return this.settled([...this.pending]);
+  }
+
+  /** Whether this device is watched and not back or timed out yet. */
+  isWaitingFor(hardwareId: string): boolean {
+    return this.pending.has(hardwareId);
   }
 
   /** Devices still waiting. */
@@ -144,7 +165,7 @@ export class ReturnWatcher {
         (error: unknown) => {
           if (error instanceof CancelledError || this.opts.signal.aborted) return;
           // never reported (404), a 429, a 503, a dropped connection: not back yet; anything else is a bug, not hidden
-          if (error instanceof FleetctlError) return this.answered(item, undefined);
+          if (error instanceof FleetctlError) return this.answered(item, undefined, isNeverReported(error));
           this.fail(error);
         },
       )
@@ -154,19 +175,30 @@ export class ReturnWatcher {
       });
   }
 
-  private answered(item: Watched, record: unknown): void {
+  private answered(item: Watched, record: unknown, neverReported = false): void {
     const now = this.now();
     const reportedAt = record === undefined ? undefined : reportTimeOf(record, this.opts.field);
     if (record !== undefined && reportedAt === undefined && !this.missingTold) {
       this.missingTold = true;
       this.opts.onMissingField?.(item.hardwareId);
     }
-    if (reportedAt !== undefined && reportedAt > item.acceptedAt) {
-      const afterMs = reportedAt - item.acceptedAt;
+    if (item.before === undefined && (reportedAt !== undefined || neverReported)) {
+      // the first poll: what it shows is the report before the command
+      const before = neverReported ? null : reportedAt!;
+      this.opts.onBefore?.(item.hardwareId, before);
+      return this.again({ ...item, before }, now);
+    }
+    if (reportedAt !== undefined && item.before !== undefined && (item.before === null || reportedAt > item.before)) {
+      const afterMs = Math.max(0, now - item.acceptedAt);
       this.returns.push(afterMs);
       if (this.returns.length > SAMPLE) this.returns.shift();
       return this.settle({ hardwareId: item.hardwareId, back: true, afterMs });
     }
+    this.again(item, now);
+  }
+
+  /** Not back yet: the next poll, or not_back once the timeout has passed. */
+  private again(item: Watched, now: number): void {
     const elapsed = now - item.acceptedAt;
     if (elapsed >= this.opts.timeoutMs) return this.settle({ hardwareId: item.hardwareId, back: false, afterMs: null });
     // not back: the next look when devices have been coming back, else an eighth of the time it has been away
@@ -187,5 +219,26 @@ export class ReturnWatcher {
         waiter.resolve();
       }
     }
+  }
+}
+
+function isNeverReported(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/**
+ * The report a device has now, read before its command is sent: null when it has never reported (404), undefined
+ * when it could not be read (a 429, a 503, a dropped connection: the first poll will tell). A failure of the run
+ * itself (credentials, interrupt) is thrown.
+ */
+export async function readReportBefore(api: Reader, field: string, hardwareId: string, signal: AbortSignal): Promise<ReportBefore> {
+  try {
+    const answer = await api.call('getDeviceLastReported', { pathParams: { hardwareId }, signal });
+    return reportTimeOf(answer.body, field);
+  } catch (error) {
+    if (isNeverReported(error)) return null;
+    if (error instanceof CancelledError || signal.aborted || isRunFatal(error)) throw error;
+    if (error instanceof FleetctlError) return undefined;
+    throw error;
   }
 }

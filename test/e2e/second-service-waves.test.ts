@@ -18,7 +18,7 @@ describe('--wait and waves against the second service, which serves its document
     const r = await h.cli(args);
     // TLM-00003 cannot reboot: the service refuses it (exit 10); the two it accepted are back
     expect(r.code, report(args, r)).toBe(10);
-    expect(r.stderr).toContain('(its observed_at after acceptance)');
+    expect(r.stderr).toContain('until each device reports a later observed_at than before its command');
     // each is printed once final: the refused one at once, the others once back
     const results = parse(r.stdout).sort((a, b) => String(a.hardware_id).localeCompare(String(b.hardware_id)));
     expect(results.map((x) => [x.hardware_id, x.status, x.wait ?? null])).toEqual([
