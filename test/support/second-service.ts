@@ -39,6 +39,8 @@ export interface SecondServiceOptions {
   commandReturnMs?: number;
   /** Devices that never report again once rebooted. */
   neverBack?: string[];
+  /** How far the devices' clocks are from this machine's (observed_at follows them): -40000 runs 40 s behind. */
+  deviceClockOffsetMs?: number;
 }
 
 export interface InjectedFault {
@@ -99,7 +101,7 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
     if (command === 'reboot' && options.neverBack?.includes(hw)) return;
     const timer = setTimeout(() => {
       returns.delete(timer);
-      state.lastReported.set(hw, { ...(state.lastReported.get(hw) ?? { hw }), observed_at: new Date().toISOString() });
+      state.lastReported.set(hw, { ...(state.lastReported.get(hw) ?? { hw }), observed_at: new Date(Date.now() + (options.deviceClockOffsetMs ?? 0)).toISOString() });
     }, options.commandReturnMs ?? 150);
     returns.add(timer);
   };
