@@ -3,8 +3,8 @@
 // times by the device's own clock: the spec does not say whose clock a report time follows, so it is never compared
 // with this machine's. A device that had never reported (404) is back at its first report. One poller for every device, not one loop each: a few polls in flight,
 // through the run's paced client (so polls and sends share the rate the API accepts), each device polled when it is
-// due. Due means: not before devices have been taking to come back (learnt from the report times of those already
-// back), then more and more rarely, never more than once a second; so 10,000 waiting devices cost about one poll
+// due. Due means: not before devices have been taking to come back (learnt from when those already back were seen
+// back: returnSample), then more and more rarely, never more than once a second; so 10,000 waiting devices cost about one poll
 // each, not one per second each.
 import { ApiError, CancelledError, FleetctlError } from '../errors.js';
 import { isRunFatal } from './runner.js';
@@ -43,6 +43,20 @@ interface Watched {
   acceptedAt: number;
   before: ReportBefore;
   nextAt: number;
+  /** The last poll that found it not back yet (this machine's clock). */
+  notBackAt?: number;
+}
+
+/**
+ * What a device seen back tells of how long devices take (this machine's clock, from acceptance). Seen back after
+ * a poll that found it away: when it was seen (late by less than a poll's interval). Seen at the first look, planned
+ * for when devices have been taking to come back: a little less than that plan, not when the poll went out (later,
+ * behind the rate limit). Learnt as seen, the looks would only come later and later, each wave behind its devices;
+ * so they come a little earlier each time until a device is not back yet, which puts them back.
+ */
+function returnSample(item: Watched, seenAt: number): number {
+  if (item.notBackAt !== undefined && item.notBackAt > item.acceptedAt) return seenAt - item.acceptedAt;
+  return 0.97 * Math.min(seenAt, item.nextAt) - 0.97 * item.acceptedAt;
 }
 
 /** A device is polled at most this often. */
@@ -142,11 +156,14 @@ export class ReturnWatcher {
   private pump(): void {
     if (this.stopped || this.opts.signal.aborted) return;
     const max = this.opts.maxInFlight ?? 8;
-    while (this.inFlight < max && this.queue.length > 0 && this.queue[0]!.nextAt <= this.now()) this.poll(this.queue.shift()!);
+    // one reading of the clock for both decisions: read twice, a poll due between them was neither made nor timed,
+    // and with nothing else in flight the run waited for ever (its process ended with the wait unsettled)
+    const now = this.now();
+    while (this.inFlight < max && this.queue.length > 0 && this.queue[0]!.nextAt <= now) this.poll(this.queue.shift()!);
     const next = this.queue[0]?.nextAt;
-    if (next !== undefined && next > this.now() && next < this.wakeAt) {
+    if (next !== undefined && next > now && next < this.wakeAt) {
       this.wakeAt = next;
-      this.opts.clock.sleep(next - this.now(), this.opts.signal).then(
+      this.opts.clock.sleep(next - now, this.opts.signal).then(
         () => {
           if (this.wakeAt === next) this.wakeAt = Infinity;
           this.pump();
@@ -190,7 +207,7 @@ export class ReturnWatcher {
     }
     if (reportedAt !== undefined && item.before !== undefined && (item.before === null || reportedAt > item.before)) {
       const afterMs = Math.max(0, now - item.acceptedAt);
-      this.returns.push(afterMs);
+      this.returns.push(Math.max(0, returnSample(item, now)));
       if (this.returns.length > SAMPLE) this.returns.shift();
       return this.settle({ hardwareId: item.hardwareId, back: true, afterMs });
     }
@@ -205,7 +222,7 @@ export class ReturnWatcher {
     // (a device is late by at most that much when it is seen back; the looks grow rarer the longer it is away)
     const expected = item.acceptedAt + this.expectedReturnMs();
     const interval = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, elapsed / 8));
-    this.enqueue({ ...item, nextAt: Math.max(now + interval, expected) });
+    this.enqueue({ ...item, notBackAt: now, nextAt: Math.max(now + interval, expected) });
   }
 
   private settle(outcome: WaitOutcome): void {

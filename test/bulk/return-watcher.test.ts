@@ -167,4 +167,18 @@ describe('ReturnWatcher', () => {
     const cancelled = { call: async () => { throw new Error('interrupted'); } } as never;
     await expect(readReportBefore(cancelled, 'reported_at', 'HW-1', stopped.signal)).rejects.toThrow('interrupted');
   });
+
+  it('a poll that falls due while the poller reads the clock is still made (it used to wait for ever)', async () => {
+    // a clock that moves on by 1 ms each time it is read, as a busy machine's does between two readings
+    const clock = new FakeClock();
+    let t = clock.now().getTime();
+    const ticking = { now: () => new Date(++t), sleep: async (ms: number) => void (t += ms) };
+    const reader = { call: async () => ({ status: 200, headers: {}, body: { reported_at: new Date(t).toISOString() } }) } as never;
+    const outcomes: WaitOutcome[] = [];
+    const watcher = new ReturnWatcher(reader, { field: 'reported_at', timeoutMs: 30_000, clock: ticking, signal: new AbortController().signal, onOutcome: (o) => outcomes.push(o) });
+    // its first poll is due 1 ms after the poller's first reading of the clock
+    watcher.watch('HW-1', t + 2 - MIN_POLL_MS, BEFORE_MS);
+    await watcher.drain();
+    expect(outcomes).toMatchObject([{ hardwareId: 'HW-1', back: true }]);
+  });
 });
