@@ -60,6 +60,8 @@ export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interr
 /** Retries per request in a bulk run unless --max-retries says otherwise: 503s and drops are retried with the same key. */
 export const BULK_MAX_RETRIES = 10;
 
+/** Replaced by the plan over the run's targets once the run is known. */
+const NO_PLAN: WavePlan = planWaves(0, {}, { wait: false });
 
 /** Without --concurrency: 8 in flight at first, up to 64 while the API accepts them. */
 export const DEFAULT_CONCURRENCY: ConcurrencyBounds = { initial: 8, max: 64 };
@@ -229,7 +231,7 @@ async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions, 
   if (hasSelection(opts.source) && resolved.selected === 0 && !opts.allowEmpty) throw nothingMatched(opts.source);
   const capability = checkCapability(resolved, verb.command);
   const runId = newRunId(deps.clock.now());
-  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), settings, changed: [], plan: planWaves(0, {}, { wait: false }) };
+  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), settings, changed: [], plan: NO_PLAN };
 }
 
 function nothingMatched(source: TargetSource): NotFoundError {
@@ -263,7 +265,7 @@ async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOption
     throw error;
   }
   const { settings, changed } = restored;
-  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, settings, changed, plan: planWaves(0, {}, { wait: false }) };
+  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, settings, changed, plan: NO_PLAN };
 }
 
 function header(verb: BulkVerb, run: Run, now: Date) {
