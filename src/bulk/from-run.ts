@@ -5,7 +5,6 @@
 // device the run never sent to (stopped by its brake or Ctrl-C).
 import { NotFoundError, UsageError } from '../errors.js';
 import { quoteInput } from '../shared/terminal-text.js';
-import { readTextFile } from '../io/read-input.js';
 import { Journal, journalPathOf } from './journal.js';
 
 export const RUN_OUTCOMES = ['failed', 'not_found', 'capability_missing', 'accepted', 'replayed', 'back', 'not_back', 'pending'] as const;
@@ -63,7 +62,7 @@ export async function devicesFromRun(configDir: string, from: FromRun): Promise<
     if (header.command !== 'reboot' && header.command !== 'wake_up') {
       throw new UsageError(`run ${from.runId} was a devices ${header.command}: --from-run takes a reboot or wake-up run`);
     }
-    recorded = { targets: header.targets, statuses: new Map([...journal.results].map(([id, r]) => [id, r.status])), waits: await waitOutcomesOf(journal) };
+    recorded = { targets: header.targets, statuses: new Map([...journal.results].map(([id, r]) => [id, r.status])), waits: waitOutcomesOf(journal) };
   } finally {
     journal.close();
   }
@@ -77,30 +76,9 @@ export async function devicesFromRun(configDir: string, from: FromRun): Promise<
   );
 }
 
-/**
- * What --wait last saw of each device, as the journal keeps it: its `wait` lines (`{type: 'wait', hardware_id,
- * outcome}`, outcome back or not_back), which the journal reader keeps in its history. Where the reader keeps
- * none (a build whose reader predates them), the lines are read here, tolerantly: a line that is not one is
- * passed over. A journal without any (no --wait, an older fleetctl) gives none.
- */
-async function waitOutcomesOf(journal: Journal): Promise<Map<string, string>> {
-  const history = (journal as { history?: { waits?: Map<string, { outcome?: unknown }> } }).history;
-  const lines = history?.waits ? [...history.waits.values()] : await waitLinesIn(journal.file);
+/** What --wait last saw of each device (back or not_back), from the journal's wait lines; none without --wait. */
+function waitOutcomesOf(journal: Journal): Map<string, string> {
   const waits = new Map<string, string>();
-  for (const line of lines as { hardware_id?: unknown; outcome?: unknown }[]) {
-    if (typeof line.hardware_id === 'string' && typeof line.outcome === 'string' && WAIT_OUTCOMES.has(line.outcome)) waits.set(line.hardware_id, line.outcome);
-  }
+  for (const line of journal.history.waits.values()) if (WAIT_OUTCOMES.has(line.outcome)) waits.set(line.hardware_id, line.outcome);
   return waits;
-}
-
-async function waitLinesIn(file: string): Promise<unknown[]> {
-  const text = await readTextFile(file, `the journal ${file}`);
-  return text.split('\n').filter((line) => line.includes('"wait"')).flatMap((line) => {
-    try {
-      const record = JSON.parse(line) as { type?: unknown };
-      return record.type === 'wait' ? [record] : [];
-    } catch {
-      return [];
-    }
-  });
 }

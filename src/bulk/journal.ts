@@ -9,6 +9,7 @@ import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io
 import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
 import { acquireLock, type HeldLock } from '../shared/file-lock.js';
+import { parseRfc3339 } from '../shared/rfc3339.js';
 import type { WaveOptions } from './waves.js';
 import type { RunService } from './service.js';
 
@@ -23,10 +24,37 @@ export interface JournalHeader {
   created_at: string;
   /** An assign run: the vehicle of each target. */
   vehicles?: Record<string, string>;
-  /** The run's canary, waves and brake (bulk/waves.ts), kept for --resume. */
+  /** The run's canary, waves and brake (bulk/waves.ts), as journals before `settings` kept them. */
   waves?: WaveOptions;
   /** The service and client the run was sent to (bulk/service.ts); absent in journals of an older fleetctl. */
   service?: RunService;
+  /** Everything the run was given that --resume keeps (journals of earlier versions have only `waves`). */
+  settings?: RunSettings;
+}
+
+/** The plan a run was given, as its journal keeps it. */
+export interface RunSettings {
+  /** --concurrency N; null: adaptive. */
+  concurrency: number | null;
+  waves: WaveOptions;
+  /** --wait: its timeout, and --report-time-field as given (null: from the API document); null without --wait. */
+  wait: { timeout_ms: number; report_time_field: string | null } | null;
+}
+
+/**
+ * What --wait saw of a device, a line each: `watching` once its command was accepted (with the report it had
+ * before, by its own clock: null when it had never reported, absent when not known yet), then `back` or `not_back`.
+ * `outcome`, not `status`: a result's status stays the command's.
+ */
+export type WaitLine =
+  | { type: 'wait'; hardware_id: string; outcome: 'watching'; accepted_at: string; reported_before?: string | null; at: string }
+  | { type: 'wait'; hardware_id: string; outcome: 'back' | 'not_back'; after_ms: number | null; at: string };
+
+/** The brake stopped the run: a resume goes on by the operator's decision, its brake counting from there. */
+export interface BrakeLine {
+  type: 'brake';
+  reason: string;
+  at: string;
 }
 
 /** What every journalled result carries: the target it is for (its key in the run) and its status. */
@@ -100,6 +128,8 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     /** The last result of each device recorded so far. */
     readonly results: Map<string, R>,
     private readonly lock: HeldLock,
+    /** What was read besides the results (a new journal: nothing). */
+    readonly history: JournalHistory = emptyHistory(),
   ) {}
 
   static async create<R extends JournalEntry = DeviceCommandResult>(file: string, header: JournalHeader): Promise<Journal<R>> {
@@ -155,6 +185,7 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     const lines = text.split('\n');
     let header: JournalHeader | undefined;
     const results = new Map<string, R>();
+    const history = emptyHistory();
     lines.forEach((line, index) => {
       if (line.trim() === '') return;
       let record: JournalHeader | JournalResult<R>;
@@ -165,15 +196,20 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
         if (index >= lines.length - 2) return;
         throw new UsageError(`journal ${file} line ${index + 1} is not JSON`);
       }
-      if (record.type === 'run') header = record;
-      else if (record.type === 'result') {
-        const { type: _type, at: _at, ...result } = record;
+      const entry = record as JournalHeader | JournalResult<R> | WaitLine | BrakeLine;
+      if (entry.type === 'run') header = entry;
+      else if (entry.type === 'result') {
+        const { type: _type, at: _at, ...result } = entry;
         results.set(result.hardware_id, result as unknown as R);
-      }
+        history.note(result.hardware_id, entry.at);
+      } else if (entry.type === 'wait' && typeof entry.hardware_id === 'string') {
+        history.waits.set(entry.hardware_id, entry);
+        history.note(entry.hardware_id, entry.at);
+      } else if (entry.type === 'brake') history.braked(entry.at);
     });
     if (!header) throw new UsageError(`journal ${file} has no run header`);
     if (header.run_id !== runId) throw new UsageError(`journal ${file} is for run ${header.run_id}, not ${runId}`);
-    return new Journal<R>(file, header, results, lock);
+    return new Journal<R>(file, header, results, lock, history);
   }
 
   append(result: R, at: Date): void {
@@ -182,10 +218,57 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     appendFileSync(this.file, `${JSON.stringify(record)}\n`);
   }
 
+  /** What --wait saw of a device. */
+  appendWait(line: WaitLine): void {
+    this.history.waits.set(line.hardware_id, line);
+    appendFileSync(this.file, `${JSON.stringify(line)}\n`);
+  }
+
+  /** The brake stopped the run. */
+  appendBrake(reason: string, at: Date): void {
+    const line: BrakeLine = { type: 'brake', reason, at: at.toISOString() };
+    appendFileSync(this.file, `${JSON.stringify(line)}\n`);
+  }
+
   /** Lets another process resume the run. */
   close(): void {
     this.lock.release();
   }
+}
+
+/** A journal's lines besides the results: what --wait saw, the brake, and when the run last did anything. */
+export interface JournalHistory {
+  /** The last wait line of each device. */
+  waits: Map<string, WaitLine>;
+  /** Devices with a result or wait line after the last brake line (all of them when the brake never stopped the run). */
+  sinceBrake: Set<string>;
+  stoppedByBrake: boolean;
+  /** The latest `at` of any line (ms since the epoch), if any. */
+  lastAt?: number;
+  note(hardwareId: string, at: string): void;
+  braked(at: string): void;
+}
+
+function emptyHistory(): JournalHistory {
+  const history: JournalHistory = {
+    waits: new Map(),
+    sinceBrake: new Set(),
+    stoppedByBrake: false,
+    note(hardwareId, at) {
+      history.sinceBrake.add(hardwareId);
+      seen(at);
+    },
+    braked(at) {
+      history.sinceBrake.clear();
+      history.stoppedByBrake = true;
+      seen(at);
+    },
+  };
+  const seen = (at: string): void => {
+    const ms = typeof at === 'string' ? parseRfc3339(at) : undefined;
+    if (ms !== undefined) history.lastAt = Math.max(history.lastAt ?? ms, ms);
+  };
+  return history;
 }
 
 async function refuseExisting(file: string): Promise<void> {

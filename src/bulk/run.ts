@@ -16,6 +16,9 @@ import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { isDone, Journal, journalPathOf, noteJournalElsewhere } from './journal.js';
 import { isRunFatal } from './runner.js';
 import { hasWaves, planLines, planWaves, type WaveOptions, type WavePlan } from './waves.js';
+import { restoreSettings, settingsFrom, settingsLines, type RestoredSettings } from './run-settings.js';
+import { brakeFrom, journalWatching, stillWatched } from './wait-journal.js';
+import type { RunSettings } from './journal.js';
 import { WaveSender, type WavesDone } from './wave-run.js';
 import { ReturnWatcher, type WaitOutcome } from './return-watcher.js';
 import { waitReportTimeField } from '../records/report-time.js';
@@ -49,10 +52,10 @@ export interface BulkCommandOptions {
   resume?: string;
   /** --allow-empty: a selection that matches no device is not an error (a CI job over fleets that may be empty). */
   allowEmpty?: boolean;
-  /** --canary, --canary-wait, --wave, --abort-if-failed (a resumed run without them keeps its journal's). */
+  /** --canary, --canary-wait, --wave, --wave-pause, --abort-if-failed (a resumed run keeps its journal's). */
   waves?: WaveOptions;
-  /** --wait: follow each accepted device until it reports again. */
-  wait?: { timeoutMs: number; reportTimeField?: string };
+  /** --wait: follow each accepted device until it reports again (timeout absent: the default, or on --resume the journal's). */
+  wait?: { timeoutMs?: number; reportTimeField?: string };
 }
 
 export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals' | 'servedDocument' | 'settings'>;
@@ -60,8 +63,8 @@ export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interr
 /** Retries per request in a bulk run unless --max-retries says otherwise: 503s and drops are retried with the same key. */
 export const BULK_MAX_RETRIES = 10;
 
-/** Replaced by the plan over the devices pending once the run is known. */
-const NO_PLAN: WavePlan = { sizes: [], canary: false, wait: false };
+/** Replaced by the plan over the run's targets once the run is known. */
+const NO_PLAN: WavePlan = planWaves(0, {}, { wait: false });
 
 /** Without --concurrency: 8 in flight at first, up to 64 while the API accepts them. */
 export const DEFAULT_CONCURRENCY: ConcurrencyBounds = { initial: 8, max: 64 };
@@ -75,8 +78,9 @@ interface Run {
   /** Results of an earlier attempt (--resume). */
   earlier: Map<string, DeviceCommandResult>;
   journal?: Journal;
-  /** The wave options the run keeps (its journal has them), and their plan over the devices pending. */
-  waves: WaveOptions;
+  /** The plan the run keeps (its journal has it), what changed of it on resume, and its waves over the targets. */
+  settings: RunSettings;
+  changed: string[];
   plan: WavePlan;
   /** --wait: the report-time field, found before anything is sent. */
   wait?: { field: string; timeoutMs: number };
@@ -87,18 +91,20 @@ interface Run {
 }
 
 export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<void> {
-  // before anything is read or sent: a --wait that cannot tell when a device reports says so now
-  const wait = opts.wait && { field: waitReportTimeField(await deps.servedDocument(), opts.wait.reportTimeField), timeoutMs: opts.wait.timeoutMs };
-  const run = opts.resume ? await resumeRun(deps, verb, opts) : await newRun(deps, verb, opts);
-  run.wait = wait;
-  const pendingCount = run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!))).length;
-  // a resumed run that sent to some devices already had its canary
-  run.plan = planWaves(pendingCount, run.waves, { wait: wait !== undefined, canaryDone: run.earlier.size > 0 });
+  const resumed = opts.resume ? await resumeRun(deps, verb, opts) : undefined;
+  let run = resumed;
   try {
+    const settings = resumed?.settings ?? settingsFrom(opts);
+    // before any device is read or sent: a --wait that cannot tell when a device reports says so now
+    const wait = settings.wait ? { field: waitReportTimeField(await deps.servedDocument(), settings.wait.report_time_field ?? undefined), timeoutMs: settings.wait.timeout_ms } : undefined;
+    run ??= await newRun(deps, verb, opts, settings);
+    run.wait = wait;
+    // over every target, as the first run planned it: a resumed run skips what is done, it does not re-plan
+    run.plan = planWaves(run.targets.length, settings.waves, { wait: wait !== undefined });
     await carryOut(deps, verb, opts, run);
   } finally {
     // its lock: the run may be resumed by another process from now on
-    run.journal?.close();
+    run?.journal?.close();
   }
 }
 
@@ -112,17 +118,19 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     return;
   }
   // mistakes found before the prompt and before anything is sent: the scope, --report-time-field, unknown devices
-  const check = { command: verb.command, verb: verb.name, pending, named: run.named, dryRun: opts.dryRun, reportTimeField: opts.wait?.reportTimeField, signal: deps.interruptSignal };
+  const check = { command: verb.command, verb: verb.name, pending, named: run.named, dryRun: opts.dryRun, reportTimeField: run.settings.wait?.report_time_field ?? undefined, signal: deps.interruptSignal };
   await checkBeforeSending(await deps.api(), () => deps.servedDocument(), check);
   if (opts.dryRun) return dryRun(deps, verb, run, pending, opts.keyBase === undefined && opts.resume === undefined);
   // a resumed run with nothing left sends nothing: no confirmation, just the summary of the whole run
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
+  else if (run.journal) announcePlan(deps, run);
   if (!run.journal) {
     run.journal = await Journal.create(journalPathOf(deps.configDir(), run.runId, opts.journal), header(verb, run, deps.clock.now()));
     await noteJournalElsewhere(deps.configDir(), run.runId, run.journal.file);
   }
   const journal = run.journal;
-  const waitFlags = run.wait ? ['--wait', ...(opts.wait?.reportTimeField ? ['--report-time-field', opts.wait.reportTimeField] : [])] : [];
+  // the journal keeps the plan; --wait and its field are said again, as the journal has them (they agree with it)
+  const waitFlags = run.wait ? ['--wait', ...(run.settings.wait?.report_time_field ? ['--report-time-field', run.settings.wait.report_time_field] : [])] : [];
   const resumeHint = `resume with: ${resumeLine(deps.globals(), { verb: ['devices', verb.name], runId: run.runId, journal: opts.journal, flags: waitFlags })}`;
   deps.io.info(
     `Run ${run.runId}: ${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}${run.earlier.size > 0 ? ` (${run.targets.length - pending.length} already done)` : ''}; ` +
@@ -133,8 +141,12 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   const streaming = output.format === 'ndjson';
   // results are printed in the order they are final, one after the other (--jq runs each through jq)
   let printed = Promise.resolve();
-  const progress = await startProgress(deps.io, { label: verb.name, total: pending.length });
-  const tally = new RunTally(verb.name, pending.length, run.wait !== undefined);
+  // a resumed run first follows the devices it sent and had not seen back: they gate the next wave (and brake it)
+  const rewatch = run.wait ? stillWatched(journal.results, run.journal) : new Map();
+  const total = pending.length + rewatch.size;
+  const progress = await startProgress(deps.io, { label: verb.name, total });
+  const tally = new RunTally(verb.name, total, run.wait !== undefined);
+  tally.alreadySent(rewatch.size);
   const print = (record: object): void => {
     if (!streaming) return;
     // ndjson writes its line synchronously, so it is out before the progress line comes back
@@ -145,30 +157,44 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     });
   };
   const { api, retry } = pacedClient(await deps.api(), deps);
-  const concurrency = opts.concurrency === undefined ? DEFAULT_CONCURRENCY : { initial: opts.concurrency, max: opts.concurrency };
+  const limit = run.settings.concurrency;
+  const concurrency = limit === null ? DEFAULT_CONCURRENCY : { initial: limit, max: limit };
   // every request in flight listens to the signal (undici, Retry-After sleeps, the pacer)
   setMaxListeners(Math.max(64, concurrency.max * 8), deps.interruptSignal);
   const waits = new Map<string, WaitOutcome>();
-  let sender: WaveSender | undefined;
+  const brake = brakeFrom(run.settings.waves.abortIfFailed, journal.results, run.journal);
   const watcher = run.wait && new ReturnWatcher(api, {
     field: run.wait.field,
     timeoutMs: run.wait.timeoutMs,
     clock: deps.clock,
     signal: deps.interruptSignal,
     onMissingField: (id) => progress.above(() => deps.io.warn(`the last-reported state of ${id} has no ${run.wait!.field}: pass the name of its report time with --report-time-field`)),
+    onBefore: (id, before) => journalWatching(journal, id, undefined, before, deps.clock.now()),
     onOutcome: (outcome) => {
       waits.set(outcome.hardwareId, outcome);
-      sender?.waited(outcome);
+      if (!outcome.back) brake.notBack(outcome.hardwareId);
+      journal.appendWait({ type: 'wait', hardware_id: outcome.hardwareId, outcome: outcome.back ? 'back' : 'not_back', after_ms: outcome.afterMs, at: deps.clock.now().toISOString() });
       tally.waited(outcome);
       progress.update(tally.settled, tally.failed, tally.label());
       print(withWait(journal.results.get(outcome.hardwareId)!, outcome));
     },
   });
-  sender = new WaveSender({
-    api, retry, concurrency, command: verb.command, keyFor: (id) => deviceKey(run.keyBase, id), pending, plan: run.plan, watcher: watcher || undefined,
+  if (watcher) for (const [id, sent] of rewatch) watcher.watch(id, sent.acceptedAt, sent.before);
+  const sender = new WaveSender({
+    api, retry, concurrency, command: verb.command, keyFor: (id) => deviceKey(run.keyBase, id), targets: run.targets, toSend: new Set(pending), plan: run.plan, brake,
+    watcher: watcher || undefined, reportField: run.wait?.field, lastActivityAt: journal.history.lastAt,
     signal: deps.interruptSignal, clock: deps.clock, say: (line) => progress.above(() => deps.io.info(line)),
-    onResult: ({ result }) => {
+    onWave: (index) => {
+      tally.wave(index, run.plan.sizes.length);
+      progress.update(tally.settled, tally.failed, tally.label());
+    },
+    onSending: () => {
+      tally.sending();
+      progress.update(tally.settled, tally.failed, tally.label());
+    },
+    onResult: ({ result }, before) => {
       journal.append(result, deps.clock.now());
+      if (watcher && isSuccess(result.status)) journalWatching(journal, result.hardware_id, deps.clock.now(), before, deps.clock.now());
       tally.sent(result);
       progress.update(tally.settled, tally.failed, tally.label());
       // with --wait an accepted device is printed once it is back or timed out
@@ -200,6 +226,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   if (watcher) for (const line of waitSummaryLines(waits)) deps.io.info(line);
   const skipped = skippedSummaryLine(deps.io.errTheme(), verb.command, run.capability);
   if (skipped) deps.io.paintedInfo(skipped);
+  if (done.aborted) journal.appendBrake(done.aborted, deps.clock.now());
   if (done.aborted) throw abortedError({ verb: verb.label, runId: run.runId }, done.sent, pending.length, done.aborted, resumeHint);
   const retryable = results.some((r) => !isDone(r));
   const hint = retryable
@@ -211,7 +238,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   if (notBack) throw notBack;
 }
 
-async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
+async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions, settings: RunSettings): Promise<Run> {
   const resolved = await resolveTargets({ api: deps.api, stdin: deps.io.in, signal: deps.interruptSignal, configDir: deps.configDir }, opts.source);
   // a mistyped fleet id matches nothing: in CI that must fail, not pass as "nothing to send"
   if (hasSelection(opts.source) && resolved.selected === 0 && !opts.allowEmpty) throw nothingMatched(opts.source);
@@ -219,7 +246,7 @@ async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions):
   const runId = newRunId(deps.clock.now());
   const service = await currentService(deps);
   const named = new Set(resolved.ids.filter((id) => !resolved.capabilities.has(id) && !resolved.unstated.has(id)));
-  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), waves: opts.waves ?? {}, plan: NO_PLAN, service, named };
+  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), settings, changed: [], plan: NO_PLAN, service, named };
 }
 
 function nothingMatched(source: TargetSource): NotFoundError {
@@ -246,15 +273,24 @@ async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOption
     journal.close();
     throw refusal;
   }
-  // the operator may change the plan on resuming (a smaller wave, another brake); else the journal's stands
-  const waves = opts.waves && hasWaves(opts.waves) ? opts.waves : (header.waves ?? {});
-  return { runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, waves, plan: NO_PLAN, service: service as RunService | undefined, named: new Set(header.targets) };
+  // the journal's plan stands: a flag that contradicts it is refused, naming both (the journal stays unlocked)
+  let restored: RestoredSettings;
+  try {
+    restored = restoreSettings(runId, header, { concurrency: opts.concurrency, waves: opts.waves, wait: opts.wait });
+  } catch (error) {
+    journal.close();
+    throw error;
+  }
+  const { settings, changed } = restored;
+  return {
+    runId, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal, settings, changed, plan: NO_PLAN,
+    service: service as RunService | undefined, named: new Set(header.targets),
+  };
 }
 
 function header(verb: BulkVerb, run: Run, now: Date) {
-  const waves = hasWaves(run.waves) ? { waves: run.waves } : {};
   const service = run.service ? { service: run.service } : {};
-  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString(), ...waves, ...service } as const;
+  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString(), settings: run.settings, ...service } as const;
 }
 
 async function dryRun(deps: BulkDeps, verb: BulkVerb, run: Run, pending: string[], throwawayKeys: boolean): Promise<void> {
@@ -289,10 +325,12 @@ async function confirm(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions,
   });
 }
 
-/** The waves, their sizes, the pauses and the brake; and what --wait follows. Said only when asked for. */
+/** The waves, their sizes, what gates each, the brake; what --wait follows; a resumed run's plan as restored. */
 function announcePlan(deps: BulkDeps, run: Run): void {
-  if (hasWaves(run.waves)) for (const line of planLines(run.plan)) deps.io.info(line);
-  if (run.wait) deps.io.info(`Wait: until each device reports again (its ${run.wait.field} after acceptance), at most ${formatDuration(run.wait.timeoutMs)} each`);
+  if (run.journal) deps.io.info(`Plan of run ${run.runId}, as its journal keeps it:`);
+  if (hasWaves(run.settings.waves)) for (const line of planLines(run.plan)) deps.io.info(line);
+  if (run.wait) deps.io.info(`Wait: until each device reports a later ${run.wait.field} than before its command, at most ${formatDuration(run.wait.timeoutMs)} each`);
+  if (run.journal) for (const line of settingsLines(run.settings, run.changed)) deps.io.info(line);
 }
 
 function announceCapability(deps: BulkDeps, verb: BulkVerb, run: Run, moment: Moment): void {

@@ -18,18 +18,38 @@ export function withWait(result: DeviceCommandResult, outcome: WaitOutcome | und
   return { ...result, wait: outcome.back ? 'back' : 'not_back', back_after_s: outcome.afterMs === null ? null : Math.round(outcome.afterMs / 100) / 10 };
 }
 
-/** Counts for the progress line. */
+/** Counts for the progress line: it changes whenever a device is sent, answered, back or timed out, and names the wave. */
 export class RunTally {
   answered = 0;
+  private started = 0;
+  private accepted = 0;
   private failedSends = 0;
   private back = 0;
   private notBack = 0;
+  private waveText = '';
 
   constructor(private readonly verb: string, private readonly total: number, private readonly waiting: boolean) {}
+
+  /** A resumed run follows again devices an earlier process sent (they are sent and waiting). */
+  alreadySent(count: number): void {
+    this.started += count;
+    this.accepted += count;
+  }
+
+  /** Wave `index` (from 0) of `count` begins. */
+  wave(index: number, count: number): void {
+    this.waveText = count > 1 ? ` wave ${index + 1}/${count}` : '';
+  }
+
+  /** A device's command went out. */
+  sending(): void {
+    this.started++;
+  }
 
   sent(result: DeviceCommandResult): void {
     this.answered++;
     if (!isSuccess(result.status)) this.failedSends++;
+    else this.accepted++;
   }
 
   waited(outcome: WaitOutcome): void {
@@ -47,9 +67,10 @@ export class RunTally {
   }
 
   label(): string {
-    if (!this.waiting) return this.verb;
-    const waiting = this.answered - this.failedSends - this.back - this.notBack;
-    return `${this.verb}: ${this.answered}/${this.total} sent, ${this.back} back, ${waiting} waiting, ${this.notBack} timed out`;
+    const name = `${this.verb}${this.waveText}`;
+    if (!this.waiting) return name;
+    const waiting = this.accepted - this.back - this.notBack;
+    return `${name}: ${this.started}/${this.total} sent, ${this.back} back, ${waiting} waiting, ${this.notBack} timed out`;
   }
 }
 

@@ -1,15 +1,17 @@
-// Sends a bulk run's commands wave by wave (bulk/waves.ts): the canary, its pause (or, with --wait, until it is
-// back), then the waves, each taken by the runner while the brake allows; with --wait every accepted device is
-// handed to the one ReturnWatcher, and its devices not back count against the brake. Exactly once as the runner
-// is: each device is taken once, with its own key; a device not taken stays pending in the journal for --resume.
+// Sends a bulk run's commands wave by wave (bulk/waves.ts). Before each wave after the first: with --wait, until
+// every device of the wave before is back, timed out or failed; then --canary-wait or --wave-pause; then the brake,
+// over everything the run sent so far. With --wait each device's report is read before its command (back is a later
+// one, bulk/return-watcher.ts) and every accepted device is handed to the one ReturnWatcher. Exactly once as the
+// runner is: each device is taken once, with its own key; a device not taken stays pending in the journal for
+// --resume, and a resumed run keeps its waves (the devices already done are skipped, not re-planned).
 import type { Clock } from '../io/clock.js';
 import type { ApiClient } from '../api/client.js';
 import type { RetryPolicy } from '../shared/retry.js';
-import { isSuccess, type DeviceCommand, type DeviceCommandOutcome } from '../api/device-commands.js';
+import { isSuccess, sendDeviceCommand, type DeviceCommand, type DeviceCommandOutcome } from '../api/device-commands.js';
 import { runBulk } from './runner.js';
 import type { ConcurrencyBounds } from './concurrency.js';
-import { Brake, type WavePlan } from './waves.js';
-import type { ReturnWatcher, WaitOutcome } from './return-watcher.js';
+import type { Brake, WavePlan } from './waves.js';
+import { readReportBefore, type ReportBefore, type ReturnWatcher } from './return-watcher.js';
 import { formatDuration } from '../io/progress.js';
 
 export interface WaveSending {
@@ -18,78 +20,133 @@ export interface WaveSending {
   concurrency: ConcurrencyBounds;
   command: DeviceCommand;
   keyFor: (hardwareId: string) => string;
-  /** Devices to send to, in order. */
-  pending: string[];
+  /** Every target of the run, in order: the plan's waves are over them. */
+  targets: string[];
+  /** The targets still to send to (a resumed run has done the others). */
+  toSend: ReadonlySet<string>;
   plan: WavePlan;
-  /** With --wait: follows each accepted device until it is back. */
+  /** The run's brake (a resumed run's counts what its journal has). */
+  brake: Brake;
+  /** With --wait: follows each accepted device until it is back; `field` is its report time. */
   watcher?: ReturnWatcher;
+  reportField?: string;
+  /** A resumed run: when the run last did anything (this machine's clock, ms); what is left of a pause is held. */
+  lastActivityAt?: number;
   signal: AbortSignal;
   clock: Clock;
-  /** Every final send outcome, as it arrives. */
-  onResult: (outcome: DeviceCommandOutcome) => void;
-  /** A line for the operator (a pause begins). */
+  /** Every final send outcome, as it arrives, with the report the device had before it. */
+  onResult: (outcome: DeviceCommandOutcome, before: ReportBefore) => void;
+  /** A device's command goes out (its first try). */
+  onSending?: (hardwareId: string) => void;
+  /** A wave begins (0 is the canary when there is one). */
+  onWave?: (index: number) => void;
+  /** A line for the operator (a wait or a pause begins). */
   say: (line: string) => void;
 }
 
 export interface WavesDone {
-  /** Devices whose command was answered (sent), of `pending`. */
+  /** Devices whose command was answered in this process. */
   sent: number;
   /** Why the brake stopped the run; undefined when every wave went out. */
   aborted?: string;
 }
 
 export class WaveSender {
-  readonly brake: Brake;
+  private answered = 0;
+  private didSomething = false;
+  private readonly before = new Map<string, ReportBefore>();
+  private readonly sentOnce = new Set<string>();
 
-  constructor(private readonly s: WaveSending) {
-    this.brake = new Brake(s.plan.threshold);
-  }
-
-  /** The watcher's outcome of a device: one not back counts against the brake. */
-  waited(outcome: WaitOutcome): void {
-    if (!outcome.back) this.brake.failed++;
-  }
+  constructor(private readonly s: WaveSending) {}
 
   async send(): Promise<WavesDone> {
-    const { s, brake } = this;
+    const { s } = this;
+    const abort = (): WavesDone => ({ sent: this.answered, aborted: s.brake.reason(s.watcher !== undefined) });
     let offset = 0;
-    const abort = (): WavesDone => ({ sent: brake.sent, aborted: brake.reason(s.watcher !== undefined) });
+    let previous: string[] = [];
+    let previousSent = false;
     for (const [index, size] of s.plan.sizes.entries()) {
-      if (index === 1 && s.plan.canary) await this.pause(s.pending.slice(0, offset));
-      if (brake.tripped) return abort();
-      const ids = s.pending.slice(offset, offset + size);
+      const wave = s.targets.slice(offset, offset + size);
       offset += size;
+      const ids = wave.filter((id) => s.toSend.has(id));
+      if (index > 0) await this.gate(index, previous, previousSent);
+      if (s.signal.aborted) throw s.signal.reason;
+      previous = wave;
+      previousSent = ids.length > 0;
+      // before each wave, over everything sent so far; a wave with nothing left to send sends nothing to stop
+      if (ids.length === 0) continue;
+      if (s.brake.tripped) return abort();
+      s.onWave?.(index);
+      this.didSomething = true;
+      const answeredBefore = this.answered;
       await runBulk(
         s.api,
-        { command: s.command, hardwareIds: ids, keyFor: s.keyFor, concurrency: s.concurrency, retry: s.retry },
-        {
-          signal: s.signal,
-          clock: s.clock,
-          halt: () => brake.tripped,
-          onResult: (outcome) => {
-            brake.sent++;
-            if (!isSuccess(outcome.result.status)) brake.failed++;
-            else s.watcher?.watch(outcome.result.hardware_id, s.clock.now().getTime());
-            s.onResult(outcome);
-          },
-        },
+        { send: (id, signal) => this.sendOne(id, signal), hardwareIds: ids, concurrency: s.concurrency, retry: s.retry },
+        { signal: s.signal, clock: s.clock, halt: () => s.brake.tripped, onResult: (outcome) => this.result(outcome) },
       );
-      // the last wave is out: a brake tripped now stopped nothing (a device not back is said by --wait's own code)
-      if (brake.tripped && (offset < s.pending.length || brake.sent < offset)) return abort();
+      // the brake stopped this wave part way (devices not taken), or it stands before the next one
+      const halted = this.answered - answeredBefore < ids.length;
+      if (s.brake.tripped && (halted || offset < s.targets.length)) return abort();
     }
-    return { sent: brake.sent };
+    return { sent: this.answered };
   }
 
-  /** After the canary: until it is back (--wait), or --canary-wait. */
-  private async pause(canary: string[]): Promise<void> {
+  private async sendOne(hardwareId: string, signal: AbortSignal): Promise<DeviceCommandOutcome> {
     const { s } = this;
-    if (this.brake.tripped) return;
-    if (s.plan.pause === 'back' && s.watcher) {
-      s.say(`Canary sent to ${canary.length} device${canary.length === 1 ? '' : 's'}: waiting until ${canary.length === 1 ? 'it is' : 'they are'} back before the waves.`);
-      await s.watcher.settled(canary);
-    } else if (typeof s.plan.pause === 'number') {
-      s.say(`Canary sent to ${canary.length} device${canary.length === 1 ? '' : 's'}: pausing ${formatDuration(s.plan.pause)} before the waves (--canary-wait).`);
-      await s.clock.sleep(s.plan.pause, s.signal);
+    // the report it has now, by its own clock, read once (a retried device keeps the first)
+    if (s.watcher && s.reportField && !this.before.has(hardwareId)) this.before.set(hardwareId, await readReportBefore(s.api, s.reportField, hardwareId, signal));
+    // the first try only: a device retried is still one device sent
+    if (!this.sentOnce.has(hardwareId)) {
+      this.sentOnce.add(hardwareId);
+      s.onSending?.(hardwareId);
     }
+    return sendDeviceCommand(s.api, { hardwareId, command: s.command, idempotencyKey: s.keyFor(hardwareId), signal });
+  }
+
+  private result(outcome: DeviceCommandOutcome): void {
+    const { s } = this;
+    const id = outcome.result.hardware_id;
+    const accepted = isSuccess(outcome.result.status);
+    this.answered++;
+    s.brake.answered(id, !accepted);
+    const before = this.before.get(id);
+    this.before.delete(id);
+    this.sentOnce.delete(id);
+    if (accepted) s.watcher?.watch(id, s.clock.now().getTime(), before);
+    s.onResult(outcome, before);
+  }
+
+  /** Before wave `index`: the wave before back (--wait), then its pause. */
+  private async gate(index: number, previous: string[], previousSent: boolean): Promise<void> {
+    const { s } = this;
+    const afterCanary = index === 1 && s.plan.canary;
+    const waiting = s.watcher ? previous.filter((id) => s.watcher!.isWaitingFor(id)) : [];
+    if (waiting.length > 0) {
+      const them = waiting.length === 1 ? 'it is' : 'they are';
+      s.say(
+        afterCanary
+          ? `Canary sent to ${previous.length} device${previous.length === 1 ? '' : 's'}: waiting until ${them} back before the waves.`
+          : `Wave ${this.waveName(index - 1)} sent: waiting until its ${waiting.length} device${waiting.length === 1 ? '' : 's'} ${waiting.length === 1 ? 'is' : 'are'} back before wave ${this.waveName(index)}.`,
+      );
+      this.didSomething = true;
+      await s.watcher!.settled(waiting);
+    }
+    const pauseMs = afterCanary ? s.plan.canaryPauseMs : s.plan.wavePauseMs;
+    if (!pauseMs || s.signal.aborted || s.brake.tripped) return;
+    // a resumed run that stopped during this pause holds what is left of it
+    const left = previousSent || waiting.length > 0 ? pauseMs : !this.didSomething && s.lastActivityAt !== undefined ? pauseMs - (s.clock.now().getTime() - s.lastActivityAt) : 0;
+    if (left <= 0) return;
+    s.say(
+      afterCanary
+        ? `Canary sent to ${previous.length} device${previous.length === 1 ? '' : 's'}: pausing ${formatDuration(left)} before the waves (${s.plan.canaryPauseFlag}).`
+        : `Pausing ${formatDuration(left)} before wave ${this.waveName(index)} (--wave-pause).`,
+    );
+    this.didSomething = true;
+    await s.clock.sleep(left, s.signal);
+  }
+
+  /** "2/5", counting the canary as a wave as the progress does. */
+  private waveName(index: number): string {
+    return `${index + 1}/${this.s.plan.sizes.length}`;
   }
 }

@@ -1,6 +1,6 @@
-// A bulk run in waves with a brake: a canary first (then a pause, or with --wait until it is back), the rest in
-// waves of a given size, and a threshold of failures (or, with --wait, devices not back) past which nothing more
-// is sent. Rollout and abort as AWS IoT Jobs stage them server-side, done by the client for an API that has none.
+// A bulk run in waves with a brake: a canary first, the rest in waves of a given size, each wave held until the one
+// before is back (--wait) and for --wave-pause, and a threshold of failures (or, with --wait, devices not back),
+// checked before each wave, past which nothing more is sent. Rollout and abort as AWS IoT Jobs stage them server-side, done by the client for an API that has none.
 // Pure: the plan, its description, and the brake's decision; bulk/wave-run.ts acts on them.
 import { UsageError } from '../errors.js';
 import { quoteInput } from '../shared/terminal-text.js';
@@ -15,17 +15,22 @@ export interface WaveOptions {
   /** --canary-wait: how long to pause after the canary (without --wait). */
   canaryWaitMs?: number;
   wave?: Amount;
+  /** --wave-pause: how long to hold between waves (with --wait: once the wave before is back). */
+  wavePauseMs?: number;
   abortIfFailed?: Amount;
 }
 
 export interface WavePlan {
-  /** Devices per wave, in order; the canary, when there is one, is the first. */
+  /** Devices per wave over all the run's targets, in order; the canary, when there is one, is the first. */
   sizes: number[];
   canary: boolean;
-  /** After the canary: a pause of this long, or 'back' (with --wait: until the canary is back or timed out). */
-  pause?: number | 'back';
+  /** The hold after the canary (--canary-wait, else --wave-pause), and the flag it comes from. */
+  canaryPauseMs?: number;
+  canaryPauseFlag?: '--canary-wait' | '--wave-pause';
+  /** The hold between the other waves (--wave-pause). */
+  wavePauseMs?: number;
   threshold?: Amount;
-  /** --wait: devices not back count against the brake. */
+  /** --wait: each wave goes out once every device of the one before is back, timed out or failed; and devices not back count against the brake. */
   wait: boolean;
 }
 
@@ -53,17 +58,17 @@ export function resolveAmount(amount: Amount, total: number): number {
 }
 
 export function hasWaves(opts: WaveOptions): boolean {
-  return opts.canary !== undefined || opts.wave !== undefined || opts.abortIfFailed !== undefined;
+  return opts.canary !== undefined || opts.wave !== undefined || opts.abortIfFailed !== undefined || opts.wavePauseMs !== undefined;
 }
 
 /**
- * The waves over `total` devices. `canaryDone`: a resumed run that sent to some devices already has had its canary,
- * so the rest goes out in waves. `wait`: the canary's pause is until it is back.
+ * The waves over the run's `total` targets, in order. Always over all of them, never over what is left: a resumed
+ * run keeps the waves it had (bulk/wave-run.ts skips the devices already done).
  */
-export function planWaves(total: number, opts: WaveOptions, ctx: { wait: boolean; canaryDone: boolean }): WavePlan {
+export function planWaves(total: number, opts: WaveOptions, ctx: { wait: boolean }): WavePlan {
   const sizes: number[] = [];
   let left = total;
-  const canary = opts.canary !== undefined && !ctx.canaryDone && total > 0;
+  const canary = opts.canary !== undefined && total > 0;
   if (canary) {
     const size = resolveAmount(opts.canary!, total);
     sizes.push(size);
@@ -76,27 +81,40 @@ export function planWaves(total: number, opts: WaveOptions, ctx: { wait: boolean
     sizes.push(size);
     left -= size;
   }
-  const pause = canary && sizes.length > 1 ? (ctx.wait ? 'back' : opts.canaryWaitMs) : undefined;
-  return { sizes, canary, pause, threshold: opts.abortIfFailed, wait: ctx.wait };
+  const canaryPauseMs = canary && sizes.length > 1 ? (opts.canaryWaitMs ?? opts.wavePauseMs) : undefined;
+  const wavePauseMs = sizes.length > (canary ? 2 : 1) ? opts.wavePauseMs : undefined;
+  const canaryPauseFlag = canaryPauseMs === undefined ? undefined : opts.canaryWaitMs !== undefined ? '--canary-wait' : '--wave-pause';
+  return { sizes, canary, canaryPauseMs, canaryPauseFlag, wavePauseMs, threshold: opts.abortIfFailed, wait: ctx.wait };
 }
 
-/** The plan in a few lines, for the confirmation prompt and --dry-run. */
+/** The plan in a few lines, for the confirmation prompt and --dry-run: the waves, what gates each, and the brake. */
 export function planLines(plan: WavePlan): string[] {
   const lines: string[] = [];
   const [first, ...rest] = plan.sizes;
   if (first === undefined) return lines;
   const waves = plan.canary ? rest : plan.sizes;
   if (plan.canary) {
-    const pause = plan.pause === 'back' ? `then wait until ${first === 1 ? 'it is' : 'they are'} back` : plan.pause ? `then pause ${formatDuration(plan.pause)}` : 'no pause';
-    lines.push(`Canary: ${first} device${first === 1 ? '' : 's'}, ${pause}`);
+    const them = first === 1 ? 'it is' : 'they are';
+    const hold = plan.canaryPauseMs ? `pause ${formatDuration(plan.canaryPauseMs)}` : undefined;
+    const gate = plan.wait ? `then wait until ${them} back${hold ? `, then ${hold}` : ''}` : hold ? `then ${hold}` : 'no pause';
+    lines.push(`Canary: ${first} device${first === 1 ? '' : 's'}, ${gate}`);
   }
-  if (waves.length > 0) lines.push(`Waves: ${waves.length} (${sizesText(waves)}), one after the other, no pause`);
+  if (waves.length > 0) lines.push(`Waves: ${waves.length} (${sizesText(waves)}), ${wavesGate(plan, waves.length)}`);
   lines.push(
     plan.threshold === undefined
       ? 'Brake: none (no --abort-if-failed)'
-      : `Brake: stop sending once ${amountText(plan.threshold)} of the devices sent so far failed${plan.wait ? ' or did not come back' : ''}`,
+      : `Brake: before each wave, stop once ${amountText(plan.threshold)} of the devices sent so far failed${plan.wait ? ' or did not come back' : ''}`,
   );
   return lines;
+}
+
+/** What each wave waits for before it goes out. */
+function wavesGate(plan: WavePlan, count: number): string {
+  if (count === 1) return plan.canary ? 'after the canary' : 'all at once';
+  const pause = plan.wavePauseMs ? `${formatDuration(plan.wavePauseMs)}` : undefined;
+  if (plan.wait) return `each once every device of the one before is back, timed out or failed${pause ? `, then a pause of ${pause}` : ''}`;
+  if (pause) return `each ${pause} after the one before was answered`;
+  return 'one after the other with no pause: they only batch the sending (--wait or --wave-pause makes each wait for the one before)';
 }
 
 function sizesText(sizes: number[]): string {
@@ -109,14 +127,35 @@ function sizesText(sizes: number[]): string {
 }
 
 /**
- * The brake: counts the devices sent (answered) and those that failed or did not come back; trips once the failures
+ * The brake: counts the devices sent (answered) and those that failed or did not come back, each device once (by
+ * its last outcome: a device retried on --resume that succeeds no longer counts as failed); trips once the failures
  * reach the threshold, as a count or as a share of the devices sent so far.
  */
 export class Brake {
-  sent = 0;
-  failed = 0;
+  private readonly sentIds = new Set<string>();
+  private readonly failedIds = new Set<string>();
 
   constructor(private readonly threshold: Amount | undefined) {}
+
+  get sent(): number {
+    return this.sentIds.size;
+  }
+
+  get failed(): number {
+    return this.failedIds.size;
+  }
+
+  /** A device's command was answered: `failed` when it was not accepted. */
+  answered(hardwareId: string, failed: boolean): void {
+    this.sentIds.add(hardwareId);
+    if (failed) this.failedIds.add(hardwareId);
+    else this.failedIds.delete(hardwareId);
+  }
+
+  /** A device accepted did not come back before --wait-timeout. */
+  notBack(hardwareId: string): void {
+    this.failedIds.add(hardwareId);
+  }
 
   get tripped(): boolean {
     const t = this.threshold;

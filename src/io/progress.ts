@@ -34,7 +34,7 @@ export interface ProgressState {
   finished: boolean;
 }
 
-/** Redraws closer together than this are skipped (the last one is always drawn). */
+/** Redraws closer together than this are put off (a change is always drawn, at most this much later). */
 export const REDRAW_MS = 100;
 const MAX_BAR = 30;
 const MIN_BAR = 10;
@@ -51,7 +51,11 @@ export async function startProgress(io: IOStreams, opts: ProgressOptions): Promi
   const state: ProgressState = { label: opts.label, done: 0, total: opts.total, unit: opts.unit ?? 'items', elapsedMs: 0, finished: false };
   let drawnAt = Number.NEGATIVE_INFINITY;
   let open = true;
+  // a burst of changes inside REDRAW_MS is drawn once it is over: the line never stays behind what happened
+  let later: ReturnType<typeof setTimeout> | undefined;
   const draw = () => {
+    if (later !== undefined) clearTimeout(later);
+    later = undefined;
     drawnAt = now();
     state.elapsedMs = drawnAt - started;
     io.rewriteErrLine(progressLine(state, { columns: io.stderrColumns(), theme: io.errTheme(), width: stringWidth }));
@@ -64,7 +68,12 @@ export async function startProgress(io: IOStreams, opts: ProgressOptions): Promi
       state.done = done;
       state.failed = failed;
       const complete = state.total !== undefined && state.total > 0 && done >= state.total;
-      if (complete || now() - drawnAt >= REDRAW_MS) draw();
+      const since = now() - drawnAt;
+      if (complete || since >= REDRAW_MS) draw();
+      else if (later === undefined) {
+        later = setTimeout(() => open && draw(), REDRAW_MS - since);
+        later.unref?.();
+      }
     },
     above(write) {
       // piped, stdout cannot meet the line: no redraw for every result
@@ -76,6 +85,7 @@ export async function startProgress(io: IOStreams, opts: ProgressOptions): Promi
     finish() {
       if (!open) return;
       open = false;
+      if (later !== undefined) clearTimeout(later);
       state.finished = true;
       draw();
       io.err.write('\n');

@@ -45,7 +45,7 @@ describe('README runbook: Rebooting a fleet safely', () => {
     expect(o.code, said).toBe(0);
     // step 2: the plan
     expect(o.stderr, said).toContain('Canary: 1 device, then wait until it is back');
-    expect(o.stderr, said).toContain('Brake: stop sending once 10% of the devices sent so far failed or did not come back');
+    expect(o.stderr, said).toContain('Brake: before each wave, stop once 10% of the devices sent so far failed or did not come back');
     // step 3: the brake, as the log's last lines say it
     expect(o.stdout, said).toMatch(/Error: Reboot run \S+ stopped by its brake: 1 of 1 device sent so far failed or did not come back \(--abort-if-failed 10%\); sent to 1 of \d+ devices/);
     // step 4: the device not back, then the resume; step 5: each device once

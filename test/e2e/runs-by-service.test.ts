@@ -101,7 +101,7 @@ describe('the resume line, pasted into a new shell', { timeout: 90_000 }, () => 
     // the canary's device cannot reboot (exit 10); the two the brake held back are sent now
     expect(pasted.status, pasted.stderr).toBe(10);
     expect(pasted.stderr).toContain(`reboot of 2 devices (1 already done); journal ${journal}`);
-    const results = readFileSync(journal, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const results = readFileSync(journal, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.type === 'result');
     expect(results.map((r) => [r.hardware_id, r.status]).sort()).toEqual([['HW-000008', 'capability_missing'], ['HW-000014', 'accepted'], ['HW-000015', 'accepted']]);
   });
 });

@@ -18,7 +18,7 @@ describe('--wait and waves against the second service, which serves its document
     const r = await h.cli(args);
     // TLM-00003 cannot reboot: the service refuses it (exit 10); the two it accepted are back
     expect(r.code, report(args, r)).toBe(10);
-    expect(r.stderr).toContain('(its observed_at after acceptance)');
+    expect(r.stderr).toContain('until each device reports a later observed_at than before its command');
     // each is printed once final: the refused one at once, the others once back
     const results = parse(r.stdout).sort((a, b) => String(a.hardware_id).localeCompare(String(b.hardware_id)));
     expect(results.map((x) => [x.hardware_id, x.status, x.wait ?? null])).toEqual([
@@ -62,5 +62,24 @@ describe('--wait against the second service serving no document', { timeout: 60_
       ['TLM-00002', 'not_back'],
     ]);
     expect(r.stderr).toContain('  not back: TLM-00002');
+  });
+});
+
+describe('--wait when the devices\' clock runs 40 s behind this machine\'s', { timeout: 60_000 }, () => {
+  let h: SecondHarness;
+  useSecondHarness((started) => (h = started), { commandReturnMs: 300, deviceClockOffsetMs: -40_000 });
+
+  it('each device is back at its next report: its own times are compared, never with this clock', async () => {
+    const args = ['devices', 'reboot', 'TLM-00001', 'TLM-00002', '--wait', '--wait-timeout', '8s', '--yes', '-o', 'ndjson'];
+    const r = await h.cli(args);
+    expect(r.code, report(args, r)).toBe(0);
+    expect(parse(r.stdout).map((x) => [x.hardware_id, x.wait]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      ['TLM-00001', 'back'],
+      ['TLM-00002', 'back'],
+    ]);
+    const one = ['devices', 'wake-up', 'TLM-00001', '--wait', '--wait-timeout', '8s', '--yes', '-o', 'json'];
+    const single = await h.cli(one);
+    expect(single.code, report(one, single)).toBe(0);
+    expect(JSON.parse(single.stdout)).toMatchObject({ wait: 'back' });
   });
 });

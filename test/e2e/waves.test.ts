@@ -46,9 +46,9 @@ describe('waves with a brake, and --wait, against the sandbox', { timeout: 60_00
     const r = await h.cli(['devices', 'reboot', '--from-file', file, '--canary', '1', '--wave', '50%', '--abort-if-failed', '20%', '--wait', '--wait-timeout', '30s', '--dry-run']);
     expect(r.code, show(r)).toBe(0);
     expect(r.stderr).toContain('Canary: 1 device, then wait until it is back\n');
-    expect(r.stderr).toContain('Waves: 2 (4, 2), one after the other, no pause\n');
-    expect(r.stderr).toContain('Brake: stop sending once 20% of the devices sent so far failed or did not come back\n');
-    expect(r.stderr).toContain('Wait: until each device reports again (its reported_at after acceptance), at most 30s each\n');
+    expect(r.stderr).toContain('Waves: 2 (4, 2), each once every device of the one before is back, timed out or failed\n');
+    expect(r.stderr).toContain('Brake: before each wave, stop once 20% of the devices sent so far failed or did not come back\n');
+    expect(r.stderr).toContain('Wait: until each device reports a later reported_at than before its command, at most 30s each\n');
     expect((await executed()).length).toBe(from);
   });
 

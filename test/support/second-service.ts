@@ -42,6 +42,8 @@ export interface SecondServiceOptions {
   neverBack?: string[];
   /** How its served document is written (default: as generators write one, every form on). */
   documentForms?: DocumentForms;
+  /** How far the devices' clocks are from this machine's (observed_at follows them): -40000 runs 40 s behind. */
+  deviceClockOffsetMs?: number;
 }
 
 export interface InjectedFault {
@@ -102,7 +104,7 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
     if (command === 'reboot' && options.neverBack?.includes(hw)) return;
     const timer = setTimeout(() => {
       returns.delete(timer);
-      state.lastReported.set(hw, { ...(state.lastReported.get(hw) ?? { hw }), observed_at: new Date().toISOString() });
+      state.lastReported.set(hw, { ...(state.lastReported.get(hw) ?? { hw }), observed_at: new Date(Date.now() + (options.deviceClockOffsetMs ?? 0)).toISOString() });
     }, options.commandReturnMs ?? 150);
     returns.add(timer);
   };

@@ -26,9 +26,10 @@ import type { OperationId } from '../../openapi/operation-types.js';
 import { hasWaves } from '../../bulk/waves.js';
 import { checkBeforeSending } from '../../bulk/preflight.js';
 import { waitReportTimeField } from '../../records/report-time.js';
+import { readReportBefore } from '../../bulk/return-watcher.js';
 import { notBackError, withWait } from '../../bulk/wait-results.js';
 import { formatDuration } from '../../io/progress.js';
-import { addWaveOptions, waitForOne, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
+import { addWaveOptions, DEFAULT_WAIT_TIMEOUT_MS, waitForOne, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
 
 export interface DeviceCommandVerb extends BulkVerb {
   operationId: OperationId;
@@ -124,9 +125,10 @@ export function newDeviceCommandVerb(
       'With several devices, each key is BASE:HARDWARE_ID (hashed when over 200 characters or not ASCII); results are journalled as they arrive,',
       'and an interrupted run is finished with --resume RUN_ID. Exit code: 0 all succeeded, 10 some failed, or the failure\'s own',
       'code when every device failed for the same reason.',
-      'In waves: --canary sends to a few first (then --canary-wait, or with --wait until they are back), --wave the rest in waves,',
-      '--abort-if-failed stops sending (exit 11; --resume RUN_ID goes on). --wait follows each device until it reports again',
-      '(exit 12 when some do not within --wait-timeout).',
+      'In waves: --canary sends to a few first, --wave the rest in waves; with --wait each wave goes once the one before is back,',
+      '--wave-pause holds between waves (without either, waves only batch). --abort-if-failed, checked before each wave, stops',
+      'the run (exit 11; --resume RUN_ID continues its plan). --wait follows each device until it reports a later time than',
+      'before its command (exit 12 when some do not within --wait-timeout).',
       'Rerun what failed: --from-run RUN_ID --only failed,not_back sends again, as a new run with keys of its own, to the devices',
       'of an earlier run that ended so (outcomes as its results name them); every plan flag applies.',
     ].join('\n'),
@@ -259,6 +261,8 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   });
   const generated = opts.idempotencyKey === undefined;
   const key = opts.idempotencyKey ?? generateIdempotencyKey();
+  // the report it has now, by its own clock: back is a later one (no clock of this machine is compared with it)
+  const before = field ? await readReportBefore(api, field, opts.hardwareId, deps.signal) : undefined;
   const outcome = await sendDeviceCommand(api, { hardwareId: opts.hardwareId, command: verb.command, idempotencyKey: key, signal: deps.signal });
   if (!isSuccess(outcome.result.status)) {
     // a 429, 5xx or lost answer may still have reached the device: only the same key retries it safely
@@ -275,8 +279,9 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
     return;
   }
   if (generated) deps.io.info(`Idempotency-Key: ${key} (to replay this call safely, pass --idempotency-key ${key})`);
-  deps.io.info(`${verb.label} of ${opts.hardwareId} ${what}; waiting until it reports again (at most ${formatDuration(opts.wait.timeoutMs)}).`);
-  const waited = await waitForOne(deps, api, opts.hardwareId, { field, timeoutMs: opts.wait.timeoutMs });
+  const timeoutMs = opts.wait.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  deps.io.info(`${verb.label} of ${opts.hardwareId} ${what}; waiting until it reports again (at most ${formatDuration(timeoutMs)}).`);
+  const waited = await waitForOne(deps, api, opts.hardwareId, { field, timeoutMs }, { acceptedAt: deps.clock.now().getTime(), before });
   const { wait, back_after_s } = withWait(outcome.result, waited);
   await deps.output().object({ ...(outcome.response as object), wait, back_after_s });
   if (waited.back) deps.io.info(`${opts.hardwareId} is back: it reported again after ${back_after_s}s.`);

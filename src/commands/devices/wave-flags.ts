@@ -7,15 +7,16 @@ import type { ApiClient } from '../../api/client.js';
 import { parseDuration } from '../shared/dates.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { parseAmount, type WaveOptions } from '../../bulk/waves.js';
-import { ReturnWatcher, type WaitOutcome } from '../../bulk/return-watcher.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../../bulk/run-settings.js';
+import { ReturnWatcher, type ReportBefore, type WaitOutcome } from '../../bulk/return-watcher.js';
 
 export interface WaitFlags {
-  timeoutMs: number;
+  /** --wait-timeout; absent: DEFAULT_WAIT_TIMEOUT_MS, or on --resume the journal's. */
+  timeoutMs?: number;
   reportTimeField?: string;
 }
 
-/** How long --wait waits for a device without --wait-timeout. */
-export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
+export { DEFAULT_WAIT_TIMEOUT_MS };
 /** A wait or pause longer than a day is a typo. */
 const MAX_WAIT_MS = 86_400_000;
 
@@ -24,6 +25,7 @@ export interface WaveFlags {
   canary?: string;
   canaryWait?: string;
   wave?: string;
+  wavePause?: string;
   abortIfFailed?: string;
   wait?: boolean;
   waitTimeout?: string;
@@ -34,7 +36,8 @@ export function addWaveOptions(command: Command): void {
   command
     .addOption(new Option('--canary <n|p%>', 'send to this many devices first (a number, or a share such as 5%), then pause'))
     .addOption(new Option('--canary-wait <duration>', 'pause after the canary, such as 30s or 5m (with --wait: until the canary is back)'))
-    .addOption(new Option('--wave <n|p%>', 'then send in waves of this size (default: all the rest at once)'))
+    .addOption(new Option('--wave <n|p%>', 'then send in waves of this size (default: all the rest at once); with --wait each once the one before is back'))
+    .addOption(new Option('--wave-pause <duration>', 'hold this long between waves, such as 30s or 5m (with --wait: once the wave before is back)'))
     .addOption(new Option('--abort-if-failed <n|p%>', 'stop sending once this many of the devices sent so far failed (with --wait: or are not back); exit 11'))
     .addOption(new Option('--wait', 'after each command is accepted, wait until the device reports again (exit 12 if some do not)'))
     .addOption(new Option('--wait-timeout <duration>', 'with --wait: how long to wait for each device (default 10m)'))
@@ -50,6 +53,7 @@ export function waveOptionsFrom(flags: WaveFlags): WaveOptions {
     ...(flags.canary === undefined ? {} : { canary: parseAmount(flags.canary, '--canary') }),
     ...(flags.canaryWait === undefined ? {} : { canaryWaitMs: parseDuration(flags.canaryWait, '--canary-wait', MAX_WAIT_MS) }),
     ...(flags.wave === undefined ? {} : { wave: parseAmount(flags.wave, '--wave') }),
+    ...(flags.wavePause === undefined ? {} : { wavePauseMs: parseDuration(flags.wavePause, '--wave-pause', MAX_WAIT_MS) }),
     ...(flags.abortIfFailed === undefined ? {} : { abortIfFailed: parseAmount(flags.abortIfFailed, '--abort-if-failed') }),
   };
 }
@@ -60,9 +64,9 @@ export function waitFrom(flags: WaveFlags): WaitFlags | undefined {
     if (stray) throw new UsageError(`${stray} goes with --wait`, `add --wait to follow the devices until they report again`);
     return undefined;
   }
-  const timeoutMs = flags.waitTimeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(flags.waitTimeout, '--wait-timeout', MAX_WAIT_MS);
+  const timeoutMs = flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout', MAX_WAIT_MS);
   const field = flags.reportTimeField === undefined ? undefined : requireNonEmpty(flags.reportTimeField, '--report-time-field', 200);
-  return field === undefined ? { timeoutMs } : { timeoutMs, reportTimeField: field };
+  return { ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(field === undefined ? {} : { reportTimeField: field }) };
 }
 
 /** One device, followed as a bulk run follows thousands. */
@@ -71,6 +75,7 @@ export async function waitForOne(
   api: ApiClient,
   hardwareId: string,
   wait: { field: string; timeoutMs: number },
+  sent: { acceptedAt: number; before: ReportBefore },
 ): Promise<WaitOutcome> {
   let result: WaitOutcome | undefined;
   const watcher = new ReturnWatcher(api, {
@@ -81,7 +86,7 @@ export async function waitForOne(
     onOutcome: (outcome) => (result = outcome),
     onMissingField: () => deps.io.warn(`the last-reported state of ${hardwareId} has no ${wait.field}: pass the name of its report time with --report-time-field`),
   });
-  watcher.watch(hardwareId, deps.clock.now().getTime());
+  watcher.watch(hardwareId, sent.acceptedAt, sent.before);
   await watcher.drain();
   // interrupted: the signal's reason is what the command ends with
   if (!result) throw deps.signal.reason instanceof Error ? deps.signal.reason : new Error('interrupted');

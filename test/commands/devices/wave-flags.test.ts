@@ -19,10 +19,19 @@ describe('devices reboot / wake-up: waves and --wait, parse', () => {
     expect(calls[0]).toMatchObject({ mode: 'bulk', waves: { canary: { count: 1 }, canaryWaitMs: 30_000, wave: { percent: 10 }, abortIfFailed: { count: 2 } }, wait: undefined });
   });
 
-  it('--wait on one device stays single (its key as given), with the default timeout', async () => {
+  it('--wait on one device stays single (its key as given); no --wait-timeout leaves the default to the run', async () => {
     const { run, calls } = recordVerb();
     await parseVerb(newDevicesWakeUpCommand(fakeDeps().deps, run), ['HW-1', '--wait', '--idempotency-key', 'k1']);
-    expect(calls[0]).toEqual({ mode: 'single', hardwareId: 'HW-1', idempotencyKey: 'k1', yes: false, wait: { timeoutMs: DEFAULT_WAIT_TIMEOUT_MS } });
+    expect(calls[0]).toEqual({ mode: 'single', hardwareId: 'HW-1', idempotencyKey: 'k1', yes: false, wait: {} });
+    expect(DEFAULT_WAIT_TIMEOUT_MS).toBe(600_000);
+  });
+
+  it('--wave-pause, with or without --wait', async () => {
+    const { run, calls } = recordVerb();
+    await parseVerb(newDevicesRebootCommand(fakeDeps().deps, run), ['HW-1', 'HW-2', '--wave', '1', '--wave-pause', '30s', '--yes']);
+    await parseVerb(newDevicesRebootCommand(fakeDeps().deps, run), ['HW-1', 'HW-2', '--wave', '1', '--wave-pause', '2m', '--wait', '--yes']);
+    expect(calls[0]).toMatchObject({ mode: 'bulk', waves: { wave: { count: 1 }, wavePauseMs: 30_000 }, wait: undefined });
+    expect(calls[1]).toMatchObject({ mode: 'bulk', waves: { wave: { count: 1 }, wavePauseMs: 120_000 }, wait: {} });
   });
 
   it('--wait over several devices, with a timeout and a report-time field', async () => {
@@ -40,6 +49,7 @@ describe('devices reboot / wake-up: waves and --wait, parse', () => {
     [['--abort-if-failed', '150%'], '--abort-if-failed must be a number of devices such as 20, or a share such as 5%, got "150%"'],
     [['--wait', '--wait-timeout', 'soon'], '--wait-timeout must be a duration such as 5s, 30m, 24h or 7d, got "soon"'],
     [['--canary', '1', '--canary-wait', '2d'], '--canary-wait must be at most 1d'],
+    [['--wave-pause', 'later'], '--wave-pause must be a duration such as 5s, 30m, 24h or 7d, got "later"'],
     [['--wait', '--report-time-field', ''], '--report-time-field must not be empty'],
   ])('refuses %j: %s', async (argv, error) => {
     const { run, calls } = recordVerb();
