@@ -2,7 +2,7 @@
 //   const sb = await startSandbox({ port: 0, seed: 7 });  ...  await sb.close();
 // State lives in memory; with statePath it is loaded at start, and every change is on the disk before the
 // request that made it is answered (store/state-file.ts). With a state file, the world is the one the file describes (its seed and device count win).
-import { createServer, type Server, type ServerOptions } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { ALL_SCOPES, type SandboxClient } from './auth/clients.js';
@@ -23,6 +23,9 @@ import { asScenario, type Scenario } from './scenario/scenario.js';
 import { DEFAULT_DEVICES, DEFAULT_JOURNAL_SIZE, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SEED, validateOptions, type SandboxOptions } from './options.js';
 import { serverFor } from './tls-certificate.js';
 import { UsageError } from '../errors.js';
+import { serverTimeouts } from '../shared/server-timeouts.js';
+
+export { serverTimeouts } from '../shared/server-timeouts.js';
 
 export { CorruptStateError } from './store/state-file.js';
 export type { WebhookConfigChange } from './hooks.js';
@@ -51,7 +54,7 @@ export interface RunningSandbox {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   validateOptions(opts);
   // held from loading the state to its last save at close: see lockStateFile
-  const stateLock = opts.statePath ? await lockStateFile(opts.statePath, opts.stateLockWaitMs ?? 0) : null;
+  const stateLock = opts.statePath ? await lockStateFile(opts.statePath, opts.stateLockWaitMs ?? 0, opts.lockNotice) : null;
   try {
     return await serveSandbox(opts, () => stateLock?.release());
   } catch (err) {
@@ -191,20 +194,6 @@ async function savedScenario(saved: SandboxState, statePath: string): Promise<Sc
   } catch (err) {
     throw new CorruptStateError(statePath, `its scenario does not fit the Scenario schema: ${(err as Error).message}`);
   }
-}
-
-/**
- * A request (headers and body) must arrive within `requestMs`, else it is answered 408 (http/server.ts,
- * answerClientError). Node looks for late requests only every connectionsCheckingInterval (30 s by default):
- * looking every second, or four times per period when it is shorter, answers at most that much late.
- */
-export function serverTimeouts(requestMs: number): ServerOptions {
-  return {
-    keepAliveTimeout: 5_000,
-    requestTimeout: requestMs,
-    headersTimeout: requestMs,
-    connectionsCheckingInterval: Math.max(1, Math.min(1_000, Math.floor(requestMs / 4))),
-  };
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {

@@ -43,14 +43,14 @@ export interface SandboxState {
  * at once (parallel `fleetctl --sandbox` invocations) then run one after the other, each starting from what the
  * one before saved, so none overwrites another's idempotency records, assignments, drivers or webhook configs.
  */
-export function lockStateFile(file: string, waitMs: number): Promise<HeldLock> {
+export function lockStateFile(file: string, waitMs: number, notice?: (line: string) => void): Promise<HeldLock> {
   // the folder is the operator's choice: made as the saver makes it, with the usual permissions
   try {
     ensureParentDirectory(file, { mode: 0o777 });
   } catch (err) {
     throw new ConfigError(`cannot use the folder of the sandbox state file ${file}: ${(err as Error).message}`, 'choose a --state FILE in a folder you can write to');
   }
-  return acquireLock(`${file}.lock`, { what: `the sandbox state ${file}`, waitMs, purpose: 'a sandbox using this state' });
+  return acquireLock(`${file}.lock`, { what: `the sandbox state ${file}`, waitMs, purpose: 'a sandbox using this state', notice });
 }
 
 /** The state as saved: the state file and, applied over it, the changes its log holds. */
