@@ -2,9 +2,10 @@
 // the same command again when the run id was never printed): by the embedded sandbox's own command log (its state
 // file, read as the next run would), every device of the fleet was rebooted exactly once, and a retry with the same
 // --idempotency-key replays every answer. Seeded; FLEETCTL_CRASH_TRIALS=N runs more trials (20 by default),
-// FLEETCTL_CRASH_SEED=S another sequence of kill moments.
+// FLEETCTL_CRASH_SEED=S another sequence of kill moments. And a hang-up (SIGHUP, an SSH session dropped) stops a
+// run as cleanly as SIGTERM: exit 129, -o json a valid array, the resume line, no lock left behind.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -116,4 +117,44 @@ describe('the embedded sandbox under kill -9', () => {
     // the kills did land mid-run, not only before or after it
     expect(outcomes.killedWithRunId, JSON.stringify(outcomes)).toBeGreaterThan(0);
   }, 600_000);
+});
+
+describe('the embedded sandbox under SIGHUP (a dropped SSH session)', () => {
+  it('a bulk reboot hung up mid-run: exit 129, -o json a valid array, the resume line, no lock left, and the resume finishes it once', async () => {
+    const configDir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-hangup-'));
+    dirs.push(configDir);
+    const env = envOf(configDir);
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...reboot('hangup'), '--concurrency', '1', '-o', 'json'], { env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CI: 'true', NO_COLOR: '1', FLEETCTL_KEYCHAIN: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let hangingUp: NodeJS.Timeout | undefined;
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        // the run id is out: the run is under way, one device at a time; hung up a moment later
+        if (/--resume \S+\)/.test(stderr) && !hangingUp) hangingUp = setTimeout(() => child.kill('SIGHUP'), 100);
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        clearTimeout(hangingUp);
+        resolve({ code, stdout, stderr });
+      });
+    });
+    expect(run.code, run.stderr).toBe(129);
+    // what was completed before the hang-up (none, if it came first), as one valid array
+    const results = JSON.parse(run.stdout) as { hardware_id: string }[];
+    expect(results.length).toBeLessThan(REBOOTABLE);
+    // the resume line after the interruption, not only the run's first line
+    const runId = /--resume (\S+)\)/.exec(run.stderr)?.[1];
+    expect(run.stderr.split('\n').filter((line) => line.includes(`--resume ${runId}`)).length, run.stderr).toBeGreaterThan(1);
+    expect(readdirSync(configDir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(lock|break)$/.test(name))).toEqual([]);
+    const finish = await runCli(['--sandbox', 'devices', 'reboot', '--resume', runId!, '--yes'], { env, process: true });
+    expect(finish.code, finish.stderr).toBe(0);
+    const executed = await executedOf(configDir, 'hangup');
+    expect(executed.size).toBe(REBOOTABLE);
+    expect([...executed.values()].every((n) => n === 1)).toBe(true);
+  }, 120_000);
 });
