@@ -128,7 +128,7 @@ _fleetctl_options() {
     "webhook-config apply") echo "--allow-private-url --auth-url --base-url --ca-file --columns --debug --file --help --if-match --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --slurp --timeout --version -V -f -o" ;;
     "webhook-config delete") echo "--auth-url --base-url --ca-file --columns --debug --help --if-match --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --org --output --profile --sandbox --slurp --timeout --version --yes -V -o -y" ;;
     "webhook") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
-    "webhook listen") echo "--auth-url --base-url --ca-file --columns --debug --forward-to --help --host --insecure --jq --json --key --key-env --max-events --max-retries --max-retry-wait --no-color --no-input --output --port --previous-key --profile --sandbox --slurp --strict --timeout --version -V -o" ;;
+    "webhook listen") echo "--auth-url --base-url --ca-file --columns --debug --forward-to --help --host --insecure --jq --json --key --key-env --max-events --max-retries --max-retry-wait --no-color --no-input --output --port --previous-key --profile --request-timeout --sandbox --slurp --strict --timeout --version -V -o" ;;
     "webhook trigger") echo "--auth-url --base-url --ca-file --columns --debug --hardware-id --help --insecure --jq --json --key --key-env --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --to --version -V -o" ;;
     "auth") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "auth login") echo "--auth-url --base-url --ca-file --client-id --client-secret-stdin --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --scopes --slurp --timeout --version -V -o" ;;
@@ -230,7 +230,7 @@ _fleetctl_value() {
     "webhook-config apply|--if-match") echo "any" ;;
     "webhook-config delete|--org") echo "lookup organization-id" ;;
     "webhook-config delete|--if-match") echo "any" ;;
-    "webhook listen|--port" | "webhook listen|--host" | "webhook listen|--key" | "webhook listen|--key-env" | "webhook listen|--previous-key" | "webhook listen|--forward-to" | "webhook listen|--max-events") echo "any" ;;
+    "webhook listen|--port" | "webhook listen|--host" | "webhook listen|--key" | "webhook listen|--key-env" | "webhook listen|--previous-key" | "webhook listen|--forward-to" | "webhook listen|--max-events" | "webhook listen|--request-timeout") echo "any" ;;
     "webhook trigger|--to" | "webhook trigger|--key" | "webhook trigger|--key-env") echo "any" ;;
     "webhook trigger|--hardware-id") echo "lookup hardware-id" ;;
     "auth login|--client-id") echo "any" ;;

@@ -18,6 +18,8 @@ export const ExitCode = {
   thresholdBreached: 13,
   /** Set by bin/fleetctl.js (bin/supported-node.js) before the bundle loads: nothing in src/ returns it. */
   nodeUnsupported: 14,
+  /** The terminal went away (SIGHUP: an SSH session dropped), 128 + 1 by the shell's convention. */
+  hungUp: 129,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

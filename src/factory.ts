@@ -127,7 +127,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       return keychain;
     },
     config() {
-      store ??= openConfigStore(deps.configDir());
+      store ??= openConfigStore(deps.configDir(), { notice: (line) => runtime.io.info(line) });
       return store;
     },
     async settings() {

@@ -1,6 +1,7 @@
 // Builds the command tree, runs it, and is the only place that turns errors into exit codes.
 import { Command, CommanderError, Option } from 'commander';
 import { ApiError, CancelledError, DeclinedError, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
+import { OWNED_SIGNALS } from './io/signals.js';
 import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type Runtime } from './factory.js';
 import type { GlobalOptions } from './config/global-flags.js';
@@ -40,6 +41,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   12   with --wait: some devices did not report again in time
   13   a fleetctl status --fail-if threshold was breached
   14   this Node.js version cannot run fleetctl (the line says which is needed)
+  129  hung up (SIGHUP: the terminal or SSH session went away), stopped as
+       cleanly as for SIGTERM
   130  interrupted (Ctrl-C, SIGTERM)`;
 
 /** How long a command may take to stop after Ctrl-C or SIGTERM before the process ends regardless. */
@@ -126,14 +129,18 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   // run (an embedded sandbox saves its state). A second signal ends the process at once, and so does the end of
   // a grace period when the command does not stop. The handlers stay installed until the end, so no library's
   // exit-on-signal hook fires.
+  // A hang-up (an SSH session dropped) is a SIGTERM whose exit code says so; stderr may be gone by then, and a
+  // write to it that fails is ignored (onStderrError below).
+  let stoppedWith: ExitCodeValue = ExitCode.interrupted;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
-    controller.abort(new CancelledError(signal === 'SIGTERM' ? 'terminated' : undefined));
+    if (controller.signal.aborted) process.exit(stoppedWith);
+    stoppedWith = signal === 'SIGHUP' ? ExitCode.hungUp : ExitCode.interrupted;
+    controller.abort(new CancelledError(signal === 'SIGTERM' ? 'terminated' : signal === 'SIGHUP' ? 'hung up' : undefined));
     // Something the signal cannot reach (a read blocked in a worker thread) must not keep the process alive:
     // it ends within 2 s of the signal, with the command's own exit code if it did return.
     setTimeout(() => {
       if (process.exitCode === undefined) io.info('Interrupted.');
-      process.exit(process.exitCode ?? ExitCode.interrupted);
+      process.exit(process.exitCode ?? stoppedWith);
     }, STOP_GRACE_MS).unref();
   };
   // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash. Reads and watchers
@@ -143,10 +150,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   const onStdoutError = (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE' && !stdoutGone.signal.aborted) stdoutGone.abort(stdoutClosed);
   };
-  if (!runtime?.signal) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
+  if (!runtime?.signal) for (const signal of OWNED_SIGNALS) process.on(signal, onSignal);
   if (!runtime?.io) process.stdout.on('error', onStdoutError);
   // A closed stderr (`2>&1 | head`, a log reader gone) leaves messages nowhere to go: no reason to fail the
   // command, whose data may still be flowing to stdout.
@@ -158,11 +162,11 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     return ExitCode.ok;
   } catch (error) {
     if (error === stdoutClosed) return ExitCode.ok;
-    return reportError(error, deps, controller.signal.aborted || runtime?.signal?.aborted === true, deps.debug() || (program === undefined && debugBeforeParse(argv)));
+    const code = reportError(error, deps, controller.signal.aborted || runtime?.signal?.aborted === true, deps.debug() || (program === undefined && debugBeforeParse(argv)));
+    return code === ExitCode.interrupted ? stoppedWith : code;
   } finally {
     await deps.cleanup().catch(() => undefined);
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    for (const signal of OWNED_SIGNALS) process.removeListener(signal, onSignal);
   }
 }
 

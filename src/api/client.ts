@@ -5,7 +5,7 @@ import { checkRequestFits } from './request-limits.js';
 import type { Clock } from '../io/clock.js';
 import type { TokenSource } from '../auth/tokens.js';
 import { toApiError, headerValue } from './problem.js';
-import { isSafeToRepeat, type RetryPolicy } from '../shared/retry.js';
+import { isSafeToRepeat, isSafeToRepeatAfterTimeout, type RetryPolicy } from '../shared/retry.js';
 import type { Tracer } from '../http/trace.js';
 import { noActivity, type Activity, type ActivityTask } from '../io/spinner.js';
 import type { HttpResponse, Transport } from '../http/transport.js';
@@ -162,7 +162,8 @@ export class ApiClient {
     const policy = isSafeToRepeat(request.method, headers) ? this.deps.retry : { ...this.deps.retry, maxRetries: 0 };
     const { clock, tracer, onRateLimited } = this.deps;
     const exchange = this.exchangeWithFreshToken(request, url, headers, body);
-    const { response, retryAfterMs, gaveUp } = await sendWithRetries(exchange, { policy, clock, tracer, signal: request.signal, onRateLimited, activity: { task, label } });
+    const retryTimeouts = isSafeToRepeatAfterTimeout(request.method, headers);
+    const { response, retryAfterMs, gaveUp } = await sendWithRetries(exchange, { policy, retryTimeouts, clock, tracer, signal: request.signal, onRateLimited, activity: { task, label } });
     if (gaveUp?.reason === 'wait-too-long') throw this.tooLongToWait(response, url, retryAfterMs!, request.scope);
     // the transport has followed the redirects it may (same origin, 307/308, a request that may be repeated)
     if (response.status >= 300) throw toApiError(response, url, retryAfterMs, request.scope);

@@ -201,6 +201,13 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
       if (!watcher || !isSuccess(result.status)) print(result);
     },
   });
+  // stdout has the devices this run completed, once: a resumed run appended to the first run's file adds no
+  // duplicates; the summary and the exit code count the whole run (the journal has every result)
+  const listCompleted = async (): Promise<void> => {
+    if (streaming) return;
+    const completed = pending.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
+    await output.list(watcher ? completed.map((r) => withWait(r, waits.get(r.hardware_id))) : completed, viewOf(watcher ? 'deviceCommandWaitResult' : 'deviceCommandResult'));
+  };
   let done: WavesDone;
   try {
     done = await sender.send();
@@ -210,6 +217,8 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     watcher?.stop();
     progress.finish();
     await printed.catch(() => undefined);
+    // interrupted (Ctrl-C, SIGTERM, a hang-up): -o json is still one valid document, of what was completed
+    if (deps.interruptSignal.aborted) await listCompleted().catch(() => undefined);
     if (deps.interruptSignal.aborted) deps.io.info(`Interrupted after ${tally.answered} of ${pending.length} devices; ${resumeHint}`);
     else if (isRunFatal(error)) deps.io.info(`Stopped after ${tally.answered} of ${pending.length} devices: nothing more was sent. Once this is fixed, ${resumeHint}`);
     throw error;
@@ -218,10 +227,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   await printed;
 
   const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
-  // stdout has the devices this run completed, once: a resumed run appended to the first run's file adds no
-  // duplicates; the summary and the exit code count the whole run (the journal has every result)
-  const completed = pending.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
-  if (!streaming) await output.list(watcher ? completed.map((r) => withWait(r, waits.get(r.hardware_id))) : completed, viewOf(watcher ? 'deviceCommandWaitResult' : 'deviceCommandResult'));
+  await listCompleted();
   for (const line of summaryLines(`${verb.label}, run ${run.runId}`, results)) deps.io.info(line);
   if (watcher) for (const line of waitSummaryLines(waits)) deps.io.info(line);
   const skipped = skippedSummaryLine(deps.io.errTheme(), verb.command, run.capability);

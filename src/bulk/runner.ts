@@ -124,7 +124,8 @@ export function runBulk<O extends BulkOutcome = DeviceCommandOutcome>(
       }
       if (error instanceof ApiError && error.status === 429) concurrency.rateLimited(ticket);
       else if (outcome.result.http_status !== null && outcome.result.http_status !== 503) concurrency.accepted();
-      const wait = retryDelay(error, item.retries, plan.retry);
+      // a device command carries its device's Idempotency-Key: sent again after a timeout, it replays
+      const wait = retryDelay(error, item.retries, plan.retry, plan.send === undefined);
       if (wait === undefined) return opts.onResult(outcome);
       const later = { ...item, retries: item.retries + 1, at: now() + wait };
       const before = waiting.findIndex((w) => w.at > later.at);
@@ -142,9 +143,9 @@ export function runBulk<O extends BulkOutcome = DeviceCommandOutcome>(
 }
 
 /** How long a device waits before its next try, or undefined when it is done (success, or a final failure). */
-function retryDelay(error: Error | undefined, retries: number, policy: RetryPolicy): number | undefined {
+function retryDelay(error: Error | undefined, retries: number, policy: RetryPolicy, repeatableAfterTimeout: boolean): number | undefined {
   const unavailable = error instanceof ApiError && (error.status === 503 || error.status === 429);
-  if (!unavailable && !(error && isRetryableNetworkError(error))) return undefined;
+  if (!unavailable && !(error && isRetryableNetworkError(error, repeatableAfterTimeout))) return undefined;
   const retryAfterMs = error instanceof ApiError && error.retryAfter !== undefined ? error.retryAfter * 1000 : undefined;
   const decision = decideRetry({ retries, retryAfterMs }, policy);
   return decision.retry ? decision.delayMs : undefined;

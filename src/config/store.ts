@@ -4,7 +4,7 @@
 // (local-files.gen.ts).
 import path from 'node:path';
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
@@ -56,7 +56,7 @@ type ConfFile = InstanceType<typeof import('conf').default<Record<string, unknow
  * conf compiles its schema as it opens, and conf with ajv's compiler would double the CPU time of `config list`
  * (test/build/startup.test.ts holds reading to that; test/config/conf-limits.test.ts shows conf's own check).
  */
-export async function openConfigStore(directory: string, opts: { lockWaitMs?: number } = {}): Promise<ConfigStore> {
+export async function openConfigStore(directory: string, opts: { lockWaitMs?: number; notice?: (line: string) => void } = {}): Promise<ConfigStore> {
   const file = path.join(directory, 'config.json');
   try {
     // conf makes it too, with a recursive mkdir, which never ends where mkdir answers ENOENT for a parent that
@@ -99,8 +99,9 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
       const writer = conf;
       // Other fleetctl processes change the file too (xargs -P, CI matrix jobs): the file is read again under the
       // lock and only this change applied to it, so a token cached meanwhile never undoes someone's `config set`.
-      const lock = await acquireLock(`${file}.lock`, { what: 'the config store', waitMs: opts.lockWaitMs ?? CONFIG_LOCK_WAIT_MS, purpose: 'a change of the config store' });
+      const lock = await acquireLock(`${file}.lock`, { what: 'the config store', waitMs: opts.lockWaitMs ?? CONFIG_LOCK_WAIT_MS, purpose: 'a change of the config store', notice: opts.notice });
       try {
+        removeLeftoverTemporaries(directory);
         // read (conf checks the file), change and write with no await between: two updates never interleave
         const data = normalize(opened(() => writer.store, file));
         change(data);
@@ -114,6 +115,29 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
       }
     },
   };
+}
+
+/** conf writes config.json.tmp-* and renames it: a process killed between the two left one, never used again. */
+const LEFTOVER_TEMPORARY = /^config\.json\.tmp-/;
+/** Older than this, no writer is still at it (a write takes milliseconds). */
+const LEFTOVER_AGE_MS = 60_000;
+
+/** Removes the temporaries of writes that never finished; under the lock, so never one being written now. */
+function removeLeftoverTemporaries(directory: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(directory).filter((name) => LEFTOVER_TEMPORARY.test(name));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(directory, name);
+    try {
+      if (Date.now() - statSync(file).mtimeMs > LEFTOVER_AGE_MS) unlinkSync(file);
+    } catch {
+      // gone meanwhile, or not ours to remove: left as it is
+    }
+  }
 }
 
 /** What conf answers, or the file's failure (invalid JSON, ConfigFile not fitting) as a ConfigError. */

@@ -11,8 +11,13 @@ export class ConnectionFailure extends NetworkError {
     readonly code: string | undefined,
     /** Whether the request may have been acted on (the connection dropped after it went out). */
     readonly lost = false,
-    /** Whether trying again may help: not after a timeout, nor when TLS, DNS or a proxy said no. */
+    /** Whether trying again may help and is safe whatever the request: not when TLS, DNS or a proxy said no. */
     readonly retryable = true,
+    /**
+     * No answer came in time: the request may have been acted on, so it is tried again only when a repeat is safe
+     * (shared/retry.ts isSafeToRepeatAfterTimeout).
+     */
+    readonly timedOut = false,
   ) {
     super(lost ? `the connection to ${url} was lost before an answer came (${reason})` : `could not reach ${url}: ${reason}`, hint);
   }
@@ -45,7 +50,7 @@ export function toNetworkError(error: unknown, url: string, timeoutMs: number, s
   if (networkErrorCode(error) === 'UND_ERR_INVALID_ARG') return new UsageError(`the request to ${safeOrigin(url)} cannot be sent: ${(error as Error).message}`);
   const failure = describeFailure(error, safeOrigin(url), timeoutMs);
   if (!proxies) return failure;
-  return new ConnectionFailure(failure.url, failure.reason, `${failure.hint}; requests go through proxies (${proxies})`, failure.code, failure.lost, failure.retryable);
+  return new ConnectionFailure(failure.url, failure.reason, `${failure.hint}; requests go through proxies (${proxies})`, failure.code, failure.lost, failure.retryable, failure.timedOut);
 }
 
 function describeFailure(error: unknown, where: string, timeoutMs: number): ConnectionFailure {
@@ -56,7 +61,7 @@ function describeFailure(error: unknown, where: string, timeoutMs: number): Conn
     return new ConnectionFailure(where, `the proxy refused to open a tunnel (HTTP ${proxyStatus})`, hint, code, false, false);
   }
   if (code && TIMEOUT_CODES.has(code)) {
-    return new ConnectionFailure(where, `timed out after ${timeoutMs / 1000} s`, 'raise --timeout, or check the service status', code, false, false);
+    return new ConnectionFailure(where, `timed out after ${timeoutMs / 1000} s`, 'raise --timeout, or check the service status', code, false, false, true);
   }
   const raw = code ?? (error as Error)?.message ?? 'unknown error';
   // A connection lost after the request went out may or may not have been acted on: say so.
@@ -77,10 +82,15 @@ export function networkErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Connection-level failures are safe to retry for idempotent requests; timeouts, TLS, DNS and proxy refusals are not retried. */
-export function isRetryableNetworkError(error: unknown): boolean {
+/**
+ * Connection-level failures are safe to retry for idempotent requests; TLS, DNS and proxy refusals are not retried.
+ * A timeout is retried when `repeatableAfterTimeout` says the request may be sent again though it may have been
+ * acted on (a GET, or a command carrying an Idempotency-Key, whose repeat replays).
+ */
+export function isRetryableNetworkError(error: unknown, repeatableAfterTimeout = false): boolean {
   if (!(error instanceof NetworkError)) return false;
-  return !(error instanceof ConnectionFailure) || error.retryable;
+  if (!(error instanceof ConnectionFailure)) return true;
+  return error.retryable || (error.timedOut && repeatableAfterTimeout);
 }
 
 /** The URL without its query (signed URLs carry credentials there) nor user info. */

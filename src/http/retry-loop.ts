@@ -1,6 +1,7 @@
 // The one loop that repeats an HTTP request: the API client's calls (api/client.ts) and the token request
 // (auth/tokens.ts). Whether to try again and after how long is shared/retry.ts's decision; this loop acts on it:
-// a connection failure that may pass (isRetryableNetworkError), 429 and 503 are tried again, Retry-After (seconds
+// a connection failure that may pass (isRetryableNetworkError; a timeout when the request may be repeated), 429
+// and 503 are tried again, Retry-After (seconds
 // or an HTTP-date) is honoured, and each wait is traced for --debug and shown on the spinner. What an answer that
 // was not retried means (an exit code, a message) is the caller's to say.
 import type { Clock } from '../io/clock.js';
@@ -16,6 +17,8 @@ const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 export interface RetryLoop {
   /** The schedule; a request that is not safe to repeat passes maxRetries 0 (and still honours maxRetryWaitMs). */
   policy: RetryPolicy;
+  /** A timeout is retried too (shared/retry.ts isSafeToRepeatAfterTimeout: a GET, or an Idempotency-Key). */
+  retryTimeouts?: boolean;
   clock: Clock;
   /** --debug: each wait and why. Only the cause is traced (an HTTP status, a failure's message): never a header or body. */
   tracer?: Tracer;
@@ -57,7 +60,7 @@ export async function sendWithRetries<T = void>(exchange: Exchange<T>, loop: Ret
     try {
       response = await exchange.send(prepared);
     } catch (error) {
-      const decision = isRetryableNetworkError(error) ? decideRetry({ retries }, loop.policy) : undefined;
+      const decision = isRetryableNetworkError(error, loop.retryTimeouts) ? decideRetry({ retries }, loop.policy) : undefined;
       if (!decision?.retry) throw error;
       await pause(loop, decision.delayMs, `connection failed: ${(error as Error).message}`, 'a connection failure');
       retries++;

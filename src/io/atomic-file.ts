@@ -7,10 +7,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureParentDirectory } from './directories.js';
 
-export async function writeFileAtomically(file: string, content: string, opts: { mode?: number; directoryMode?: number } = {}): Promise<void> {
+export interface AtomicWriteOptions {
+  mode?: number;
+  directoryMode?: number;
+  /** On the disk before it replaces the file (fsync), not only handed to the system: for what was promised kept. */
+  durable?: boolean;
+}
+
+export async function writeFileAtomically(file: string, content: string, opts: AtomicWriteOptions = {}): Promise<void> {
   // level by level: a recursive mkdir spins on paths under /proc
   ensureParentDirectory(file, { mode: opts.directoryMode ?? 0o700 });
-  await replaceFileAtomically(file, (temporary) => fs.promises.writeFile(temporary, content, { mode: opts.mode ?? 0o600 }));
+  const mode = opts.mode ?? 0o600;
+  await replaceFileAtomically(file, (temporary) => (opts.durable ? writeDurably(temporary, content, mode) : fs.promises.writeFile(temporary, content, { mode })));
+}
+
+async function writeDurably(file: string, content: string, mode: number): Promise<void> {
+  const handle = await fs.promises.open(file, 'w', mode);
+  try {
+    await handle.writeFile(content);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** `write` fills a hidden temporary file beside `file`, which then replaces it; on any failure nothing is left behind. */

@@ -1,10 +1,10 @@
-// main.ts owns SIGINT and SIGTERM: a command stops cleanly and its cleanups run (an embedded sandbox saves its
-// state). Some libraries hook those signals as they load: conf writes through `atomically`, whose `when-exit`
-// answers SIGINT/SIGTERM by killing the process again at once, before any cleanup.
+// main.ts owns SIGINT, SIGTERM and SIGHUP: a command stops cleanly and its cleanups run (an embedded sandbox saves
+// its state, locks are released). Some libraries hook those signals as they load: conf writes through `atomically`,
+// whose `when-exit` answers them by killing the process again at once, before any cleanup.
 
-const OWNED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+export const OWNED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-/** Loads a module and takes back the SIGINT/SIGTERM handlers it installed while loading. */
+/** Loads a module and takes back the handlers of OWNED_SIGNALS it installed while loading. */
 export async function loadKeepingSignals<T>(load: () => Promise<T>): Promise<T> {
   const before = new Map(OWNED_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
   try {

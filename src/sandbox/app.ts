@@ -42,8 +42,13 @@ export interface SandboxApp {
   now(): Date;
   /** The origin clients reach the sandbox at, e.g. http://127.0.0.1:4010 (no trailing slash). */
   baseUrl(): string;
-  /** Marks the state as changed: it is saved shortly. */
+  /**
+   * The state changed in a way no store reports (the world replaced): it is saved whole. Stores report their own
+   * changes (a command, an assignment, a token) to the state saver as they make them.
+   */
   changed(): void;
+  /** Resolves once every change made so far is saved; rejects with StateNotSavedError when it cannot be. */
+  durable(): Promise<void>;
   /** Starts afresh from the seed and the scenario in effect (POST /_sandbox/reset). */
   reset(): void;
   /** Replaces the world with a scenario's (POST /_sandbox/scenario); throws ScenarioError, leaving all as it was. */

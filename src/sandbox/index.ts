@@ -1,12 +1,12 @@
 // The sandbox: a stateful local emulator of the Fleet and Telematics API (issue 3).
 //   const sb = await startSandbox({ port: 0, seed: 7 });  ...  await sb.close();
-// State lives in memory; with statePath it is loaded at start and saved atomically after changes and at
-// close. With a state file, the world is the one the file describes (its seed and device count win).
-import { createServer, type Server, type ServerOptions } from 'node:http';
+// State lives in memory; with statePath it is loaded at start, and every change is on the disk before the
+// request that made it is answered (store/state-file.ts). With a state file, the world is the one the file describes (its seed and device count win).
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { ALL_SCOPES, type SandboxClient } from './auth/clients.js';
-import { CorruptStateError, StateSaver, loadState, lockStateFile, type SandboxState } from './store/state-file.js';
+import { CorruptStateError, StateSaver, loadState, lockStateFile, type LoadedState, type SandboxState } from './store/state-file.js';
 import type { SandboxHooks } from './hooks.js';
 import { FaultInjector, RateLimiter } from './resilience.js';
 import { answerClientError, createRequestHandler } from './http/server.js';
@@ -23,6 +23,9 @@ import { asScenario, type Scenario } from './scenario/scenario.js';
 import { DEFAULT_DEVICES, DEFAULT_JOURNAL_SIZE, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SEED, validateOptions, type SandboxOptions } from './options.js';
 import { serverFor } from './tls-certificate.js';
 import { UsageError } from '../errors.js';
+import { serverTimeouts } from '../shared/server-timeouts.js';
+
+export { serverTimeouts } from '../shared/server-timeouts.js';
 
 export { CorruptStateError } from './store/state-file.js';
 export type { WebhookConfigChange } from './hooks.js';
@@ -51,7 +54,7 @@ export interface RunningSandbox {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   validateOptions(opts);
   // held from loading the state to its last save at close: see lockStateFile
-  const stateLock = opts.statePath ? await lockStateFile(opts.statePath, opts.stateLockWaitMs ?? 0) : null;
+  const stateLock = opts.statePath ? await lockStateFile(opts.statePath, opts.stateLockWaitMs ?? 0, opts.lockNotice) : null;
   try {
     return await serveSandbox(opts, () => stateLock?.release());
   } catch (err) {
@@ -64,14 +67,14 @@ async function serveSandbox(opts: SandboxOptions, releaseState: () => void): Pro
   const log = opts.log ?? (() => undefined);
   const now = opts.now ?? (() => new Date());
   const choice = await chooseWorld(opts, log, now);
-  const { seed, scenario, saved } = choice;
+  const { seed, scenario, loaded } = choice;
   const faults = opts.faults ? await faultRulesOrUsageError('faults', opts.faults) : [];
   if (opts.faultFile) faults.push(...(await faultRulesOrUsageError(opts.faultFile, await readDataFile(opts.faultFile, 'fault'))));
   const handle = buildApp(opts, choice);
   const { app } = handle;
   for (const rule of faults) app.faults.add(rule);
-  const saver = opts.statePath ? new StateSaver(opts.statePath, handle.snapshot, log, saved !== null) : null;
-  if (saver) handle.onChange(() => saver.changed());
+  const saver = opts.statePath ? new StateSaver(opts.statePath, handle.snapshot, log, loaded) : null;
+  if (saver) handle.persistTo(saver);
 
   const webhookDelivery = new SandboxWebhookDelivery(app, {
     allowPrivate: app.allowPrivateWebhooks, emitRatePerSecond: opts.emitRatePerSecond, propagationMs: opts.propagationMs,
@@ -134,13 +137,16 @@ interface WorldChoice {
   deviceCount: number;
   scenario: Scenario | null;
   saved: SandboxState | null;
+  /** The state file as read, for the saver. */
+  loaded: LoadedState | null;
   now: () => Date;
   log: (line: string) => void;
 }
 
 /** The world to start from: the state file's when there is one (its seed, size and scenario win), else the options'. */
 async function chooseWorld(opts: SandboxOptions, log: (line: string) => void, now: () => Date): Promise<WorldChoice> {
-  const saved = opts.statePath ? await loadState(opts.statePath) : null;
+  const loaded = opts.statePath ? await loadState(opts.statePath) : null;
+  const saved = loaded?.state ?? null;
   const seed = saved?.seed ?? opts.seed ?? DEFAULT_SEED;
   const deviceCount = saved?.devices ?? opts.devices ?? DEFAULT_DEVICES;
   const given = await startupScenario(opts);
@@ -149,7 +155,7 @@ async function chooseWorld(opts: SandboxOptions, log: (line: string) => void, no
   if (saved && differs) {
     log(`sandbox: ${opts.statePath} holds a world of seed ${seed} with ${deviceCount} devices${scenario ? ` and scenario ${scenario.name ?? '(unnamed)'}` : ''}; using it (reset to start afresh)`);
   }
-  return { seed, deviceCount, scenario, saved, now, log };
+  return { seed, deviceCount, scenario, saved, loaded, now, log };
 }
 
 /** The app, its world built; what does not fit is the user's to fix (exit 2), naming the file it came from. */
@@ -188,20 +194,6 @@ async function savedScenario(saved: SandboxState, statePath: string): Promise<Sc
   } catch (err) {
     throw new CorruptStateError(statePath, `its scenario does not fit the Scenario schema: ${(err as Error).message}`);
   }
-}
-
-/**
- * A request (headers and body) must arrive within `requestMs`, else it is answered 408 (http/server.ts,
- * answerClientError). Node looks for late requests only every connectionsCheckingInterval (30 s by default):
- * looking every second, or four times per period when it is shorter, answers at most that much late.
- */
-export function serverTimeouts(requestMs: number): ServerOptions {
-  return {
-    keepAliveTimeout: 5_000,
-    requestTimeout: requestMs,
-    headersTimeout: requestMs,
-    connectionsCheckingInterval: Math.max(1, Math.min(1_000, Math.floor(requestMs / 4))),
-  };
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {

@@ -8,6 +8,8 @@ export interface SandboxOptions {
   host?: string;
   port?: number;
   statePath?: string;
+  /** One line when the state file's lock is recovered or waited for past a second (the CLI's stderr). */
+  lockNotice?: (line: string) => void;
   /**
    * How long to wait for another sandbox using statePath to stop (its lock, store/state-file.ts); 0, the default,
    * refuses at once.
@@ -60,7 +62,7 @@ export const DEFAULT_DEVICES = 200;
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const MAX_JOURNAL_SIZE = 10_000;
 export const MAX_TELEMETRY_RATE = 10_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+export { DEFAULT_REQUEST_TIMEOUT_MS } from '../shared/server-timeouts.js';
 
 /** Programming errors of callers that bypass the CLI's checks (which say the same with flag names). */
 export function validateOptions(opts: SandboxOptions): void {

@@ -16,6 +16,7 @@ import { FaultBook } from './faults/rules.js';
 import { buildWorld, type BuiltWorld } from './scenario/build.js';
 import type { Scenario } from './scenario/scenario.js';
 import type { WorldChanges } from './store/world-store.js';
+import type { StateChangeSink } from './store/state-changes.js';
 
 export interface AppParams {
   seed: number;
@@ -33,13 +34,23 @@ export interface AppParams {
   log: (line: string) => void;
 }
 
+/** What keeps the state: told of each change, asked to have them all on the disk before a request is answered. */
+export interface StatePersistence {
+  record: StateChangeSink;
+  changedWhole(): void;
+  durable(): Promise<void>;
+}
+
+/** No state file: nothing is kept beyond the process. */
+const IN_MEMORY: StatePersistence = { record: () => undefined, changedWhole: () => undefined, durable: () => Promise.resolve() };
+
 export interface AppHandle {
   app: SandboxApp;
   snapshot(): SandboxState;
   /** The origin clients reach the sandbox at, once it listens. */
   setBaseUrl(url: string): void;
-  /** Called by the app when its state changed (the state saver, when there is a state file). */
-  onChange(listener: () => void): void;
+  /** Where every change goes to be kept (the state saver, when there is a state file). */
+  persistTo(saver: StatePersistence): void;
 }
 
 /** Builds the app; a scenario that does not fit the world throws ScenarioError (saved changes: plain Error). */
@@ -51,17 +62,24 @@ export function createApp(p: AppParams): AppHandle {
   const tokens = new TokenStore(p.now);
   if (p.saved) tokens.load(p.saved.tokens);
   let baseUrl = '';
-  let changeListener: () => void = () => undefined;
+  let persistence = IN_MEMORY;
+  const record: StateChangeSink = (change) => persistence.record(change);
+  tokens.onChange = record;
   // what goes with a world, replaced with it (reset, a scenario loaded); `saved`: as the state file has it
-  const worldParts = (next: BuiltWorld, scenario: Scenario | null, saved?: SandboxState) => ({
-    world: next.world,
-    clients: next.clients,
-    scenario,
-    tenants: new TenantDirectory(() => app.world.organizations.values()),
-    commands: new CommandStore(saved?.commands),
-    returns: new DeviceReturns(p.seed, scenario?.device_reporting),
-    webhooks: saved ? new WebhookConfigStore(p.now, saved.webhooks) : webhookStoreOf(next, p.now),
-  });
+  const worldParts = (next: BuiltWorld, scenario: Scenario | null, saved?: SandboxState) => {
+    const parts = {
+      world: next.world,
+      clients: next.clients,
+      scenario,
+      tenants: new TenantDirectory(() => app.world.organizations.values()),
+      commands: new CommandStore(saved?.commands),
+      returns: new DeviceReturns(p.seed, scenario?.device_reporting),
+      webhooks: saved ? new WebhookConfigStore(p.now, saved.webhooks) : webhookStoreOf(next, p.now),
+    };
+    // built from the saved state or the scenario: only what the API changes from here is reported
+    parts.world.onChange = parts.commands.onChange = parts.webhooks.onChange = record;
+    return parts;
+  };
 
   const app: SandboxApp = {
     seed: p.seed,
@@ -78,7 +96,8 @@ export function createApp(p: AppParams): AppHandle {
     tokenTtlSeconds: p.tokenTtlSeconds,
     now: p.now,
     baseUrl: () => baseUrl,
-    changed: () => changeListener(),
+    changed: () => persistence.changedWhole(),
+    durable: () => persistence.durable(),
     reset() {
       Object.assign(app, worldParts(build(app.scenario), app.scenario));
       app.changed();
@@ -110,8 +129,8 @@ export function createApp(p: AppParams): AppHandle {
       webhooks: app.webhooks.toJSON(),
       tokens: app.tokens.toJSON(),
     }),
-    onChange(listener) {
-      changeListener = listener;
+    persistTo(saver) {
+      persistence = saver;
     },
   };
 }

@@ -4,9 +4,12 @@
 // by the process holding its lock. Node's built-ins suffice: proper-lockfile, the usual library, records no pid,
 // so it could not say which process holds a lock, and judges staleness by time alone.
 //
-// A lock left by a process that crashed is recovered: on this host when its pid no longer runs, anywhere when its
-// holder stopped refreshing it (a live holder touches it every staleMs / 3). Breaking a stale lock is itself
-// done under a short-lived second lock, so two waiters never both break it and then both take it.
+// A lock left by a process that crashed is recovered: on this host when its pid no longer runs or is now another
+// process (pid reuse: its start time differs from the one the lock records, or a lock without one names a process
+// that is not fleetctl), when the file is empty or unreadable (a crash between creating and writing it), anywhere
+// when its holder stopped refreshing it (a live holder touches it every staleMs / 3). Breaking a stale lock is
+// itself done under a short-lived second lock, so two waiters never both break it and then both take it. Each
+// recovery is one line to the caller's notice, and so is a wait past a second: what it waits for, and who holds it.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,6 +24,8 @@ export interface LockOwner {
   purpose: string;
   /** Tells a lock apart from a later one of the same pid, so a holder never removes another's lock. */
   token: string;
+  /** When the holder process started (Linux: /proc/PID/stat), so a later process given the same pid is told apart. */
+  process_started?: string;
 }
 
 export interface LockOptions {
@@ -32,6 +37,8 @@ export interface LockOptions {
   purpose?: string;
   /** A lock its holder has not refreshed for this long is stale. */
   staleMs?: number;
+  /** One line when a stale lock is recovered, and when the wait passes a second (stderr, through the io layer). */
+  notice?: (line: string) => void;
 }
 
 export interface HeldLock {
@@ -58,6 +65,10 @@ export class LockBusyError extends FleetctlError {
 const DEFAULT_STALE_MS = 30_000;
 /** A breaker lock is held for a few file operations: one older than this was left by a crash. */
 const BREAKER_STALE_MS = 5_000;
+/** A lock file is written as it is created, in one call: empty or unreadable for this long, its writer died. */
+const UNREADABLE_STALE_MS = 500;
+/** A wait longer than this says what it waits for. */
+const WAIT_NOTICE_MS = 1_000;
 const held = new Set<() => void>();
 let releasedAtExit = false;
 
@@ -70,14 +81,25 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<Held
     acquired_at: new Date().toISOString(),
     purpose: opts.purpose ?? opts.what,
     token: randomBytes(8).toString('hex'),
+    process_started: processStartOf(process.pid),
   };
-  const deadline = Date.now() + opts.waitMs;
+  const started = Date.now();
+  const deadline = started + opts.waitMs;
+  let told = false;
   for (let attempt = 0; ; attempt++) {
     if (tryCreate(file, owner)) return holdLock(file, owner.token, staleMs);
     const current = readLockOwner(file);
+    const stale = staleness(file, current, staleMs);
     // removed: take it at once; not (another waiter is breaking it, or it cannot be removed): wait as for a live one
-    if (isStale(file, current, staleMs) && breakStaleLock(file, current)) continue;
+    if (stale && breakStaleLock(file, current)) {
+      opts.notice?.(`Recovered the lock ${file}: ${stale}.`);
+      continue;
+    }
     if (Date.now() >= deadline) throw busy(file, current, opts);
+    if (!told && Date.now() - started >= WAIT_NOTICE_MS) {
+      told = true;
+      opts.notice?.(`Waiting for ${opts.what}: ${file} is held by ${holderOf(current)} (up to ${Math.round(opts.waitMs / 1000)} s)...`);
+    }
     // short and jittered: many waiters for a lock held milliseconds must not retry in step
     const pause = Math.min(100, 5 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random());
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(1, deadline - Date.now()))));
@@ -147,13 +169,46 @@ function releaseAll(): void {
   for (const release of [...held]) release();
 }
 
-function isStale(file: string, owner: LockOwner | undefined, staleMs: number): boolean {
+/** Why the lock is stale (for the line that says it was recovered), or undefined when it is not. */
+function staleness(file: string, owner: LockOwner | undefined, staleMs: number): string | undefined {
   const age = ageOf(file);
-  if (age === undefined) return false; // gone meanwhile: the next attempt may simply take it
+  if (age === undefined) return undefined; // gone meanwhile: the next attempt may simply take it
   // unreadable: a holder that crashed between creating the file and writing it, or one writing it right now
-  if (!owner) return age > BREAKER_STALE_MS;
-  if (owner.hostname === os.hostname() && !isRunning(owner.pid)) return true;
-  return age > staleMs;
+  if (!owner) return age > UNREADABLE_STALE_MS ? 'it was empty or unreadable (its holder stopped while taking it)' : undefined;
+  if (owner.hostname === os.hostname()) {
+    if (!isRunning(owner.pid)) return `process ${owner.pid}, which took it, no longer runs`;
+    if (!isHolder(owner)) return `process ${owner.pid} is no longer the fleetctl that took it`;
+  }
+  return age > staleMs ? `${holderOf(owner)} has not refreshed it for ${Math.round(age / 1000)} s` : undefined;
+}
+
+/** Whether the live process `owner.pid` is the one that took the lock (not a later process given its pid). */
+function isHolder(owner: LockOwner): boolean {
+  if (owner.pid === process.pid) return owner.process_started === undefined || owner.process_started === processStartOf(process.pid);
+  const started = processStartOf(owner.pid);
+  if (started === undefined) return true; // no /proc: cannot tell, so it is taken for the holder
+  if (owner.process_started !== undefined) return owner.process_started === started;
+  // a lock that records no start time (written by hand, or by an older fleetctl): the holder's command line says
+  return commandLineOf(owner.pid)?.includes('fleetctl') ?? true;
+}
+
+/** The start time of a process, in clock ticks after boot (Linux /proc/PID/stat, field 22); undefined elsewhere. */
+function processStartOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) may hold spaces and parentheses: the fields after it follow its last ')'
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function commandLineOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return undefined;
+  }
 }
 
 function isRunning(pid: number): boolean {
@@ -182,8 +237,12 @@ function breakStaleLock(file: string, seen: LockOwner | undefined): boolean {
   }
 }
 
+function holderOf(owner: LockOwner | undefined): string {
+  return owner ? `process ${owner.pid}${owner.hostname === os.hostname() ? '' : ` on ${owner.hostname}`} (${owner.purpose}, since ${owner.acquired_at})` : 'another process';
+}
+
 function busy(file: string, owner: LockOwner | undefined, opts: LockOptions): LockBusyError {
-  const holder = owner ? `process ${owner.pid}${owner.hostname === os.hostname() ? '' : ` on ${owner.hostname}`} (${owner.purpose}, since ${owner.acquired_at})` : 'another process';
+  const holder = holderOf(owner);
   const waited = opts.waitMs > 0 ? ` after waiting ${Math.round(opts.waitMs / 1000)} s` : '';
   return new LockBusyError(
     file,

@@ -104,3 +104,14 @@ export function isSafeToRepeat(method: string, headers: Record<string, string>):
   if (upper === 'GET' || upper === 'HEAD' || upper === 'PUT' || upper === 'DELETE' || upper === 'OPTIONS') return true;
   return upper === 'POST' && Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key');
 }
+
+/**
+ * A request that timed out may have been carried out: it is sent again only when that is safe whatever happened to
+ * the first, a read (GET, HEAD) or a request carrying an Idempotency-Key (spec: the same key replays the original
+ * result). A PUT or DELETE is idempotent in HTTP's terms, but a repeat after a success is answered differently
+ * (a 412 once the ETag moved): never repeated after a timeout.
+ */
+export function isSafeToRepeatAfterTimeout(method: string, headers: Record<string, string>): boolean {
+  const upper = method.toUpperCase();
+  return upper === 'GET' || upper === 'HEAD' || Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key');
+}

@@ -11,6 +11,7 @@ import { readEnvelope, type ReceivedEnvelope } from './envelope-reading.js';
 import { forwardDelivery } from './forward.js';
 import { WebhookKeyRing } from './webhook-key.js';
 import type { KeyMatch } from './webhook-key.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, serverTimeouts } from '../shared/server-timeouts.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -60,6 +61,8 @@ export interface ReceiverOptions {
   onLimitReached?: () => void;
   /** Envelope ids and Idempotency-Keys remembered for de-duplication (oldest forgotten first). */
   dedupCapacity?: number;
+  /** A request whose headers and body have not all arrived by then is answered 408 and its connection closed. */
+  requestTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -124,6 +127,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown, extra: Rec
   res.writeHead(status, { 'content-type': 'application/json', ...extra }).end(JSON.stringify(body));
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function clientLeft(req: IncomingMessage, res: ServerResponse): boolean {
+  return (req.destroyed && !req.complete) || res.destroyed;
+}
+
 async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) throw new HttpRefusal(413, `the body exceeds ${maxBytes} bytes`, { connection: 'close' });
@@ -157,9 +166,16 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
       throw new HttpRefusal(415, `expected ${CLOUDEVENTS_CONTENT_TYPE} (CloudEvents structured mode), got "${contentType}"`);
     }
     const raw = await readBody(req, maxBodyBytes);
+    let text: string;
+    try {
+      // JSON is UTF-8 (RFC 8259 8.1): decoded leniently, two ids differing only in invalid bytes would read as one
+      text = UTF8.decode(raw);
+    } catch {
+      throw new HttpRefusal(400, 'the body is not valid UTF-8');
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
       throw new HttpRefusal(400, 'the body is not valid JSON');
     }
@@ -213,8 +229,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
     return true;
   }
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(serverTimeouts(opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS), (req, res) => {
     handle(req, res).catch((err: unknown) => {
+      // the sender went away mid-request: nobody to answer, and nothing was delivered (it retries), not a failure here
+      if (!(err instanceof HttpRefusal) && clientLeft(req, res)) return;
       const refusal = err instanceof HttpRefusal ? err : new HttpRefusal(500, `the receiver failed: ${(err as Error).message}`);
       opts.onReject?.({ status: refusal.status, reason: refusal.message, method: req.method ?? '', path: req.url ?? '' });
       if (!res.headersSent) sendJson(res, refusal.status, { error: refusal.message }, refusal.extraHeaders);

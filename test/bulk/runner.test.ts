@@ -2,13 +2,14 @@
 // key, and the number in flight grows while the API accepts and halves on a 429.
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../src/errors.js';
+import { ConnectionFailure } from '../../src/http/network-failure.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';
 import type { CommandSender, DeviceCommandOutcome } from '../../src/api/device-commands.js';
 import { runBulk, type BulkPlan } from '../../src/bulk/runner.js';
 import { AdaptiveConcurrency } from '../../src/bulk/concurrency.js';
 import { FakeClock } from '../support/fake-clock.js';
 
-type Answer = number | { status: number; retryAfter?: number } | 'drop';
+type Answer = number | { status: number; retryAfter?: number } | 'drop' | 'timeout' | 'replayed';
 
 /** An API whose answers are scripted per device (the last one repeats); it records each call and the concurrency. */
 function scriptedApi(script: Record<string, Answer[]>, opts: { latencyMs?: number; clock?: FakeClock } = {}) {
@@ -27,6 +28,11 @@ function scriptedApi(script: Record<string, Answer[]>, opts: { latencyMs?: numbe
         const answers = script[hardwareId] ?? [202];
         const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
         if (answer === 'drop') throw Object.assign(new NetworkError('the connection was lost'), { code: 'ECONNRESET' });
+        if (answer === 'timeout') throw new ConnectionFailure('https://api.fleet.test', 'timed out after 5 s', 'raise --timeout', 'UND_ERR_HEADERS_TIMEOUT', false, false, true);
+        if (answer === 'replayed') {
+          const body = { id: 'c-1', hardware_id: hardwareId, command: 'reboot', status: 'accepted', idempotency_key: 'k', accepted_at: '2026-01-01T00:00:00Z' } as const;
+          return { status: 202, headers: { 'idempotent-replayed': 'true' }, body };
+        }
         const { status, retryAfter } = typeof answer === 'number' ? { status: answer, retryAfter: undefined } : answer;
         if (status >= 400) throw new ApiError({ status, retryAfter, problem: { status, code: status === 429 ? 'rate_limited' : 'service.unavailable' } });
         const body = { id: 'c-1', hardware_id: hardwareId, command: 'reboot', status: 'accepted', idempotency_key: 'k', accepted_at: '2026-01-01T00:00:00Z' } as const;
@@ -64,6 +70,25 @@ describe('runBulk', () => {
     expect(calls.filter((c) => c.hardwareId === 'HW-1').map((c) => c.key)).toEqual(['base:HW-1', 'base:HW-1', 'base:HW-1']);
     expect(results.map((r) => r.hardware_id).sort()).toEqual(['HW-1', 'HW-2']);
     expect(results.every((r) => r.status === 'accepted')).toBe(true);
+  });
+
+  it('a command that timed out is sent again with its key, and reports what the repeat answered (replayed), not failed', async () => {
+    const { api, calls } = scriptedApi({ 'HW-1': ['timeout', 'replayed'], 'HW-2': ['timeout', 'timeout', 202] });
+    const { results } = await run(api, plan(['HW-1', 'HW-2'], { concurrency: { initial: 2, max: 2 } }));
+    expect(calls.map((c) => c.key).sort()).toEqual(['base:HW-1', 'base:HW-1', 'base:HW-2', 'base:HW-2', 'base:HW-2']);
+    expect(results.map((r) => [r.hardware_id, r.status]).sort()).toEqual([['HW-1', 'replayed'], ['HW-2', 'accepted']]);
+  });
+
+  it('another kind of task (an assignment, no Idempotency-Key) is not sent again after a timeout', async () => {
+    let sent = 0;
+    const timeout = new ConnectionFailure('https://api.fleet.test', 'timed out after 5 s', 'raise --timeout', 'UND_ERR_HEADERS_TIMEOUT', false, false, true);
+    const send = async (hardwareId: string) => {
+      sent++;
+      return { result: { hardware_id: hardwareId, status: 'failed', http_status: null, code: 'network.error' }, error: timeout } as unknown as DeviceCommandOutcome;
+    };
+    const { results } = await run({ call: async () => { throw new Error('not used'); } }, plan(['HW-1'], { send, command: undefined }));
+    expect(sent).toBe(1);
+    expect(results.map((r) => r.status)).toEqual(['failed']);
   });
 
   it('gives up after --max-retries and reports the last failure; a Retry-After beyond --max-retry-wait is not waited for', async () => {

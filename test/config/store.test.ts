@@ -1,5 +1,5 @@
 // The config store: one JSON file, mode 0600; a corrupted file is reported, never reset or rewritten.
-import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
@@ -86,8 +86,10 @@ describe('changes from many processes', () => {
   it('a change waits for the lock a bit, then fails naming the lock file and its holder (exit 6); reading never waits', async () => {
     const dir = tempConfigDir();
     const lockFile = path.join(dir, 'config.json.lock');
-    // a live process (this one's parent) holding it, fresh: not stale
-    writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, hostname: os.hostname(), acquired_at: '2026-11-25T21:00:00.000Z', purpose: 'a change of the config store', token: 'held' }));
+    // a live process (this one's parent) holding it, fresh, and the very process that took it (its start time): not stale
+    const stat = readFileSync(`/proc/${process.ppid}/stat`, 'utf8');
+    const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, process_started: started, hostname: os.hostname(), acquired_at: '2026-11-25T21:00:00.000Z', purpose: 'a change of the config store', token: 'held' }));
     const store = await openConfigStore(dir, { lockWaitMs: 200 });
     expect(store.read().profiles).toEqual({});
     const error = await store.update(() => undefined).catch((e: unknown) => e);
@@ -149,5 +151,23 @@ describe('a corrupted store', () => {
     const result = await runCli(args, { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: 'secret', agent: newMockAgent() });
     expect(result.code).toBe(2);
     expect(readFileSync(file, 'utf8')).toBe('not json at all');
+  });
+});
+
+describe('leftovers of writes that never finished', () => {
+  it('config.json.tmp-* files older than a minute are removed by the next change; a recent one is left', async () => {
+    const dir = tempConfigDir();
+    mkdirSync(dir, { recursive: true });
+    const stale = path.join(dir, 'config.json.tmp-1764230000abcdef');
+    const recent = path.join(dir, 'config.json.tmp-1764239999fedcba');
+    writeFileSync(stale, '{"profiles":');
+    writeFileSync(recent, '{"profiles":');
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(stale, old, old);
+    const store = await openConfigStore(dir);
+    await store.update((data) => void (data.profiles.p = { client_id: 'c' }));
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles).toEqual({ p: { client_id: 'c' } });
   });
 });

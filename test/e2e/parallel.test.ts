@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, startHarness, type CliResult, type SandboxHarness } from './harness.js';
 import { tempDir as newTempDir } from '../support/temp-dir.js';
+import { loadState } from '../../src/sandbox/store/state-file.js';
 
 let h: SandboxHarness;
 let rebootable: string[];
@@ -75,7 +76,8 @@ describe('many processes at once', () => {
       expect(JSON.parse(replays[i]!.stdout)).toEqual(JSON.parse(originals[i]!.stdout));
       expect(replays[i]!.stderr).toContain(`Reboot of ${id} replayed`);
     });
-    const state = JSON.parse(readFileSync(path.join(configDir, 'sandbox', 'state.json'), 'utf8')) as { commands: { log: { idempotency_key: string }[] } };
+    // the state file and its log of changes, as the next sandbox reads them
+    const { state } = (await loadState(path.join(configDir, 'sandbox', 'state.json')))!;
     expect(state.commands.log.map((entry) => entry.idempotency_key).sort()).toEqual(devices.map((_, i) => `par-${i}`).sort());
     expect(leftovers(configDir)).toEqual([]);
   }, 360_000);

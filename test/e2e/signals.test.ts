@@ -1,4 +1,4 @@
-// Ctrl-C and SIGTERM stop a command cleanly (exit 130, "Interrupted.", cleanups run), even once the config
+// Ctrl-C and SIGTERM stop a command cleanly (exit 130; a hang-up, SIGHUP, alike with exit 129; "Interrupted.", cleanups run), even once the config
 // store is loaded: conf's atomic writes pull in an exit-on-signal hook that used to kill the process at once.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
@@ -57,11 +57,11 @@ function interruptAfterFirstItem(signal: NodeJS.Signals): Promise<{ code: number
 }
 
 describe('signals', () => {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`${signal} in the middle of --all stops the command cleanly with exit 130`, async () => {
+  for (const [signal, exitCode] of [['SIGTERM', 130], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
+    it(`${signal} in the middle of --all stops the command cleanly with exit ${exitCode}`, async () => {
       const run = await interruptAfterFirstItem(signal);
       expect(run.killedBy).toBeNull();
-      expect(run.code).toBe(130);
+      expect(run.code).toBe(exitCode);
       // piped: no resume hint (nobody at a terminal to act on it), just the interruption
       expect(run.stderr).toBe('Interrupted.\n');
       expect(run.stdout.trim().split('\n').length).toBeLessThan(10);

@@ -172,10 +172,13 @@ describe('issue 14: files fleetctl keeps must be regular files', () => {
   it('sandbox reset --state FILE resets that file (the parent command has a --state of its own)', async () => {
     const state = path.join(dir, 'state.json');
     writeFileSync(state, '{}');
+    writeFileSync(`${state}.changes`, '{}\n');
     const run = await cli(['sandbox', 'reset', '--state', state]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toBe(`Sandbox state reset (${state}).\n`);
     expect(() => statSync(state)).toThrow();
+    // its log of changes with it
+    expect(() => statSync(`${state}.changes`)).toThrow();
   });
 });
 

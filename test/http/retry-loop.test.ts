@@ -12,7 +12,7 @@ import { FakeClock, T0 } from '../support/fake-clock.js';
 
 const answer = (status: number, headers: Record<string, string> = {}): HttpResponse => ({ status, headers, text: '' });
 const refused = () => new ConnectionFailure('https://api.fleet.test', 'connection refused (ECONNREFUSED)', 'check the URL', 'ECONNREFUSED', false, true);
-const timedOut = () => new ConnectionFailure('https://api.fleet.test', 'timed out after 30 s', 'raise --timeout', 'UND_ERR_HEADERS_TIMEOUT', false, false);
+const timedOut = () => new ConnectionFailure('https://api.fleet.test', 'timed out after 30 s', 'raise --timeout', 'UND_ERR_HEADERS_TIMEOUT', false, false, true);
 
 /** An exchange that answers (or throws) the script in order, and fails the test if asked once more. */
 function scripted(script: (HttpResponse | Error)[], extra: Partial<Exchange<void>> = {}): Exchange<void> & { sent: number } {
@@ -76,7 +76,17 @@ describe('sendWithRetries', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
-  it('throws a failure that more time would not cure (a timeout, an error that is not the network\'s) as it came', async () => {
+  it('retries a timeout with the same back-off and budget when the request may be repeated (a GET, an Idempotency-Key)', async () => {
+    const clock = new FakeClock();
+    const exchange = scripted([timedOut(), timedOut(), answer(200)]);
+    expect((await sendWithRetries(exchange, loopWith(clock, { retryTimeouts: true }))).response.status).toBe(200);
+    expect(clock.sleeps).toEqual([250, 500]);
+    const last = timedOut();
+    await expect(sendWithRetries(scripted([timedOut(), timedOut(), timedOut(), last]), loopWith(clock, { retryTimeouts: true }))).rejects.toBe(last);
+    expect(clock.sleeps).toEqual([250, 500, 250, 500, 1000]);
+  });
+
+  it('throws a failure that more time would not cure (a timeout of a request that may not be repeated, an error that is not the network\'s) as it came', async () => {
     const clock = new FakeClock();
     const timeout = timedOut();
     await expect(sendWithRetries(scripted([timeout]), loopWith(clock))).rejects.toBe(timeout);

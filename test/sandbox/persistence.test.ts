@@ -70,7 +70,7 @@ describe('state persistence', () => {
     const original = await first.call('POST', `/v1/devices/${device.hardware_id}/commands/reboot`, { headers: { 'idempotency-key': 'persisted' } });
     expect(original.status).toBe(202);
     expect((await first.call('DELETE', `/v1/devices/${device.id}/assignment`)).status).toBe(204);
-    // saved shortly after the change, before close
+    // on the disk before the answer, before close
     await waitFor(async () => (await readdir(path.dirname(statePath)).catch((): string[] => [])).includes('state.json'));
     await first.close();
     expect((await readdir(path.dirname(statePath))).filter((f) => f.endsWith('.tmp'))).toEqual([]);

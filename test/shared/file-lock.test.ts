@@ -72,6 +72,54 @@ describe('acquireLock', () => {
     (await acquireLock(file, { what: 'the store', waitMs: 0 })).release();
   });
 
+  it('an empty or unparseable lock file is recovered within a second, with one line saying so', async () => {
+    for (const content of ['', '{"pid": 12', 'not json at all']) {
+      const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
+      writeFileSync(file, content);
+      const notices: string[] = [];
+      const started = Date.now();
+      const lock = await acquireLock(file, { what: 'the store', waitMs: 30_000, notice: (line) => notices.push(line) });
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(notices).toEqual([`Recovered the lock ${file}: it was empty or unreadable (its holder stopped while taking it).`]);
+      lock.release();
+    }
+  });
+
+  it('a live pid that is not the process that took the lock (pid reuse) is recovered within a second', async () => {
+    const dir = tempDir('fleetctl-lock-');
+    const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const records = [
+        // written by fleetctl: the start time it records is not the live process's
+        { pid: process.ppid, process_started: '1', hostname: os.hostname(), acquired_at: '2026-01-01T00:00:00Z', purpose: 'config set', token: 'a' },
+        // recording none (by hand, or an older fleetctl): the process with that pid is not fleetctl
+        { pid: sleeper.pid, hostname: os.hostname(), acquired_at: '2026-01-01T00:00:00Z', purpose: 'config set', token: 'b' },
+      ];
+      for (const [i, record] of records.entries()) {
+        const file = path.join(dir, `store-${i}.lock`);
+        writeFileSync(file, JSON.stringify(record));
+        const notices: string[] = [];
+        const started = Date.now();
+        const lock = await acquireLock(file, { what: 'the store', waitMs: 30_000, notice: (line) => notices.push(line) });
+        expect(Date.now() - started).toBeLessThan(1_000);
+        expect(notices).toEqual([`Recovered the lock ${file}: process ${record.pid} is no longer the fleetctl that took it.`]);
+        lock.release();
+      }
+    } finally {
+      sleeper.kill();
+    }
+  });
+
+  it('a wait longer than a second says once what it waits for and who holds it', async () => {
+    const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
+    const first = await acquireLock(file, { what: 'the store', waitMs: 0, purpose: 'config set' });
+    const notices: string[] = [];
+    setTimeout(() => first.release(), 1_600);
+    const second = await acquireLock(file, { what: 'the store', waitMs: 10_000, notice: (line) => notices.push(line) });
+    second.release();
+    expect(notices).toEqual([expect.stringMatching(new RegExp(`^Waiting for the store: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is held by process ${process.pid} \\(config set, since .+\\) \\(up to 10 s\\)\\.\\.\\.$`))]);
+  });
+
   it('never lets a holder remove a lock that was taken from it as stale', async () => {
     const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     const mine = await acquireLock(file, { what: 'the store', waitMs: 0 });

@@ -1,6 +1,6 @@
 // The one retry mechanism: Retry-After by RFC 9110, back-off, and the decision, for the client's and delivery's schedules.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry, parseRetryAfter } from '../../src/shared/retry.js';
+import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry, isSafeToRepeatAfterTimeout, parseRetryAfter } from '../../src/shared/retry.js';
 import { DEFAULT_DELIVERY_RETRY } from '../../src/sandbox/webhooks/delivery-engine.js';
 
 const NOW = Date.parse('2025-01-01T00:00:00Z');
@@ -78,5 +78,19 @@ describe('decideRetry', () => {
 
   it('leaves the age unchecked for a schedule without a limit', () => {
     expect(decideRetry({ retries: 0, elapsedMs: 1e12 }, DEFAULT_RETRY_POLICY, () => 1)).toEqual({ retry: true, delayMs: 250 });
+  });
+});
+
+describe('isSafeToRepeatAfterTimeout', () => {
+  it('a read, or a request carrying an Idempotency-Key (any spelling); never another write', () => {
+    expect(isSafeToRepeatAfterTimeout('GET', {})).toBe(true);
+    expect(isSafeToRepeatAfterTimeout('head', {})).toBe(true);
+    expect(isSafeToRepeatAfterTimeout('POST', { 'Idempotency-Key': 'k' })).toBe(true);
+    expect(isSafeToRepeatAfterTimeout('POST', { 'idempotency-key': 'k' })).toBe(true);
+    expect(isSafeToRepeatAfterTimeout('POST', {})).toBe(false);
+    // idempotent by HTTP, but a repeat after a success is answered otherwise (412 once the ETag moved)
+    expect(isSafeToRepeatAfterTimeout('PUT', {})).toBe(false);
+    expect(isSafeToRepeatAfterTimeout('PATCH', {})).toBe(false);
+    expect(isSafeToRepeatAfterTimeout('DELETE', {})).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ export function embeddedSandboxOptions(configDir: string, log: (line: string) =>
 
 export async function startEmbeddedSandbox(deps: Pick<Deps, 'configDir' | 'onCleanup' | 'tracer' | 'io'>): Promise<SettingsOverride> {
   const tracer = deps.tracer();
-  const options = embeddedSandboxOptions(deps.configDir(), (line) => tracer.note(`sandbox: ${line}`));
+  const options = { ...embeddedSandboxOptions(deps.configDir(), (line) => tracer.note(`sandbox: ${line}`)), lockNotice: (line: string) => deps.io.info(line) };
   const sandbox = await deps.io.activity.during('Starting the embedded sandbox', async () => {
     const { startSandbox, CorruptStateError } = await import('../../sandbox/index.js');
     return startSandbox(options).catch((err: unknown) => {

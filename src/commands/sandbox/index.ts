@@ -37,8 +37,11 @@ export function newSandboxCommand(deps: Deps): Command {
     const file = requireRegularFileOrMissing(state ?? embeddedStatePath(deps.configDir()), '--state');
     // not under a sandbox still using it: that one would save its world again when it stops
     const { lockStateFile } = await import('../../sandbox/store/state-file.js');
-    const lock = await lockStateFile(file, state === undefined ? EMBEDDED_STATE_WAIT_MS : 0);
+    const { changeLogOf } = await import('../../sandbox/store/state-changes.js');
+    const lock = await lockStateFile(file, state === undefined ? EMBEDDED_STATE_WAIT_MS : 0, (line) => deps.io.info(line));
     try {
+      // the log first: without its state file it is ignored, but a state file without its log has lost changes
+      await rm(changeLogOf(file), { force: true });
       await rm(file, { force: true });
     } finally {
       lock.release();

@@ -91,7 +91,7 @@ export async function sandboxStartRun(deps: SandboxStartDeps, options: SandboxSt
   const { certificateOnDisk } = await import('../../sandbox/tls-certificate.js');
   const certificate = options.certificate ? await certificateOnDisk(options.host ?? '127.0.0.1') : undefined;
   const sandbox = await deps.io.activity
-    .during('Starting the sandbox', () => startSandbox({ ...options, tls: certificate?.tls, log: (line) => deps.io.info(line) }))
+    .during('Starting the sandbox', () => startSandbox({ ...options, tls: certificate?.tls, log: (line) => deps.io.info(line), lockNotice: (line) => deps.io.info(line) }))
     .catch(async (error: unknown) => {
       await certificate?.remove();
       throw error;

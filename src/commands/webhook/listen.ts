@@ -11,6 +11,7 @@ import { describeVerb } from '../shared/help.js';
 import { requireListenHost, requireWholeNumber } from '../shared/validate.js';
 import { PREVIOUS_KEY_ENV, addKeyOptions, httpUrl, keyFrom, type KeyFlags } from './options.js';
 import type { ReceivedDelivery, RejectedDelivery, RunningReceiver } from '../../webhooks/index.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../shared/server-timeouts.js';
 
 export const DEFAULT_LISTEN_PORT = 4011;
 
@@ -24,6 +25,8 @@ export interface WebhookListenOptions {
   maxEvents?: number;
   /** Refuse what differs from the document, not only what the spec rules out. */
   strict?: boolean;
+  /** A delivery whose headers and body have not all arrived by then is answered 408 and its connection closed. */
+  requestTimeoutMs?: number;
 }
 
 type WebhookListenDeps = Pick<Deps, 'io' | 'output' | 'env' | 'signal'>;
@@ -38,13 +41,15 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
     .option('--previous-key <key>', `also accept the key before a rotation, for 60 s (or ${PREVIOUS_KEY_ENV})`)
     .option('--forward-to <url>', "relay each delivery to your app (same headers) and answer with your app's status")
     .option('--max-events <n>', 'exit after this many events were accepted')
+    .option('--request-timeout <seconds>', 'close a connection whose delivery (headers and body) has not all arrived by then (408)', String(DEFAULT_REQUEST_TIMEOUT_MS / 1000))
     .option('--strict', "refuse (400, 415) what fleetctl's document rules out, not only what the spec does: to test your own producer against it");
   describeVerb(command, {
     output: 'document',
     notes: [
       'Point a webhook topic at the printed URL; against a local sandbox that needs `fleetctl sandbox --allow-private-webhooks`',
       '(plain http:// to loopback). Answers: 200 accepted or duplicate, 401 missing or wrong key, 400 not a CloudEvents 1.0',
-      'envelope with id, source, type and specversion, 413 too large, 503 after --max-events were accepted; with',
+      'envelope with id, source, type and specversion (or a body that is not UTF-8 JSON), 408 a delivery slower than',
+      '--request-timeout (20 s) to arrive, 413 too large, 503 after --max-events were accepted; with',
       "--forward-to, your app's answer. Anything else the spec allows is accepted, so the service does not retry it: an",
       "unknown event type, or a payload whose properties differ from fleetctl's document (the spec does not show them all),",
       'is printed and relayed with one warning line on stderr naming the difference. --strict refuses what the document',
@@ -66,7 +71,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
       },
     ],
   });
-  command.action(async (flags: KeyFlags & { port: string; host: string; previousKey?: string; forwardTo?: string; maxEvents?: string; strict?: boolean }) => {
+  command.action(async (flags: KeyFlags & { port: string; host: string; previousKey?: string; forwardTo?: string; maxEvents?: string; strict?: boolean; requestTimeout: string }) => {
     await run(deps, {
       host: requireListenHost(flags.host),
       port: requireWholeNumber(flags.port, '--port', 0, 65535),
@@ -75,6 +80,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
       forwardTo: flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to'),
       maxEvents: flags.maxEvents === undefined ? undefined : requireWholeNumber(flags.maxEvents, '--max-events', 1),
       strict: flags.strict === true,
+      requestTimeoutMs: requireWholeNumber(flags.requestTimeout, '--request-timeout', 1, 3600) * 1000,
     });
   });
   return command;
@@ -107,7 +113,7 @@ export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookLis
     receiver = await startReceiver({
       host: opts.host, port: opts.port, key: opts.key, previousKey: opts.previousKey, forwardTo: opts.forwardTo,
       onEvent, onReject: (r) => deps.io.info(rejection(r)),
-      maxEvents: opts.maxEvents, onLimitReached: () => finish(), strict: opts.strict,
+      maxEvents: opts.maxEvents, onLimitReached: () => finish(), strict: opts.strict, requestTimeoutMs: opts.requestTimeoutMs,
     });
   } catch (err) {
     const code = (err as { code?: string }).code;

@@ -1,6 +1,7 @@
 // Opaque bearer tokens: random strings mapped to (client, tenant organization, granted scopes, expiry).
 // Part of the persisted state, so a token outlives a sandbox restart (embedded mode) until it expires.
 import { randomBytes } from 'node:crypto';
+import { ignoreChange, type StateChangeSink } from '../store/state-changes.js';
 
 export interface TokenRecord {
   client_id: string;
@@ -16,6 +17,8 @@ export type TokenLookup =
 
 export class TokenStore {
   private readonly tokens = new Map<string, TokenRecord>();
+  /** Told of each token issued, as the state file keeps it. */
+  onChange: StateChangeSink = ignoreChange;
 
   constructor(private readonly now: () => Date) {}
 
@@ -23,6 +26,7 @@ export class TokenStore {
     const token = `sbx_at_${randomBytes(24).toString('base64url')}`;
     const full: TokenRecord = { ...record, expires_at_ms: this.now().getTime() + ttlSeconds * 1000 };
     this.tokens.set(token, full);
+    this.onChange({ path: ['tokens', token], value: full });
     return { token, record: full };
   }
 

@@ -14,6 +14,7 @@ import { authenticate, requireScope } from '../auth/bearer.js';
 import { delay, type FaultInjector, type RateLimiter } from '../resilience.js';
 import { describeAnswer, faultErrorReply, malformedBody } from '../faults/answer.js';
 import { TOKEN_OPERATION_ID } from '../faults/rules.js';
+import { StateNotSavedError } from '../store/state-errors.js';
 
 export interface PipelineOptions {
   latencyMs: number;
@@ -97,14 +98,32 @@ async function handle(req: IncomingMessage, app: SandboxApp, router: Router<Rout
   try {
     if (!match) throw routeError;
     const entry = match.route.handler;
-    if (entry.kind === 'public') return await entry.route.handler(ctx, app);
+    if (entry.kind === 'public') return await kept(req, app, await entry.route.handler(ctx, app));
     ctx.auth = authorize(req, app, entry.scope, opts.rateLimiter);
-    return await entry.route.handler({ ...ctx, auth: ctx.auth }, app);
+    return await kept(req, app, await entry.route.handler({ ...ctx, auth: ctx.auth }, app));
   } catch (err) {
     if (err instanceof ProblemError) return problemReply(err);
     if (err instanceof IncompleteRequestError) throw err;
     app.log(`sandbox: internal error on ${req.method} ${url.pathname}: ${(err as Error)?.stack ?? String(err)}`);
     return problemReply(problem(500, 'internal.error', 'An unexpected error occurred in the sandbox.'));
+  }
+}
+
+/**
+ * Acknowledged means kept: a request that may have changed the state is answered once every change is on the disk
+ * (a replay too: what it replays must be kept); when that fails, 503 instead of what the handler answered, so the
+ * client retries (with its Idempotency-Key, a replay) rather than trusting what a restart would forget.
+ */
+async function kept(req: IncomingMessage, app: SandboxApp, reply: Reply): Promise<Reply> {
+  if (req.method === 'GET' || req.method === 'HEAD') return reply;
+  try {
+    await app.durable();
+    return reply;
+  } catch (err) {
+    if (!(err instanceof StateNotSavedError)) throw err;
+    return problemReply(problem(503, 'service.unavailable', `The sandbox could not save its state (${err.reason.message}); nothing was acknowledged. Retry shortly.`, {
+      headers: { 'retry-after': '1' },
+    }));
   }
 }
 

@@ -83,6 +83,5 @@ async function runCommand(ctx: ApiContext, app: SandboxApp, command: Capability)
     { hardware_id: device.hardware_id, command, idempotency_key: key, executed_at: at },
   );
   app.returns.accepted(device, command, Date.parse(at));
-  app.changed();
   return { status: 202, json: response };
 }

@@ -8,11 +8,9 @@ export const publicRoutes: PublicRoute[] = [
   {
     method: 'POST',
     path: '/connect/token',
-    handler: async (ctx, app) => {
-      const reply = await handleTokenRequest(ctx, { clients: app.clients, tokens: app.tokens, ttlSeconds: app.tokenTtlSeconds });
-      // issued tokens are state: they outlive a restart (`fleetctl --sandbox` reuses its cached token)
-      if (reply.status === 200) app.changed();
-      return reply;
+    handler: (ctx, app) => {
+      // issued tokens are state (the token store reports them): they outlive a restart (`fleetctl --sandbox` reuses its cached token)
+      return handleTokenRequest(ctx, { clients: app.clients, tokens: app.tokens, ttlSeconds: app.tokenTtlSeconds });
     },
   },
   {

@@ -44,7 +44,6 @@ export const deviceRoutes: ApiRoute[] = [
       }
       if (device.vehicle_id !== vehicle.id) {
         app.world.assignDevice(device, vehicle);
-        app.changed();
       }
       // records are snapshots of the device table: read the device again
       return { status: 200, json: deviceView(app.world.devices.at(device.seq)) };
@@ -59,7 +58,6 @@ export const deviceRoutes: ApiRoute[] = [
       // spec: 204 whether or not it was assigned
       if (device.vehicle_id !== null) {
         app.world.assignDevice(device, null);
-        app.changed();
       }
       return { status: 204 };
     },

@@ -49,7 +49,6 @@ export const driverRoutes: ApiRoute[] = [
         updated_at: at,
       };
       app.world.addDriver(driver);
-      app.changed();
       return {
         status: 201,
         headers: { location: `${app.baseUrl()}/v1/drivers/${driver.id}` },
@@ -75,7 +74,6 @@ export const driverRoutes: ApiRoute[] = [
         requireFleetOf(app, driver.organization_id, patch.fleet_id);
       }
       app.world.updateDriver(driver, { ...patch, updated_at: app.now().toISOString() });
-      app.changed();
       return { status: 200, json: driverView(driver) };
     },
   },

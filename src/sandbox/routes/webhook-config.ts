@@ -137,6 +137,5 @@ function commit(app: SandboxApp, kind: WebhookConfigChangeKind, config: StoredWe
 }
 
 function announce(app: SandboxApp, kind: WebhookConfigChangeKind, org: string, config: StoredWebhookConfig | null, previousAuthKey?: string): void {
-  app.changed();
   app.hooks.webhookConfigChanged({ kind, organizationId: org, config, previousAuthKey, at: app.now() });
 }

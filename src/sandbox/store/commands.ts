@@ -1,6 +1,7 @@
 // Device commands: idempotency records and the log of executed commands (both persisted).
 // spec (Devices rule 2): the same Idempotency-Key with the same body replays the original result; with a
 // different body it is 422 idempotency.conflict. Contract: a key is scoped to client + method + path.
+import { ignoreChange, type StateChangeSink } from './state-changes.js';
 
 export interface CommandLogEntry {
   hardware_id: string;
@@ -25,6 +26,8 @@ export interface CommandsState {
 export class CommandStore {
   private readonly records = new Map<string, IdempotencyRecord>();
   private readonly log: CommandLogEntry[] = [];
+  /** Told of each command recorded, as the state file keeps it. */
+  onChange: StateChangeSink = ignoreChange;
 
   constructor(saved?: CommandsState) {
     if (saved) {
@@ -45,6 +48,8 @@ export class CommandStore {
   record(scopeKey: string, record: IdempotencyRecord, entry: CommandLogEntry): void {
     this.records.set(scopeKey, record);
     this.log.push(entry);
+    this.onChange({ path: ['commands', 'idempotency', scopeKey], value: record });
+    this.onChange({ path: ['commands', 'log', this.log.length - 1], value: entry });
   }
 
   executed(): readonly CommandLogEntry[] {

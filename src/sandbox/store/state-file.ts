@@ -1,16 +1,19 @@
-// The state file: seed parameters plus everything the API changed. Written atomically (temporary file in
-// the same directory, then rename) a moment after each change and at close; read at start, under its lock. A file that
-// cannot be read as sandbox state makes start-up fail and is never overwritten.
-import { readFile } from 'node:fs/promises';
+// The state file: seed parameters plus everything the API changed. Each change is on the disk before the request
+// that made it is answered (state-changes.ts: a log beside the file, folded into it now and then; the file itself is
+// replaced atomically); read at start, under its lock. A file that cannot be read as sandbox state makes start-up
+// fail and is never overwritten.
 import { writeFileAtomically } from '../../io/atomic-file.js';
 import { acquireLock, type HeldLock } from '../../shared/file-lock.js';
 import { ensureParentDirectory } from '../../io/directories.js';
 import type { WorldChanges } from './world-store.js';
 import type { CommandsState } from './commands.js';
 import type { WebhookConfigsState } from './webhook-configs.js';
+export { CorruptStateError } from './state-errors.js';
 import type { TokenRecord } from '../auth/tokens.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { ConfigError } from '../../errors.js';
+import { CorruptStateError, StateNotSavedError } from './state-errors.js';
+import { ChangeLogWriter, applyChange, changeLogOf, readChangeLog, stateDigest, type ChangeLogContent, type StateChange } from './state-changes.js';
 import { InputFileError, readTextFile } from '../../io/read-input.js';
 import { describeIssue, issueOf } from '../../openapi/schema-check.js';
 
@@ -35,40 +38,32 @@ export interface SandboxState {
   tokens: Record<string, TokenRecord>;
 }
 
-/** A usage error of the CLI (exit 2, one line and a hint), as a corrupt config store is. */
-export class CorruptStateError extends ConfigError {
-  readonly reason: string;
-
-  constructor(
-    readonly file: string,
-    reason: string,
-    hint = `move it away or delete it to start with fresh state (mv ${file} ${file}.bak)`,
-  ) {
-    // JSON.parse messages may span lines: the error stays one line.
-    const oneLine = reason.split('\n')[0]!.trim();
-    super(`the sandbox state file ${file} is corrupt (${oneLine}); it was left untouched`, hint);
-    this.name = 'CorruptStateError';
-    this.reason = oneLine;
-  }
-}
-
 /**
  * The state file's lock (STATE.lock), held from loading the state to its last save: sandboxes started on one file
  * at once (parallel `fleetctl --sandbox` invocations) then run one after the other, each starting from what the
  * one before saved, so none overwrites another's idempotency records, assignments, drivers or webhook configs.
  */
-export function lockStateFile(file: string, waitMs: number): Promise<HeldLock> {
+export function lockStateFile(file: string, waitMs: number, notice?: (line: string) => void): Promise<HeldLock> {
   // the folder is the operator's choice: made as the saver makes it, with the usual permissions
   try {
     ensureParentDirectory(file, { mode: 0o777 });
   } catch (err) {
     throw new ConfigError(`cannot use the folder of the sandbox state file ${file}: ${(err as Error).message}`, 'choose a --state FILE in a folder you can write to');
   }
-  return acquireLock(`${file}.lock`, { what: `the sandbox state ${file}`, waitMs, purpose: 'a sandbox using this state' });
+  return acquireLock(`${file}.lock`, { what: `the sandbox state ${file}`, waitMs, purpose: 'a sandbox using this state', notice });
+}
+
+/** The state as saved: the state file and, applied over it, the changes its log holds. */
+export interface LoadedState {
+  state: SandboxState;
+  /** The digest of the state file's text (the log names it), and its size. */
+  digest: string;
+  bytes: number;
+  log: ChangeLogContent;
 }
 
 /** The saved state, or null when the file does not exist. */
-export async function loadState(file: string): Promise<SandboxState | null> {
+export async function loadState(file: string): Promise<LoadedState | null> {
   let text: string;
   try {
     // bounded: /dev/zero or a FIFO named by mistake must fail, not hang or fill the memory
@@ -83,60 +78,98 @@ export async function loadState(file: string): Promise<SandboxState | null> {
   } catch (err) {
     throw new CorruptStateError(file, `not valid JSON: ${(err as Error).message}`);
   }
+  const digest = stateDigest(text);
+  const log = await readChangeLog(file, digest);
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) for (const change of log.changes) applyChange(parsed as Record<string, unknown>, change);
   // the SandboxStateFile schema of local-files.json, compiled at build time: `--sandbox --state` starts each command
   const { SandboxStateFile } = await import('../../openapi/validators.gen.js');
   const issue = issueOf(SandboxStateFile, parsed);
-  if (issue) throw new CorruptStateError(file, describeIssue(issue));
-  return parsed as SandboxState;
+  if (issue) throw new CorruptStateError(file, `${describeIssue(issue)}${log.changes.length ? ` (with the ${log.changes.length} changes of ${changeLogOf(file)})` : ''}`);
+  return { state: parsed as SandboxState, digest, bytes: text.length, log };
 }
 
-/** Saves a moment after changes (coalescing bursts such as a bulk reboot) and on flush; never two writes at once. */
+/**
+ * Keeps the state on the disk: each change the stores report is appended to the change log (STATE.changes) and
+ * fsynced before `durable()` resolves; the whole state is written (and the log started afresh) at the first save
+ * of a new file, after a change no store describes (a reset, a scenario), and when the log has outgrown the state.
+ * Saves are one at a time, each taking every change made before it began (requests answered together share one).
+ */
 export class StateSaver {
-  private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
-  private dirty = false;
+  private pending: StateChange[] = [];
+  private whole: boolean;
+  private saving: Promise<void> = Promise.resolve();
+  private wholeBytes: number;
+  private readonly changeLog: ChangeLogWriter;
 
   constructor(
     private readonly file: string,
     private readonly snapshot: () => SandboxState,
     private readonly log: (line: string) => void,
-    /** The file already holds this state (it was loaded from it): a flush without changes writes nothing. */
-    private onDisk = false,
-    private readonly delayMs = 250,
-  ) {}
-
-  changed(): void {
-    this.dirty = true;
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.save();
-    }, this.delayMs);
-    this.timer.unref();
+    /** What the file held at start; null: it did not exist, and the state is written whole at the first save. */
+    loaded: LoadedState | null,
+  ) {
+    // changes read from a log that ends in a fragment go into a whole write before the log is appended to again
+    const appendable = loaded !== null && (loaded.log.changes.length === 0 || loaded.log.appendableBytes !== null);
+    this.changeLog = new ChangeLogWriter(file, appendable ? loaded.digest : null, loaded?.log.appendableBytes ?? null);
+    this.whole = !appendable;
+    this.wholeBytes = loaded?.bytes ?? 0;
   }
 
-  /** Writes pending changes now (or the whole state, if the file does not hold it yet) and waits for it. */
+  /** A change a store made (a command, an assignment, a token...): on the disk at the next save. */
+  readonly record = (change: StateChange): void => {
+    this.pending.push(change);
+  };
+
+  /** A change no store describes (the world replaced): the next save writes the whole state. */
+  changedWhole(): void {
+    this.whole = true;
+  }
+
+  private get unsaved(): boolean {
+    return this.whole || this.pending.length > 0;
+  }
+
+  /** Resolves once every change made so far is on the disk; rejects with StateNotSavedError when it could not be put there. */
+  durable(): Promise<void> {
+    // nothing left: the save under way (if any) holds the caller's changes
+    if (!this.unsaved) return this.saving;
+    this.saving = this.saving.catch(() => undefined).then(() => this.save());
+    return this.saving;
+  }
+
+  /** At close: whatever is left, and the log closed. A failure was logged already. */
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    // `fleetctl --sandbox` closes its sandbox after every command: most change nothing, so most write nothing.
-    if (!this.onDisk) this.dirty = true;
-    await this.save();
+    await this.durable().catch(() => undefined);
+    await this.changeLog.close();
   }
 
-  private save(): Promise<void> {
-    this.writing = this.writing.then(async () => {
-      if (!this.dirty) return;
-      this.dirty = false;
-      try {
-        // the folder is the operator's choice: created with the usual permissions, not the config folder's 0700
-        await writeFileAtomically(this.file, JSON.stringify(this.snapshot()), { directoryMode: 0o777 });
-        this.onDisk = true;
-      } catch (err) {
-        this.dirty = true;
-        this.log(`sandbox: could not save state to ${this.file}: ${(err as Error).message}`);
-      }
-    });
-    return this.writing;
+  private async save(): Promise<void> {
+    if (!this.unsaved) return;
+    const changes = this.pending;
+    this.pending = [];
+    const logBytes = this.changeLog.bytes ?? 0;
+    const whole = this.whole || !this.changeLog.canAppend || logBytes > Math.max(MIN_COMPACTED_LOG_BYTES, this.wholeBytes);
+    this.whole = false;
+    try {
+      if (whole) await this.writeWhole();
+      else await this.changeLog.append(changes);
+    } catch (err) {
+      this.pending = changes.concat(this.pending);
+      if (whole) this.whole = true;
+      const failure = new StateNotSavedError(this.file, err as Error);
+      this.log(`sandbox: ${failure.message}`);
+      throw failure;
+    }
+  }
+
+  private async writeWhole(): Promise<void> {
+    const text = JSON.stringify(this.snapshot());
+    // the folder is the operator's choice: created with the usual permissions, not the config folder's 0700
+    await writeFileAtomically(this.file, text, { directoryMode: 0o777, durable: true });
+    this.wholeBytes = text.length;
+    await this.changeLog.restart(stateDigest(text));
   }
 }
+
+/** A log is folded into the state file once it is larger than the state and than this. */
+const MIN_COMPACTED_LOG_BYTES = 1024 * 1024;

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Schema } from '../../openapi/operation-types.js';
 import type { TopicType } from '../../webhooks/index.js';
+import { ignoreChange, type StateChangeSink } from './state-changes.js';
 
 export type WebhookTopic = Schema<'WebhookTopic'>;
 
@@ -25,6 +26,8 @@ const newAuthKey = (): string => `whk_${randomBytes(24).toString('base64url')}`;
 export class WebhookConfigStore {
   private readonly configs = new Map<string, StoredWebhookConfig>();
   private lastRevision: number;
+  /** Told of each configuration set or deleted, as the state file keeps it. */
+  onChange: StateChangeSink = ignoreChange;
 
   constructor(private readonly now: () => Date, saved?: WebhookConfigsState) {
     this.lastRevision = saved?.last_revision ?? 0;
@@ -51,7 +54,7 @@ export class WebhookConfigStore {
       updated_at: at,
       revision: ++this.lastRevision,
     };
-    this.configs.set(organizationId, config);
+    this.set(organizationId, config);
     return config;
   }
 
@@ -65,7 +68,7 @@ export class WebhookConfigStore {
   /** Applies a change to an existing configuration and gives it a new revision. */
   update(config: StoredWebhookConfig, change: Partial<StoredWebhookConfig>): StoredWebhookConfig {
     const next = { ...config, ...change, updated_at: this.now().toISOString(), revision: ++this.lastRevision };
-    this.configs.set(config.organization_id, next);
+    this.set(config.organization_id, next);
     return next;
   }
 
@@ -79,6 +82,13 @@ export class WebhookConfigStore {
 
   delete(organizationId: string): void {
     this.configs.delete(organizationId);
+    this.onChange({ path: ['webhooks', 'configs', organizationId] });
+  }
+
+  private set(organizationId: string, config: StoredWebhookConfig): void {
+    this.configs.set(organizationId, config);
+    this.onChange({ path: ['webhooks', 'configs', organizationId], value: config });
+    this.onChange({ path: ['webhooks', 'last_revision'], value: this.lastRevision });
   }
 
   toJSON(): WebhookConfigsState {

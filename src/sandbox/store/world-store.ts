@@ -7,6 +7,7 @@ import { IndexedCollection } from './collection.js';
 import { DeviceTable } from './device-table.js';
 import { VehicleTable } from './vehicle-table.js';
 import { WorldRefs } from './world-refs.js';
+import { ignoreChange, type StateChangeSink } from './state-changes.js';
 import type { DeviceRecord, DriverRecord, FleetRecord, OrganizationRecord, VehicleRecord } from './records.js';
 
 export interface DeviceAssignment {
@@ -43,6 +44,8 @@ export class WorldStore {
   readonly drivers = new IndexedCollection<DriverRecord>(byOrgAndFleet);
   readonly telemetry: TelemetryCache;
   private changes: WorldChanges = emptyWorldChanges();
+  /** Told of each change made through the API, as the state file keeps it (in its world member). */
+  onChange: StateChangeSink = ignoreChange;
   /** Drivers the world was built with (seeded or from a scenario); later ones were created through the API. */
   private builtDriverCount = 0;
 
@@ -96,17 +99,25 @@ export class WorldStore {
       : { vehicle_id: null, fleet_id: device.fleet_id, organization_id: device.organization_id };
     this.placeDevice(device.seq, next);
     this.changes.assignments[device.id] = next;
+    this.onChange({ path: ['world', 'assignments', device.id], value: next });
   }
 
   addDriver(driver: DriverRecord): void {
     this.drivers.add(driver);
     this.changes.createdDrivers.push(driver);
+    this.onChange({ path: ['world', 'createdDrivers', this.changes.createdDrivers.length - 1], value: driver });
   }
 
   updateDriver(driver: DriverRecord, patch: Partial<DriverRecord>): void {
     this.drivers.update(driver, (d) => Object.assign(d, patch));
-    if (driver.seq < this.builtDriverCount) this.changes.updatedDrivers[driver.id] = driver;
-    // created drivers are the same objects as in changes.createdDrivers: already up to date
+    if (driver.seq < this.builtDriverCount) {
+      this.changes.updatedDrivers[driver.id] = driver;
+      this.onChange({ path: ['world', 'updatedDrivers', driver.id], value: driver });
+      return;
+    }
+    // created drivers are the same objects as in changes.createdDrivers: already up to date there
+    const index = this.changes.createdDrivers.indexOf(driver);
+    if (index >= 0) this.onChange({ path: ['world', 'createdDrivers', index], value: driver });
   }
 
   getChanges(): WorldChanges {

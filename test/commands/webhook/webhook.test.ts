@@ -18,7 +18,8 @@ describe('webhook listen: parsing', () => {
   }
 
   it.each([
-    [['--key', 'k1'], {}, { host: '127.0.0.1', port: 4011, key: 'k1', previousKey: undefined, forwardTo: undefined, maxEvents: undefined, strict: false }],
+    [['--key', 'k1'], {}, { host: '127.0.0.1', port: 4011, key: 'k1', previousKey: undefined, forwardTo: undefined, maxEvents: undefined, strict: false, requestTimeoutMs: 20_000 }],
+    [['--key', 'k1', '--request-timeout', '5'], {}, { requestTimeoutMs: 5_000 }],
     [['--key-env', 'MY_KEY', '--port', '0', '--host', '0.0.0.0'], { MY_KEY: 'k2' }, { host: '0.0.0.0', port: 0, key: 'k2' }],
     [[], { FLEETCTL_WEBHOOK_KEY: 'k3' }, { key: 'k3', strict: false }],
     [['--strict'], { FLEETCTL_WEBHOOK_KEY: 'k3' }, { key: 'k3', strict: true }],
@@ -37,6 +38,7 @@ describe('webhook listen: parsing', () => {
     [['--key', 'k', '--forward-to', 'ftp://x'], '--forward-to must be an http:// or https:// URL, got "ftp://x"'],
     [['--key', 'k', '--forward-to', 'nope'], '--forward-to must be an absolute http:// or https:// URL, got "nope"'],
     [['--key', 'k', '--max-events', '0'], '--max-events must be a whole number of at least 1, got "0"'],
+    [['--key', 'k', '--request-timeout', '0'], '--request-timeout must be a whole number from 1 to 3600, got "0"'],
     // a name of the user's choosing finds no variable, not Object.prototype
     [['--key-env', '__proto__'], 'the environment variable "__proto__" (--key-env) is not set or empty'],
     [['--key', 'a\u0001b'], '--key holds "\\x01" at position 2, which an HTTP header cannot carry'],
