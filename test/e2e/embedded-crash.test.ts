@@ -5,10 +5,11 @@
 // FLEETCTL_CRASH_SEED=S another sequence of kill moments. And a hang-up (SIGHUP, an SSH session dropped) stops a
 // run as cleanly as SIGTERM: exit 129, -o json a valid array, the resume line, no lock left behind.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir.js';
 import { BIN, runCli } from './harness.js';
 import { loadState } from '../../src/sandbox/store/state-file.js';
 
@@ -30,10 +31,6 @@ function seeded(seed: number): () => number {
   };
 }
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 const envOf = (configDir: string) => ({ FLEETCTL_CONFIG_DIR: configDir });
 // four at a time: a run long enough for kills to fall between its requests
@@ -79,16 +76,14 @@ describe('the embedded sandbox under kill -9', () => {
   it(`a bulk reboot killed at random moments and finished executes each device once, and a retry replays (${TRIALS} trials)`, async () => {
     const random = seeded(SEED);
     // how long a whole run takes on this machine now: kills fall from its start to past its end
-    const calibration = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-crash-'));
-    dirs.push(calibration);
+    const calibration = tempDir('fleetctl-crash-');
     const whole = await killedAfter(reboot('calibrate'), envOf(calibration), 60_000);
     expect(whole.killed).toBe(false);
     expect(whole.runMs).toBeGreaterThan(0);
 
     const outcomes = { killedWithRunId: 0, killedBeforeRunId: 0, finished: 0 };
     for (let trial = 0; trial < TRIALS; trial++) {
-      const configDir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-crash-'));
-      dirs.push(configDir);
+      const configDir = tempDir('fleetctl-crash-');
       const env = envOf(configDir);
       const key = `crash-${SEED}-${trial}`;
       // one in four from the start (in start-up, the token, the plan), the rest within the run itself
@@ -121,8 +116,7 @@ describe('the embedded sandbox under kill -9', () => {
 
 describe('the embedded sandbox under SIGHUP (a dropped SSH session)', () => {
   it('a bulk reboot hung up mid-run: exit 129, -o json a valid array, the resume line, no lock left, and the resume finishes it once', async () => {
-    const configDir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-hangup-'));
-    dirs.push(configDir);
+    const configDir = tempDir('fleetctl-hangup-');
     const env = envOf(configDir);
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [BIN, ...reboot('hangup'), '--concurrency', '1', '-o', 'json'], { env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CI: 'true', NO_COLOR: '1', FLEETCTL_KEYCHAIN: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

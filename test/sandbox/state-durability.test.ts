@@ -1,23 +1,15 @@
 // Acknowledged means kept: a change the sandbox answered 2xx is on the disk before the answer (read back here
 // while the sandbox still runs, as a crash would leave it), and a change it could not save is answered 503.
-import { afterEach, describe, expect, it } from 'vitest';
-import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir.js';
+import { appendFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { loadState } from '../../src/sandbox/store/state-file.js';
 import { changeLogOf } from '../../src/sandbox/store/state-changes.js';
 import { Harness, startHarness } from './harness.js';
 
-const dirs: string[] = [];
-const stateIn = async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'fleetctl-durable-'));
-  dirs.push(dir);
-  return path.join(dir, 'state.json');
-};
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const stateIn = async () => path.join(tempDir('fleetctl-durable-'), 'state.json');
 
 const rebootable = async (h: Harness, n: number): Promise<string[]> =>
   (await h.call('GET', '/v1/devices?limit=100')).body.data.filter((d: any) => d.capabilities.includes('reboot')).slice(0, n).map((d: any) => d.hardware_id);
