@@ -278,7 +278,7 @@ function __fleetctl_options
     case 'config profiles'
       printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
     case 'config use'
-      printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
+      printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--create' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
     case 'sandbox'
       printf '%s\n' '--allow-private-webhooks' '--auth-url' '--base-url' '--ca-file' '--columns' '--control-token' '--debug' '--devices' '--emit-rate' '--fault' '--fault-rate' '--help' '--host' '--insecure' '--journal-size' '--jq' '--json' '--latency' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--port' '--profile' '--propagation' '--rate-limit' '--sandbox' '--scenario' '--seed' '--slurp' '--state' '--telemetry-rate' '--timeout' '--tls' '--token-ttl' '--version' '-V' '-o'
     case 'sandbox reset'

@@ -38,6 +38,7 @@ export function newAuthLoginCommand(deps: LoginDeps): Command {
     // the token endpoint only: no embedded sandbox
     uses: ['profile', 'endpoints', 'timeout', 'retries', 'debug', 'insecure'],
     prompts: true,
+    makesProfile: true,
     examples: [
       { comment: 'interactive: prompts for what is missing (here, everything comes from the FLEETCTL_* variables)', command: 'fleetctl auth login' },
       {
