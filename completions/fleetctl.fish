@@ -246,7 +246,7 @@ function __fleetctl_options
     case 'webhook-config diff'
       printf '%s\n' '--allow-private-url' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--file' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--org' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-f' '-o'
     case 'webhook-config apply'
-      printf '%s\n' '--allow-private-url' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--file' '--help' '--if-match' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--org' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-f' '-o'
+      printf '%s\n' '--allow-private-url' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--file' '--help' '--if-match' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--org' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '--yes' '-V' '-f' '-o' '-y'
     case 'webhook-config delete'
       printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--if-match' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--org' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '--yes' '-V' '-o' '-y'
     case 'webhook'
