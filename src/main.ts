@@ -231,7 +231,7 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
 
 function wantsMachineOutput(deps: Deps): boolean {
   try {
-    return deps.output().isMachineReadable;
+    return deps.output().errorsAsJson(deps.io.stderrIsTTY);
   } catch {
     return false;
   }

@@ -62,6 +62,15 @@ export class Output {
     return (this.options.format !== 'table' && this.options.format !== 'wide') || this.options.jq !== undefined;
   }
 
+  /**
+   * A failure is told as its problem document in JSON (for programs) when a machine format was asked for, or when
+   * --jq filters the output and no person reads stderr; --jq on a terminal reads as an error line, as without it.
+   */
+  errorsAsJson(stderrIsTTY: boolean): boolean {
+    const machineFormat = this.options.format !== 'table' && this.options.format !== 'wide';
+    return machineFormat || (this.options.jq !== undefined && !stderrIsTTY);
+  }
+
   /** True with --jq: records are shown as the program makes them. */
   get hasJq(): boolean {
     return this.options.jq !== undefined;
