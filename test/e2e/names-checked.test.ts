@@ -1,6 +1,6 @@
 // Names checked, with suggestions, end to end: a mistyped profile (--profile, FLEETCTL_PROFILE, config use), a
 // setting, a topic type and a hardware id in the wrong case are each one line naming what was meant, exit 2 (or 5
-// for a device), and nothing on stdout.
+// for a device), and nothing on stdout. A login's scope refusal names the scopes in fleetctl's words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -65,6 +65,22 @@ describe('profiles', () => {
     const typo = await h.cli(['config', 'use', 'prd'], { env });
     expect([typo.code, typo.stderr.split('\n')[0]]).toEqual([2, 'Error: no profile prd; did you mean prod?']);
     expect((await h.cli(['config', 'use', 'prod'], { env })).stderr).toBe('Now using profile "prod".\n');
+  });
+});
+
+describe('a login with some scopes refused', () => {
+  it('says which scopes in plain words, not in the issuer\'s; with --scopes, a refusal is exit 3 naming them', async () => {
+    const reader = h.sandbox.clients.find((c) => c.client_id === 'sandbox-reader')!;
+    const env = { FLEETCTL_CONFIG_DIR: freshConfig(), FLEETCTL_CLIENT_ID: reader.client_id, FLEETCTL_CLIENT_SECRET: reader.client_secret };
+    const partial = await h.cli(['auth', 'login', '--no-input'], { env });
+    expect(partial.code, partial.stderr).toBe(0);
+    expect(partial.stderr).toMatch(/The client does not hold every scope of the API: the issuer refused the scopes [a-z_]+(, [a-z_]+)* and [a-z_]+\. Each command asks/);
+    expect(partial.stderr).not.toContain('thirdparty.api.');
+    const strict = await h.cli(['auth', 'login', '--no-input', '--scopes', 'devices_read,devices_write'], { env });
+    expect([strict.code, strict.stderr.split('\n')[0]]).toEqual([
+      3,
+      `Error: ${h.sandbox.authUrl}/connect/token refused client "sandbox-reader": it does not hold the scope devices_write, asked for by --scopes (invalid_scope)`,
+    ]);
   });
 });
 
