@@ -103,5 +103,12 @@ describe('settings, topic types and hardware ids', () => {
       '',
       `Error: no device with hardware id "${typed}"; did you mean ${hardwareId}? (resource.not_found, HTTP 404)`,
     ]);
+    // a verb whose path takes the hardware id: the service's 404, and the same suggestion after its words
+    const reported = await h.cli(['devices', 'last-reported', typed]);
+    expect([reported.code, reported.stdout]).toEqual([5, '']);
+    expect(reported.stderr.split('\n')[0]).toMatch(new RegExp(`^Error: .*; did you mean ${hardwareId}\\? \\(`));
+    // in capitals already: no second lookup is made, and nothing is suggested
+    const absent = await h.cli(['devices', 'last-reported', 'HW-NOPE']);
+    expect([absent.code, absent.stderr]).toEqual([5, expect.not.stringContaining('did you mean')]);
   });
 });

@@ -3,6 +3,8 @@
 // that differs only by case, when one exists. Hardware ids are written in capitals (HW-000001, serials), so the
 // slip is lower case: an id typed with no lower-case letter costs no second request when it is not found.
 import type { ApiClient } from '../../api/client.js';
+import { ApiError } from '../../errors.js';
+import { rephrase } from '../shared/api-errors.js';
 import { lookupPaging } from '../../api/paginate.js';
 import { didYouMean, sameButForCase } from '../../shared/did-you-mean.js';
 
@@ -21,4 +23,18 @@ export async function hardwareIdCaseSuggestion(api: ApiClient, ref: string, sign
     return undefined;
   }
   return undefined;
+}
+
+/**
+ * A call on /v1/devices/{hardwareId}/...: its 404 (no such device, among what the spec allows) names the id that
+ * differs only by case when there is one, after the words the error already has.
+ */
+export async function suggestingHardwareIdCase<T>(api: ApiClient, hardwareId: string, call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 404) throw error;
+    const guess = await hardwareIdCaseSuggestion(api, hardwareId, signal);
+    throw guess ? rephrase(error, `${(error.detail ?? error.message).replace(/[.\s]+$/, '')}; ${guess}`) : error;
+  }
 }
