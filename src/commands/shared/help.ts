@@ -142,13 +142,13 @@ export function afterOptionsOf(command: Command): { scopes: string[]; notes?: st
   return { scopes: described.scopes ?? [], notes: described.notes, globals: globalOptionsHonoured(command, described.verbTraits) };
 }
 
-/** True for a command declared through describeVerb (a verb, as opposed to a group of verbs). */
 /** A verb that reads a profile and does not make one: a profile it is given must be stored (main.ts checks). */
 export function needsStoredProfile(command: Command): boolean {
   const traits = (command as Command & { verbTraits?: VerbTraits }).verbTraits;
   return traits !== undefined && traits.uses.has('profile') && !traits.makesProfile;
 }
 
+/** True for a command declared through describeVerb (a verb, as opposed to a group of verbs). */
 export function isDescribedVerb(command: Command): boolean {
   return (command as Command & { verbTraits?: VerbTraits }).verbTraits !== undefined;
 }
