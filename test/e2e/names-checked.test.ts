@@ -107,6 +107,11 @@ describe('settings, topic types and hardware ids', () => {
     const reported = await h.cli(['devices', 'last-reported', typed]);
     expect([reported.code, reported.stdout]).toEqual([5, '']);
     expect(reported.stderr.split('\n')[0]).toMatch(new RegExp(`^Error: .*; did you mean ${hardwareId}\\? \\(`));
+    for (const verb of [['devices', 'events', typed], ['devices', 'media', typed]]) {
+      const listed = await h.cli(verb);
+      expect([listed.code, listed.stdout], listed.stderr).toEqual([5, '']);
+      expect(listed.stderr.split('\n')[0]).toMatch(new RegExp(`; did you mean ${hardwareId}\\? \\(`));
+    }
     // in capitals already: no second lookup is made, and nothing is suggested
     const absent = await h.cli(['devices', 'last-reported', 'HW-NOPE']);
     expect([absent.code, absent.stderr]).toEqual([5, expect.not.stringContaining('did you mean')]);
