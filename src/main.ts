@@ -8,7 +8,8 @@ import type { GlobalOptions } from './config/global-flags.js';
 import type { SettingsOverride } from './config/settings.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
 import { addCommandGroups } from './commands/index.js';
-import { fitHelp } from './commands/shared/help.js';
+import { fitHelp, needsStoredProfile } from './commands/shared/help.js';
+import { namedProfile, requireStoredProfile } from './config/settings.js';
 import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText, terminalSafeJson } from './shared/terminal-text.js';
 import { describeMemberErrors } from './api/problem-members.js';
@@ -79,6 +80,9 @@ export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command
     const g = program.opts<GlobalOptions>();
     deps.io.noColor = g.color === false;
     deps.io.noInput = g.input === false;
+    // a mistyped --profile or FLEETCTL_PROFILE is named before anything else is said (with --sandbox no profile is read)
+    const named = !g.sandbox && needsStoredProfile(verb) ? namedProfile(g, deps.env) : undefined;
+    if (named) requireStoredProfile(named.name, (await deps.config()).read(), named.by);
     // --jq is compiled here: a bad expression is refused before any request
     await deps.output().prepare();
   });
@@ -231,7 +235,7 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
 
 function wantsMachineOutput(deps: Deps): boolean {
   try {
-    return deps.output().isMachineReadable;
+    return deps.output().errorsAsJson(deps.io.stderrIsTTY);
   } catch {
     return false;
   }

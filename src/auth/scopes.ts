@@ -15,3 +15,14 @@ export function parseScopeList(text: string | undefined): string[] | undefined {
   const scopes = text.split(/[\s,]+/).filter(Boolean).map(fullScope);
   return scopes.length > 0 ? scopes : undefined;
 }
+
+/**
+ * The scopes among `candidates` that an issuer's text names (`The client is not allowed the scope(s):
+ * thirdparty.api.devices_write.`), short, in the candidates' order: what a refusal is about, in fleetctl's words
+ * rather than the issuer's. Empty when it names none.
+ */
+export function scopesNamedIn(text: string | undefined, candidates: readonly string[]): string[] {
+  if (!text) return [];
+  const words = new Set(text.split(/[^A-Za-z0-9_.:-]+/).map((word) => word.replace(/[.:]+$/, '')));
+  return candidates.filter((scope) => words.has(fullScope(scope)) || words.has(shortScope(scope))).map(shortScope);
+}

@@ -2,6 +2,7 @@
 import type { ConfigData, ProfileKey } from './store.js';
 import { UsageError } from '../errors.js';
 import { hasControlCharacters, quoteInput } from '../shared/terminal-text.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 
 export type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
 
@@ -45,10 +46,33 @@ export function environmentVariableFor(key: ProfileKey): string {
 }
 
 export function selectedProfile(flags: SettingFlags, env: NodeJS.ProcessEnv, data: ConfigData | undefined): Setting & { value: string } {
-  if (flags.profile) return { value: checkProfileName(flags.profile, '--profile'), source: 'flag' };
-  if (env.FLEETCTL_PROFILE) return { value: checkProfileName(env.FLEETCTL_PROFILE, 'FLEETCTL_PROFILE'), source: 'environment' };
+  const named = namedProfile(flags, env);
+  if (named) return { value: named.name, source: named.by === '--profile' ? 'flag' : 'environment' };
   if (data?.current_profile) return { value: data.current_profile, source: 'profile' };
   return { value: DEFAULT_PROFILE, source: 'default' };
+}
+
+/** The profile the operator names for this command (--profile, then FLEETCTL_PROFILE), if any. */
+export function namedProfile(flags: SettingFlags, env: NodeJS.ProcessEnv): { name: string; by: '--profile' | 'FLEETCTL_PROFILE' } | undefined {
+  if (flags.profile) return { name: checkProfileName(flags.profile, '--profile'), by: '--profile' };
+  if (env.FLEETCTL_PROFILE) return { name: checkProfileName(env.FLEETCTL_PROFILE, 'FLEETCTL_PROFILE'), by: 'FLEETCTL_PROFILE' };
+  return undefined;
+}
+
+/**
+ * A profile named now that the store does not have is a typo until shown otherwise: `no profile readr; did you
+ * mean reader?` (exit 2), with how to make one. "default" always exists: a first run with nothing stored and the
+ * credentials in the environment works without any profile.
+ */
+export function requireStoredProfile(name: string, data: ConfigData, namedBy: string): void {
+  const stored = Object.keys(data.profiles);
+  if (name === DEFAULT_PROFILE || stored.includes(name)) return;
+  const guess = didYouMean(name, stored);
+  throw new UsageError(
+    `no profile ${name}${guess ? `; ${guess}` : ''}`,
+    `${namedBy} named it; ${stored.length > 0 ? `the profiles are ${stored.sort().join(', ')}` : 'no profile is stored yet'}; ` +
+      `to make it: fleetctl config use ${name} --create, or fleetctl --profile ${name} auth login`,
+  );
 }
 
 /**

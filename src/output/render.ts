@@ -2,7 +2,8 @@
 import type { IOStreams } from '../io/streams.js';
 import { UsageError } from '../errors.js';
 import { cellText, flattenRecord, valueAt } from './values.js';
-import { bundledDeclaredFields, closestNames, type DeclaredFields, type ResourceView } from './columns.js';
+import { bundledDeclaredFields, type DeclaredFields, type ResourceView } from './columns.js';
+import { didYouMeanSuffix } from '../shared/did-you-mean.js';
 import { quoteInput, safeText, terminalSafeJson } from '../shared/terminal-text.js';
 import { holdAll, sortRecords, type SortKey } from './sort.js';
 import { csvHeader, csvRow, oneLine, personCell, tableHeads, tsvField } from './cells.js';
@@ -60,6 +61,15 @@ export class Output {
   /** True when the output is for programs (json, ndjson, csv, yaml, --jq): messages must stay out of stdout. */
   get isMachineReadable(): boolean {
     return (this.options.format !== 'table' && this.options.format !== 'wide') || this.options.jq !== undefined;
+  }
+
+  /**
+   * A failure is told as its problem document in JSON (for programs) when a machine format was asked for, or when
+   * --jq filters the output and no person reads stderr; --jq on a terminal reads as an error line, as without it.
+   */
+  errorsAsJson(stderrIsTTY: boolean): boolean {
+    const machineFormat = this.options.format !== 'table' && this.options.format !== 'wide';
+    return machineFormat || (this.options.jq !== undefined && !stderrIsTTY);
   }
 
   /** True with --jq: records are shown as the program makes them. */
@@ -121,10 +131,7 @@ export class Output {
     const unknown = names.filter((name) => !declared?.has(name));
     if (unknown.length === 0) return;
     const known = [...new Set([...everyField(sample), ...(declared ?? [])])];
-    const named = unknown.map((name) => {
-      const closest = closestNames(name, known);
-      return `${quoteInput(name, 40)}${closest.length > 0 ? ` (did you mean ${closest.join(' or ')}?)` : ''}`;
-    });
+    const named = unknown.map((name) => `${quoteInput(name, 40)}${didYouMeanSuffix(name, known)}`);
     const noun = unknown.length === 1 ? 'field' : 'fields';
     throw new UsageError(`${flag}: no record has the ${noun} ${named.join(', ')}, and the API document does not describe ${unknown.length === 1 ? 'it' : 'them'}`, `fields these records carry: ${everyField(sample).join(', ')}`);
   }

@@ -59,6 +59,21 @@ describe('problem+json to exit codes', () => {
     expect(JSON.parse(json.stderr)).toEqual(body);
   });
 
+  it.each([true, false])('api with --jq failing: an error line when stderr is a terminal, the problem document for a program (tty %s)', async (tty) => {
+    const agent = newMockAgent();
+    stubToken(agent, { scope: 'devices_read' });
+    const body = problem(404, 'resource.not_found', `No device ${ID}.`);
+    stubApi(agent, { path: `/v1/devices/${ID}`, status: 404, body });
+    // this service serves no document of its own: fleetctl says so once and uses the bundled one
+    stubApi(agent, { path: '/openapi/v1.json', status: 404, body: {} });
+    const result = await runCli(['api', 'GET', `/v1/devices/${ID}`, '--jq', '.name', '--max-retries', '0'], { env: ciEnv(tempConfigDir(), { NO_COLOR: '1' }), agent, clock: new FakeClock(), tty });
+    expect([result.code, result.stdout]).toEqual([5, '']);
+    // the line before is the warning that the service serves no document
+    const last = result.stderr.trimEnd().split('\n').at(-1)!;
+    if (tty) expect(last).toBe(`Error: No device ${ID}. (resource.not_found, HTTP 404)`);
+    else expect(JSON.parse(last)).toEqual(body);
+  });
+
   it('a list of errors with a detail: the detail, then each member; beyond four, "and N more"', async () => {
     const errors = Array.from({ length: 6 }, (_, i) => ({ pointer: `/field_${i}`, reason: `bad ${i}` }));
     const result = await getDevice(400, problem(400, 'request.invalid_body', 'The body is invalid.', { errors }));

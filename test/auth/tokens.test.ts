@@ -90,7 +90,10 @@ describe('token cache', () => {
     stubToken(agent, { scope: 'devices_read', token: 'tok-first' });
     stubToken(agent, { scope: 'devices_read', token: 'tok-second', authUrl: secondIssuer });
     const calls = stubApi(agent, { path: '/v1/devices', body: page([]), times: 2 });
-    await runCli(['devices', 'list'], { env: ciEnv(dir), agent, clock });
+    // a profile named must be stored: staging is made, its settings overridden by the environment
+    const profile = (change as NodeJS.ProcessEnv).FLEETCTL_PROFILE;
+    if (profile) await runCli(['config', 'use', profile, '--create'], { env: { FLEETCTL_CONFIG_DIR: dir } });
+    await runCli(['devices', 'list'], { env: { ...ciEnv(dir), FLEETCTL_PROFILE: 'default' }, agent, clock });
     await runCli(['devices', 'list'], { env: ciEnv(dir, change), agent, clock });
     expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer tok-first', 'Bearer tok-second']);
     expect(Object.keys(storedTokens(dir))).toHaveLength(2);

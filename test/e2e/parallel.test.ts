@@ -50,7 +50,7 @@ describe('many processes at once', () => {
     const [written, fetched] = await Promise.all([Promise.all(writers), Promise.all(fetchers)]);
     written.forEach((result, i) => {
       expect(result.code).toBe(0);
-      expect(result.stderr).toBe(`Set base_url for profile "p${i}".\n`);
+      expect(result.stderr).toBe(`Set base_url for the new profile "p${i}".\n`);
     });
     for (const result of fetched) {
       expect(result.code).toBe(0);

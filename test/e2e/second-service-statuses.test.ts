@@ -39,9 +39,13 @@ describe('webhook-config against this service', { timeout: 120_000 }, () => {
     const topic = (type: string, url: string) => ({ type, delivery: { url } });
     const args = ['webhook-config', 'apply', '-f', '-'];
     // create disabled, then enable: two mutations; then a topic set and a topic removed: two more
-    const first = await h.cli(args, { input: JSON.stringify({ is_enabled: true, topics: [topic('events', 'https://hooks.example.com/e')] }), as: svc.clients.child });
+    // the previous test left a media topic, which this file drops
+    const first = await h.cli([...args, '--yes'], { input: JSON.stringify({ is_enabled: true, topics: [topic('events', 'https://hooks.example.com/e')] }), as: svc.clients.child });
     expectOk(args, first);
-    const second = await h.cli(args, { input: JSON.stringify({ is_enabled: true, topics: [topic('alarms', 'https://hooks.example.com/a')] }), as: svc.clients.child });
+    // the events topic is removed: a script confirms it with --yes
+    const refused = await h.cli(args, { input: JSON.stringify({ is_enabled: true, topics: [topic('alarms', 'https://hooks.example.com/a')] }), as: svc.clients.child });
+    expect([refused.code, refused.stdout, refused.stderr.split('\n')[0]]).toEqual([2, '', 'Error: nothing applied: stdin removes the events topic: confirmation required']);
+    const second = await h.cli([...args, '--yes'], { input: JSON.stringify({ is_enabled: true, topics: [topic('alarms', 'https://hooks.example.com/a')] }), as: svc.clients.child });
     expectOk(args, second);
     expect(second.stderr).toMatch(/Applied 2 changes/);
     const raw = await svc.call(svc.clients.child, 'GET', `/v1/organizations/${svc.clients.child.organization_id}/webhook-config`);

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { Output } from '../../src/output/render.js';
 import type { OutputFormat } from '../../src/output/formats.js';
 import { IOStreams } from '../../src/io/streams.js';
-import { closestNames, viewOf } from '../../src/output/columns.js';
+import { viewOf } from '../../src/output/columns.js';
+import { closestNames } from '../../src/shared/did-you-mean.js';
 import { UsageError } from '../../src/errors.js';
 import { displayWidth } from '../../src/output/text-width.js';
 

@@ -10,7 +10,7 @@ import { assertSafeForCredentials } from '../../auth/secure-url.js';
 import { cachedTokenFrom, requestToken, tokenEndpoint, TokenEndpointError, type TokenAnswer } from '../../auth/tokens.js';
 import { tokenCacheKey, tokenOwner } from '../../auth/token-key.js';
 import { KEYCHAIN_SERVICE, readClientSecret, secretLocation, storeInKeychain } from '../../auth/secret-store.js';
-import { parseScopeList, shortScope } from '../../auth/scopes.js';
+import { parseScopeList, scopesNamedIn, shortScope } from '../../auth/scopes.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
@@ -38,6 +38,7 @@ export function newAuthLoginCommand(deps: LoginDeps): Command {
     // the token endpoint only: no embedded sandbox
     uses: ['profile', 'endpoints', 'timeout', 'retries', 'debug', 'insecure'],
     prompts: true,
+    makesProfile: true,
     examples: [
       { comment: 'interactive: prompts for what is missing (here, everything comes from the FLEETCTL_* variables)', command: 'fleetctl auth login' },
       {
@@ -159,19 +160,41 @@ async function verifyCredentials(
     token = await requestToken(await deps.transport(), credentials, scopes ?? [...SCOPES], retry);
   } catch (error) {
     if (!(error instanceof TokenEndpointError)) throw error;
-    if (scopes || error.error !== 'invalid_scope') throw refusal(error, credentials);
-    const why = error.description ? ` (${error.description})` : '';
-    return { note: ` The client does not hold every scope of the API${why}; each command asks for the one scope it needs.` };
+    // the issuer's own words, for whoever debugs an issuer: plain words below for everyone else
+    if (error.error === 'invalid_scope' && error.description && deps.debug()) deps.io.info(`The token issuer said: ${quoteInput(error.description, 400)}`);
+    if (scopes || error.error !== 'invalid_scope') throw refusal(error, credentials, scopes);
+    // in plain words: which scopes the issuer refused, when its text names them (the spec leaves the text unshown)
+    const refused = scopesNamedIn(error.description, SCOPES);
+    const which = refused.length > 0 ? `: the issuer refused ${listed(refused)}` : '';
+    return { note: ` The client does not hold every scope of the API${which}. Each command asks for the one scope it needs.` };
   }
   const granted = token.scope ? token.scope.split(' ').filter(Boolean) : [];
   return { note: granted.length > 0 ? ` Granted ${granted.length} scope${granted.length === 1 ? '' : 's'} (fleetctl auth status lists them).` : '', token };
 }
 
-/** One line naming the client and the token URL: the scopes asked for (every scope of the API) are left out. */
-function refusal(error: TokenEndpointError, credentials: { authUrl: string; clientId: string }): AuthError {
+/**
+ * One line naming the client and the token URL: the scopes asked for (every scope of the API) are left out. A
+ * scope refusal of --scopes says, in fleetctl's words, which of them the client does not hold.
+ */
+function refusal(error: TokenEndpointError, credentials: { authUrl: string; clientId: string }, scopes: string[] | undefined): AuthError {
+  const refused = `${tokenEndpoint(credentials.authUrl)} refused client ${quoteInput(credentials.clientId)}`;
+  if (error.error === 'invalid_scope' && scopes) {
+    const named = scopesNamedIn(error.description, scopes);
+    const lacking = named.length > 0 ? named : scopes.map(shortScope);
+    return new AuthError(
+      `${refused}: it does not hold ${named.length > 0 || lacking.length === 1 ? '' : 'every one of '}${listed(lacking)}, asked for by --scopes (invalid_scope)`,
+      `log in without --scopes to use the scopes the client holds, or ask an administrator of your organization to grant ${lacking.length === 1 ? 'it' : 'them'}`,
+    );
+  }
   const said = error.description ? ` (${cutText(error.description, 200)})` : '';
   const what = error.error === 'invalid_client' ? 'wrong client id or secret (invalid_client)' : `${cutText(error.error, 100)}${said}`;
-  return new AuthError(`${tokenEndpoint(credentials.authUrl)} refused client ${quoteInput(credentials.clientId)}: ${what}`, error.hint);
+  return new AuthError(`${refused}: ${what}`, error.hint);
+}
+
+/** `devices_read`, `devices_read and fleets_read`, `a, b and c`: scopes as a sentence names them. */
+function listed(scopes: readonly string[]): string {
+  const scope = scopes.length === 1 ? 'the scope' : 'the scopes';
+  return `${scope} ${scopes.length > 1 ? `${scopes.slice(0, -1).join(', ')} and ${scopes.at(-1)}` : scopes[0]}`;
 }
 
 /** The scopes a login token is good for: those it says it carries, or else those asked for. */

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { PROFILE_KEYS } from '../../config/store.js';
-import { checkProfileName, resolveSettings, selectedProfile } from '../../config/settings.js';
+import { checkProfileName, DEFAULT_PROFILE, requireStoredProfile, resolveSettings, selectedProfile } from '../../config/settings.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { requireNonEmpty, requireUuid } from '../shared/validate.js';
@@ -48,6 +48,8 @@ export function newConfigCommand(deps: ConfigDeps): Command {
   describeVerb(set, {
     output: 'nothing',
     uses: ['profile'],
+    // setting a value is how a profile is made explicitly: `fleetctl --profile staging config set base_url URL`
+    makesProfile: true,
     examples: [
       { comment: 'point the profile at a local sandbox', command: 'fleetctl config set base_url http://127.0.0.1:4010' },
       { comment: 'store the secret without putting it on the command line', command: 'printf %s "$FLEETCTL_CLIENT_SECRET" | fleetctl config set client_secret' },
@@ -65,10 +67,12 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     value = await validateSetting(key, requireNonEmpty(value, key));
     const store = await deps.config();
     const profile = selectedProfile(deps.globals(), deps.env, store.read()).value;
+    let created = false;
     await store.update((data) => {
+      created = data.profiles[profile] === undefined;
       data.profiles[profile] = { ...data.profiles[profile], [key]: value };
     });
-    deps.io.info(`Set ${key} for profile "${profile}".`);
+    deps.io.info(`Set ${key} for ${created && profile !== DEFAULT_PROFILE ? 'the new ' : ''}profile "${profile}".`);
   });
 
   const unset = new Command('unset').description('Remove a setting from the profile').argument('<key>', PROFILE_KEYS.join(' | '));
@@ -100,19 +104,29 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     await deps.output().list(rows, ['current', 'name', 'base_url', 'client_id']);
   });
 
-  const use = new Command('use').description('Make a profile the current one').argument('<profile>', 'profile name');
+  const use = new Command('use')
+    .description('Make a profile the current one')
+    .argument('<profile>', 'profile name')
+    .option('--create', 'make the profile, empty, when it does not exist');
   completeValues(use, { profile: 'profile' });
-  describeVerb(use, { output: 'nothing', examples: [{ comment: 'switch to the staging profile', command: 'fleetctl config use staging' }] });
-  use.action(async (profile: string) => {
+  describeVerb(use, {
+    output: 'nothing',
+    examples: [
+      { comment: 'switch to the staging profile', command: 'fleetctl config use staging', given: 'fleetctl --profile staging config set base_url https://staging.example.com' },
+      { comment: 'make a new, empty profile and switch to it', command: 'fleetctl config use lab --create' },
+    ],
+  });
+  use.action(async (profile: string, flags: { create?: boolean }) => {
     checkProfileName(profile, 'the profile name');
     const store = await deps.config();
+    // a typo must not switch to an empty profile: only --create makes one
+    if (!flags.create) requireStoredProfile(profile, store.read(), 'config use');
     let created = false;
     await store.update((data) => {
       data.current_profile = profile;
       created = data.profiles[profile] === undefined;
       data.profiles[profile] ??= {};
     });
-    // A typo would otherwise switch silently to an empty profile.
     deps.io.info(`Now using profile "${profile}"${created ? ', a new, empty profile: set it up with `fleetctl auth login`' : ''}.`);
   });
 

@@ -11,6 +11,7 @@ import { addFollowOptions, followEvents, followFrom, type EventSource, type Foll
 import { records } from '../../records/resources.js';
 import { addDateWindowOptions, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNonEmpty } from '../shared/validate.js';
+import { suggestingHardwareIdCase } from './hardware-id-case.js';
 
 export interface DevicesEventsOptions {
   hardwareId: string;
@@ -88,5 +89,6 @@ export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEve
     return;
   }
   const pager = list(opts.window.dateFrom, opts.window.dateTo, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceEvent'), opts.paging);
+  // a 404 (no such device: hw-000001 for HW-000001, say) names the id in capitals when there is one
+  await suggestingHardwareIdCase(api, opts.hardwareId, () => renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceEvent'), opts.paging), deps.signal);
 }

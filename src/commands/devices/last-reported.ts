@@ -6,6 +6,7 @@ import { completeValues } from '../../completion/values.js';
 import { hardwareIdArgument, HARDWARE_ID_ARGUMENT } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { rephrasing } from '../shared/api-errors.js';
+import { suggestingHardwareIdCase } from './hardware-id-case.js';
 
 type DevicesLastReportedDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
 
@@ -32,10 +33,12 @@ export function newDevicesLastReportedCommand(deps: DevicesLastReportedDeps, run
 
 export async function devicesLastReportedRun(deps: DevicesLastReportedDeps, opts: { hardwareId: string }): Promise<void> {
   const api = await deps.api();
-  const answer = await rephrasing(() => api.call('getDeviceLastReported', { pathParams: { hardwareId: opts.hardwareId } }), [
-    { status: 404, code: 'device.never_reported', detail: `device ${opts.hardwareId} has never reported` },
-    // the spec's 404 here is either: no such device, or a device that never reported
-    { status: 404, detail: `device ${opts.hardwareId} has never reported, or there is no such device` },
-  ]);
+  const answer = await suggestingHardwareIdCase(api, opts.hardwareId, () =>
+    rephrasing(() => api.call('getDeviceLastReported', { pathParams: { hardwareId: opts.hardwareId } }), [
+      { status: 404, code: 'device.never_reported', detail: `device ${opts.hardwareId} has never reported` },
+      // the spec's 404 here is either: no such device, or a device that never reported
+      { status: 404, detail: `device ${opts.hardwareId} has never reported, or there is no such device` },
+    ]),
+  );
   await deps.output().object(answer.body, operationView('getDeviceLastReported'));
 }

@@ -10,6 +10,7 @@ import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/pag
 import { renderList } from '../shared/record-verbs.js';
 import { addDateWindowOptions, dateQuery, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { newDevicesMediaDownloadCommand } from './media-download.js';
+import { suggestingHardwareIdCase } from './hardware-id-case.js';
 
 export interface DevicesMediaOptions {
   hardwareId: string;
@@ -51,5 +52,7 @@ export function newDevicesMediaCommand(deps: DevicesMediaDeps, run = devicesMedi
 }
 
 export async function devicesMediaRun(deps: DevicesMediaDeps, opts: DevicesMediaOptions): Promise<void> {
-  await renderList(deps, 'listDeviceMedia', { pathParams: { hardwareId: opts.hardwareId }, query: dateQuery(opts.window) }, 'deviceMedia', opts.paging);
+  // a 404 (no such device: hw-000001 for HW-000001, say) names the id in capitals when there is one
+  const media = () => renderList(deps, 'listDeviceMedia', { pathParams: { hardwareId: opts.hardwareId }, query: dateQuery(opts.window) }, 'deviceMedia', opts.paging);
+  await suggestingHardwareIdCase(await deps.api(), opts.hardwareId, media, deps.signal);
 }

@@ -7,6 +7,7 @@ import { records } from '../../records/resources.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
+import { hardwareIdCaseSuggestion } from './hardware-id-case.js';
 import { canonicalUuid, isUuid } from '../../shared/uuid.js';
 import { givenOrPicked, pickable, type PickerDeps } from '../shared/pick-list.js';
 import { pickDevice, pickedDeviceId } from '../shared/pickers.js';
@@ -44,9 +45,10 @@ export async function resolveDevice(api: ApiClient, ref: string, signal?: AbortS
     found.push(id);
   }
   if (found.length === 0) {
+    const guess = await hardwareIdCaseSuggestion(api, ref, signal);
     throw new ApiError({
       status: 404,
-      problem: { status: 404, code: 'resource.not_found', detail: `no device with hardware id ${quoteInput(ref)}` },
+      problem: { status: 404, code: 'resource.not_found', detail: `no device with hardware id ${quoteInput(ref)}${guess ? `; ${guess}` : ''}` },
       hint: 'list hardware ids with: fleetctl devices list --columns hardware_id,name',
     });
   }

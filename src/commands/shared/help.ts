@@ -41,6 +41,8 @@ export interface VerbMetadata {
   uses?: readonly VerbUse[];
   /** Asks for confirmation or input on a terminal (--no-input applies). */
   prompts?: boolean;
+  /** Stores settings in the profile it is given, making it when it is new (`--profile staging auth login`). */
+  makesProfile?: boolean;
   /** The first is the simplest real use; pipelines come after it. */
   examples: Example[];
   notes?: string;
@@ -52,6 +54,7 @@ interface VerbTraits {
   output: VerbOutput;
   uses: ReadonlySet<VerbUse>;
   prompts: boolean;
+  makesProfile: boolean;
 }
 
 // Which verbs honour a global option, by the option's attribute name. An option not named here is listed for
@@ -84,6 +87,7 @@ export function describeVerb(command: Command, meta: VerbMetadata): Command {
     output: meta.output,
     uses: new Set(meta.uses ?? (operationIds.length > 0 ? API_USES : [])),
     prompts: meta.prompts ?? false,
+    makesProfile: meta.makesProfile ?? false,
   };
   const examples = meta.examples.map((e) => ({ comment: `${e.comment}${e.runsUntilInterrupted ? ' (runs until Ctrl-C)' : ''}`, command: e.command }));
   // laid out at help time, to the width commander lays the options out to
@@ -136,6 +140,12 @@ export function afterOptionsOf(command: Command): { scopes: string[]; notes?: st
   const described = command as Command & { scopes?: string[]; notes?: string; verbTraits?: VerbTraits };
   if (!described.verbTraits) return { scopes: [], globals: [] };
   return { scopes: described.scopes ?? [], notes: described.notes, globals: globalOptionsHonoured(command, described.verbTraits) };
+}
+
+/** A verb that reads a profile and does not make one: a profile it is given must be stored (main.ts checks). */
+export function needsStoredProfile(command: Command): boolean {
+  const traits = (command as Command & { verbTraits?: VerbTraits }).verbTraits;
+  return traits !== undefined && traits.uses.has('profile') && !traits.makesProfile;
 }
 
 /** True for a command declared through describeVerb (a verb, as opposed to a group of verbs). */

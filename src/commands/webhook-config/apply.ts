@@ -8,7 +8,9 @@ import { addTargetOptions, targetFrom, webhookClient, type OrgFlags, type Target
 import { DESIRED_FORMAT_HELP, readDesired, type DesiredState } from './desired.js';
 import { ALLOW_PRIVATE_URL_HELP } from './topic-input.js';
 import { settleUnmanaged, type UnmanagedMember } from './unmanaged-members.js';
-import { planChanges, type Change } from './plan.js';
+import { planChanges, removedTopics, type Change } from './plan.js';
+import { confirmOrRequireYes } from '../../io/prompter.js';
+import { safeText } from '../../shared/terminal-text.js';
 import { changeLines } from './plan-view.js';
 import { showConfig } from './view.js';
 import { DESIRED_EXAMPLE, GIVEN_DESIRED_FILE } from './examples.js';
@@ -18,6 +20,8 @@ export interface WebhookApplyOptions extends Target {
   /** Members of the file fleetctl does not manage: left alone if the service's configuration has them. */
   unmanaged?: UnmanagedMember[];
   source: string;
+  /** Removing a topic is confirmed on a terminal, and needs --yes otherwise (as `topics remove`). */
+  yes?: boolean;
 }
 
 type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter' | 'signal'>;
@@ -32,12 +36,14 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
   const command = new Command('apply')
     .description('Make the webhook configuration match a desired-state file, with only the calls needed')
     .requiredOption('-f, --file <path>', 'desired-state file (JSON or YAML, as `get -o json|yaml` prints it), or - for stdin')
-    .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP);
+    .option('--allow-private-url', ALLOW_PRIVATE_URL_HELP)
+    .option('-y, --yes', 'remove topics without asking (required for a removal when not interactive)');
   completeValues(command, { '--file': 'file' });
   addTargetOptions(command);
   describeVerb(command, {
     operationIds: ['getWebhookConfig', 'replaceWebhookConfig', 'updateWebhookConfig', 'upsertWebhookTopic', 'deleteWebhookTopic'],
     output: 'records',
+    prompts: true,
     examples: [
       { comment: 'make the configuration what webhooks.json describes', command: 'fleetctl webhook-config apply -f webhooks.json', given: GIVEN_DESIRED_FILE },
       { comment: 'the same from stdin (run it twice: the second run changes nothing)', command: `echo '${DESIRED_EXAMPLE}' | fleetctl --sandbox webhook-config apply -f -` },
@@ -47,11 +53,12 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
       'apply reads the configuration, then makes only the calls that differ, each with the current If-Match:\n' +
       'a missing configuration is created disabled first, topics are set before others are removed, and\n' +
       'delivery is switched off first or on last. When nothing differs, only the read is made. With --if-match, nothing\n' +
-      'is changed unless the configuration still has that ETag (as `diff` showed it); exit 6 otherwise.',
+      'is changed unless the configuration still has that ETag (as `diff` showed it); exit 6 otherwise. Removing a\n' +
+      'topic stops its deliveries: apply asks first on a terminal, and needs --yes otherwise (exit 2, nothing changed).',
   });
-  command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean }) => {
+  command.action(async (flags: OrgFlags & { file: string; allowPrivateUrl?: boolean; yes?: boolean }) => {
     const target = targetFrom(flags);
-    await run(deps, { ...target, ...(await readDesired(flags.file, deps.io, flags.allowPrivateUrl, deps.signal)) });
+    await run(deps, { ...target, yes: Boolean(flags.yes), ...(await readDesired(flags.file, deps.io, flags.allowPrivateUrl, deps.signal)) });
   });
   return command;
 }
@@ -73,6 +80,7 @@ export async function webhookApplyRun(deps: WebhookApplyDeps, opts: WebhookApply
     await showConfig(deps.output(), current!);
     return;
   }
+  await confirmRemovals(deps, changes, org, opts);
   let pre: Precondition | undefined = current && { etag: opts.ifMatch ?? current.etag, fromUser: opts.ifMatch !== undefined };
   let after: Versioned | undefined;
   for (const change of changes) {
@@ -84,6 +92,21 @@ export async function webhookApplyRun(deps: WebhookApplyDeps, opts: WebhookApply
   await showConfig(deps.output(), after!);
   deps.io.info(`Applied ${changes.length} change${changes.length === 1 ? '' : 's'} to the webhook configuration of organization ${org}.`);
   if (changes.some((c) => c.op === 'set_enabled')) deps.io.info(`Switching delivery takes up to ${PROPAGATION_SECONDS} s to propagate.`);
+}
+
+/** Topics the file drops stop their deliveries: asked on a terminal, --yes otherwise, before any change is made. */
+async function confirmRemovals(deps: WebhookApplyDeps, changes: readonly Change[], org: string, opts: WebhookApplyOptions): Promise<void> {
+  const removed = removedTopics(changes);
+  if (removed.length === 0) return;
+  const types = [...new Set(removed.map((topic) => topic.type))];
+  const named = `the ${types.join(', ')} topic${types.length === 1 ? '' : 's'}`;
+  const urls = removed.map((topic) => safeText(topic.delivery.url));
+  const where = urls.length > 3 ? `${urls.slice(0, 3).join(', ')} and ${urls.length - 3} more` : urls.join(', ');
+  await confirmOrRequireYes(deps, {
+    yes: opts.yes,
+    question: `${opts.source} removes ${named}: deliveries to ${where} stop within ${PROPAGATION_SECONDS} s. Apply ${changes.length} change${changes.length === 1 ? '' : 's'} to the webhook configuration of organization ${org}?`,
+    refusal: `nothing applied: ${opts.source} removes ${named}`,
+  });
 }
 
 /** One call with the current If-Match; answers the configuration as re-read after it. */

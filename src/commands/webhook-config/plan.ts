@@ -49,6 +49,15 @@ function topicChanges(current: WebhookTopic[], desired: WebhookTopic[], enabledM
   ];
 }
 
+/** The topics whose type the changes stop delivering: what `apply` asks about first, as `topics remove` does. */
+export function removedTopics(changes: readonly Change[]): WebhookTopic[] {
+  return changes.flatMap((change) => {
+    if (change.op === 'remove_topic') return change.before;
+    if (change.op === 'replace_topics') return change.before.filter((topic) => !change.after.some((kept) => kept.type === topic.type));
+    return [];
+  });
+}
+
 function byType(topics: WebhookTopic[]): Map<TopicType, WebhookTopic[]> {
   const map = new Map<TopicType, WebhookTopic[]>();
   for (const topic of topics) map.set(topic.type, [...(map.get(topic.type) ?? []), topic]);

@@ -3,10 +3,11 @@
 import { UsageError } from '../../errors.js';
 import { checkCallbackUrl, isTopicType, MAX_CALLBACK_URL_LENGTH, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/index.js';
 import { quoteInput } from '../../shared/terminal-text.js';
+import { didYouMeanSuffix } from '../../shared/did-you-mean.js';
 
 export function requireTopicType(value: string, what = 'topic type'): TopicType {
   if (isTopicType(value)) return value;
-  throw new UsageError(`unknown ${what} ${quoteInput(value)}`, `topic types are: ${TOPIC_TYPES.join(', ')}`);
+  throw new UsageError(`unknown ${what} ${quoteInput(value)}${didYouMeanSuffix(value, TOPIC_TYPES)}`, `topic types are: ${TOPIC_TYPES.join(', ')}`);
 }
 
 /** `--topics events,alarms` (also repeated): known types, each once, at least one, at most MAX_TOPICS. */

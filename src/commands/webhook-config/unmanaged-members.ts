@@ -6,7 +6,7 @@
 import { UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/streams.js';
 import { READ_ONLY_FIELDS } from '../../openapi/fields.gen.js';
-import { closestNames } from '../../output/columns.js';
+import { didYouMeanSuffix } from '../../shared/did-you-mean.js';
 import { cutText } from '../../shared/terminal-text.js';
 import type { WebhookConfig } from './config-client.js';
 import { ETAG_MEMBER } from './view.js';
@@ -86,8 +86,7 @@ export function settleUnmanaged(
 
 function unknownMember(member: UnmanagedMember, serviceHas: ReadonlySet<string>, source: string): UsageError {
   const candidates = [...new Set([...MANAGED[member.level], ...serviceHas, ...(member.level === 'config' ? PRINTED_BY_GET : [])])];
-  const closest = closestNames(member.name, candidates);
-  const guess = closest.length > 0 ? ` (did you mean ${closest.join(' or ')}?)` : '';
+  const guess = didYouMeanSuffix(member.name, candidates);
   const where = member.level === 'config' ? 'the configuration' : member.level === 'topic' ? 'a topic' : "a topic's delivery";
   return new UsageError(
     `${source}: ${cutText(member.path, 120)}: is not a known member${guess}`,

@@ -50,7 +50,8 @@ describe('non-interactive', () => {
     const result = await runCli([...flags, '--client-secret-stdin'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent, clock: new FakeClock() });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Logged in as client "my-client"');
-    expect(result.stderr).toContain('does not hold every scope of the API (The client is not allowed the scope(s): thirdparty.api.devices_write.)');
+    expect(result.stderr).toContain('The client does not hold every scope of the API: the issuer refused the scope devices_write. Each command asks for the one scope it needs.');
+    expect(result.stderr).not.toContain('The client is not allowed');
     expect(storeOf(dir).profiles.default).toEqual({ base_url: BASE_URL, auth_url: AUTH_URL, client_id: 'my-client', client_secret: SECRET });
   });
 
@@ -60,8 +61,26 @@ describe('non-interactive', () => {
     stubToken(agent, { scope: 'thirdparty.api.devices_write', status: 400, body: { error: 'invalid_scope', error_description: 'not allowed' } });
     const result = await runCli([...flags, '--client-secret-stdin', '--scopes', 'devices_write'], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent, clock: new FakeClock() });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('invalid_scope (not allowed)');
+    // the issuer's text names no scope: the ones asked for are named, in plain words
+    expect(result.stderr).toBe(
+      `Error: ${AUTH_URL}/connect/token refused client "my-client": it does not hold the scope devices_write, asked for by --scopes (invalid_scope)\n` +
+        'Hint: log in without --scopes to use the scopes the client holds, or ask an administrator of your organization to grant it\n',
+    );
     expect(existsSync(path.join(dir, 'config.json')) ? storeOf(dir).profiles : {}).toEqual({});
+  });
+
+  it('with --scopes, the refused ones among several are named when the issuer names them; its own words only with --debug', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    const asked = 'thirdparty.api.devices_read thirdparty.api.devices_write thirdparty.api.fleets_read';
+    const body = { error: 'invalid_scope', error_description: 'The client is not allowed the scope(s): thirdparty.api.devices_write, thirdparty.api.fleets_read.' };
+    stubToken(agent, { scope: asked, status: 400, body, times: 2 });
+    const run = (extra: string[]) => runCli([...flags, '--client-secret-stdin', '--scopes', 'devices_read,devices_write,fleets_read', ...extra], { env: { FLEETCTL_CONFIG_DIR: dir }, stdin: SECRET, agent, clock: new FakeClock() });
+    const result = await run([]);
+    expect(result.code).toBe(3);
+    expect(result.stderr.split('\n')[0]).toBe(`Error: ${AUTH_URL}/connect/token refused client "my-client": it does not hold the scopes devices_write and fleets_read, asked for by --scopes (invalid_scope)`);
+    expect(result.stderr).not.toContain('is not allowed');
+    expect((await run(['--debug'])).stderr).toContain('The token issuer said: "The client is not allowed the scope(s): thirdparty.api.devices_write, thirdparty.api.fleets_read."');
   });
 
   it('wrong credentials fail the login (exit 3) whatever the scope', async () => {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUTH_URL, CLIENT_ID, CLIENT_SECRET, newMockAgent, page, stubApi, stubToken } from '../../support/mock-http.js';
+import { AUTH_URL, BASE_URL, CLIENT_ID, CLIENT_SECRET, newMockAgent, page, stubApi, stubToken } from '../../support/mock-http.js';
 import { ciEnv, runCli, tempConfigDir } from '../../support/cli.js';
 import { FakeClock, T0 } from '../../support/fake-clock.js';
 import { credentialFingerprint, tokenCacheKey } from '../../../src/auth/token-key.js';
@@ -100,6 +100,7 @@ describe('auth logout', () => {
     await runCli(['config', 'set', 'client_id', CLIENT_ID], { env: withSecret });
     const env = { ...ciEnv(dir), FLEETCTL_CLIENT_SECRET: undefined };
     expect((await runCli(['devices', 'list'], { env, agent, clock })).code).toBe(0);
+    await runCli(['--profile', 'other', 'config', 'set', 'base_url', BASE_URL], { env: withSecret });
     expect((await runCli(['--profile', 'other', 'devices', 'list'], { env: ciEnv(dir), agent, clock })).code).toBe(0);
     expect(Object.keys(storeOf(dir).tokens)).toHaveLength(2);
 

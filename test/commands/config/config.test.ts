@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../../support/cli.js';
+import { ciEnv, runCli, tempConfigDir } from '../../support/cli.js';
 
 const SECRET = 'sekrit-value-123';
 
@@ -94,7 +94,12 @@ describe('config profiles / use', () => {
     );
     expect((await runCli(['config', 'use', 'staging'], { env })).stderr).toBe('Now using profile "staging".\n');
     expect(storeOf(dir).current_profile).toBe('staging');
-    expect((await runCli(['config', 'use', 'stagnig'], { env })).stderr).toMatch(/"stagnig", a new, empty profile/);
+    // a typo switches to nothing: exit 2, the nearest name, and the store untouched
+    const typo = await runCli(['config', 'use', 'stagnig'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.split('\n')[0]).toBe('Error: no profile stagnig; did you mean staging?');
+    expect(typo.stderr).toContain('Hint: config use named it; the profiles are default, staging; to make it: fleetctl config use stagnig --create');
+    expect(storeOf(dir).profiles.stagnig).toBeUndefined();
     expect((await runCli(['config', 'use', 'staging'], { env })).stderr).toBe('Now using profile "staging".\n');
     const profiles = JSON.parse((await runCli(['config', 'profiles', '--json'], { env })).stdout);
     expect(profiles.filter((p: { current: string }) => p.current === '*').map((p: { name: string }) => p.name)).toEqual(['staging']);
@@ -102,9 +107,38 @@ describe('config profiles / use', () => {
     expect((await runCli(['config', 'get', 'client_id'], { env: { ...env, FLEETCTL_PROFILE: 'default' } })).code).toBe(2);
   });
 
-  it('use of a new profile creates it', async () => {
+  it('use --create makes a new profile; set --profile makes one too', async () => {
     const dir = tempConfigDir();
-    await runCli(['config', 'use', 'fresh'], { env: { FLEETCTL_CONFIG_DIR: dir } });
+    const env = { FLEETCTL_CONFIG_DIR: dir };
+    expect((await runCli(['config', 'use', 'fresh'], { env })).code).toBe(2);
+    const created = await runCli(['config', 'use', 'fresh', '--create'], { env });
+    expect(created.stderr).toBe('Now using profile "fresh", a new, empty profile: set it up with `fleetctl auth login`.\n');
     expect(storeOf(dir)).toMatchObject({ current_profile: 'fresh', profiles: { fresh: {} } });
+    expect((await runCli(['--profile', 'other', 'config', 'set', 'client_id', 'x'], { env })).stderr).toBe('Set client_id for the new profile "other".\n');
+    expect((await runCli(['--profile', 'other', 'config', 'set', 'scopes', 'devices_read'], { env })).stderr).toBe('Set scopes for profile "other".\n');
+    expect(storeOf(dir).profiles.other).toEqual({ client_id: 'x', scopes: 'devices_read' });
+  });
+
+  it('a profile named by --profile or FLEETCTL_PROFILE that is not stored is refused first, with the nearest name', async () => {
+    const dir = tempConfigDir();
+    const env = { FLEETCTL_CONFIG_DIR: dir };
+    await runCli(['--profile', 'reader', 'config', 'set', 'client_id', 'r'], { env });
+    // the environment has every setting: without the check, the command would go on with them
+    for (const [args, extra, by] of [
+      [['--profile', 'readr', 'config', 'list'], {}, '--profile'],
+      [['config', 'get', 'client_id'], { FLEETCTL_PROFILE: 'readr' }, 'FLEETCTL_PROFILE'],
+      [['config', 'unset', 'client_id'], { FLEETCTL_PROFILE: 'readr' }, 'FLEETCTL_PROFILE'],
+      [['--profile', 'readr', 'auth', 'status'], {}, '--profile'],
+    ] as const) {
+      const result = await runCli([...args], { env: ciEnv(dir, extra) });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `Error: no profile readr; did you mean reader?\nHint: ${by} named it; the profiles are reader; to make it: fleetctl config use readr --create, or fleetctl --profile readr auth login\n`,
+      );
+    }
+    // "default" needs no stored profile: a first run with the credentials in the environment
+    expect((await runCli(['--profile', 'default', 'config', 'get', 'client_id'], { env: ciEnv(tempConfigDir()) })).code).toBe(0);
+    expect((await runCli(['config', 'profiles'], { env: { FLEETCTL_CONFIG_DIR: dir, FLEETCTL_PROFILE: 'nothing-like-it' } })).stderr).toMatch(/^Error: no profile nothing-like-it\n/);
   });
 });

@@ -81,6 +81,16 @@ describe('resolveDevice', () => {
     await expect(resolveDevice(await f.deps.api(), 'HW-000001')).rejects.toThrow(`names more than one device: ${DEVICE}, ${OTHER} and more`);
   });
 
+  it('none, typed in lower case: one lookup in capitals, and the id it finds is suggested', async () => {
+    const upper = (data: unknown[]) => ({ ...byHardwareId('HW-000001', data), path: `/v1/devices?hardware_id=HW-000001&limit=1` });
+    const f = fakeDeps({ answers: [byHardwareId('hw-000001', []), upper([device])] });
+    await expect(resolveDevice(await f.deps.api(), 'hw-000001')).rejects.toMatchObject({ exitCode: 5, detail: 'no device with hardware id "hw-000001"; did you mean HW-000001?' });
+    expect(f.sent.map((request) => request.path)).toEqual(['/v1/devices?hardware_id=hw-000001&limit=2', '/v1/devices?hardware_id=HW-000001&limit=1']);
+    // not there in capitals either: no suggestion, and never a neighbour (HW-000002 is another device)
+    const none = fakeDeps({ answers: [byHardwareId('hw-000002', []), upper([])].map((a, i) => (i === 1 ? { ...a, path: '/v1/devices?hardware_id=HW-000002&limit=1' } : a)) });
+    await expect(resolveDevice(await none.deps.api(), 'hw-000002')).rejects.toMatchObject({ detail: 'no device with hardware id "hw-000002"' });
+  });
+
   it('a hostile hardware id is quoted harmlessly in the message', async () => {
     const f = fakeDeps({ answers: [byHardwareId('\u001b[2J', [])] });
     await expect(resolveDevice(await f.deps.api(), '\u001b[2J')).rejects.toMatchObject({ detail: 'no device with hardware id "\\x1b[2J"' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDesired, type DesiredState } from '../../../src/commands/webhook-config/desired.js';
-import { planChanges } from '../../../src/commands/webhook-config/plan.js';
+import { planChanges, removedTopics } from '../../../src/commands/webhook-config/plan.js';
 import { newWebhookDiffCommand, webhookDiffRun, type WebhookDiffOptions } from '../../../src/commands/webhook-config/diff.js';
 import { newWebhookApplyCommand, webhookApplyRun, StaleEtagError, type WebhookApplyOptions } from '../../../src/commands/webhook-config/apply.js';
 import type { WebhookTopic } from '../../../src/commands/webhook-config/config-client.js';
@@ -120,7 +120,7 @@ describe('diff and apply: parse', () => {
     expect(diff.calls[0]).toEqual({ organizationId: ORG, desired: { is_enabled: true, topics: [events] }, unmanaged: [{ level: 'config', name: 'transport', path: 'transport' }], source: file });
     const apply = recordRun<WebhookApplyOptions>();
     await parseVerb(newWebhookApplyCommand(f.deps, apply.run), ['-f', '-', '--if-match', 'e1']);
-    expect(apply.calls[0]).toEqual({ organizationId: undefined, desired: { topics: [alarms] }, unmanaged: [], source: 'stdin', ifMatch: '"e1"' });
+    expect(apply.calls[0]).toEqual({ organizationId: undefined, desired: { topics: [alarms] }, unmanaged: [], source: 'stdin', ifMatch: '"e1"', yes: false });
   });
 
   it('refuses a bad document before any request', async () => {
@@ -128,6 +128,15 @@ describe('diff and apply: parse', () => {
     await expect(parseVerb(newWebhookApplyCommand(f.deps), ['-f', '-'])).rejects.toThrow('-f (stdin) is not valid JSON');
     await expect(parseVerb(newWebhookDiffCommand(f.deps), ['-f', path.join(dir, 'missing.json')])).rejects.toThrow('cannot read -f');
     expect(f.sent).toEqual([]);
+  });
+});
+
+describe('removedTopics', () => {
+  it('the topics whose type no longer delivers: removed, or dropped by a replacement; a changed URL is no removal', () => {
+    const moved = { ...events, delivery: { url: URL_B } };
+    expect(removedTopics([{ op: 'remove_topic', type: 'media', before: [media] }])).toEqual([media]);
+    expect(removedTopics([{ op: 'replace_topics', is_enabled: true, before: [events, media, alarms], after: [moved, moved, alarms] }])).toEqual([media]);
+    expect(removedTopics([{ op: 'set_topic', type: 'events', before: [events], after: moved }, { op: 'set_enabled', before: true, after: false }])).toEqual([]);
   });
 });
 
@@ -205,7 +214,7 @@ describe('webhook-config apply', () => {
         getAnswer('"e3"', config({ topics: [events, alarms] })),
       ],
     });
-    await webhookApplyRun(f.deps, { organizationId: ORG, desired: { topics: [events, alarms] }, source: 'd.json' });
+    await webhookApplyRun(f.deps, { organizationId: ORG, desired: { topics: [events, alarms] }, source: 'd.json', yes: true });
     f.assertAllAnswered();
     expect(f.sent.map((r) => `${r.method} ${r.path} ${r.headers['if-match'] ?? '-'}`)).toEqual([
       `GET ${BASE} -`,
@@ -216,6 +225,44 @@ describe('webhook-config apply', () => {
     ]);
     expect(f.sent[1]!.json).toEqual({ is_enabled: true, delivery: { url: URL_B } });
     expect(f.io.stdout()).toBe(pipedConfig('"e3"', config({ topics: [events, alarms] })));
+  });
+
+  it('a removal without --yes and without a terminal: exit 2 after the read, nothing changed', async () => {
+    const f = fakeDeps({ answers: [getAnswer('"e1"', config({ topics: [events, media] }))] });
+    const error = (await webhookApplyRun(f.deps, { organizationId: ORG, desired: { topics: [events, alarms] }, source: 'd.json' }).catch((e: unknown) => e)) as Error & { exitCode: number; hint: string };
+    expect([error.exitCode, error.message, error.hint]).toEqual([2, 'nothing applied: d.json removes the media topic: confirmation required', 'pass --yes to confirm when not running interactively']);
+    expect(f.sent.map((r) => r.method)).toEqual(['GET']);
+    expect(f.io.stdout()).toBe('');
+  });
+
+  it.each([
+    ['y', ['GET', 'PUT', 'GET', 'DELETE', 'GET']],
+    ['n', ['GET']],
+  ])('a removal on a terminal is asked first, naming what stops (answer %s)', async (answer, methods) => {
+    const answers = [getAnswer('"e1"', config({ topics: [events, media] }))];
+    if (answer === 'y') {
+      answers.push(
+        { method: 'PUT', path: `${BASE}/topics/alarms`, body: config(), headers: { etag: '"e2"' } },
+        getAnswer('"e2"', config({ topics: [events, media, alarms] })),
+        { method: 'DELETE', path: `${BASE}/topics/media`, body: config() },
+        getAnswer('"e3"', config({ topics: [events, alarms] })),
+      );
+    }
+    const f = fakeDeps({ tty: true, inputs: [answer], answers });
+    const outcome = await webhookApplyRun(f.deps, { organizationId: ORG, desired: { topics: [events, alarms] }, source: 'd.json' }).catch((e: unknown) => e);
+    f.assertAllAnswered();
+    expect(f.prompts).toEqual([`d.json removes the media topic: deliveries to ${URL_A} stop within 60 s. Apply 2 changes to the webhook configuration of organization ${ORG}?`]);
+    expect(f.sent.map((r) => r.method)).toEqual(methods);
+    if (answer === 'n') expect(outcome).toMatchObject({ exitCode: 2, message: 'nothing applied: d.json removes the media topic: not confirmed' });
+  });
+
+  it('adding and changing topics asks nothing, even without a terminal', async () => {
+    const f = fakeDeps({
+      answers: [getAnswer('"e1"', config({ topics: [events] })), { method: 'PUT', path: `${BASE}/topics/alarms`, body: config() }, getAnswer('"e2"', config({ topics: [events, alarms] }))],
+    });
+    await webhookApplyRun(f.deps, { organizationId: ORG, desired: { topics: [events, alarms] }, source: 'd.json' });
+    f.assertAllAnswered();
+    expect(f.prompts).toEqual([]);
   });
 
   it('is a no-op when nothing differs: no mutation at all', async () => {
