@@ -89,8 +89,11 @@ export async function bundledDocument(configDir?: string): Promise<OpenApiDoc> {
  * written, it is composed again.
  */
 async function composedCopy(document: OpenApiDoc, configDir: string | undefined): Promise<OpenApiDoc> {
-  if (!configDir) return composeDocument(document);
   const key = createHash('sha256').update(`${COMPOSITION_RULES_VERSION}\n${JSON.stringify(document)}`).digest('hex').slice(0, 16);
+  // the bundled document (which the sandbox serves) was composed when fleetctl was built
+  const prebuilt = await prebuiltComposed();
+  if (prebuilt?.key === key && isOpenApiDoc(prebuilt.document)) return adoptComposed(prebuilt.document);
+  if (!configDir) return composeDocument(document);
   const file = path.join(configDir, 'openapi-cache', `composed-${key}.json`);
   try {
     const copy = JSON.parse(await readFile(file, 'utf8')) as unknown;
@@ -101,6 +104,19 @@ async function composedCopy(document: OpenApiDoc, configDir: string | undefined)
   const composed = await composeDocument(document);
   await writeFileAtomically(file, `${JSON.stringify(composed)}\n`).catch(() => undefined);
   return composed;
+}
+
+/**
+ * The bundled document as the build composed it (src/build/gen-composed.mjs), with the key of the document it was
+ * composed from; undefined where the build did not write it (then it is composed at run time, as any other).
+ */
+async function prebuiltComposed(): Promise<{ key: string; document: unknown } | undefined> {
+  try {
+    const { default: prebuilt } = await import('../openapi/v1.composed.gen.json', { with: { type: 'json' } });
+    return prebuilt as unknown as { key: string; document: unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJson(text: string): unknown {

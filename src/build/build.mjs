@@ -13,8 +13,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const started = performance.now();
 
 if (existsSync(path.join(root, 'src/openapi/v1.json'))) {
-  const { generateFromOpenApi } = await import('./gen-openapi.mjs');
-  await generateFromOpenApi(root);
+  const [{ generateFromOpenApi }, { generateComposedDocument }] = await Promise.all([import('./gen-openapi.mjs'), import('./gen-composed.mjs')]);
+  await Promise.all([generateFromOpenApi(root), generateComposedDocument(root)]);
 }
 const generated = performance.now();
 const generatedCpu = cpuMs();

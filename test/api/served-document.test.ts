@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { composeDocument, type OpenApiDoc } from '../../src/openapi/document-shapes.js';
+import { COMPOSITION_RULES_VERSION } from '../../src/openapi/composed-document.js';
 import { CACHE_TTL_MS, bundledDocument, cacheFileFor, loadServedDocument } from '../../src/api/served-document.js';
 import { scriptedTransport } from '../support/scripted-transport.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -103,5 +106,18 @@ describe('loadServedDocument', () => {
     const second = await loadServedDocument({ transport, clock, configDir: dir }, 'http://127.0.0.1:4010');
     for (const served of [first, second]) expect(served.document.components?.schemas?.When).toEqual({ type: ['string', 'null'], format: 'date-time' });
     expect(first.document).not.toBe(second.document);
+  });
+});
+
+describe('the bundled document composed at build time (src/build/gen-composed.mjs)', () => {
+  it('is what composing it now gives, under the key of the document it came from: never a stale copy', async () => {
+    const { default: prebuilt } = (await import('../../src/openapi/v1.composed.gen.json', { with: { type: 'json' } })) as unknown as { default: { key: string; document: unknown } };
+    const { default: bundled } = await import('../../src/openapi/v1.json', { with: { type: 'json' } });
+    // a fresh copy, so the composition is done here and not taken from the module's memo
+    const composedNow = await composeDocument(structuredClone(bundled) as unknown as OpenApiDoc);
+    expect(JSON.parse(JSON.stringify(composedNow))).toEqual(prebuilt.document);
+    expect(prebuilt.key).toBe(createHash('sha256').update(`${COMPOSITION_RULES_VERSION}\n${JSON.stringify(bundled)}`).digest('hex').slice(0, 16));
+    // and it is what fleetctl hands out for the bundled document
+    expect(await bundledDocument()).toBe(prebuilt.document);
   });
 });
