@@ -1,7 +1,8 @@
 // Issue 33, must-show 7: one API, described every usual way. fast-check draws how the second service writes its
 // document (test/support/second-service/openapi.ts: "T or null" written four ways, allOf wrappers around
 // referenced bases, $ref chains and referenced parameters, bodies, answers and path items, every schema inline,
-// record members the spec leaves unshown named otherwise, members fleetctl has never heard of), the double
+// record members the spec leaves unshown named otherwise, members fleetctl has never heard of, a media item's
+// signed link as an object or a plain URL), the double
 // serves its records under those names, and the same command set runs against each: lists in every format,
 // --columns, --sort on the report time, status, devices assign, drivers create, reboot --wait, media download and
 // webhook-config apply. Whatever the form, every command succeeds and counts, fills and orders the same.
@@ -27,6 +28,7 @@ const RUNS = runsFromEnv('FLEETCTL_DOC_FORMS_RUNS', DEFAULT_RUNS);
 
 const ADMIN_DEVICES = BIG_FLEET_SIZE + 4;
 const ADMIN_DRIVERS = 3;
+const ADMIN_FLEETS = 3;
 const FLEET_1 = seedUuid(0xf1, 1);
 const VEHICLE_2 = seedUuid(0x7e, 2);
 
@@ -65,6 +67,7 @@ const formsArb: fc.Arbitrary<DocumentForms> = fc.record({
   inlineSchemas: fc.boolean(),
   renames: renamesArb,
   extraMembers: fc.boolean(),
+  flatMediaLink: fc.boolean(),
 });
 
 /** A member's name in this variant. */
@@ -75,10 +78,9 @@ async function checkVariant(forms: DocumentForms): Promise<void> {
   const h = await startSecondHarness({ documentForms: forms, commandReturnMs: 150 });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-forms-'));
   try {
-    const hw = named(forms, 'Device', 'hardware_id');
     const reportedAt = named(forms, 'Device', 'reported_at');
     await lists(h, forms);
-    await columnsAndSort(h, hw, reportedAt);
+    await columnsAndSort(h, forms);
     await status(h, reportedAt);
     await assign(h, named(forms, 'AssignTarget', 'vehicleId'));
     await createDriver(h);
@@ -102,9 +104,9 @@ async function ok(h: SecondHarness, args: string[], input?: string): Promise<Cli
 
 const emptyColumns = (header: string[], rows: string[][]): string[] => header.filter((_, i) => rows.every((row) => (row[i] ?? '') === ''));
 
-/** devices and drivers list --all in every format: every record, once; no column of a table or csv left empty. */
+/** devices, drivers and fleets list --all in every format: every record, once; no column of a table or csv left empty. */
 async function lists(h: SecondHarness, forms: DocumentForms): Promise<void> {
-  for (const [noun, count] of [['devices', ADMIN_DEVICES], ['drivers', ADMIN_DRIVERS]] as const) {
+  for (const [noun, count] of [['devices', ADMIN_DEVICES], ['drivers', ADMIN_DRIVERS], ['fleets', ADMIN_FLEETS]] as const) {
     const base = [noun, 'list', '--all'];
     const table = await ok(h, base);
     const { header, rows } = tsv(table.stdout);
@@ -143,8 +145,10 @@ async function lists(h: SecondHarness, forms: DocumentForms): Promise<void> {
 const KNOWN_TABLE_FAILURE = (forms: DocumentForms): boolean =>
   forms.extraMembers === true && forms.renames?.Device?.vehicle_ref === 'vehicle_id' && forms.renames.Device.hardware_id !== undefined;
 
-/** --columns with the service's own names, and --sort on its report time: by instant, newest first. */
-async function columnsAndSort(h: SecondHarness, hw: string, reportedAt: string): Promise<void> {
+/** --columns with the service's own names, and --sort on its times: by instant. */
+async function columnsAndSort(h: SecondHarness, forms: DocumentForms): Promise<void> {
+  const hw = named(forms, 'Device', 'hardware_id');
+  const reportedAt = named(forms, 'Device', 'reported_at');
   const args = ['devices', 'list', '--all', '--columns', `${hw},${reportedAt}`, '--sort', `-${reportedAt}`, '-o', 'csv'];
   const r = await ok(h, args);
   const [head = [], ...lines] = csvRows(r.stdout);
@@ -155,6 +159,13 @@ async function columnsAndSort(h: SecondHarness, hw: string, reportedAt: string):
   expect(times, report(args, r)).toEqual([...times].sort((a, b) => b - a));
   // seeded: device n reported n minutes ago, so the newest is TLM-00001
   expect(lines[0]![0], report(args, r)).toBe('TLM-00001');
+  // drivers by the time they were registered, whatever it is called: seeded oldest first (drivers 1, 2, 3)
+  const registered = named(forms, 'Driver', 'registered_at');
+  const byTime = ['drivers', 'list', '--sort', registered, '--columns', `${named(forms, 'Driver', 'id')},${registered}`, '-o', 'csv'];
+  const drivers = await ok(h, byTime);
+  const [driverHead = [], ...driverLines] = csvRows(drivers.stdout);
+  expect(driverHead, report(byTime, drivers)).toEqual([named(forms, 'Driver', 'id'), registered]);
+  expect(driverLines.map((line) => line[0]), report(byTime, drivers)).toEqual([1, 2, 3].map((n) => seedUuid(0xd7, n)));
 }
 
 /** Freshness counted by the report time the document names: three devices reported within the hour. */
@@ -216,7 +227,7 @@ async function webhookApply(h: SecondHarness): Promise<void> {
 const EXAMPLES: DocumentForms[] = [
   { nullable: 'oneOf', allOfWrappers: false, references: false },
   {
-    nullable: 'mixed', allOfWrappers: true, references: true, inlineSchemas: false, extraMembers: true,
+    nullable: 'mixed', allOfWrappers: true, references: true, inlineSchemas: false, extraMembers: true, flatMediaLink: true,
     renames: Object.fromEntries(RENAME_CHOICES.map((c) => [c.schema, {}])) as MemberRenames,
   },
 ];

@@ -21,6 +21,8 @@ export interface DocumentForms {
   renames?: MemberRenames;
   /** Members the client has never heard of, declared and served on every Device, Driver and media item. */
   extraMembers?: boolean;
+  /** A media item's link as a plain URL string beside its expiry (valid_until), not an object {href, valid_until}. */
+  flatMediaLink?: boolean;
 }
 
 /**
@@ -89,9 +91,16 @@ export function recordAsWritten(written: DocumentForms, schema: string, record: 
   }
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
   const renames = written.renames?.[schema as keyof MemberRenames] ?? {};
-  const named = Object.fromEntries(Object.entries(record).map(([k, v]) => [renames[k] ?? k, v]));
+  const named = Object.fromEntries(Object.entries(flattened(written, schema, record)).map(([k, v]) => [renames[k] ?? k, v]));
   if (!written.extraMembers || !EXTENDED.includes(schema)) return named;
   return { ...named, ...Object.fromEntries(Object.entries(EXTRA_MEMBERS).map(([k, v]) => [k, v.value])) };
+}
+
+/** A media item with its link flattened when flatMediaLink is on: signed_url the URL itself, valid_until beside it. */
+function flattened(written: DocumentForms, schema: string, record: object): object {
+  if (!written.flatMediaLink || schema !== 'MediaItem') return record;
+  const { signed_url: link, ...rest } = record as { signed_url: { href: string; valid_until: string } };
+  return { ...rest, signed_url: link.href, valid_until: link.valid_until };
 }
 
 /** The schema of the success answer of a route ('GET /v1/devices' → 'DevicePage'), if it has one. */
@@ -127,7 +136,7 @@ function documentSchemas(): Record<string, unknown> {
       fleet_ref: uuid, vehicle_ref: nullable(uuid), place: obj({ line: str, city: str }), track: { type: 'array', items: obj({ lat: { type: 'number' }, lon: { type: 'number' }, at: time }) },
       velocity_kmh: { type: 'number' }, attachments: { type: 'array', items: str },
     }),
-    MediaItem: obj(members('MediaItem', { media_ref: str, hw: str, kind: str, camera: str, bytes: { type: 'integer' }, captured_at: time, signed_url: obj({ href: { type: 'string', format: 'uri' }, valid_until: time }) })),
+    MediaItem: obj(members('MediaItem', { media_ref: str, hw: str, kind: str, camera: str, bytes: { type: 'integer' }, captured_at: time, ...(forms.flatMediaLink ? { signed_url: { type: 'string', format: 'uri' }, valid_until: time } : { signed_url: obj({ href: { type: 'string', format: 'uri' }, valid_until: time }) }) })),
     Telemetry: obj(members('Telemetry', { hw: str, observed_at: time, ignition: { enum: ['on', 'off'] }, odo_m: { type: 'integer' }, battery_mv: { type: 'integer' }, speed: obj({ value: { type: 'number' }, unit: str }), coords: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } })),
     PositionFix: obj({ hw: str, fix: obj({ lat: { type: 'number' }, lon: { type: 'number' } }), bearing_deg: { type: 'number' }, kmh: { type: 'number' }, fixed_at: time, valid: { type: 'boolean' } }),
     Driver: undefined,
