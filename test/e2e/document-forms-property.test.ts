@@ -2,7 +2,7 @@
 // document (test/support/second-service/openapi.ts: "T or null" written four ways, allOf wrappers around
 // referenced bases, $ref chains and referenced parameters, bodies, answers and path items, every schema inline,
 // record members the spec leaves unshown named otherwise, members fleetctl has never heard of, a media item's
-// signed link as an object or a plain URL), the double
+// signed link as an object or a plain URL, times at any UTC offset with 0 to 9 fraction digits), the double
 // serves its records under those names, and the same command set runs against each: lists in every format,
 // --columns, --sort on the report time, status, devices assign, drivers create, reboot --wait, media download and
 // webhook-config apply. Whatever the form, every command succeeds and counts, fills and orders the same.
@@ -68,6 +68,7 @@ const formsArb: fc.Arbitrary<DocumentForms> = fc.record({
   renames: renamesArb,
   extraMembers: fc.boolean(),
   flatMediaLink: fc.boolean(),
+  offsetTimes: fc.boolean(),
 });
 
 /** A member's name in this variant. */
@@ -156,6 +157,7 @@ async function columnsAndSort(h: SecondHarness, forms: DocumentForms): Promise<v
   expect(lines.length, report(args, r)).toBe(ADMIN_DEVICES);
   expect(lines.filter((line) => line.some((cell) => cell === '')), report(args, r)).toEqual([]);
   const times = lines.map((line) => Date.parse(line[1]!));
+  expect(times.filter((t) => !Number.isFinite(t)), report(args, r)).toEqual([]);
   expect(times, report(args, r)).toEqual([...times].sort((a, b) => b - a));
   // seeded: device n reported n minutes ago, so the newest is TLM-00001
   expect(lines[0]![0], report(args, r)).toBe('TLM-00001');
@@ -227,7 +229,7 @@ async function webhookApply(h: SecondHarness): Promise<void> {
 const EXAMPLES: DocumentForms[] = [
   { nullable: 'oneOf', allOfWrappers: false, references: false },
   {
-    nullable: 'mixed', allOfWrappers: true, references: true, inlineSchemas: false, extraMembers: true, flatMediaLink: true,
+    nullable: 'mixed', allOfWrappers: true, references: true, inlineSchemas: false, extraMembers: true, flatMediaLink: true, offsetTimes: true,
     renames: Object.fromEntries(RENAME_CHOICES.map((c) => [c.schema, {}])) as MemberRenames,
   },
 ];

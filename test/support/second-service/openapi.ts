@@ -23,6 +23,11 @@ export interface DocumentForms {
   extraMembers?: boolean;
   /** A media item's link as a plain URL string beside its expiry (valid_until), not an object {href, valid_until}. */
   flatMediaLink?: boolean;
+  /**
+   * The records' times written with UTC offsets (+05:30, -08:00, +00:00 in turn) and 0, 3 or 9 fraction digits: the
+   * same instants, as RFC 3339 allows them (issue 33, must-show 3).
+   */
+  offsetTimes?: boolean;
 }
 
 /**
@@ -91,9 +96,29 @@ export function recordAsWritten(written: DocumentForms, schema: string, record: 
   }
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
   const renames = written.renames?.[schema as keyof MemberRenames] ?? {};
-  const named = Object.fromEntries(Object.entries(flattened(written, schema, record)).map(([k, v]) => [renames[k] ?? k, v]));
+  const named = Object.fromEntries(Object.entries(flattened(written, schema, record)).map(([k, v]) => [renames[k] ?? k, written.offsetTimes ? withOffset(v) : v]));
   if (!written.extraMembers || !EXTENDED.includes(schema)) return named;
   return { ...named, ...Object.fromEntries(Object.entries(EXTRA_MEMBERS).map(([k, v]) => [k, v.value])) };
+}
+
+const UTC_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+const OFFSETS = [330, -480, 0];
+const FRACTIONS = [0, 3, 9];
+
+/** A UTC date-time written at another offset, with another number of fraction digits (the same instant); else `value`. */
+function withOffset(value: unknown): unknown {
+  if (typeof value !== 'string' || !UTC_TIME.test(value)) return value;
+  const ms = Date.parse(value);
+  // by the minute, so that records a minute or more apart are written differently
+  const turn = Math.floor(ms / 60_000) % 3;
+  const offset = OFFSETS[turn]!;
+  const local = new Date(ms + offset * 60_000).toISOString();
+  // never fewer digits than the instant needs: the same instant, only written otherwise
+  const digits = ms % 1000 === 0 ? FRACTIONS[(turn + 1) % 3]! : Math.max(3, FRACTIONS[(turn + 1) % 3]!);
+  const fraction = digits === 0 ? '' : `.${local.slice(20, 23).padEnd(digits, '0')}`;
+  const sign = offset < 0 ? '-' : '+';
+  const zone = `${sign}${String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0')}:${String(Math.abs(offset) % 60).padStart(2, '0')}`;
+  return `${local.slice(0, 19)}${fraction}${zone}`;
 }
 
 /** A media item with its link flattened when flatMediaLink is on: signed_url the URL itself, valid_until beside it. */
