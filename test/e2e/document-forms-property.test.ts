@@ -18,7 +18,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BIG_FLEET_SIZE, seedUuid, type DocumentForms, type MemberRenames } from '../support/second-service.js';
-import { csvRows, ensureWebhookConfig, report, startSecondHarness, tsv, type SecondHarness } from '../support/second-service/harness.js';
+import { csvRows, ensureWebhookConfig, expectOk, report, startSecondHarness, tsv, type SecondHarness } from '../support/second-service/harness.js';
 import type { CliResult } from './harness.js';
 import { runsFromEnv, seedFromEnv } from '../support/seeded-runs.js';
 
@@ -94,12 +94,10 @@ async function checkVariant(forms: DocumentForms): Promise<void> {
   }
 }
 
+/** The command, run and judged: exit 0, no placeholder or stack trace on either stream. */
 async function ok(h: SecondHarness, args: string[], input?: string): Promise<CliResult> {
   const r = await h.cli(args, input === undefined ? {} : { input });
-  expect(r.code, report(args, r)).toBe(0);
-  for (const text of [r.stdout, r.stderr]) {
-    expect(text, report(args, r)).not.toMatch(/\bundefined\b|\[object Object\]/);
-  }
+  expectOk(args, r);
   return r;
 }
 
