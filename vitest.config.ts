@@ -5,14 +5,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The longest files first, whatever vitest remembers: a fresh clone (CI) has no record of durations, and vitest
  * then keeps the files in the order it found them, which started the help examples (the longest file by far)
  * a third of the way in and left the one long fuzz file to run beside nothing but short unit files at the end,
- * one core idle. So: the help examples and the fuzz suite first, side by side, then the other end-to-end files,
+ * one core idle. So: the help examples, the fuzz suite and the document-forms property (one test of some 20 s,
+ * mostly waiting for devices to come back) first, side by side, then the other end-to-end files,
  * then the short in-process ones to fill the end. Within each rank, vitest's own order (longest first once it
  * knows durations).
  */
+const LONGEST = ['/e2e/help-examples.test.ts', '/e2e/document-forms-property.test.ts'];
+
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (spec: TestSpecification): number => {
-      if (spec.project.name === 'fuzz' || spec.moduleId.endsWith('/e2e/help-examples.test.ts')) return 0;
+      if (spec.project.name === 'fuzz' || LONGEST.some((file) => spec.moduleId.endsWith(file))) return 0;
       return spec.moduleId.includes('/test/e2e/') ? 1 : 2;
     };
     // Array.prototype.sort is stable: vitest's order holds within a rank

@@ -20,31 +20,17 @@ import { commandTree } from './tree.js';
 import { caseFor, describeArgv } from './cases.js';
 import { describeRun, isTimingProblem, runCase, violations, type Suite } from './run-case.js';
 import { prepareWorld } from './world.js';
+import { runsFromEnv, seedFromEnv } from '../support/seeded-runs.js';
 
 const FIXED_SEED = 20_261_122;
-const SEED = seedFromEnv(process.env.FLEETCTL_FUZZ_SEED);
+const SEED = seedFromEnv('FLEETCTL_FUZZ_SEED', FIXED_SEED);
 /** Cases per command: a command's first cases are its seed's, whatever the number. */
 const DEFAULT_RUNS = 25;
-const RUNS = runsFromEnv(process.env.FLEETCTL_FUZZ_RUNS);
+const RUNS = runsFromEnv('FLEETCTL_FUZZ_RUNS', DEFAULT_RUNS);
 const ONLY = process.env.FLEETCTL_FUZZ_COMMAND || undefined;
 const REPLAY_PATH = process.env.FLEETCTL_FUZZ_PATH || undefined;
 /** Prints each case's command line and exit code. */
 const VERBOSE = process.env.FLEETCTL_FUZZ_VERBOSE === '1';
-
-function seedFromEnv(value: string | undefined): number {
-  if (value === undefined || value === '') return FIXED_SEED;
-  if (value === 'random') return Math.floor(Math.random() * 2 ** 31);
-  const seed = Number(value);
-  if (!Number.isInteger(seed)) throw new Error(`FLEETCTL_FUZZ_SEED must be an integer or "random", got ${value}`);
-  return seed;
-}
-
-function runsFromEnv(value: string | undefined): number {
-  if (value === undefined || value === '') return DEFAULT_RUNS;
-  const runs = Number(value);
-  if (!(Number.isInteger(runs) && runs >= 1)) throw new Error(`FLEETCTL_FUZZ_RUNS must be a whole number of cases, 1 or more, got ${value}`);
-  return runs;
-}
 
 const tree = await commandTree();
 const commands = tree.commands.filter((c) => ONLY === undefined || c.path.join(' ') === ONLY);

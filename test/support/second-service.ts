@@ -9,14 +9,14 @@ import { request } from 'undici';
 import { deviceRoutes, type IdempotencyStore } from './second-service/devices.js';
 import { driverFleetEventRoutes } from './second-service/drivers-fleets-events.js';
 import { ProblemError, readBody, send, sendProblem, problem } from './second-service/http.js';
-import { serviceDocument, type DocumentForms } from './second-service/openapi.js';
+import { answerSchema, assignMember, recordAsWritten, serviceDocument, type DocumentForms } from './second-service/openapi.js';
 import { seedState, type ServiceState } from './second-service/records.js';
 import { matchRoutes, SCOPE_PREFIX, type Caller, type Route } from './second-service/routing.js';
 import { webhookConfigRoutes, type ConfigStore } from './second-service/webhook-config.js';
 
 export { deliverWebhook, samplePayload } from './second-service/deliveries.js';
 export { BIG_FLEET_SIZE, eventRef, seedUuid } from './second-service/records.js';
-export { GENERATED_FORMS, PLAIN_FORMS, type DocumentForms } from './second-service/openapi.js';
+export { GENERATED_FORMS, PLAIN_FORMS, type DocumentForms, type MemberRenames } from './second-service/openapi.js';
 
 /** The 19 scopes of the spec's table. */
 export const ALL_SCOPES = [
@@ -108,7 +108,7 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
     }, options.commandReturnMs ?? 150);
     returns.add(timer);
   };
-  const routes: Route[] = [...deviceRoutes(idempotency, executed), ...driverFleetEventRoutes(), ...webhookConfigRoutes(configs)];
+  const routes: Route[] = [...deviceRoutes(idempotency, executed, assignMember(options.documentForms)), ...driverFleetEventRoutes(), ...webhookConfigRoutes(configs)];
   const tokens = new Map<string, Token>();
   const faults: (InjectedFault & { left: number })[] = [];
   const requests: LoggedRequest[] = [];
@@ -128,6 +128,7 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
     };
     try {
       if (url.pathname === '/issuer/connect/token') return log(issueToken(req, body, res));
+      if (url.pathname.startsWith('/signed-media/')) return log(signedMedia(req, url, res));
       if (url.pathname === '/openapi/v1.json' && req.method === 'GET') {
         if (options.serveDocument === false) throw problem(404, 'resource.absent', 'no description document is served here');
         send(res, 200, serviceDocument(routes, `${baseUrl}/issuer`, options.documentForms));
@@ -157,7 +158,23 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
     const hit = matched.find((m) => m.route.method === req.method);
     if (!hit) throw new ProblemError({ status: 405, code: 'method.unsupported', detail: `${req.method} is not supported here` }, { allow: matched.map((m) => m.route.method).join(', ') });
     const caller = authenticate(req, hit.route.scope);
-    return hit.route.handle({ params: hit.params, query: url.searchParams, headers: req.headers, body, caller, state });
+    const answer = await hit.route.handle({ params: hit.params, query: url.searchParams, headers: req.headers, body, caller, state });
+    // the records as the served document names them (a renamed member, extra members)
+    const schema = answerSchema(hit.route.method, hit.route.template);
+    return schema && options.documentForms ? { ...answer, body: recordAsWritten(options.documentForms, schema, answer.body) } : answer;
+  }
+
+  /** A media file at its signed URL: no credential is taken (the signature is the only one), the bytes the item states. */
+  function signedMedia(req: IncomingMessage, url: URL, res: ServerResponse): number {
+    const item = state.media.find((m) => url.pathname === `/signed-media/${m.media_ref}.mp4`);
+    const refused = req.method !== 'GET' || !item ? 404 : req.headers.authorization !== undefined || url.searchParams.get('sig') !== 'abc+def' ? 403 : 0;
+    if (refused !== 0 || !item) {
+      send(res, refused, undefined);
+      return refused;
+    }
+    res.writeHead(200, { 'content-type': item.kind, 'content-length': String(item.bytes) });
+    res.end(Buffer.alloc(item.bytes, 0x2a));
+    return 200;
   }
 
   /** spec: 401 for a missing, malformed or expired token; 403 when it lacks the endpoint's one scope. */
@@ -205,6 +222,8 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // the signed URLs lead here, so that a download can be followed to its bytes
+  for (const m of state.media) m.signed_url.href = `${baseUrl}/signed-media/${m.media_ref}.mp4?sig=abc%2Bdef&exp=1`;
 
   return {
     baseUrl,

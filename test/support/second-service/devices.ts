@@ -43,18 +43,19 @@ function listDevices(ctx: RouteContext): Answer {
   return { status: 200, body: page(items, query, `devices:${org ?? ''}:${fleet ?? ''}:${hw ?? ''}`) };
 }
 
-function assign(ctx: RouteContext): Answer {
+/** PUT .../assignment, whose one member is named `member`. */
+const assign = (member: string) => (ctx: RouteContext): Answer => {
   const device = deviceById(ctx);
   const body = jsonObject(ctx.body);
-  // the spec shows no member of the assign command: this service spells it vehicleId, as the spec's webhook
-  // payloads do, and refuses any other (the bundled document's vehicle_id included)
-  const unknown = Object.keys(body).filter((k) => k !== 'vehicleId');
+  // the spec shows no member of the assign command: this service spells it vehicleId (as the spec's webhook
+  // payloads do) unless its document names it otherwise, and refuses any other (the bundled document's vehicle_id included)
+  const unknown = Object.keys(body).filter((k) => k !== member);
   if (unknown.length > 0) throw problem(400, 'request.unknown_member', `unknown member ${unknown[0]}`, { errors: unknown.map((k) => ({ pointer: `/${k}`, reason: 'not a member of the assign command' })) });
-  const vehicle = requireUuid(typeof body.vehicleId === 'string' ? body.vehicleId : undefined, '/vehicleId');
+  const vehicle = requireUuid(typeof body[member] === 'string' ? body[member] : undefined, `/${member}`);
   if (!ctx.state.vehicles.includes(vehicle)) throw problem(404, 'vehicle.not_found', `no vehicle ${vehicle} in your tenant`);
   device.vehicle_ref = vehicle;
   return { status: 200, body: device };
-}
+};
 
 function unassign(ctx: RouteContext): Answer {
   deviceById(ctx).vehicle_ref = null;
@@ -128,11 +129,11 @@ function lastOf(map: 'lastReported' | 'lastPosition', code: string, what: string
   };
 }
 
-export function deviceRoutes(store: IdempotencyStore, executed: CommandExecuted = () => undefined): Route[] {
+export function deviceRoutes(store: IdempotencyStore, executed: CommandExecuted = () => undefined, assignMember = 'vehicleId'): Route[] {
   return [
     { method: 'GET', template: '/v1/devices', scope: 'devices_read', handle: listDevices },
     { method: 'GET', template: '/v1/devices/{id}', scope: 'devices_read', handle: (ctx) => ({ status: 200, body: deviceById(ctx) }) },
-    { method: 'PUT', template: '/v1/devices/{id}/assignment', scope: 'devices_write', handle: assign },
+    { method: 'PUT', template: '/v1/devices/{id}/assignment', scope: 'devices_write', handle: assign(assignMember) },
     { method: 'DELETE', template: '/v1/devices/{id}/assignment', scope: 'devices_write', handle: unassign },
     { method: 'POST', template: '/v1/devices/{hardwareId}/commands/reboot', scope: 'device_commands_reboot', handle: deviceCommand('reboot', store, executed) },
     { method: 'POST', template: '/v1/devices/{hardwareId}/commands/wake-up', scope: 'device_commands_wake_up', handle: deviceCommand('wake_up', store, executed) },

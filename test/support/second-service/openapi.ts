@@ -15,7 +15,40 @@ export interface DocumentForms {
   allOfWrappers: boolean;
   /** Ids reached through a chain of $refs; parameters, request bodies, answers and path items by $ref. */
   references: boolean;
+  /** Every schema written inline where it is used: no #/components/schemas reference left. */
+  inlineSchemas?: boolean;
+  /** Record members named otherwise (the spec leaves them unshown), per schema: the records are served so too. */
+  renames?: MemberRenames;
+  /** Members the client has never heard of, declared and served on every Device, Driver and media item. */
+  extraMembers?: boolean;
+  /** A media item's link as a plain URL string beside its expiry (valid_until), not an object {href, valid_until}. */
+  flatMediaLink?: boolean;
+  /**
+   * The records' times written with UTC offsets (+05:30, -08:00, +00:00 in turn) and 0, 3 or 9 fraction digits: the
+   * same instants, as RFC 3339 allows them (issue 33, must-show 3).
+   */
+  offsetTimes?: boolean;
 }
+
+/**
+ * Per schema (Device, Driver, Telemetry, MediaItem; AssignTarget, the assign command's vehicleId), a member's
+ * name → the name it has in this document.
+ */
+export type MemberRenames = Partial<Record<'Device' | 'Driver' | 'Telemetry' | 'MediaItem' | 'AssignTarget', Record<string, string>>>;
+
+/** The member of the assign command that names the vehicle, as a document in `written` forms names it. */
+export function assignMember(written: DocumentForms | undefined): string {
+  return written?.renames?.AssignTarget?.vehicleId ?? 'vehicleId';
+}
+
+/** The extra members of extraMembers: a text, a number, a list and an object, none of them a time or an id. */
+const EXTRA_MEMBERS: Record<string, { schema: unknown; value: unknown }> = {
+  x_note: { schema: { type: 'string' }, value: 'kept by the service' },
+  rank: { schema: { type: 'integer' }, value: 7 },
+  labels: { schema: { type: 'array', items: { type: 'string' } }, value: ['north', 'spare'] },
+  meta: { schema: { type: 'object', properties: { origin: { type: 'string' } } }, value: { origin: 'import' } },
+};
+const EXTENDED = ['Device', 'Driver', 'MediaItem'];
 
 /** As generators write a document: every form on. */
 export const GENERATED_FORMS: DocumentForms = { nullable: 'mixed', allOfWrappers: true, references: true };
@@ -44,6 +77,62 @@ function wrapped(name: string, properties: Record<string, unknown>, split: numbe
   schemas[`${name}Base`] = { type: 'object', properties: pick(names.slice(0, split)), required: names.slice(0, split) };
   return { allOf: [ref(`${name}Base`), { type: 'object', properties: pick(names.slice(split)), required: names.slice(split) }] };
 }
+/** A record schema's members as this document names them, with the extra members when they are on. */
+function members(schema: string, properties: Record<string, unknown>): Record<string, unknown> {
+  const renames = forms.renames?.[schema as keyof MemberRenames] ?? {};
+  const named = Object.fromEntries(Object.entries(properties).map(([k, v]) => [renames[k] ?? k, v]));
+  if (!forms.extraMembers || !EXTENDED.includes(schema)) return named;
+  return { ...named, ...Object.fromEntries(Object.entries(EXTRA_MEMBERS).map(([k, v]) => [k, v.schema])) };
+}
+
+/**
+ * A record this service holds, as the document in `written` forms names it: what the double answers with.
+ * `schema` is the answer's schema; a page's items are written as its item schema.
+ */
+export function recordAsWritten(written: DocumentForms, schema: string, record: unknown): unknown {
+  if (schema.endsWith('Page') && typeof record === 'object' && record !== null && Array.isArray((record as { data?: unknown }).data)) {
+    const page = record as { data: unknown[] };
+    return { ...page, data: page.data.map((item) => recordAsWritten(written, schema.slice(0, -'Page'.length), item)) };
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
+  const renames = written.renames?.[schema as keyof MemberRenames] ?? {};
+  const named = Object.fromEntries(Object.entries(flattened(written, schema, record)).map(([k, v]) => [renames[k] ?? k, written.offsetTimes ? withOffset(v) : v]));
+  if (!written.extraMembers || !EXTENDED.includes(schema)) return named;
+  return { ...named, ...Object.fromEntries(Object.entries(EXTRA_MEMBERS).map(([k, v]) => [k, v.value])) };
+}
+
+const UTC_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+const OFFSETS = [330, -480, 0];
+const FRACTIONS = [0, 3, 9];
+
+/** A UTC date-time written at another offset, with another number of fraction digits (the same instant); else `value`. */
+function withOffset(value: unknown): unknown {
+  if (typeof value !== 'string' || !UTC_TIME.test(value)) return value;
+  const ms = Date.parse(value);
+  // by the minute, so that records a minute or more apart are written differently
+  const turn = Math.floor(ms / 60_000) % 3;
+  const offset = OFFSETS[turn]!;
+  const local = new Date(ms + offset * 60_000).toISOString();
+  // never fewer digits than the instant needs: the same instant, only written otherwise
+  const digits = ms % 1000 === 0 ? FRACTIONS[(turn + 1) % 3]! : Math.max(3, FRACTIONS[(turn + 1) % 3]!);
+  const fraction = digits === 0 ? '' : `.${local.slice(20, 23).padEnd(digits, '0')}`;
+  const sign = offset < 0 ? '-' : '+';
+  const zone = `${sign}${String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0')}:${String(Math.abs(offset) % 60).padStart(2, '0')}`;
+  return `${local.slice(0, 19)}${fraction}${zone}`;
+}
+
+/** A media item with its link flattened when flatMediaLink is on: signed_url the URL itself, valid_until beside it. */
+function flattened(written: DocumentForms, schema: string, record: object): object {
+  if (!written.flatMediaLink || schema !== 'MediaItem') return record;
+  const { signed_url: link, ...rest } = record as { signed_url: { href: string; valid_until: string } };
+  return { ...rest, signed_url: link.href, valid_until: link.valid_until };
+}
+
+/** The schema of the success answer of a route ('GET /v1/devices' → 'DevicePage'), if it has one. */
+export function answerSchema(method: string, template: string): string | undefined {
+  return SHAPES[`${method} ${template}`]?.answer;
+}
+
 const obj = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', properties, required, additionalProperties: false });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const envelope = (item: string) => obj({ data: { type: 'array', items: ref(item) }, next_cursor: nullable(str), has_more: { type: 'boolean' } });
@@ -61,9 +150,9 @@ function documentSchemas(): Record<string, unknown> {
     Fleet: obj({ id: uuid, title: str, org: uuid, unit_total: { type: 'integer' }, opened_on: { type: 'string', format: 'date' }, region: obj({ code: str, tz: str }) }),
     Device: undefined,
     AssignCommand: forms.allOfWrappers
-      ? { allOf: [ref('AssignTarget'), { type: 'object', required: ['vehicleId'], description: 'the vehicle to put the device on' }] }
-      : obj({ vehicleId: uuid }),
-    AssignTarget: { type: 'object', properties: { vehicleId: idRef('VehicleRef') } },
+      ? { allOf: [ref('AssignTarget'), { type: 'object', required: [assignMember(forms)], description: 'the vehicle to put the device on' }] }
+      : obj({ [assignMember(forms)]: uuid }),
+    AssignTarget: { type: 'object', properties: { [assignMember(forms)]: idRef('VehicleRef') } },
     CommandReceipt: obj({ command_ref: uuid, hw: str, action: { enum: ['reboot', 'wake_up'] }, state: str, queued_at: time, replay_key: str }),
     DeviceEventBrief: obj({ ref: str, id: { type: 'integer' }, kinds: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' } }),
     EventHit: obj({ ref: str, id: { type: 'integer' }, device_hw: str, kinds: { type: 'array', items: str }, groups: { type: 'array', items: str }, occurred_at: time, crash: { type: 'boolean' }, flagged: { type: 'boolean' }, fleet_ref: uuid, vehicle_ref: nullable(uuid) }),
@@ -72,8 +161,8 @@ function documentSchemas(): Record<string, unknown> {
       fleet_ref: uuid, vehicle_ref: nullable(uuid), place: obj({ line: str, city: str }), track: { type: 'array', items: obj({ lat: { type: 'number' }, lon: { type: 'number' }, at: time }) },
       velocity_kmh: { type: 'number' }, attachments: { type: 'array', items: str },
     }),
-    MediaItem: obj({ media_ref: str, hw: str, kind: str, camera: str, bytes: { type: 'integer' }, captured_at: time, signed_url: obj({ href: { type: 'string', format: 'uri' }, valid_until: time }) }),
-    Telemetry: obj({ hw: str, observed_at: time, ignition: { enum: ['on', 'off'] }, odo_m: { type: 'integer' }, battery_mv: { type: 'integer' }, speed: obj({ value: { type: 'number' }, unit: str }), coords: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } }),
+    MediaItem: obj(members('MediaItem', { media_ref: str, hw: str, kind: str, camera: str, bytes: { type: 'integer' }, captured_at: time, ...(forms.flatMediaLink ? { signed_url: { type: 'string', format: 'uri' }, valid_until: time } : { signed_url: obj({ href: { type: 'string', format: 'uri' }, valid_until: time }) }) })),
+    Telemetry: obj(members('Telemetry', { hw: str, observed_at: time, ignition: { enum: ['on', 'off'] }, odo_m: { type: 'integer' }, battery_mv: { type: 'integer' }, speed: obj({ value: { type: 'number' }, unit: str }), coords: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } })),
     PositionFix: obj({ hw: str, fix: obj({ lat: { type: 'number' }, lon: { type: 'number' } }), bearing_deg: { type: 'number' }, kmh: { type: 'number' }, fixed_at: time, valid: { type: 'boolean' } }),
     Driver: undefined,
     NewDriver: obj(
@@ -93,14 +182,14 @@ function documentSchemas(): Record<string, unknown> {
     HookKey: obj({ auth_key: str, rotated_at: time, previous_key_valid_for_s: { type: 'integer' } }),
     JourneyClosedPayload: obj({ journeyId: str, hardwareId: str, startUtc: time, endUtc: time, startLat: { type: 'number' }, startLng: { type: 'number' }, endLat: { type: 'number' }, endLng: { type: 'number' }, distanceMeters: { type: 'number' }, durationSeconds: { type: 'number' } }, ['journeyId', 'hardwareId']),
   };
-  SCHEMAS.Device = wrapped('Device', {
+  SCHEMAS.Device = wrapped('Device', members('Device', {
     id: uuid, hardware_id: str, serial: str, label: str, firmware: obj({ version: str, channel: str }), vehicle_ref: nullable(uuid),
     fleet_ref: uuid, tenant_ref: uuid, reported_at: nullable(time), enrolled_on: { type: 'string', format: 'date' }, power_source: str,
-  }, 2, SCHEMAS);
-  SCHEMAS.Driver = wrapped('Driver', {
+  }), 2, SCHEMAS);
+  SCHEMAS.Driver = wrapped('Driver', members('Driver', {
     id: uuid, given_name: str, family_name: str, contact: obj({ mail: nullable({ type: 'string', format: 'email', maxLength: 320 }), tel: nullable({ type: 'string', maxLength: 40 }) }),
     org: uuid, fleet_ref: uuid, badge: nullable(str), employee_id: nullable(str), active: { type: 'boolean' }, registered_at: nullable(time), revised_at: time,
-  }, 4, SCHEMAS);
+  }), 4, SCHEMAS);
   for (const item of ['Device', 'Fleet', 'Driver', 'DeviceEventBrief', 'EventHit', 'MediaItem']) SCHEMAS[`${item}Page`] = envelope(item);
   return SCHEMAS;
 }
@@ -200,14 +289,27 @@ export function serviceDocument(routes: Route[], authUrl: string, written: Docum
   // each path item by $ref too (3.1 allows it), named after its path
   const paths = Object.fromEntries(Object.entries(items).map(([template, item]) => [template, component(components, 'pathItems', template.replace(/[^\w]+/g, '_'), item)]));
   const scopes = Object.fromEntries([...new Set(routes.map((r) => r.scope))].map((s) => [`${SCOPE_PREFIX}${s}`, s.replace(/_/g, ' ')]));
-  return {
+  const schemas = documentSchemas();
+  const document = {
     openapi: forms.nullable === 'nullable-true' ? '3.0.3' : '3.1.1',
     info: { title: 'Fleet and Telematics Developer API (second service)', version: '1.0.0' },
     paths,
     components: {
       ...components,
-      schemas: documentSchemas(),
+      ...(forms.inlineSchemas ? {} : { schemas }),
       securitySchemes: { clientCredentials: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: `${authUrl}/connect/token`, scopes } } } },
     },
   };
+  return forms.inlineSchemas ? (inlined(document, schemas) as Record<string, unknown>) : document;
+}
+
+/** `value` with every #/components/schemas reference replaced by a copy of what it names (its siblings kept). */
+function inlined(value: unknown, schemas: Record<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlined(item, schemas));
+  if (typeof value !== 'object' || value === null) return value;
+  const { $ref, ...rest } = value as Record<string, unknown>;
+  const siblings = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inlined(v, schemas)]));
+  const name = typeof $ref === 'string' && $ref.startsWith('#/components/schemas/') ? $ref.slice('#/components/schemas/'.length) : undefined;
+  if (name === undefined) return $ref === undefined ? siblings : { $ref, ...siblings };
+  return { ...(inlined(schemas[name], schemas) as Record<string, unknown>), ...siblings };
 }
