@@ -4,7 +4,7 @@
 // (identifiers, then names/titles/labels, then times, then other scalars). What a member means (an identifier, a
 // name, a time) is the record boundary's to say (src/records/members.ts); this file only arranges.
 import { cellText, valueAt } from './values.js';
-import { FieldRank, lastPart, rankField } from '../records/members.js';
+import { FieldRank, isHardwareIdField, lastPart, rankField } from '../records/members.js';
 
 /** The top-level fields the records carry (a member present, even null), in the order they first appear. */
 export function carriedFields(records: readonly unknown[]): string[] {
@@ -66,6 +66,9 @@ export function standIns(records: readonly unknown[], shown: readonly string[], 
     .map((field, order) => {
       const rank = rankOf(field);
       if (rank !== FieldRank.identifier) return { field, order, rank: rank as number };
+      // the hardware id is what the device commands take: it leads whatever other identifiers were shown
+      // (references such as vehicle_id, preferred by name, must not push it out of the line)
+      if (isHardwareIdField(field)) return { field, order, rank: FieldRank.identifier - 0.5 };
       // past the leading identifiers, one more reads after the plain values
       return { field, order, rank: identifiers++ < LEADING_IDENTIFIERS ? rank : FieldRank.scalar + 0.5 };
     });

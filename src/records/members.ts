@@ -51,6 +51,12 @@ export function hardwareIdOf(record: unknown): string | undefined {
   return named.length === 1 ? (named[0]![1] as string) : undefined;
 }
 
+/** Whether a member is named for the hardware id (the spec's name, its camelCase, or `hw`, `device_hw` ...). */
+export function isHardwareIdField(field: string): boolean {
+  const name = lastPart(field);
+  return HARDWARE_ID_NAMES.includes(name) || HARDWARE_ID_NAME.test(name);
+}
+
 /**
  * When a record says it happened, which the spec does not name: the first of `preferred` holding a date-time,
  * else the first date-time member whose name is not a time of the record itself (created, updated, received).

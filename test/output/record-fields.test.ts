@@ -15,7 +15,11 @@ describe('chooseColumns', () => {
   it('leaves out what no record carries and fills from the records: two ids, names, times, scalars, other ids, nested last', () => {
     const records = [{ notes: 'n', firmware: { version: '1' }, reported_at: '2026-11-20T10:00:00Z', label: 'Cab 1', serial: 'S-1', id: uuid, hardware_id: 'HW-1' }];
     expect(chooseColumns(['hardware_id', 'name', 'model', 'capabilities', 'last_seen_at'], records)).toEqual(['hardware_id', 'serial', 'label', 'reported_at', 'notes']);
-    expect(chooseColumns(['name', 'x', 'y', 'z', 'w', 'v', 'u'], records)).toEqual(['serial', 'id', 'label', 'reported_at', 'notes', 'hardware_id', 'firmware']);
+    // the hardware id (what the device commands take) leads, whatever else identifies the record
+    expect(chooseColumns(['name', 'x', 'y', 'z', 'w', 'v', 'u'], records)).toEqual(['hardware_id', 'serial', 'id', 'label', 'reported_at', 'notes', 'firmware']);
+    // and a renamed one is not pushed out by identifiers the view prefers by name (a reference such as vehicle_id)
+    const renamed = [{ id: uuid, vehicle_id: uuid, label: 'Cab 1', reported_at: '2026-11-20T10:00:00Z', power: 'obd', x_note: 'n', rank: 7, hw_id: 'HW-1' }];
+    expect(chooseColumns(['id', 'hardware_id', 'vehicle_id', 'name'], renamed).slice(0, 3)).toEqual(['id', 'vehicle_id', 'hw_id']);
   });
 
   it('no records: the preferences as they are', () => {
