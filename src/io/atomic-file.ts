@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureParentDirectory } from './directories.js';
+import { diskFullOf } from '../errors.js';
 
 export interface AtomicWriteOptions {
   mode?: number;
@@ -39,6 +40,7 @@ export async function replaceFileAtomically(file: string, write: (temporary: str
     await fs.promises.rename(temporary, file);
   } catch (error) {
     await fs.promises.unlink(temporary).catch(() => undefined);
-    throw error;
+    // a full disk is said of the file being replaced (the temporary is gone), as every write of fleetctl says it
+    throw diskFullOf(error, file) ?? error;
   }
 }

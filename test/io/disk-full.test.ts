@@ -1,0 +1,185 @@
+// A full disk (ENOSPC, EDQUOT) wherever fleetctl writes: one error class and exit code naming the file, no partial
+// lock left behind, and a journal whose last line was cut short repaired before anything is appended after it.
+// The failures are injected: node:fs's writes (as src/ imports them) and conf's store fail on demand.
+import * as fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DiskFullError, ExitCode } from '../../src/errors.js';
+import { Journal, type JournalHeader } from '../../src/bulk/journal.js';
+import { acquireLock } from '../../src/shared/file-lock.js';
+import { writeFileAtomically } from '../../src/io/atomic-file.js';
+import { openConfigStore } from '../../src/config/store.js';
+import { recentRuns } from '../../src/commands/status/recent-runs.js';
+import { tempDir } from '../support/temp-dir.js';
+
+/** The writes that fail while `full` says so, as the system answers them on a full disk (or a full quota). */
+const disk = vi.hoisted(() => ({ full: undefined as undefined | 'ENOSPC' | 'EDQUOT', confFull: false }));
+const noSpace = (code: string, call: string, file?: string) => Object.assign(new Error(`${code}: no space left on device, ${call}`), { code, syscall: call, path: file });
+
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  const failing = <A extends unknown[], T>(call: string, real: (...args: A) => T) =>
+    (...args: A): T => {
+      if (disk.full) throw noSpace(disk.full, call, typeof args[0] === 'string' ? args[0] : undefined);
+      return real(...args);
+    };
+  const writeFile = actual.promises.writeFile;
+  const promises = { ...actual.promises, writeFile: (...args: Parameters<typeof writeFile>) => (disk.full ? Promise.reject(noSpace(disk.full, 'write')) : writeFile(...args)) };
+  const mocked = { ...actual, appendFileSync: failing('write', actual.appendFileSync), writeSync: failing('write', actual.writeSync), promises };
+  return { ...mocked, default: mocked };
+});
+
+vi.mock('conf', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('conf')>();
+  class FullConf<T extends Record<string, unknown>> extends actual.default<T> {
+    override get store(): T {
+      return super.store;
+    }
+    override set store(value: T) {
+      if (disk.confFull) throw noSpace('ENOSPC', 'write');
+      super.store = value;
+    }
+  }
+  return { ...actual, default: FullConf };
+});
+
+afterEach(() => {
+  disk.full = undefined;
+  disk.confFull = false;
+});
+
+const RUN = '20261127T110000Z-0a1b2c';
+const header: JournalHeader = { type: 'run', version: 1, run_id: RUN, command: 'reboot', key_base: 'k', targets: ['HW-1', 'HW-2', 'HW-3'], created_at: new Date().toISOString() };
+const line = (record: object) => `${JSON.stringify(record)}\n`;
+/** As Journal.append writes it: the result's members first. */
+const result = (hw: string, status: string) => line({ hardware_id: hw, status, http_status: 202, type: 'result', at: new Date().toISOString() });
+
+describe('a full disk', () => {
+  it('stops a journal append as DiskFullError (exit 15) naming the journal, for ENOSPC and EDQUOT', async () => {
+    const file = path.join(tempDir('fleetctl-full-'), 'run.ndjson');
+    const journal = await Journal.create(file, header);
+    for (const code of ['ENOSPC', 'EDQUOT'] as const) {
+      disk.full = code;
+      let thrown: unknown;
+      try {
+        journal.append({ hardware_id: 'HW-1', status: 'accepted' } as never, new Date());
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(DiskFullError);
+      expect((thrown as DiskFullError).exitCode).toBe(ExitCode.diskFull);
+      expect((thrown as DiskFullError).message).toBe(`cannot write ${file}: no space left on device (${code})`);
+    }
+    disk.full = undefined;
+    journal.close();
+  });
+
+  it('leaves no empty lock file when the lock cannot be written, and says so as a full disk, not a conflict', async () => {
+    const dir = tempDir('fleetctl-full-');
+    const file = path.join(dir, 'config.json.lock');
+    disk.full = 'ENOSPC';
+    const taking = acquireLock(file, { what: 'the config store', waitMs: 0 });
+    await expect(taking).rejects.toBeInstanceOf(DiskFullError);
+    await expect(taking).rejects.toThrow(`cannot write ${file}: no space left on device (ENOSPC)`);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    disk.full = undefined;
+    const lock = await acquireLock(file, { what: 'the config store', waitMs: 0 });
+    lock.release();
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('leaves no .lock.break file when a stale lock cannot be broken for want of space', async () => {
+    const dir = tempDir('fleetctl-full-');
+    const file = path.join(dir, 'state.lock');
+    fs.writeFileSync(file, '');
+    fs.utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    disk.full = 'ENOSPC';
+    await expect(acquireLock(file, { what: 'the sandbox state', waitMs: 0 })).rejects.toBeInstanceOf(DiskFullError);
+    expect(fs.readdirSync(dir)).toEqual(['state.lock']);
+  });
+
+  it('fails an atomic replace as DiskFullError naming the file replaced, its temporary removed', async () => {
+    const dir = tempDir('fleetctl-full-');
+    const file = path.join(dir, 'cache.json');
+    disk.full = 'EDQUOT';
+    await expect(writeFileAtomically(file, '{}')).rejects.toThrow(`cannot write ${file}: no space left on device (EDQUOT)`);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('fails a config store write as DiskFullError ("no space left", not "check the permissions"), its lock released', async () => {
+    const dir = tempDir('fleetctl-full-');
+    const store = await openConfigStore(dir);
+    await store.update((data) => void (data.profiles.default = { client_id: 'before' }));
+    disk.confFull = true;
+    const change = store.update((data) => void (data.profiles.default = { client_id: 'after' }));
+    await expect(change).rejects.toBeInstanceOf(DiskFullError);
+    await expect(change).rejects.toThrow(`cannot write ${path.join(dir, 'config.json')}: no space left on device (ENOSPC)`);
+    expect(fs.existsSync(path.join(dir, 'config.json.lock'))).toBe(false);
+    expect(store.read().profiles.default).toEqual({ client_id: 'before' });
+  });
+});
+
+describe('a journal whose last line was cut short', () => {
+  it('is repaired on resume: the fragment dropped before anything is appended, its device pending again, said in one line', async () => {
+    const file = path.join(tempDir('fleetctl-torn-'), 'run.ndjson');
+    const whole = line(header) + result('HW-1', 'accepted');
+    fs.writeFileSync(file, whole + result('HW-2', 'accepted').slice(0, 40));
+    const notices: string[] = [];
+    const journal = await Journal.open(file, RUN, (notice) => notices.push(notice));
+    expect([...journal.results.keys()]).toEqual(['HW-1']);
+    expect(fs.readFileSync(file, 'utf8')).toBe(whole);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain(`Repaired the journal ${file}: dropped its last line`);
+    expect(notices[0]).toContain('device HW-2');
+    journal.append({ hardware_id: 'HW-2', status: 'replayed' } as never, new Date());
+    journal.close();
+    // the next resume reads every line: the appended one was not glued to the fragment
+    const again = await Journal.open(file, RUN, (notice) => notices.push(notice));
+    expect(again.results.get('HW-2')?.status).toBe('replayed');
+    expect(notices).toHaveLength(1);
+    again.close();
+  });
+
+  it('keeps a whole last record that lacks only its newline, and ends it', async () => {
+    const file = path.join(tempDir('fleetctl-torn-'), 'run.ndjson');
+    const text = line(header) + result('HW-1', 'accepted').trimEnd();
+    fs.writeFileSync(file, text);
+    const journal = await Journal.open(file, RUN);
+    expect(journal.results.get('HW-1')?.status).toBe('accepted');
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${text}\n`);
+    journal.close();
+  });
+
+  it('is counted by status as the resume reads it: the fragment is unknown, its device pending', async () => {
+    const config = tempDir('fleetctl-torn-config-');
+    const file = path.join(config, 'runs', `${RUN}.ndjson`);
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, line(header) + result('HW-1', 'accepted') + result('HW-2', 'accepted').slice(0, 50));
+    const { elsewhere } = await recentRuns(config, 0, undefined);
+    expect(elsewhere[0]?.runs[0]?.results).toEqual({ accepted: 1, pending: 2 });
+  });
+});
+
+describe('a journal left empty by a killed start', () => {
+  it('is replaced by a new run given the same --journal, in one line; one with results is still refused', async () => {
+    const file = path.join(tempDir('fleetctl-empty-'), 'night.ndjson');
+    for (const left of ['', line(header), JSON.stringify(header).slice(0, 30)]) {
+      fs.writeFileSync(file, left);
+      const notices: string[] = [];
+      const journal = await Journal.create(file, { ...header, run_id: 'next' }, (notice) => notices.push(notice));
+      expect(JSON.parse(fs.readFileSync(file, 'utf8')).run_id).toBe('next');
+      expect(notices).toEqual([`Replaced the journal ${file}: ${left === '' ? 'it was empty' : left === line(header) ? `it held only the header of run ${RUN}` : 'it held not even a whole header'}, left by a run killed as it started.`]);
+      journal.close();
+    }
+    fs.writeFileSync(file, line(header) + result('HW-1', 'accepted'));
+    await expect(Journal.create(file, { ...header, run_id: 'next' })).rejects.toThrow(`journal ${file} already exists`);
+  });
+
+  it('is not replaced while the run that wrote it still holds its lock', async () => {
+    const file = path.join(tempDir('fleetctl-empty-'), 'night.ndjson');
+    const live = await Journal.create(file, header);
+    await expect(Journal.create(file, { ...header, run_id: 'next' })).rejects.toThrow(/in use by process/);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).run_id).toBe(RUN);
+    live.close();
+  });
+});
