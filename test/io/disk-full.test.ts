@@ -11,9 +11,12 @@ import { writeFileAtomically } from '../../src/io/atomic-file.js';
 import { openConfigStore } from '../../src/config/store.js';
 import { recentRuns } from '../../src/commands/status/recent-runs.js';
 import { tempDir } from '../support/temp-dir.js';
+import { bulkCommandRun } from '../../src/bulk/run.js';
+import { REBOOT } from '../../src/commands/devices/command-verb.js';
+import { fakeDeps } from '../commands/fake-deps.js';
 
 /** The writes that fail while `full` says so, as the system answers them on a full disk (or a full quota). */
-const disk = vi.hoisted(() => ({ full: undefined as undefined | 'ENOSPC' | 'EDQUOT', confFull: false }));
+const disk = vi.hoisted(() => ({ full: undefined as undefined | 'ENOSPC' | 'EDQUOT', confFull: false, appendsBeforeFull: Infinity }));
 const noSpace = (code: string, call: string, file?: string) => Object.assign(new Error(`${code}: no space left on device, ${call}`), { code, syscall: call, path: file });
 
 vi.mock('node:fs', async (importOriginal) => {
@@ -25,7 +28,13 @@ vi.mock('node:fs', async (importOriginal) => {
     };
   const writeFile = actual.promises.writeFile;
   const promises = { ...actual.promises, writeFile: (...args: Parameters<typeof writeFile>) => (disk.full ? Promise.reject(noSpace(disk.full, 'write')) : writeFile(...args)) };
-  const mocked = { ...actual, appendFileSync: failing('write', actual.appendFileSync), writeSync: failing('write', actual.writeSync), promises };
+  const appendFileSync = failing('write', actual.appendFileSync);
+  // a disk that fills up during a run: the journal's first appends go through, the next ones fail
+  const filling = (...args: Parameters<typeof appendFileSync>): void => {
+    if (disk.appendsBeforeFull-- <= 0) throw noSpace('ENOSPC', 'write', String(args[0]));
+    appendFileSync(...args);
+  };
+  const mocked = { ...actual, appendFileSync: filling, writeSync: failing('write', actual.writeSync), promises };
   return { ...mocked, default: mocked };
 });
 
@@ -46,6 +55,7 @@ vi.mock('conf', async (importOriginal) => {
 afterEach(() => {
   disk.full = undefined;
   disk.confFull = false;
+  disk.appendsBeforeFull = Infinity;
 });
 
 const RUN = '20261127T110000Z-0a1b2c';
@@ -116,6 +126,23 @@ describe('a full disk', () => {
     await expect(change).rejects.toThrow(`cannot write ${path.join(dir, 'config.json')}: no space left on device (ENOSPC)`);
     expect(fs.existsSync(path.join(dir, 'config.json.lock'))).toBe(false);
     expect(store.read().profiles.default).toEqual({ client_id: 'before' });
+  });
+});
+
+describe('a bulk run on a disk that fills up', () => {
+  it('stops at the journal append that fails, exit 15 naming the journal, with its resume line', async () => {
+    const dir = tempDir('fleetctl-full-');
+    const f = fakeDeps({ configDir: dir, answers: [{ method: 'POST', path: '/v1/devices/HW-1/commands/reboot', status: 202, body: { id: 'c', hardware_id: 'HW-1', command: 'reboot', status: 'accepted', idempotency_key: 'k', accepted_at: 'x' } }] });
+    disk.appendsBeforeFull = 1; // the header
+    const error = await bulkCommandRun(f.deps, REBOOT, { source: { ids: ['HW-1', 'HW-2'] }, yes: true, dryRun: false, maxDevices: 100, concurrency: 1 }).catch((e: unknown) => e);
+    const runId = /Run (\S+):/.exec(f.io.stderr())![1]!;
+    const file = path.join(dir, 'runs', `${runId}.ndjson`);
+    expect(error).toBeInstanceOf(DiskFullError);
+    expect((error as DiskFullError).exitCode).toBe(15);
+    expect((error as DiskFullError).message).toBe(`cannot write ${file}: no space left on device (ENOSPC)`);
+    expect(f.io.stderr()).toMatch(new RegExp(`Stopped after \\d of 2 devices: nothing more was sent\\. Once this is fixed, resume with: fleetctl devices reboot --resume ${runId} --yes`));
+    expect(f.sent.map((r) => r.path)).toEqual(['/v1/devices/HW-1/commands/reboot']);
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
   });
 });
 
