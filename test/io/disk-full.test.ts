@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DiskFullError, ExitCode } from '../../src/errors.js';
+import { DiskFullError, diskFullOf, ExitCode } from '../../src/errors.js';
 import { Journal, type JournalHeader } from '../../src/bulk/journal.js';
 import { acquireLock } from '../../src/shared/file-lock.js';
 import { writeFileAtomically } from '../../src/io/atomic-file.js';
@@ -65,6 +65,14 @@ const line = (record: object) => `${JSON.stringify(record)}\n`;
 const result = (hw: string, status: string) => line({ hardware_id: hw, status, http_status: 202, type: 'result', at: new Date().toISOString() });
 
 describe('a full disk', () => {
+  it('is read from any failed write Node reports (main.ts says it so, wherever it came from), and from nothing else', () => {
+    const raw = noSpace('EDQUOT', 'open', '/var/cache/fleetctl/x.json');
+    expect(diskFullOf(raw)?.message).toBe('cannot write /var/cache/fleetctl/x.json: no space left on device (EDQUOT)');
+    expect(diskFullOf(raw, '/other')?.file).toBe('/other');
+    expect(diskFullOf(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }))).toBeUndefined();
+    expect(diskFullOf(undefined)).toBeUndefined();
+  });
+
   it('stops a journal append as DiskFullError (exit 15) naming the journal, for ENOSPC and EDQUOT', async () => {
     const file = path.join(tempDir('fleetctl-full-'), 'run.ndjson');
     const journal = await Journal.create(file, header);
