@@ -92,7 +92,7 @@ export class DiskFullError extends failureClass('DiskFullError', ExitCode.diskFu
     readonly file: string,
     code = 'ENOSPC',
   ) {
-    super(`cannot write ${file}: no space left on device (${code})`, 'free some space (or raise the quota), then run the command again');
+    super(`cannot write ${file}: no space left on device (${code})`, 'free some space on its file system, or raise the quota');
   }
 }
 

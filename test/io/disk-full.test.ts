@@ -1,9 +1,13 @@
 // A full disk (ENOSPC, EDQUOT) wherever fleetctl writes: one error class and exit code naming the file, no partial
 // lock left behind, and a journal whose last line was cut short repaired before anything is appended after it.
-// The failures are injected: node:fs's writes (as src/ imports them) and conf's store fail on demand.
-import * as fs from 'node:fs';
+// The failures are injected, as the system answers them on a full disk: node:fs's writes of chosen files fail
+// (patched on node:fs itself and synced into its ESM exports, so src/ sees them as it imports them; restored after
+// each test: the suite's files share their modules, vitest.config.ts), and conf's write of the config store.
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import Conf from 'conf';
 import { DiskFullError, diskFullOf, ExitCode } from '../../src/errors.js';
 import { Journal, type JournalHeader } from '../../src/bulk/journal.js';
 import { acquireLock } from '../../src/shared/file-lock.js';
@@ -15,47 +19,56 @@ import { bulkCommandRun } from '../../src/bulk/run.js';
 import { REBOOT } from '../../src/commands/devices/command-verb.js';
 import { fakeDeps } from '../commands/fake-deps.js';
 
-/** The writes that fail while `full` says so, as the system answers them on a full disk (or a full quota). */
-const disk = vi.hoisted(() => ({ full: undefined as undefined | 'ENOSPC' | 'EDQUOT', confFull: false, appendsBeforeFull: Infinity }));
 const noSpace = (code: string, call: string, file?: string) => Object.assign(new Error(`${code}: no space left on device, ${call}`), { code, syscall: call, path: file });
 
-vi.mock('node:fs', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:fs')>();
-  const failing = <A extends unknown[], T>(call: string, real: (...args: A) => T) =>
-    (...args: A): T => {
-      if (disk.full) throw noSpace(disk.full, call, typeof args[0] === 'string' ? args[0] : undefined);
-      return real(...args);
-    };
-  const writeFile = actual.promises.writeFile;
-  const promises = { ...actual.promises, writeFile: (...args: Parameters<typeof writeFile>) => (disk.full ? Promise.reject(noSpace(disk.full, 'write')) : writeFile(...args)) };
-  const appendFileSync = failing('write', actual.appendFileSync);
-  // a disk that fills up during a run: the journal's first appends go through, the next ones fail
-  const filling = (...args: Parameters<typeof appendFileSync>): void => {
-    if (disk.appendsBeforeFull-- <= 0) throw noSpace('ENOSPC', 'write', String(args[0]));
-    appendFileSync(...args);
-  };
-  const mocked = { ...actual, appendFileSync: filling, writeSync: failing('write', actual.writeSync), promises };
-  return { ...mocked, default: mocked };
-});
+const real = { appendFileSync: fs.appendFileSync, openSync: fs.openSync, writeSync: fs.writeSync, writeFile: fs.promises.writeFile };
+const realConfWrite = (Conf.prototype as unknown as { _write: unknown })._write;
 
-vi.mock('conf', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('conf')>();
-  class FullConf<T extends Record<string, unknown>> extends actual.default<T> {
-    override get store(): T {
-      return super.store;
+/** From now on, writes of the files `full` picks fail with `code`, until the test ends. */
+function fillDisk(full: (file: string) => boolean, code: 'ENOSPC' | 'EDQUOT' = 'ENOSPC'): void {
+  const opened = new Map<number, string>();
+  const check = (file: unknown, call: string) => {
+    if (typeof file === 'string' && full(file)) throw noSpace(code, call, file);
+  };
+  Object.assign(fs, {
+    appendFileSync: (file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      check(file, 'write');
+      return (real.appendFileSync as (...args: unknown[]) => void)(file, ...rest);
+    },
+    // the descriptor of a file opened here, so that a write to it is known by its file
+    openSync: (file: fs.PathLike, ...rest: unknown[]) => {
+      const fd = (real.openSync as (...args: unknown[]) => number)(file, ...rest);
+      opened.set(fd, String(file));
+      return fd;
+    },
+    writeSync: (fd: number, ...rest: unknown[]) => {
+      check(opened.get(fd), 'write');
+      return (real.writeSync as (...args: unknown[]) => number)(fd, ...rest);
+    },
+  });
+  fs.promises.writeFile = ((file: fs.PathLike, ...rest: unknown[]) => {
+    try {
+      check(String(file), 'write');
+    } catch (error) {
+      return Promise.reject(error);
     }
-    override set store(value: T) {
-      if (disk.confFull) throw noSpace('ENOSPC', 'write');
-      super.store = value;
-    }
-  }
-  return { ...actual, default: FullConf };
-});
+    return (real.writeFile as (...args: unknown[]) => Promise<void>)(file, ...rest);
+  }) as typeof fs.promises.writeFile;
+  syncBuiltinESMExports();
+}
+
+/** conf's write of the store fails (conf writes through its own bound copies of node:fs's calls). */
+function fillConfDisk(): void {
+  (Conf.prototype as unknown as { _write: unknown })._write = () => {
+    throw noSpace('ENOSPC', 'write');
+  };
+}
 
 afterEach(() => {
-  disk.full = undefined;
-  disk.confFull = false;
-  disk.appendsBeforeFull = Infinity;
+  Object.assign(fs, { appendFileSync: real.appendFileSync, openSync: real.openSync, writeSync: real.writeSync });
+  fs.promises.writeFile = real.writeFile;
+  syncBuiltinESMExports();
+  (Conf.prototype as unknown as { _write: unknown })._write = realConfWrite;
 });
 
 const RUN = '20261127T110000Z-0a1b2c';
@@ -77,7 +90,7 @@ describe('a full disk', () => {
     const file = path.join(tempDir('fleetctl-full-'), 'run.ndjson');
     const journal = await Journal.create(file, header);
     for (const code of ['ENOSPC', 'EDQUOT'] as const) {
-      disk.full = code;
+      fillDisk((f) => f === file, code);
       let thrown: unknown;
       try {
         journal.append({ hardware_id: 'HW-1', status: 'accepted' } as never, new Date());
@@ -88,19 +101,18 @@ describe('a full disk', () => {
       expect((thrown as DiskFullError).exitCode).toBe(ExitCode.diskFull);
       expect((thrown as DiskFullError).message).toBe(`cannot write ${file}: no space left on device (${code})`);
     }
-    disk.full = undefined;
     journal.close();
   });
 
   it('leaves no empty lock file when the lock cannot be written, and says so as a full disk, not a conflict', async () => {
     const dir = tempDir('fleetctl-full-');
     const file = path.join(dir, 'config.json.lock');
-    disk.full = 'ENOSPC';
+    fillDisk((f) => f === file);
     const taking = acquireLock(file, { what: 'the config store', waitMs: 0 });
     await expect(taking).rejects.toBeInstanceOf(DiskFullError);
     await expect(taking).rejects.toThrow(`cannot write ${file}: no space left on device (ENOSPC)`);
     expect(fs.readdirSync(dir)).toEqual([]);
-    disk.full = undefined;
+    fillDisk(() => false);
     const lock = await acquireLock(file, { what: 'the config store', waitMs: 0 });
     lock.release();
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -111,7 +123,7 @@ describe('a full disk', () => {
     const file = path.join(dir, 'state.lock');
     fs.writeFileSync(file, '');
     fs.utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
-    disk.full = 'ENOSPC';
+    fillDisk((f) => f.startsWith(dir));
     await expect(acquireLock(file, { what: 'the sandbox state', waitMs: 0 })).rejects.toBeInstanceOf(DiskFullError);
     expect(fs.readdirSync(dir)).toEqual(['state.lock']);
   });
@@ -119,7 +131,7 @@ describe('a full disk', () => {
   it('fails an atomic replace as DiskFullError naming the file replaced, its temporary removed', async () => {
     const dir = tempDir('fleetctl-full-');
     const file = path.join(dir, 'cache.json');
-    disk.full = 'EDQUOT';
+    fillDisk((f) => f.startsWith(dir), 'EDQUOT');
     await expect(writeFileAtomically(file, '{}')).rejects.toThrow(`cannot write ${file}: no space left on device (EDQUOT)`);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
@@ -128,7 +140,7 @@ describe('a full disk', () => {
     const dir = tempDir('fleetctl-full-');
     const store = await openConfigStore(dir);
     await store.update((data) => void (data.profiles.default = { client_id: 'before' }));
-    disk.confFull = true;
+    fillConfDisk();
     const change = store.update((data) => void (data.profiles.default = { client_id: 'after' }));
     await expect(change).rejects.toBeInstanceOf(DiskFullError);
     await expect(change).rejects.toThrow(`cannot write ${path.join(dir, 'config.json')}: no space left on device (ENOSPC)`);
@@ -141,7 +153,8 @@ describe('a bulk run on a disk that fills up', () => {
   it('stops at the journal append that fails, exit 15 naming the journal, with its resume line', async () => {
     const dir = tempDir('fleetctl-full-');
     const f = fakeDeps({ configDir: dir, answers: [{ method: 'POST', path: '/v1/devices/HW-1/commands/reboot', status: 202, body: { id: 'c', hardware_id: 'HW-1', command: 'reboot', status: 'accepted', idempotency_key: 'k', accepted_at: 'x' } }] });
-    disk.appendsBeforeFull = 1; // the header
+    // the header is written, then the disk is full
+    fillDisk((f) => f.endsWith('.ndjson') && (fs.statSync(f, { throwIfNoEntry: false })?.size ?? 0) > 0);
     const error = await bulkCommandRun(f.deps, REBOOT, { source: { ids: ['HW-1', 'HW-2'] }, yes: true, dryRun: false, maxDevices: 100, concurrency: 1 }).catch((e: unknown) => e);
     const runId = /Run (\S+):/.exec(f.io.stderr())![1]!;
     const file = path.join(dir, 'runs', `${runId}.ndjson`);
