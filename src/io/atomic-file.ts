@@ -17,7 +17,11 @@ export interface AtomicWriteOptions {
 
 export async function writeFileAtomically(file: string, content: string, opts: AtomicWriteOptions = {}): Promise<void> {
   // level by level: a recursive mkdir spins on paths under /proc
-  ensureParentDirectory(file, { mode: opts.directoryMode ?? 0o700 });
+  try {
+    ensureParentDirectory(file, { mode: opts.directoryMode ?? 0o700 });
+  } catch (error) {
+    throw diskFullOf(error, file) ?? error;
+  }
   const mode = opts.mode ?? 0o600;
   await replaceFileAtomically(file, (temporary) => (opts.durable ? writeDurably(temporary, content, mode) : fs.promises.writeFile(temporary, content, { mode })));
 }

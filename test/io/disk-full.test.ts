@@ -136,6 +136,23 @@ describe('a full disk', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  it('fails an atomic replace whose folder cannot be made for want of space as DiskFullError naming the file', async () => {
+    const dir = tempDir('fleetctl-full-');
+    const file = path.join(dir, 'cache', 'document.json');
+    const realMkdir = fs.mkdirSync;
+    fs.mkdirSync = ((folder: fs.PathLike) => {
+      throw noSpace('ENOSPC', 'mkdir', String(folder));
+    }) as typeof fs.mkdirSync;
+    syncBuiltinESMExports();
+    try {
+      await expect(writeFileAtomically(file, '{}')).rejects.toThrow(`cannot write ${file}: no space left on device (ENOSPC)`);
+    } finally {
+      fs.mkdirSync = realMkdir;
+      syncBuiltinESMExports();
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it('fails a config store write as DiskFullError ("no space left", not "check the permissions"), its lock released', async () => {
     const dir = tempDir('fleetctl-full-');
     const store = await openConfigStore(dir);
