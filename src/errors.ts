@@ -18,6 +18,8 @@ export const ExitCode = {
   thresholdBreached: 13,
   /** Set by bin/fleetctl.js (bin/supported-node.js) before the bundle loads: nothing in src/ returns it. */
   nodeUnsupported: 14,
+  /** A write failed for want of space (ENOSPC) or quota (EDQUOT): not a bug, and not the permissions. */
+  diskFull: 15,
   /** The terminal went away (SIGHUP: an SSH session dropped), 128 + 1 by the shell's convention. */
   hungUp: 129,
   interrupted: 130,
@@ -79,6 +81,27 @@ export class CancelledError extends failureClass('CancelledError', ExitCode.inte
   constructor(message = 'Interrupted') {
     super(message);
   }
+}
+
+/**
+ * A file fleetctl writes (a journal, the config store, a cache, a lock, the embedded sandbox's state) could not be
+ * written: the disk or the quota is full. One line naming the file; a bulk run under way also prints its resume line.
+ */
+export class DiskFullError extends failureClass('DiskFullError', ExitCode.diskFull) {
+  constructor(
+    readonly file: string,
+    code = 'ENOSPC',
+  ) {
+    super(`cannot write ${file}: no space left on device (${code})`, 'free some space on its file system, or raise the quota');
+  }
+}
+
+/** The DiskFullError a failed write of `file` stands for, or undefined when it failed for another reason. */
+export function diskFullOf(error: unknown, file?: string): DiskFullError | undefined {
+  if (error instanceof DiskFullError) return error;
+  const failed = error as { code?: unknown; path?: unknown } | null;
+  if (failed?.code !== 'ENOSPC' && failed?.code !== 'EDQUOT') return undefined;
+  return new DiskFullError(file ?? (typeof failed.path === 'string' ? failed.path : 'a file'), failed.code);
 }
 
 /** Some items of a bulk operation failed; the command has already reported which. */

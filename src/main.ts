@@ -1,6 +1,6 @@
 // Builds the command tree, runs it, and is the only place that turns errors into exit codes.
 import { Command, CommanderError, Option } from 'commander';
-import { ApiError, CancelledError, DeclinedError, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
+import { ApiError, CancelledError, DeclinedError, diskFullOf, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
 import { OWNED_SIGNALS } from './io/signals.js';
 import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type Runtime } from './factory.js';
@@ -42,6 +42,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   12   with --wait: some devices did not report again in time
   13   a fleetctl status --fail-if threshold was breached
   14   this Node.js version cannot run fleetctl (the line says which is needed)
+  15   no space left on device (ENOSPC, EDQUOT) for a file fleetctl writes:
+       the line names it; a bulk run under way prints its resume line
   129  hung up (SIGHUP: the terminal or SSH session went away), stopped as
        cleanly as for SIGTERM
   130  interrupted (Ctrl-C, SIGTERM)`;
@@ -220,11 +222,13 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
     deps.io.info(error.said);
     return error.exitCode;
   }
-  // a typed error is an expected outcome, said in full by its message: a stack trace is for bugs (--debug)
-  if (error instanceof FleetctlError) {
-    deps.io.error(error.message);
-    if (error.hint) deps.io.hint(error.hint);
-    return error.exitCode;
+  // a typed error is an expected outcome, said in full by its message: a stack trace is for bugs (--debug); a write
+  // that found the disk full is one wherever it happened (a cache, a download), named by the file Node's error names
+  const typed = error instanceof FleetctlError ? error : diskFullOf(error);
+  if (typed) {
+    deps.io.error(typed.message);
+    if (typed.hint) deps.io.hint(typed.hint);
+    return typed.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
   deps.io.error(`unexpected failure: ${message}`);

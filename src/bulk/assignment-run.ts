@@ -68,7 +68,7 @@ async function fromRows(deps: BulkDeps, opts: AssignmentRunOptions): Promise<Pla
 
 async function resumed(deps: BulkDeps, opts: AssignmentRunOptions): Promise<Plan> {
   const runId = opts.resume!;
-  const journal = await Journal.open<AssignmentResult>(journalPathOf(deps.configDir(), runId, opts.journal), runId);
+  const journal = await Journal.open<AssignmentResult>(journalPathOf(deps.configDir(), runId, opts.journal), runId, (line) => deps.io.info(line));
   const service = await currentService(deps).catch((error: unknown) => error as Error);
   const refusal = journal.header.command !== opts.command
     ? new UsageError(`run ${runId} was a ${journal.header.command.replace('_', '-')}, not a devices ${opts.command}`)
@@ -95,7 +95,7 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Plan):
   const service = plan.service ? { service: plan.service } : {};
   const header = { type: 'run', version: 1, run_id: plan.runId, command: opts.command, key_base: '', targets: plan.targets, created_at: deps.clock.now().toISOString(), vehicles: plan.vehicles, ...service } as const;
   if (!opts.dryRun && !plan.journal) {
-    plan.journal = await Journal.create<AssignmentResult>(journalPathOf(deps.configDir(), plan.runId, opts.journal), header);
+    plan.journal = await Journal.create<AssignmentResult>(journalPathOf(deps.configDir(), plan.runId, opts.journal), header, (line) => deps.io.info(line));
     await noteJournalElsewhere(deps.configDir(), plan.runId, plan.journal.file);
   }
   const journal = opts.dryRun ? undefined : plan.journal;

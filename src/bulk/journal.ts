@@ -1,10 +1,10 @@
 // The journal of a bulk run: a header naming the run, then one line per device result, appended as results
 // arrive (synchronously, so a crash loses at most the answers in flight; those are replayed by their keys).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
 import { ensureParentDirectory } from '../io/directories.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { diskFullOf, type DiskFullError, UsageError } from '../errors.js';
 import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io/read-input.js';
 import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
@@ -132,9 +132,10 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     readonly history: JournalHistory = emptyHistory(),
   ) {}
 
-  static async create<R extends JournalEntry = DeviceCommandResult>(file: string, header: JournalHeader): Promise<Journal<R>> {
+  /** `notice`: one line when an empty journal left by a killed start is replaced. */
+  static async create<R extends JournalEntry = DeviceCommandResult>(file: string, header: JournalHeader, notice?: (line: string) => void): Promise<Journal<R>> {
     requireRegularFileOrMissing(file, 'the journal');
-    await refuseExisting(file);
+    await refuseExisting(file, false);
     try {
       ensureParentDirectory(file);
     } catch (error) {
@@ -143,40 +144,44 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     // two new runs given one --journal at once: one of them writes it
     const lock = await lockJournal(file, `the journal ${file}`);
     try {
-      return await new Journal<R>(file, header, new Map(), lock).start();
+      return await new Journal<R>(file, header, new Map(), lock).start(notice);
     } catch (error) {
       lock.release();
       throw error;
     }
   }
 
-  /** Writes the header of a new journal; never over an existing one. */
-  private async start(): Promise<Journal<R>> {
+  /** Writes the header of a new journal; never over one that holds results. */
+  private async start(notice?: (line: string) => void): Promise<Journal<R>> {
     const { file, header } = this;
-    await refuseExisting(file);
+    // under the journal's lock: a journal with no result is no live run's (its run would hold the lock)
+    const replaced = await refuseExisting(file, true);
     try {
+      if (replaced !== undefined) unlinkSync(file);
       appendFileSync(file, `${JSON.stringify(header)}\n`, { mode: 0o600, flag: 'wx' });
     } catch (error) {
       // nothing was sent yet: a journal that cannot be written stops the run before it starts
       throw unwritable(file, error);
     }
+    if (replaced !== undefined) notice?.(`Replaced the journal ${file}: ${replaced}, left by a run killed as it started.`);
     return this;
   }
 
-  static async open<R extends JournalEntry = DeviceCommandResult>(file: string, runId: string): Promise<Journal<R>> {
+  /** `notice`: one line when a last line cut short is dropped (repairTail). */
+  static async open<R extends JournalEntry = DeviceCommandResult>(file: string, runId: string, notice?: (line: string) => void): Promise<Journal<R>> {
     requireRegularFileOrMissing(file, 'the journal');
     // a journal that is not there is said so, and no lock file (nor its folder) is made for it
     if (!existsSync(file)) throw noJournal(file, runId, 'ENOENT');
     const lock = await lockJournal(file, `run ${runId}`);
     try {
-      return await Journal.read<R>(file, runId, lock);
+      return await Journal.read<R>(file, runId, lock, notice);
     } catch (error) {
       lock.release();
       throw error;
     }
   }
 
-  private static async read<R extends JournalEntry>(file: string, runId: string, lock: HeldLock): Promise<Journal<R>> {
+  private static async read<R extends JournalEntry>(file: string, runId: string, lock: HeldLock, notice?: (line: string) => void): Promise<Journal<R>> {
     // bounded and never blocking: --journal may name a FIFO or a device by mistake
     const text = await readTextFile(file, `the journal ${file}`).catch((error: unknown) => {
       if (!(error instanceof InputFileError) || error.code === undefined) throw error;
@@ -186,16 +191,27 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     let header: JournalHeader | undefined;
     const results = new Map<string, R>();
     const history = emptyHistory();
+    // where the lines read end: a torn last line after it is dropped before anything is appended (repairTail)
+    let kept = 0;
+    let offset = 0;
+    let torn: string | undefined;
     lines.forEach((line, index) => {
+      const end = Math.min(offset + line.length + 1, text.length);
+      offset = end;
       if (line.trim() === '') return;
       let record: JournalHeader | JournalResult<R>;
       try {
         record = JSON.parse(line) as JournalHeader | JournalResult<R>;
       } catch {
-        // a line cut short by a crash is the last one: what it said is simply unknown, and will be replayed
-        if (index >= lines.length - 2) return;
+        // a line cut short by a crash or a full disk is the last one: what it said is simply unknown, and will be
+        // resolved by its idempotency key (its device is pending again, and an executed command replays)
+        if (index >= lines.length - 2) {
+          torn = line;
+          return;
+        }
         throw new UsageError(`journal ${file} line ${index + 1} is not JSON`);
       }
+      kept = end;
       const entry = record as JournalHeader | JournalResult<R> | WaitLine | BrakeLine;
       if (entry.type === 'run') header = entry;
       else if (entry.type === 'result') {
@@ -209,25 +225,36 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     });
     if (!header) throw new UsageError(`journal ${file} has no run header`);
     if (header.run_id !== runId) throw new UsageError(`journal ${file} is for run ${header.run_id}, not ${runId}`);
+    repairTail(file, text.slice(0, kept), kept < text.length || !text.endsWith('\n'));
+    if (torn !== undefined) notice?.(`Repaired the journal ${file}: dropped its last line, cut short as it was written (a crash or a full disk)${tornDevice(torn)}.`);
     return new Journal<R>(file, header, results, lock, history);
   }
 
   append(result: R, at: Date): void {
     this.results.set(result.hardware_id, result);
     const record: JournalResult<R> = { ...result, type: 'result', at: at.toISOString() };
-    appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+    this.appendLine(record);
   }
 
   /** What --wait saw of a device. */
   appendWait(line: WaitLine): void {
     this.history.waits.set(line.hardware_id, line);
-    appendFileSync(this.file, `${JSON.stringify(line)}\n`);
+    this.appendLine(line);
   }
 
   /** The brake stopped the run. */
   appendBrake(reason: string, at: Date): void {
     const line: BrakeLine = { type: 'brake', reason, at: at.toISOString() };
-    appendFileSync(this.file, `${JSON.stringify(line)}\n`);
+    this.appendLine(line);
+  }
+
+  /** One line, in one write; a full disk stops the run (exit 15, with its resume line), any part written is repaired on resume. */
+  private appendLine(record: object): void {
+    try {
+      appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+    } catch (error) {
+      throw diskFullOf(error, this.file) ?? error;
+    }
   }
 
   /** Lets another process resume the run. */
@@ -271,30 +298,70 @@ function emptyHistory(): JournalHistory {
   return history;
 }
 
-async function refuseExisting(file: string): Promise<void> {
-  if (!existsSync(file)) return;
-  const owner = await runIdOf(file);
+/**
+ * Refuses an existing journal, unless it holds nothing but a header (or not even that: a run killed as it started)
+ * and `replaceable`: then says what it held, for the line that says it is replaced.
+ */
+async function refuseExisting(file: string, replaceable: boolean): Promise<string | undefined> {
+  if (!existsSync(file)) return undefined;
+  const text = await readTextFile(file, `the journal ${file}`).catch(() => undefined);
+  const owner = text === undefined ? undefined : runIdOfText(text);
+  if (text !== undefined && holdsNothing(text)) {
+    if (replaceable) return text.trim() === '' ? 'it was empty' : owner ? `it held only the header of run ${owner}` : 'it held not even a whole header';
+    return undefined; // decided under the journal's lock, which a live run holds
+  }
   throw new UsageError(
     `journal ${file} already exists`,
     owner ? `it is the journal of run ${owner}: finish that run with --resume ${owner} --journal ${file}, or choose another --journal` : 'choose another --journal',
   );
 }
 
-function unwritable(file: string, error: unknown): UsageError {
-  return new UsageError(`cannot write the journal ${file}: ${(error as Error).message}`, 'choose a writable --journal FILE');
+function unwritable(file: string, error: unknown): UsageError | DiskFullError {
+  return diskFullOf(error, file) ?? new UsageError(`cannot write the journal ${file}: ${(error as Error).message}`, 'choose a writable --journal FILE');
 }
 
 function noJournal(file: string, runId: string, code: string): UsageError {
   return new UsageError(`no journal for run ${runId} at ${file} (${code})`, 'pass --journal FILE if the run used one');
 }
 
-/** The run id in the header of an existing journal, if it has one. */
-async function runIdOf(file: string): Promise<string | undefined> {
+/** The run id in the header of a journal's text, if it has one. */
+function runIdOfText(text: string): string | undefined {
   try {
-    const first = (await readTextFile(file, `the journal ${file}`)).split('\n', 1)[0] ?? '';
-    const header = JSON.parse(first) as Partial<JournalHeader>;
+    const header = JSON.parse(text.split('\n', 1)[0] ?? '') as Partial<JournalHeader>;
     return header.type === 'run' && typeof header.run_id === 'string' ? header.run_id : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** No line past the header (a torn header included): nothing was recorded, so no run can be resumed from it. */
+function holdsNothing(text: string): boolean {
+  return text.split('\n').filter((line) => line.trim() !== '').length <= 1;
+}
+
+/**
+ * Truncates the journal to the lines read (`kept`, each ended by a newline) when `torn`: a line cut short is dropped
+ * before anything is appended after it, so the next read does not find it mid-file (only a last line may be torn).
+ */
+function repairTail(file: string, kept: string, torn: boolean): void {
+  if (!torn) return;
+  try {
+    truncateSync(file, Buffer.byteLength(kept));
+    // a whole record whose newline was not written keeps it: the line is complete, and the next one starts apart
+    if (kept !== '' && !kept.endsWith('\n')) appendFileSync(file, '\n');
+  } catch (error) {
+    throw diskFullOf(error, file) ?? new UsageError(`cannot repair the journal ${file}: ${(error as Error).message}`, 'check that you may write to it');
+  }
+}
+
+/** What becomes of the device a torn line named, when it got as far as naming it; nothing otherwise. */
+function tornDevice(line: string): string {
+  const named = /"hardware_id":("(?:[^"\\]|\\.)*")/.exec(line)?.[1];
+  let id: unknown;
+  try {
+    id = named === undefined ? undefined : JSON.parse(named);
+  } catch {
+    id = undefined;
+  }
+  return typeof id === 'string' ? `; what it said of device ${id} is unknown: unless an earlier line says it is done, it is sent again with the same idempotency key (a command already executed replays)` : '';
 }

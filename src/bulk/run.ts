@@ -125,7 +125,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
   else if (run.journal) announcePlan(deps, run);
   if (!run.journal) {
-    run.journal = await Journal.create(journalPathOf(deps.configDir(), run.runId, opts.journal), header(verb, run, deps.clock.now()));
+    run.journal = await Journal.create(journalPathOf(deps.configDir(), run.runId, opts.journal), header(verb, run, deps.clock.now()), (line) => deps.io.info(line));
     await noteJournalElsewhere(deps.configDir(), run.runId, run.journal.file);
   }
   const journal = run.journal;
@@ -266,7 +266,7 @@ function nothingMatched(source: TargetSource): NotFoundError {
 async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<Run> {
   const runId = opts.resume!;
   if (!isEmptySource(opts.source)) throw new UsageError('--resume takes its devices from the journal: give no hardware ids, --from-file, --from-run or selection');
-  const journal = await Journal.open(journalPathOf(deps.configDir(), runId, opts.journal), runId);
+  const journal = await Journal.open(journalPathOf(deps.configDir(), runId, opts.journal), runId, (line) => deps.io.info(line));
   const { header } = journal;
   const mismatch = header.command !== verb.command
     ? new UsageError(`run ${runId} was a ${header.command.replace('_', '-')}, not a ${verb.name}`)

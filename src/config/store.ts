@@ -5,7 +5,7 @@
 import path from 'node:path';
 import os from 'node:os';
 import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { ConfigError } from '../errors.js';
+import { ConfigError, diskFullOf } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
 import { acquireLock } from '../shared/file-lock.js';
@@ -108,7 +108,7 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
         try {
           writer.store = data as unknown as Record<string, unknown>;
         } catch (error) {
-          throw new ConfigError(`could not write the config store ${file}: ${(error as Error).message.split('\n')[0]}`, 'check the permissions of the file and its folder');
+          throw diskFullOf(error, file) ?? new ConfigError(`could not write the config store ${file}: ${(error as Error).message.split('\n')[0]}`, 'check the permissions of the file and its folder');
         }
       } finally {
         lock.release();

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureParentDirectory } from './directories.js';
+import { diskFullOf } from '../errors.js';
 
 export interface AtomicWriteOptions {
   mode?: number;
@@ -16,7 +17,11 @@ export interface AtomicWriteOptions {
 
 export async function writeFileAtomically(file: string, content: string, opts: AtomicWriteOptions = {}): Promise<void> {
   // level by level: a recursive mkdir spins on paths under /proc
-  ensureParentDirectory(file, { mode: opts.directoryMode ?? 0o700 });
+  try {
+    ensureParentDirectory(file, { mode: opts.directoryMode ?? 0o700 });
+  } catch (error) {
+    throw diskFullOf(error, file) ?? error;
+  }
   const mode = opts.mode ?? 0o600;
   await replaceFileAtomically(file, (temporary) => (opts.durable ? writeDurably(temporary, content, mode) : fs.promises.writeFile(temporary, content, { mode })));
 }
@@ -39,6 +44,7 @@ export async function replaceFileAtomically(file: string, write: (temporary: str
     await fs.promises.rename(temporary, file);
   } catch (error) {
     await fs.promises.unlink(temporary).catch(() => undefined);
-    throw error;
+    // a full disk is said of the file being replaced (the temporary is gone), as every write of fleetctl says it
+    throw diskFullOf(error, file) ?? error;
   }
 }

@@ -9,6 +9,8 @@ export class DirectoryError extends Error {
   constructor(
     readonly directory: string,
     message: string,
+    /** The system's code for a level that could not be made (ENOSPC: errors.ts diskFullOf reads it). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'DirectoryError';
@@ -35,7 +37,7 @@ export function ensureDirectory(directory: string, opts: DirectoryOptions = {}):
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST' && isDirectory(level, target)) continue; // made meanwhile by another process
-      throw new DirectoryError(target, `cannot create ${level} (${describe(code, error)})`);
+      throw new DirectoryError(target, `cannot create ${level} (${describe(code, error)})`, code);
     }
   }
 }

@@ -11,9 +11,9 @@
 // itself done under a short-lived second lock, so two waiters never both break it and then both take it. Each
 // recovery is one line to the caller's notice, and so is a wait past a second: what it waits for, and who holds it.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import os from 'node:os';
-import { ExitCode, FleetctlError } from '../errors.js';
+import { diskFullOf, ExitCode, FleetctlError } from '../errors.js';
 
 export interface LockOwner {
   pid: number;
@@ -127,14 +127,30 @@ export function readLockOwner(file: string): LockOwner | undefined {
 }
 
 function tryCreate(file: string, owner: LockOwner): boolean {
+  let descriptor: number;
   try {
-    writeFileSync(file, JSON.stringify(owner), { flag: 'wx', mode: 0o600 });
-    return true;
+    descriptor = openSync(file, 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    // its folder is the caller's to make, as for the file it guards
-    throw new LockBusyError(file, undefined, `cannot create the lock file ${file}: ${(error as Error).message}`, 'check that its folder exists and that you may write to it');
+    throw cannotCreate(file, error);
   }
+  // created, so ours to remove: a lock that cannot be written (a full disk) leaves no empty file behind
+  try {
+    const text = JSON.stringify(owner);
+    // a regular file takes fewer bytes than given only when the disk is full
+    if (writeSync(descriptor, text) < Buffer.byteLength(text)) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+  } catch (error) {
+    closeSync(descriptor);
+    unlinkQuietly(file);
+    throw cannotCreate(file, error);
+  }
+  closeSync(descriptor);
+  return true;
+}
+
+function cannotCreate(file: string, error: unknown): FleetctlError {
+  // its folder is the caller's to make, as for the file it guards
+  return diskFullOf(error, file) ?? new LockBusyError(file, undefined, `cannot create the lock file ${file}: ${(error as Error).message}`, 'check that its folder exists and that you may write to it');
 }
 
 function holdLock(file: string, token: string, staleMs: number): HeldLock {

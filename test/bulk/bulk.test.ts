@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import path from 'node:path';
 import { newDevicesRebootCommand } from '../../src/commands/devices/reboot.js';
@@ -441,6 +441,8 @@ describe('devices reboot, bulk: run', () => {
     const dir = tempDir();
     const file = path.join(dir, 'j.ndjson');
     (await Journal.create(file, { type: 'run', version: 1, run_id: 'r1', command: 'reboot', key_base: 'b', targets: ['HW-1'], created_at: 'x' })).close();
+    // a journal with a result (one with none is replaced: test/io/disk-full.test.ts)
+    appendFileSync(file, `${JSON.stringify({ hardware_id: 'HW-1', status: 'accepted', type: 'result', at: 'x' })}\n`);
     const f = fakeDeps({ configDir: dir });
     await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] }, journal: file }))).rejects.toMatchObject({
       exitCode: 2,
