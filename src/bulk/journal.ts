@@ -299,15 +299,17 @@ function emptyHistory(): JournalHistory {
 }
 
 /**
- * Refuses an existing journal, unless it holds nothing but a header (or not even that: a run killed as it started)
- * and `replaceable`: then says what it held, for the line that says it is replaced.
+ * Refuses an existing journal, unless it holds not even a whole header (a run killed as it started, before it could
+ * send anything) and `replaceable`: then says what it held, for the line that says it is replaced. A journal with
+ * its header whole is never replaced, results or not: its run may have sent commands whose answers it did not live
+ * to write, and only its --resume replays them with their keys (a new run would send them again, with new ones).
  */
 async function refuseExisting(file: string, replaceable: boolean): Promise<string | undefined> {
   if (!existsSync(file)) return undefined;
   const text = await readTextFile(file, `the journal ${file}`).catch(() => undefined);
   const owner = text === undefined ? undefined : runIdOfText(text);
-  if (text !== undefined && holdsNothing(text)) {
-    if (replaceable) return text.trim() === '' ? 'it was empty' : owner ? `it held only the header of run ${owner}` : 'it held not even a whole header';
+  if (text !== undefined && holdsNothing(text) && owner === undefined) {
+    if (replaceable) return text.trim() === '' ? 'it was empty' : 'it held not even a whole header';
     return undefined; // decided under the journal's lock, which a live run holds
   }
   throw new UsageError(
