@@ -126,8 +126,9 @@ describe('the embedded sandbox under SIGHUP (a dropped SSH session)', () => {
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
-        // the run id is out: the run is under way, one device at a time; hung up a moment later
-        if (/--resume \S+\)/.test(stderr) && !hangingUp) hangingUp = setTimeout(() => child.kill('SIGHUP'), 100);
+        // the run id is out: the run is under way, one device at a time; hung up at once (31 devices one after the
+        // other take a hundred milliseconds or so: a later hang-up could come after the last)
+        if (/--resume \S+\)/.test(stderr) && !hangingUp) hangingUp = setTimeout(() => child.kill('SIGHUP'), 0);
       });
       const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
       child.on('error', reject);
