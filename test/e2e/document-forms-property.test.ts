@@ -12,8 +12,8 @@
 // 2 s of waiting for a rebooted device to report). FLEETCTL_DOC_FORMS_RUNS=50 explores further;
 // FLEETCTL_DOC_FORMS_SEED=random draws a new seed (printed), FLEETCTL_DOC_FORMS_SEED=N replays one. No shrinking:
 // a failure prints the variant whole and the command with its output.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
+import { tempDir } from '../support/temp-dir.js';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ const named = (forms: DocumentForms, schema: keyof MemberRenames, member: string
 /** Every check of one variant; the first that fails throws, naming the command. */
 async function checkVariant(forms: DocumentForms): Promise<void> {
   const h = await startSecondHarness({ documentForms: forms, commandReturnMs: 150 });
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-forms-'));
+  const dir = tempDir('fleetctl-forms-');
   try {
     const reportedAt = named(forms, 'Device', 'reported_at');
     await lists(h, forms);
@@ -89,7 +89,6 @@ async function checkVariant(forms: DocumentForms): Promise<void> {
     await mediaDownload(h, dir);
     await webhookApply(h);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
     await h.close();
   }
 }

@@ -2,20 +2,15 @@
 // setting, a topic type and a hardware id in the wrong case are each one line naming what was meant, exit 2 (or 5
 // for a device), and nothing on stdout. A login's scope refusal names the scopes in fleetctl's words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { tempDir } from '../support/temp-dir.js';
 import { startHarness, type SandboxHarness } from './harness.js';
 
 let h: SandboxHarness;
 let hardwareId: string;
-const dirs: string[] = [];
 
 /** A config directory of its own: each test starts from the profiles it stores. */
 function freshConfig(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fleetctl-names-'));
-  dirs.push(dir);
-  return dir;
+  return tempDir('fleetctl-names-');
 }
 
 beforeAll(async () => {
@@ -28,7 +23,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('profiles', () => {
