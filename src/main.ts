@@ -29,8 +29,9 @@ export const EXIT_CODES_HELP = `Exit codes:
   3    authentication failed (HTTP 401, 407, the token issuer refused the
        client or scope)
   4    forbidden (HTTP 403: missing scope, organization outside your tenant)
-  5    not found (HTTP 404, 410), or a --fleet-id/--organization-id selection
-       that matches no device (unless --allow-empty)
+  5    not found (HTTP 404, 410), a --fleet-id/--organization-id/--from-run
+       selection that matches no device (unless --allow-empty), or a
+       --dry-run naming a device the service does not know
   6    conflict (HTTP 409, 412, 428), or a lock another fleetctl holds past
        the wait (config store, embedded sandbox state, bulk run journal)
   7    unprocessable (HTTP 422)
