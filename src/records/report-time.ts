@@ -88,6 +88,14 @@ export function reportTimeOf(record: unknown, field: string): number | null | un
   return parseRfc3339(value);
 }
 
+/**
+ * Whether a device that reported at `reportMs` is stale at `nowMs`: its report is older than `staleAfterMs`. A report
+ * time in the future (a device clock ahead of this machine's) is fresh, not stale. One rule for `status` and `stale`.
+ */
+export function isStale(reportMs: number, nowMs: number, staleAfterMs: number): boolean {
+  return nowMs - reportMs > staleAfterMs;
+}
+
 /** The report time of one record as an instant (to the nanosecond: --wait compares it so); null and undefined as above. */
 export function reportInstantOf(record: unknown, field: string): Instant | null | undefined {
   const value = valueAt(record, field);

@@ -21,11 +21,22 @@ function capabilitiesOf(record: unknown): readonly string[] | undefined {
   return listed.length === 0 || listed.some((c) => COMMAND_CAPABILITIES.includes(c)) ? listed : undefined;
 }
 
+/**
+ * Whether a device can do `capability` (the selection language's has:): yes when its capabilities are a list of
+ * names holding it, whatever vocabulary the rest is in; no when the list is one fleetctl reads (capabilitiesOf) and
+ * lacks it; otherwise unknown, never a no that would leave the device out on a guess.
+ */
+function hasCapability(record: unknown, capability: string): boolean | undefined {
+  const listed: unknown = (record as { capabilities?: unknown } | null)?.capabilities;
+  if (Array.isArray(listed) && listed.includes(capability)) return true;
+  return capabilitiesOf(record)?.includes(capability);
+}
+
 /** The identifier of a record of a noun (recordId), for resources with nothing more to say. */
 const identified = (noun: string) => ({ idOf: (record: unknown): string | undefined => recordId(record, noun) });
 
 export const records = {
-  device: { ...identified('device'), hardwareIdOf, capabilitiesOf, vehiclesOf: vehicleMembers },
+  device: { ...identified('device'), hardwareIdOf, capabilitiesOf, hasCapability, vehiclesOf: vehicleMembers },
   event: {
     /** Its composite id (what `events get` takes), else its own id. */
     idOf: eventIdOf,

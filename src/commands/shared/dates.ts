@@ -3,9 +3,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import { compareInstants, formatInstant, parseInstant } from '../../shared/rfc3339.js';
-
-const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
-const DURATION = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
+import { DURATION_PATTERN as DURATION, UNIT_MS, durationMs } from '../../shared/duration.js';
 // A date, or a date-time with a space for the T, seconds optional, fraction optional, and a Z or ±hh[:]mm offset:
 // spelt as RFC 3339 before the one RFC 3339 reading checks it.
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -19,9 +17,8 @@ export const DATE_FORMS = 'an ISO 8601 date-time such as 2024-05-01T08:00:00Z, a
 
 /** A duration such as 5s, 30m, 24h, 7d, 2w in milliseconds, longer than zero and at most `maxMs`. */
 export function parseDuration(value: string, flag: string, maxMs = MAX_RELATIVE_MS): number {
-  const match = DURATION.exec(value.trim());
-  if (!match) throw new UsageError(`${flag} must be a duration such as 5s, 30m, 24h or 7d, got ${quoteInput(value)}`);
-  const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  const ms = durationMs(value);
+  if (ms === undefined) throw new UsageError(`${flag} must be a duration such as 5s, 30m, 24h or 7d, got ${quoteInput(value)}`);
   if (ms <= 0) throw new UsageError(`${flag} must be longer than zero, got ${quoteInput(value)}`);
   if (!(ms <= maxMs)) throw new UsageError(`${flag} must be at most ${describeDuration(maxMs)}, got ${quoteInput(value)}`);
   return ms;

@@ -3,7 +3,7 @@
 // report time must be read from the records themselves.
 import type { ApiClient } from '../../api/client.js';
 import type { Progress } from '../../io/progress.js';
-import { reportTimeFromRecords, reportTimeOf, type ReportTimeField } from '../../records/report-time.js';
+import { isStale, reportTimeFromRecords, reportTimeOf, type ReportTimeField } from '../../records/report-time.js';
 import { records } from '../../records/resources.js';
 
 /** The capabilities fleetctl sends commands for: shown even when no record has them. */
@@ -66,9 +66,8 @@ function count(tally: DeviceTally, device: unknown, opts: TallyOptions): void {
   const at = field === undefined ? undefined : reportTimeOf(device, field);
   if (at === null) tally.never_reported++;
   else if (at === undefined) tally.unknown++;
-  // a report time in the future (a device clock ahead) is reporting, not stale
-  else if (opts.now - at <= opts.staleAfterMs) tally.reporting++;
-  else tally.stale++;
+  else if (isStale(at, opts.now, opts.staleAfterMs)) tally.stale++;
+  else tally.reporting++;
   const listed = records.device.capabilitiesOf(device);
   if (listed !== undefined) {
     tally.capabilities.stated++;
