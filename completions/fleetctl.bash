@@ -1,7 +1,7 @@
 # bash completion for fleetctl (generated from the command tree)
 _fleetctl_subcommands() {
   case "$1" in
-    "") echo "api auth completion config devices drivers events fleets help journeys organizations sandbox status vehicles webhook webhook-config" ;;
+    "") echo "api auth completion config devices drivers events fleets help journeys organizations sandbox selection status vehicles webhook webhook-config" ;;
     "devices") echo "assign events get last-position last-reported list media reboot unassign wake-up" ;;
     "devices list") echo "" ;;
     "devices get") echo "" ;;
@@ -32,6 +32,11 @@ _fleetctl_subcommands() {
     "journeys") echo "list" ;;
     "journeys list") echo "" ;;
     "status") echo "" ;;
+    "selection") echo "delete list save show" ;;
+    "selection save") echo "" ;;
+    "selection list") echo "" ;;
+    "selection show") echo "" ;;
+    "selection delete") echo "" ;;
     "organizations") echo "descendants get list" ;;
     "organizations list") echo "" ;;
     "organizations get") echo "" ;;
@@ -73,15 +78,16 @@ _fleetctl_subcommands() {
     "sandbox fault clear") echo "" ;;
     "sandbox requests") echo "" ;;
     "completion") echo "" ;;
-    "help") echo "reference" ;;
+    "help") echo "reference select" ;;
     "help reference") echo "" ;;
+    "help select") echo "" ;;
   esac
 }
 _fleetctl_options() {
   case "$1" in
     "") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "devices") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
-    "devices list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --hardware-id --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --slurp --sort --timeout --version -V -o" ;;
+    "devices list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --hardware-id --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --slurp --sort --timeout --version --where -V -o" ;;
     "devices get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "devices assign") echo "--auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --field --from-file --help --insecure --journal --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --resume --sandbox --slurp --timeout --vehicle-id --version --yes -V -o -y" ;;
     "devices unassign") echo "--auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --from-file --help --insecure --journal --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --resume --sandbox --slurp --timeout --version --yes -V -o -y" ;;
@@ -110,6 +116,11 @@ _fleetctl_options() {
     "journeys") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "journeys list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --from --hardware-id --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --vehicle-id --version -V -o" ;;
     "status") echo "--auth-url --base-url --ca-file --columns --debug --fail-if --fleet-id --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --report-time-field --sandbox --since --slurp --stale-after --timeout --version -V -o" ;;
+    "selection") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "selection save") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version --where -V -o" ;;
+    "selection list") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "selection show") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "selection delete") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "organizations") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "organizations list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --sort --timeout --version -V -o" ;;
     "organizations get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
@@ -153,6 +164,7 @@ _fleetctl_options() {
     "completion") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "help") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "help reference") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --man-dir --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "help select") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
   esac
 }
 # How the value of flag $2 of command $1 completes; nothing when the flag takes no value.
@@ -161,7 +173,7 @@ _fleetctl_value() {
     "devices list|--organization-id") echo "lookup organization-id" ;;
     "devices list|--fleet-id") echo "lookup fleet-id" ;;
     "devices list|--hardware-id") echo "lookup hardware-id" ;;
-    "devices list|--limit" | "devices list|--cursor" | "devices list|--max-items" | "devices list|--sort") echo "any" ;;
+    "devices list|--where" | "devices list|--limit" | "devices list|--cursor" | "devices list|--max-items" | "devices list|--sort") echo "any" ;;
     "devices assign|--vehicle-id" | "devices assign|--field" | "devices assign|--concurrency" | "devices assign|--resume") echo "any" ;;
     "devices assign|--from-file" | "devices assign|--journal") echo "file" ;;
     "devices unassign|--from-file" | "devices unassign|--journal") echo "file" ;;
@@ -205,6 +217,7 @@ _fleetctl_value() {
     "status|--fleet-id") echo "lookup fleet-id" ;;
     "status|--organization-id") echo "lookup organization-id" ;;
     "status|--stale-after" | "status|--since" | "status|--report-time-field" | "status|--fail-if") echo "any" ;;
+    "selection save|--where") echo "any" ;;
     "organizations list|--limit" | "organizations list|--cursor" | "organizations list|--max-items" | "organizations list|--sort") echo "any" ;;
     "organizations descendants|--limit" | "organizations descendants|--cursor" | "organizations descendants|--max-items" | "organizations descendants|--sort") echo "any" ;;
     "api|-f" | "api|--raw-field" | "api|-F" | "api|--field" | "api|-H" | "api|--header" | "api|--idempotency-key") echo "any" ;;
@@ -269,6 +282,8 @@ _fleetctl_argument() {
     "devices media|0") echo "lookup hardware-id" ;;
     "devices media download|0") echo "lookup hardware-id" ;;
     "fleets get|0") echo "lookup fleet-id" ;;
+    "selection show|0") echo "lookup selection" ;;
+    "selection delete|0") echo "lookup selection" ;;
     "organizations get|0") echo "lookup organization-id" ;;
     "organizations descendants|0") echo "lookup organization-id" ;;
     "api|0") echo "words GET POST PUT PATCH DELETE" ;;

@@ -16,6 +16,11 @@ export interface PageOptions {
   all: boolean;
   /** Stop after this many items in total, asking for no more than needed. */
   maxItems?: number;
+  /**
+   * The items of each page to keep (a selection decided on the records, as a service filtering after paging would):
+   * the rest are dropped before they count, and a page left empty is not the end while has_more says more follow.
+   */
+  select?: (items: readonly unknown[]) => Promise<unknown[]>;
 }
 
 export type FetchPage<T> = (cursor: string | undefined, limit: number) => Promise<Page<T>>;
@@ -34,10 +39,13 @@ export class Pager<T> implements AsyncIterable<T> {
     let remaining = this.options.maxItems ?? Number.POSITIVE_INFINITY;
     let cursor = this.options.cursor;
     const followPages = this.options.all || this.options.maxItems !== undefined;
-    let pending = this.fetchPage(cursor, Math.min(this.options.limit, remaining));
+    const { select } = this.options;
+    // kept items are fewer than those asked for: pages are then asked for whole, never cut to what remains
+    const size = () => (select ? this.options.limit : Math.min(this.options.limit, remaining));
+    let pending = this.fetchPage(cursor, size());
     while (remaining > 0) {
       const page = checkedPage<T>(await pending);
-      const items = page.data.slice(0, remaining);
+      const items = (select ? ((await select(page.data)) as T[]) : page.data).slice(0, remaining);
       remaining -= items.length;
       this.hasMore = Boolean(page.has_more && page.next_cursor);
       this.nextCursor = this.hasMore ? (page.next_cursor ?? undefined) : undefined;
@@ -48,7 +56,7 @@ export class Pager<T> implements AsyncIterable<T> {
       if (following) {
         // the next page is asked for while this one is written: the wait for the API overlaps the output
         cursor = this.nextCursor;
-        pending = this.fetchPage(cursor, Math.min(this.options.limit, remaining));
+        pending = this.fetchPage(cursor, size());
         // a failure is reported where the page is awaited, after this page's items, not as an unhandled rejection
         pending.catch(() => undefined);
       }

@@ -16,6 +16,7 @@ const GROUPS: [name: string, load: GroupLoader][] = [
   ['vehicles', async (deps) => (await import('./vehicles/index.js')).newVehiclesCommand(deps)],
   ['journeys', async (deps) => (await import('./journeys/index.js')).newJourneysCommand(deps)],
   ['status', async (deps) => (await import('./status/index.js')).newStatusCommand(deps)],
+  ['selection', async (deps) => (await import('./selection/index.js')).newSelectionCommand(deps)],
   ['organizations', async (deps) => (await import('./organizations/index.js')).newOrganizationsCommand(deps)],
   ['api', async (deps) => (await import('./api/index.js')).newApiCommand(deps)],
   ['webhook-config', async (deps, _program, verb) => (await import('./webhook-config/index.js')).newWebhookConfigCommand(deps, verb)],

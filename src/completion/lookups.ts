@@ -11,7 +11,7 @@ import { recordLabel } from '../output/record-fields.js';
 // the member rules alone (records/members.ts), not every resource's: completion loads no more than it reads
 import { hardwareIdOf, recordId } from '../records/members.js';
 
-export type ApiValue = Exclude<LookedUpValue, 'profile'>;
+export type ApiValue = Exclude<LookedUpValue, 'profile' | 'selection'>;
 export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
 
 /** Enough for most tenants in a few requests; beyond it, a hardware id is checked with the API's own filter. */

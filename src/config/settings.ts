@@ -137,3 +137,8 @@ export function checkProfileName(name: string, what: string): string {
   }
   return name;
 }
+
+/** The profile's saved selections (fleetctl selection save): a name and its expression (selection/saved.ts looks them up). */
+export function savedSelections(data: ConfigData, profile: string): Readonly<Record<string, string>> {
+  return data.profiles[profile]?.selections ?? {};
+}

@@ -57,6 +57,13 @@ export function isHardwareIdField(field: string): boolean {
   return HARDWARE_ID_NAMES.includes(name) || HARDWARE_ID_NAME.test(name);
 }
 
+/** The names a record goes by (`name`, `display_name`, `title`, `label` ...): what fleet:North matches besides the id. */
+export function recordNames(record: unknown): string[] {
+  const members = membersOf(record);
+  if (!members) return [];
+  return Object.entries(members).filter(([name, value]) => NAME_NAME.test(name) && typeof value === 'string' && value.trim() !== '').map(([, value]) => value as string);
+}
+
 /**
  * When a record says it happened, which the spec does not name: the first of `preferred` holding a date-time,
  * else the first date-time member whose name is not a time of the record itself (created, updated, received).

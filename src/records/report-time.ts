@@ -88,6 +88,9 @@ export function reportTimeOf(record: unknown, field: string): number | null | un
   return parseRfc3339(value);
 }
 
+/** How long after its last report a device is stale when --stale-after does not say: `status` and --where's `stale`. */
+export const DEFAULT_STALE_AFTER_MS = 3_600_000;
+
 /**
  * Whether a device that reported at `reportMs` is stale at `nowMs`: its report is older than `staleAfterMs`. A report
  * time in the future (a device clock ahead of this machine's) is fresh, not stale. One rule for `status` and `stale`.

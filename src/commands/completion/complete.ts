@@ -1,6 +1,7 @@
 // `fleetctl __complete KIND -- WORDS...`: the values the completion scripts cannot know in advance. Hidden from
 // help and from completion. It never prompts and never writes to stderr: on any failure, or when its time budget
 // runs out, it prints nothing and succeeds, so the operator's command line is left as it was.
+import { savedSelections, selectedProfile } from '../../config/settings.js';
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { candidateLines, type Candidate } from '../../completion/candidates.js';
@@ -47,6 +48,7 @@ export async function completeRun(deps: CompleteDeps, opts: CompleteOptions): Pr
 
 async function candidatesFor(deps: CompleteDeps, kind: LookedUpValue, line: CompletionLine, budgetMs: number): Promise<Candidate[]> {
   if (kind === 'profile') return profiles(deps);
+  if (kind === 'selection') return selections(deps, line);
   // An embedded sandbox takes seconds to start: far too long for a Tab.
   if (line.sandbox) return [];
   const budget = AbortSignal.timeout(budgetMs);
@@ -60,6 +62,14 @@ async function profiles(deps: Pick<Deps, 'config'>): Promise<Candidate[]> {
   const data = (await deps.config()).read();
   const names = new Set([...Object.keys(data.profiles), ...(data.current_profile ? [data.current_profile] : [])]);
   return [...names].sort().map((value) => ({ value, description: value === data.current_profile ? 'current profile' : undefined }));
+}
+
+/** The saved selections of the profile the line names (its --profile), else the current one. */
+async function selections(deps: Pick<Deps, 'config' | 'env'>, line: CompletionLine): Promise<Candidate[]> {
+  const data = (await deps.config()).read();
+  const profile = selectedProfile({ profile: line.globals.profile }, deps.env, data).value;
+  const saved = savedSelections(data, profile);
+  return Object.keys(saved).sort().map((value) => ({ value, description: saved[value] }));
 }
 
 /** Requests follow the budget's signal; should anything not, the answer still comes a moment after it. */

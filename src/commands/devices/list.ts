@@ -1,25 +1,45 @@
 import type { Command } from 'commander';
 import { newFilteredListCommand, renderList, type FilteredListOptions, type ListDeps } from '../shared/record-verbs.js';
+import { renderPages } from '../shared/paging.js';
+import { viewOf } from '../../output/columns.js';
+import { readWhere, sayUndecided, selectorFor, type WhereDeps } from '../shared/where.js';
+import { UsageError } from '../../errors.js';
 
 export type DevicesListOptions = FilteredListOptions<'organizationId' | 'fleetId' | 'hardwareId'>;
+export type DevicesListDeps = ListDeps & WhereDeps;
 
-export function newDevicesListCommand(deps: ListDeps, run = devicesListRun): Command {
-  return newFilteredListCommand(deps, run, {
-    description: 'List devices, optionally of one organization, fleet or hardware id',
+
+export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRun): Command {
+  return newFilteredListCommand(deps, (_, opts) => run(deps, opts), {
+    description: 'List devices, optionally of one organization, fleet or hardware id, or those a condition selects',
     operationId: 'listDevices',
     view: 'device',
     filters: { organizationId: 'only devices of this organization', fleetId: 'only devices of this fleet', hardwareId: 'only the device with this hardware id' },
+    where: true,
     examples: [
       { comment: 'the first page of devices', command: 'fleetctl devices list' },
       { comment: 'every device as NDJSON, streamed page by page', command: 'fleetctl --sandbox devices list --all -o ndjson' },
       { comment: 'hardware ids and names only', command: 'fleetctl --sandbox devices list --columns hardware_id,name --limit 10' },
-      { comment: 'hardware ids of the devices that cannot be rebooted (jq, one item at a time)', command: "fleetctl --sandbox devices list --all --jq 'select(.capabilities | index(\"reboot\") | not) | .hardware_id'" },
+      { comment: 'the devices that cannot be rebooted and have not reported for two hours', command: 'fleetctl --sandbox devices list --all --where "-has:reboot seen:>2h"' },
       { comment: 'every device, the ones that reported last first', command: 'fleetctl --sandbox devices list --all --sort -last_seen_at --columns hardware_id,name,last_seen_at' },
     ],
   });
 }
 
-export async function devicesListRun(deps: ListDeps, opts: DevicesListOptions): Promise<void> {
+export async function devicesListRun(deps: DevicesListDeps, opts: DevicesListOptions): Promise<void> {
   const query = { organization_id: opts.organizationId, fleet_id: opts.fleetId, hardware_id: opts.hardwareId };
-  await renderList(deps, 'listDevices', { query }, 'device', opts.paging);
+  if (opts.where === undefined) return renderList(deps, 'listDevices', { query }, 'device', opts.paging);
+  const selection = await readWhere(deps, opts.where);
+  const selector = await selectorFor(deps, selection, {});
+  for (const [member, flag] of [['fleet_id', '--fleet-id'], ['organization_id', '--organization-id']] as const) {
+    const fromWhere = selector.query[member];
+    if (fromWhere !== undefined && query[member] !== undefined && fromWhere !== query[member]) {
+      throw new UsageError(`${flag} ${query[member]} and --where name different ${member === 'fleet_id' ? 'fleets' : 'organizations'} (${fromWhere}): no device is in both`, `give one of them`);
+    }
+  }
+  const filters = { ...selector.query, ...Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) };
+  const api = await deps.api();
+  const pager = api.list('listDevices', { query: filters, signal: deps.signal }, { ...opts.paging, select: (page) => selector.keep(page) });
+  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('device'), opts.paging);
+  sayUndecided(deps, selection, selector);
 }

@@ -12,9 +12,10 @@ import { manFileName, manPage } from './manual/roff.js';
 import { quoteInput, safeText } from '../../shared/terminal-text.js';
 import { completeValues } from '../../completion/values.js';
 import { describeVerb } from '../shared/help.js';
+import { newSelectTopicCommand } from './select-topic.js';
 
 export function newHelpCommand(deps: Pick<Deps, 'output'>, root: () => Command): Command {
-  const help = new Command('help').description('Show the help of a command, or the whole reference (help reference)').argument('[command...]', 'a command group, or a group and its verb');
+  const help = new Command('help').description('Show the help of a command, the whole reference (help reference), or the selection language (help select)').argument('[command...]', 'a command group, or a group and its verb');
   describeVerb(help, {
     output: 'text',
     examples: [
@@ -24,6 +25,7 @@ export function newHelpCommand(deps: Pick<Deps, 'output'>, root: () => Command):
   });
   help.action((words: string[]) => commandAt(root(), words).outputHelp());
   help.addCommand(newReferenceCommand(deps, root));
+  help.addCommand(newSelectTopicCommand(deps));
   return help;
 }
 

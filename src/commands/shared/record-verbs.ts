@@ -23,8 +23,8 @@ const FILTERS = {
 
 export type ListFilter = keyof typeof FILTERS;
 
-/** The filters given, each checked, and the paging. */
-export type FilteredListOptions<F extends ListFilter> = { [K in F]?: string } & { paging: ListPaging };
+/** The filters given, each checked, the paging, and a --where expression where the list takes one. */
+export type FilteredListOptions<F extends ListFilter> = { [K in F]?: string } & { paging: ListPaging; where?: string };
 
 export interface FilteredListSpec<F extends ListFilter> {
   description: string;
@@ -32,6 +32,8 @@ export interface FilteredListSpec<F extends ListFilter> {
   view: ViewName;
   /** The help of each filter the operation takes, in the order the flags are shown (and checked). */
   filters: Record<F, string>;
+  /** Takes --where (a list of devices). */
+  where?: boolean;
   examples: Example[];
 }
 
@@ -44,12 +46,14 @@ export function newFilteredListCommand<F extends ListFilter>(
   const command = new Command('list').description(spec.description);
   const filters = Object.keys(spec.filters) as F[];
   for (const name of filters) command.option(`${FILTERS[name].flag} ${FILTERS[name].value}`, spec.filters[name]);
+  // what --where does is loaded (where.ts) only when it is given
+  if (spec.where) command.option('--where <expression>', 'only the devices this condition selects, e.g. "fleet:North seen:>2h" (fleetctl help select)');
   addPagingOptions(command);
   completeValues(command, Object.fromEntries(filters.map((name) => [FILTERS[name].flag, FILTERS[name].completes])));
   describeVerb(command, { operationIds: [spec.operationId], shows: viewOf(spec.view), output: 'records', examples: spec.examples });
-  command.action(async (flags: RawPagingFlags & Partial<Record<F, string>>) => {
+  command.action(async (flags: RawPagingFlags & Partial<Record<F, string>> & { where?: string }) => {
     const given = Object.fromEntries(filters.map((name) => [name, FILTERS[name].check(flags[name], FILTERS[name].flag)]));
-    await run(deps, { ...given, paging: pagingFrom(flags) } as FilteredListOptions<F>);
+    await run(deps, { ...given, paging: pagingFrom(flags), ...(flags.where === undefined ? {} : { where: flags.where }) } as FilteredListOptions<F>);
   });
   return command;
 }

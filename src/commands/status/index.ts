@@ -5,6 +5,7 @@ import { ThresholdBreachedError, UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { collect, optionalUuid, requireNonEmpty } from '../shared/validate.js';
+import { DEFAULT_STALE_AFTER_MS } from '../../records/report-time.js';
 import { parseDuration } from '../shared/dates.js';
 import { buildReport, type StatusDeps, type StatusOptions } from './report.js';
 import { summaryLines } from './summary.js';
@@ -56,7 +57,7 @@ export function optionsFrom(flags: RawFlags): StatusOptions {
   return {
     fleetId,
     organizationId,
-    staleAfterMs: flags.staleAfter === undefined ? HOUR_MS : parseDuration(flags.staleAfter, '--stale-after'),
+    staleAfterMs: flags.staleAfter === undefined ? DEFAULT_STALE_AFTER_MS : parseDuration(flags.staleAfter, '--stale-after'),
     sinceMs: flags.since === undefined ? 24 * HOUR_MS : parseDuration(flags.since, '--since'),
     reportTimeField: flags.reportTimeField === undefined ? undefined : requireNonEmpty(flags.reportTimeField, '--report-time-field', 200),
     thresholds: (flags.failIf ?? []).map(parseThreshold),
