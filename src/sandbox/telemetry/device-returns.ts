@@ -7,6 +7,7 @@ import { prngFor } from '../seed/prng.js';
 import { isoString } from '../store/iso-time.js';
 import type { Capability, DeviceRecord, LastReportedState } from '../store/records.js';
 import type { WorldStore } from '../store/world-store.js';
+import type { CommandLogEntry } from '../store/commands.js';
 import type { ScenarioDeviceReporting } from '../scenario/scenario.js';
 
 export const DEFAULT_REPORTING = { reboot_downtime_ms: 20_000, reboot_jitter_ms: 0, wake_up_report_ms: 2_000 } as const;
@@ -40,6 +41,21 @@ export class DeviceReturns {
     }
     const jitter = Math.floor(prngFor(this.seed, 'reboot-jitter', device.hardware_id).next() * (this.model.reboot_jitter_ms + 1));
     this.due.set(row, atMs + this.model.reboot_downtime_ms + jitter);
+  }
+
+  /**
+   * The commands of a saved log, each as it was executed: a device rebooted by an earlier run, or by another
+   * process sharing the state, comes back when its downtime is over, as if this sandbox had taken the command.
+   */
+  replay(world: WorldStore, log: readonly CommandLogEntry[]): void {
+    for (const entry of log) {
+      const device = world.deviceByHardwareId(entry.hardware_id);
+      if (!device) continue;
+      const atMs = Date.parse(entry.executed_at);
+      // what had come back before this command (a wake-up finds a device back from its reboot)
+      this.settle(world, atMs);
+      this.accepted(device, entry.command, atMs);
+    }
   }
 
   /** Whether the device reports now (a moving world leaves a silent one alone). */

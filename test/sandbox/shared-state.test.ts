@@ -1,0 +1,132 @@
+// A state file shared one request at a time (shareState: the embedded sandbox of `fleetctl --sandbox`): two
+// sandboxes serve it at once, each request seeing every change of the other; a wait for the world says who holds
+// it; the world keeps its times from one start to the next; a device back from a reboot stays back, and its
+// record's last_seen_at is its last report's reported_at.
+import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { startSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { lockStateFile } from '../../src/sandbox/store/state-file.js';
+import { Harness } from './harness.js';
+import { tempDir } from '../support/temp-dir.js';
+
+const open: Harness[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.close()));
+});
+
+const statePathIn = () => path.join(tempDir('fleetctl-shared-'), 'sandbox', 'state.json');
+
+async function shared(statePath: string, opts: SandboxOptions = {}): Promise<Harness> {
+  const h = new Harness(await startSandbox({ port: 0, statePath, shareState: true, stateLockWaitMs: 10_000, ...opts }));
+  open.push(h);
+  return h;
+}
+
+async function closed(h: Harness): Promise<void> {
+  open.splice(open.indexOf(h), 1);
+  await h.close();
+}
+
+/** A device's record, by hardware id. */
+async function deviceOf(h: Harness, hardwareId: string): Promise<any> {
+  return (await h.all('/v1/devices?limit=100')).find((d: any) => d.hardware_id === hardwareId);
+}
+
+/** A clock the test moves. */
+function clockAt(iso: string) {
+  let ms = Date.parse(iso);
+  return { now: () => new Date(ms), advance: (by: number) => (ms += by) };
+}
+
+describe('a state file shared one request at a time', () => {
+  it('two sandboxes serve it at once: each answers at once and sees what the other changed', async () => {
+    const statePath = statePathIn();
+    const a = await shared(statePath);
+    // a second starts while the first runs: before, it waited for the first to close
+    const b = await shared(statePath);
+    const [hw] = (await a.call('GET', '/v1/devices?limit=50')).body.data.filter((d: any) => d.capabilities.includes('reboot')).map((d: any) => d.hardware_id);
+    const original = await a.call('POST', `/v1/devices/${hw}/commands/reboot`, { headers: { 'idempotency-key': 'shared' } });
+    expect(original.status).toBe(202);
+    // b's token was issued by b, a's reboot by a: each finds the other's
+    const replay = await b.call('POST', `/v1/devices/${hw}/commands/reboot`, { headers: { 'idempotency-key': 'shared' } });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(original.body);
+    const device = await deviceOf(b, hw);
+    expect((await b.call('DELETE', `/v1/devices/${device.id}/assignment`)).status).toBe(204);
+    expect((await a.call('GET', `/v1/devices/${device.id}`)).body.vehicle_id).toBeNull();
+    // the clients of one world: same secrets
+    expect(b.sb.clients).toEqual(a.sb.clients);
+    // nothing is held between requests
+    await expect(readFile(`${statePath}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a request that must wait for the world says so within a second, naming who holds it', async () => {
+    const statePath = statePathIn();
+    const notices: { line: string; at: number }[] = [];
+    const h = await shared(statePath, { lockNotice: (line) => notices.push({ line, at: Date.now() }), lockNoticeAfterMs: 300 });
+    await h.token();
+    const held = await lockStateFile(statePath, { waitMs: 0, purpose: 'fleetctl --sandbox devices events --follow' });
+    const asked = Date.now();
+    const answer = h.call('GET', '/v1/devices?limit=1');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(notices.map((n) => n.line)).toEqual([expect.stringMatching(new RegExp(`^Waiting for the sandbox state .+ is held by process ${process.pid} \\(fleetctl --sandbox devices events --follow, since .+\\)`))]);
+    expect(notices[0]!.at - asked).toBeLessThan(1000);
+    held.release();
+    expect((await answer).status).toBe(200);
+  });
+});
+
+describe('a world that keeps still', () => {
+  it('the same seeded times at every start: they are anchored to the world, which the state file keeps', async () => {
+    const statePath = statePathIn();
+    const clock = clockAt('2026-03-01T10:00:30Z');
+    const first = await shared(statePath, { now: clock.now });
+    const devices = await first.all('/v1/devices?limit=100');
+    const hw = devices.find((d: any) => d.last_seen_at !== null).hardware_id;
+    const events = (await first.call('GET', `/v1/devices/${hw}/events?limit=100`)).body.data;
+    await closed(first);
+    expect(JSON.parse(await readFile(statePath, 'utf8')).anchor).toBe('2026-03-01T10:00:00.000Z');
+
+    clock.advance(17 * 60_000);
+    const later = await shared(statePath, { now: clock.now });
+    expect(await later.all('/v1/devices?limit=100')).toEqual(devices);
+    expect((await later.call('GET', `/v1/devices/${hw}/events?limit=100`)).body.data).toEqual(events);
+  });
+
+  it('a device back from a reboot is back at the next start, its last_seen_at that of its last report, its history unchanged', async () => {
+    const statePath = statePathIn();
+    const clock = clockAt('2026-03-01T10:00:00Z');
+    const first = await shared(statePath, { now: clock.now });
+    const hw = 'HW-000001';
+    const events = (await first.call('GET', `/v1/devices/${hw}/events?limit=100`)).body.data;
+    const before = await deviceOf(first, hw);
+    expect((await first.call('GET', `/v1/devices/${hw}/last-reported`)).body.reported_at).toBe(before.last_seen_at);
+    const accepted = await first.call('POST', `/v1/devices/${hw}/commands/reboot`, { headers: { 'idempotency-key': 'back' } });
+    expect(accepted.status).toBe(202);
+    await closed(first);
+
+    // the default downtime is 20 s: the device came back while no sandbox ran
+    clock.advance(60_000);
+    const next = await shared(statePath, { now: clock.now });
+    const backAt = new Date(Date.parse(accepted.body.accepted_at) + 20_000).toISOString();
+    // the record (listed, as `status` counts it, and by id) and the last report agree
+    const device = await deviceOf(next, hw);
+    expect(device.last_seen_at).toBe(backAt);
+    expect((await next.call('GET', `/v1/devices/${device.id}`)).body.last_seen_at).toBe(backAt);
+    expect((await next.call('GET', `/v1/devices/${hw}/last-reported`)).body.reported_at).toBe(backAt);
+    expect((await next.call('GET', `/v1/devices/${hw}/events?limit=100`)).body.data).toEqual(events);
+  });
+
+  it('a device rebooted by one process comes back in another sharing the state', async () => {
+    const statePath = statePathIn();
+    const clock = clockAt('2026-03-01T10:00:00Z');
+    const a = await shared(statePath, { now: clock.now });
+    const b = await shared(statePath, { now: clock.now });
+    const accepted = await a.call('POST', '/v1/devices/HW-000001/commands/reboot', { headers: { 'idempotency-key': 'elsewhere' } });
+    clock.advance(25_000);
+    const backAt = new Date(Date.parse(accepted.body.accepted_at) + 20_000).toISOString();
+    expect((await deviceOf(b, 'HW-000001')).last_seen_at).toBe(backAt);
+    expect((await b.call('GET', '/v1/devices/HW-000001/last-reported')).body.reported_at).toBe(backAt);
+  });
+});
