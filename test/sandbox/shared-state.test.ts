@@ -4,7 +4,7 @@
 // record's last_seen_at is its last report's reported_at.
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { lockStateFile } from '../../src/sandbox/store/state-file.js';
 import { Harness } from './harness.js';
@@ -74,6 +74,29 @@ describe('a state file shared one request at a time', () => {
     expect(notices[0]!.at - asked).toBeLessThan(1000);
     held.release();
     expect((await answer).status).toBe(200);
+  });
+
+  it('a state another process reset is served as it is now; one it cannot read is answered 503 until it can be', async () => {
+    const statePath = statePathIn();
+    const h = await shared(statePath);
+    const commands = async () => (await fetch(`${h.sb.baseUrl}/_sandbox/commands`)).json();
+    expect((await h.call('POST', '/v1/devices/HW-000001/commands/reboot', { headers: { 'idempotency-key': 'before-reset' } })).status).toBe(202);
+    expect(await commands()).toHaveLength(1);
+    // what `fleetctl sandbox reset` does, under the lock: the next request finds a new world, kept at once
+    await rm(`${statePath}.changes`, { force: true });
+    await rm(statePath);
+    expect(await commands()).toEqual([]);
+    expect(JSON.parse(await readFile(statePath, 'utf8')).anchor).toMatch(/^\d{4}-/);
+
+    await writeFile(statePath, '{"format": "fleetctl-sandbox-state", "vers');
+    const refused = await fetch(`${h.sb.baseUrl}/_sandbox/commands`);
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { detail: string }).detail).toContain(`The sandbox cannot load its state: the sandbox state file ${statePath} is corrupt`);
+    // not taken for loaded: refused again, never overwritten
+    expect((await fetch(`${h.sb.baseUrl}/_sandbox/commands`)).status).toBe(503);
+    expect(await readFile(statePath, 'utf8')).toBe('{"format": "fleetctl-sandbox-state", "vers');
+    await rm(statePath);
+    expect(await commands()).toEqual([]);
   });
 });
 

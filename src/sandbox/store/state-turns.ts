@@ -41,12 +41,18 @@ export class StateTurns {
 
   private async hold<T>(work: () => Promise<T>): Promise<T> {
     const lock = await this.opts.lock();
+    // false while the disk holds a state this process has not loaded (one it could not read is tried again)
+    let current = true;
     try {
-      if (filesMark(this.file) !== this.seen) await this.opts.changed();
+      if (filesMark(this.file) !== this.seen) {
+        current = false;
+        await this.opts.changed();
+        current = true;
+      }
       return await work();
     } finally {
       // still holding the lock: nobody else wrote since, so this is what this process's own saves made
-      this.seen = filesMark(this.file);
+      if (current) this.seen = filesMark(this.file);
       lock.release();
     }
   }
