@@ -106,8 +106,18 @@ describe('a world that keeps still', () => {
     const clock = clockAt('2026-03-01T10:00:30Z');
     const first = await shared(statePath, { now: clock.now });
     const devices = await first.all('/v1/devices?limit=100');
-    const hw = devices.find((d: any) => d.last_seen_at !== null).hardware_id;
+    // a device with media
+    let hw = '';
+    for (const d of devices.filter((x: any) => x.last_seen_at !== null)) {
+      if ((await first.call('GET', `/v1/devices/${d.hardware_id}/media?limit=1`)).body.data.length > 0) {
+        hw = d.hardware_id;
+        break;
+      }
+    }
     const events = (await first.call('GET', `/v1/devices/${hw}/events?limit=100`)).body.data;
+    // media file names carry their times: stable too (their signed links expire, so names only)
+    const mediaNames = async (h: Harness) => (await h.call('GET', `/v1/devices/${hw}/media?limit=100`)).body.data.map((m: any) => m.file_name);
+    const media = await mediaNames(first);
     await closed(first);
     expect(JSON.parse(await readFile(statePath, 'utf8')).anchor).toBe('2026-03-01T10:00:00.000Z');
 
@@ -115,6 +125,7 @@ describe('a world that keeps still', () => {
     const later = await shared(statePath, { now: clock.now });
     expect(await later.all('/v1/devices?limit=100')).toEqual(devices);
     expect((await later.call('GET', `/v1/devices/${hw}/events?limit=100`)).body.data).toEqual(events);
+    expect(await mediaNames(later)).toEqual(media);
   });
 
   it('a device back from a reboot is back at the next start, its last_seen_at that of its last report, its history unchanged', async () => {

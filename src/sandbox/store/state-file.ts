@@ -1,7 +1,7 @@
 // The state file: seed parameters plus everything the API changed. Each change is on the disk before the request
 // that made it is answered (state-changes.ts: a log beside the file, folded into it now and then; the file itself is
-// replaced atomically); read at start, under its lock. A file that cannot be read as sandbox state makes start-up
-// fail and is never overwritten.
+// replaced atomically); read at start, under its lock, and by a sandbox sharing it whenever another process changed
+// it (state-turns.ts). A file that cannot be read as sandbox state makes start-up fail and is never overwritten.
 import { writeFileAtomically } from '../../io/atomic-file.js';
 import { acquireLock, type HeldLock } from '../../shared/file-lock.js';
 import { ensureParentDirectory } from '../../io/directories.js';
