@@ -65,7 +65,8 @@ describe('the embedded sandbox, shared', () => {
     expect((JSON.parse(list.stdout) as unknown[]).length).toBe(2);
     // before, it waited for the follower's lock (60 s) and failed naming it
     expect(list.stderr).not.toContain('Waiting for');
-    expect(tookMs).toBeLessThan(15_000);
+    // a process start and one request, on a loaded machine (before: 60 s, then exit 6)
+    expect(tookMs).toBeLessThan(30_000);
     expect(follower.child.exitCode).toBeNull();
 
     // a change made beside it: the follower goes on polling, the world has it
