@@ -106,6 +106,17 @@ describe('the embedded sandbox, shared', () => {
     }
   }, 120_000);
 
+  it('a `fleetctl sandbox --state` serving the same file holds it while it runs: a --sandbox command names it, and goes on once it stops', async () => {
+    const configDir = tempDir('fleetctl-shared-');
+    const env = envOf(configDir);
+    const server = started(['sandbox', '--port', '0', '--state', stateOf(configDir)], env);
+    await server.until(/ready/i, 1, 30_000);
+    const waiting = started(['--sandbox', 'devices', 'list', '--limit', '1', '-o', 'json'], env);
+    await waiting.until(new RegExp(`is held by process ${server.child.pid} \\(fleetctl sandbox --port 0 --state, since [^)]+\\)`), 1, 30_000);
+    server.child.kill('SIGTERM');
+    expect(await waiting.exited).toBe(0);
+  }, 120_000);
+
   it('the seeded world is the same from one run to the next: its times follow the world\'s anchor, not each start', async () => {
     const configDir = tempDir('fleetctl-shared-');
     const env = envOf(configDir);
