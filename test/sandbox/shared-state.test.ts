@@ -152,6 +152,22 @@ describe('a world that keeps still', () => {
     expect((await next.call('GET', `/v1/devices/${hw}/events?limit=100`)).body.data).toEqual(events);
   });
 
+  it('commands replayed from the log as they were taken: a device woken after it came back from a reboot reports after the wake-up', async () => {
+    const statePath = statePathIn();
+    const clock = clockAt('2026-03-01T10:00:00Z');
+    const first = await shared(statePath, { now: clock.now });
+    expect((await first.call('POST', '/v1/devices/HW-000001/commands/reboot', { headers: { 'idempotency-key': 'r' } })).status).toBe(202);
+    clock.advance(30_000);
+    const woken = await first.call('POST', '/v1/devices/HW-000001/commands/wake-up', { headers: { 'idempotency-key': 'w' } });
+    expect(woken.status).toBe(202);
+    await closed(first);
+    clock.advance(60_000);
+    const next = await shared(statePath, { now: clock.now });
+    const wokenAt = new Date(Date.parse(woken.body.accepted_at) + 2_000).toISOString();
+    expect((await deviceOf(next, 'HW-000001')).last_seen_at).toBe(wokenAt);
+    expect((await next.call('GET', '/v1/devices/HW-000001/last-reported')).body.reported_at).toBe(wokenAt);
+  });
+
   it('a device rebooted by one process comes back in another sharing the state', async () => {
     const statePath = statePathIn();
     const clock = clockAt('2026-03-01T10:00:00Z');

@@ -52,8 +52,9 @@ export class DeviceReturns {
       const device = world.deviceByHardwareId(entry.hardware_id);
       if (!device) continue;
       const atMs = Date.parse(entry.executed_at);
-      // what had come back before this command (a wake-up finds a device back from its reboot)
-      this.settle(world, atMs);
+      // whether it had come back before this command (a wake-up finds a device back from its reboot); only its
+      // own return matters to it, so a long log costs one step per entry
+      this.settleRow(world, device.seq, atMs);
       this.accepted(device, entry.command, atMs);
     }
   }
@@ -65,12 +66,15 @@ export class DeviceReturns {
 
   /** Makes the reports due by `nowMs`, each at its own time. */
   settle(world: WorldStore, nowMs: number): void {
-    for (const [row, at] of this.due) {
-      if (at > nowMs) continue;
-      this.due.delete(row);
-      this.silent.delete(row);
-      reportAgain(world, row, at);
-    }
+    for (const row of this.due.keys()) this.settleRow(world, row, nowMs);
+  }
+
+  private settleRow(world: WorldStore, row: number, nowMs: number): void {
+    const at = this.due.get(row);
+    if (at === undefined || at > nowMs) return;
+    this.due.delete(row);
+    this.silent.delete(row);
+    reportAgain(world, row, at);
   }
 }
 
