@@ -1,12 +1,16 @@
 // The sandbox: a stateful local emulator of the Fleet and Telematics API (issue 3).
 //   const sb = await startSandbox({ port: 0, seed: 7 });  ...  await sb.close();
 // State lives in memory; with statePath it is loaded at start, and every change is on the disk before the
-// request that made it is answered (store/state-file.ts). With a state file, the world is the one the file describes (its seed and device count win).
+// request that made it is answered (store/state-file.ts). With a state file, the world is the one the file describes
+// (its seed, device count and anchor win: world-choice.ts); with shareState too, processes serve it by turns.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { ALL_SCOPES, type SandboxClient } from './auth/clients.js';
-import { CorruptStateError, StateSaver, loadState, lockStateFile, type LoadedState, type SandboxState } from './store/state-file.js';
+import { CorruptStateError, StateSaver, loadState, lockStateFile, type LoadedState } from './store/state-file.js';
+import { StateTurns } from './store/state-turns.js';
+import type { HeldLock } from '../shared/file-lock.js';
+import { chooseWorld, startupScenario, type WorldChoice } from './world-choice.js';
+import { problem } from './http/problems.js';
 import type { SandboxHooks } from './hooks.js';
 import { FaultInjector, RateLimiter } from './resilience.js';
 import { answerClientError, createRequestHandler } from './http/server.js';
@@ -16,11 +20,11 @@ import { SandboxWebhookDelivery } from './webhooks/index.js';
 import { controlRoutes } from './control/index.js';
 import { controlTokenFor, guardControlRoutes } from './control/control-token.js';
 import { isLoopbackHost } from '../shared/loopback.js';
-import { faultRulesOrUsageError, readDataFile, scenarioOrUsageError, scenarioUsageError } from './control/data-file.js';
+import { faultRulesOrUsageError, readDataFile, scenarioUsageError } from './control/data-file.js';
 import { createApp, type AppHandle } from './sandbox-app.js';
 import { MovingWorld } from './telemetry/moving-world.js';
-import { asScenario, type Scenario } from './scenario/scenario.js';
-import { DEFAULT_DEVICES, DEFAULT_JOURNAL_SIZE, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SEED, validateOptions, type SandboxOptions } from './options.js';
+import type { Scenario } from './scenario/scenario.js';
+import { DEFAULT_JOURNAL_SIZE, DEFAULT_REQUEST_TIMEOUT_MS, validateOptions, type SandboxOptions } from './options.js';
 import { serverFor } from './tls-certificate.js';
 import { UsageError } from '../errors.js';
 import { serverTimeouts } from '../shared/server-timeouts.js';
@@ -53,28 +57,73 @@ export interface RunningSandbox {
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   validateOptions(opts);
-  // held from loading the state to its last save at close: see lockStateFile
-  const stateLock = opts.statePath ? await lockStateFile(opts.statePath, opts.stateLockWaitMs ?? 0, opts.lockNotice) : null;
+  const statePath = opts.statePath;
+  if (!statePath) return serveSandbox(opts, await startingWorld(opts, null), null);
+  const lock = () => lockStateFile(statePath, { waitMs: opts.stateLockWaitMs ?? 0, notice: opts.lockNotice, noticeAfterMs: opts.lockNoticeAfterMs, purpose: opts.lockPurpose });
+  // shared: held while the world is loaded (and, new, first saved), then one request at a time (store/state-turns.ts);
+  // else held from loading the state to its last save
+  const stateLock = await lock();
   try {
-    return await serveSandbox(opts, () => stateLock?.release());
+    const start = await startingWorld(opts, await loadState(statePath));
+    const sandbox = await serveSandbox(opts, start, opts.shareState ? lock : stateLock);
+    if (opts.shareState) stateLock.release();
+    return sandbox;
   } catch (err) {
-    stateLock?.release();
+    stateLock.release();
     throw err;
   }
 }
 
-async function serveSandbox(opts: SandboxOptions, releaseState: () => void): Promise<RunningSandbox> {
+interface StartingWorld {
+  choice: WorldChoice;
+  loaded: LoadedState | null;
+  /** The scenario of the options, for a world made anew. */
+  given: Scenario | null;
+}
+
+async function startingWorld(opts: SandboxOptions, loaded: LoadedState | null): Promise<StartingWorld> {
+  const given = await startupScenario(opts);
+  return { choice: await chooseWorld(opts, loaded, given, (opts.now ?? (() => new Date()))(), opts.log ?? (() => undefined)), loaded, given };
+}
+
+/**
+ * `state`: the lock of the state file, held by this sandbox until it closes; or how to take it, per request, when
+ * the file is shared; null: no state file.
+ */
+async function serveSandbox(opts: SandboxOptions, start: StartingWorld, state: HeldLock | (() => Promise<HeldLock>) | null): Promise<RunningSandbox> {
   const log = opts.log ?? (() => undefined);
   const now = opts.now ?? (() => new Date());
-  const choice = await chooseWorld(opts, log, now);
-  const { seed, scenario, loaded } = choice;
+  const { choice } = start;
+  const { seed, scenario } = choice;
   const faults = opts.faults ? await faultRulesOrUsageError('faults', opts.faults) : [];
   if (opts.faultFile) faults.push(...(await faultRulesOrUsageError(opts.faultFile, await readDataFile(opts.faultFile, 'fault'))));
   const handle = buildApp(opts, choice);
   const { app } = handle;
   for (const rule of faults) app.faults.add(rule);
-  const saver = opts.statePath ? new StateSaver(opts.statePath, handle.snapshot, log, loaded) : null;
-  if (saver) handle.persistTo(saver);
+  let saver = opts.statePath ? keepState(opts.statePath, handle, start.loaded, choice, log) : null;
+  // shared, a new world is written at once: its anchor (so its times) is then that of every process and later start;
+  // else at the first change, or at close
+  if (opts.shareState) await saver?.durable().catch(() => undefined);
+  const turns = saver && typeof state === 'function' ? new StateTurns(opts.statePath!, {
+    lock: () => state().catch((err: unknown) => {
+      throw problem(503, 'service.unavailable', `The sandbox's state is in use: ${(err as Error).message}.`, { headers: { 'retry-after': '1' } });
+    }),
+    async changed() {
+      let loaded: LoadedState | null;
+      let next: WorldChoice;
+      try {
+        loaded = await loadState(opts.statePath!);
+        next = await chooseWorld(opts, loaded, start.given, now(), log);
+        handle.reload(next);
+      } catch (err) {
+        // the world as it was stays; the next request tries again
+        throw problem(503, 'service.unavailable', `The sandbox cannot load its state: ${(err as Error).message}`, { headers: { 'retry-after': '1' } });
+      }
+      await saver!.close();
+      saver = keepState(opts.statePath!, handle, loaded, next, log);
+    },
+  }) : null;
+  const releaseState = () => (typeof state === 'object' ? state?.release() : undefined);
 
   const webhookDelivery = new SandboxWebhookDelivery(app, {
     allowPrivate: app.allowPrivateWebhooks, emitRatePerSecond: opts.emitRatePerSecond, propagationMs: opts.propagationMs,
@@ -90,6 +139,14 @@ async function serveSandbox(opts: SandboxOptions, releaseState: () => void): Pro
       faults: new FaultInjector(opts.faultRate ?? 0, seed),
       // the sandbox's clock when one is injected (a test moves time rather than waiting); else a monotonic one
       rateLimiter: opts.rateLimit ? new RateLimiter(opts.rateLimit, opts.now ? () => now().getTime() : undefined) : null,
+      // whatever a request did is on the disk before the next holder loads it (kept() answered 503 if it could not be)
+      turn: turns ? (work) => turns.take(async () => {
+        try {
+          return await work();
+        } finally {
+          await saver?.durable().catch(() => undefined);
+        }
+      }) : undefined,
     }),
   );
   server.on('clientError', answerClientError);
@@ -97,11 +154,12 @@ async function serveSandbox(opts: SandboxOptions, releaseState: () => void): Pro
   const baseUrl = `${opts.tls ? 'https' : 'http'}://${urlHost(address)}:${address.port}`;
   controlToken = controlTokenFor(opts.controlToken, address.address);
   handle.setBaseUrl(baseUrl);
-  log(`sandbox: serving ${baseUrl} (seed ${seed}, ${app.world.devices.size} devices${scenario ? `, scenario ${scenario.name ?? '(unnamed)'}` : ''})`);
+  log(`sandbox: serving ${baseUrl} (seed ${seed}, ${app.world.devices.size} devices${scenario ? `, scenario ${scenario.name ?? '(unnamed)'}` : ''}${turns ? ', its state shared one request at a time' : ''})`);
   for (const rule of app.faults.list()) log(`sandbox: fault ${rule.id} in effect: ${JSON.stringify(rule.match)} → ${JSON.stringify(rule.respond)}`);
   webhookDelivery.start();
   const movingWorld = new MovingWorld(app, app.telemetryRate);
   movingWorld.start();
+  turns?.saw();
 
   let closing: Promise<void> | undefined;
   return {
@@ -124,7 +182,9 @@ async function serveSandbox(opts: SandboxOptions, releaseState: () => void): Pro
             server.close(() => resolve());
             server.closeAllConnections();
           });
-          await saver?.flush();
+          // shared: every turn saved what it changed, and outside a turn the files are another's to write
+          if (turns) await saver?.close();
+          else await saver?.flush();
         } finally {
           releaseState();
         }
@@ -132,67 +192,29 @@ async function serveSandbox(opts: SandboxOptions, releaseState: () => void): Pro
   };
 }
 
-interface WorldChoice {
-  seed: number;
-  deviceCount: number;
-  scenario: Scenario | null;
-  saved: SandboxState | null;
-  /** The state file as read, for the saver. */
-  loaded: LoadedState | null;
-  now: () => Date;
-  log: (line: string) => void;
-}
-
-/** The world to start from: the state file's when there is one (its seed, size and scenario win), else the options'. */
-async function chooseWorld(opts: SandboxOptions, log: (line: string) => void, now: () => Date): Promise<WorldChoice> {
-  const loaded = opts.statePath ? await loadState(opts.statePath) : null;
-  const saved = loaded?.state ?? null;
-  const seed = saved?.seed ?? opts.seed ?? DEFAULT_SEED;
-  const deviceCount = saved?.devices ?? opts.devices ?? DEFAULT_DEVICES;
-  const given = await startupScenario(opts);
-  const scenario = saved ? await savedScenario(saved, opts.statePath!) : given;
-  const differs = (opts.seed !== undefined && opts.seed !== seed) || (opts.devices !== undefined && opts.devices !== deviceCount) || (given !== null && JSON.stringify(given) !== JSON.stringify(scenario));
-  if (saved && differs) {
-    log(`sandbox: ${opts.statePath} holds a world of seed ${seed} with ${deviceCount} devices${scenario ? ` and scenario ${scenario.name ?? '(unnamed)'}` : ''}; using it (reset to start afresh)`);
-  }
-  return { seed, deviceCount, scenario, saved, loaded, now, log };
+/** A saver of the state file for the world `choice` (as `loaded` from it), writing it whole when it is new. */
+function keepState(file: string, handle: AppHandle, loaded: LoadedState | null, choice: WorldChoice, log: (line: string) => void): StateSaver {
+  const saver = new StateSaver(file, handle.snapshot, log, loaded);
+  handle.persistTo(saver);
+  if (choice.unpinned) saver.changedWhole();
+  return saver;
 }
 
 /** The app, its world built; what does not fit is the user's to fix (exit 2), naming the file it came from. */
 function buildApp(opts: SandboxOptions, w: WorldChoice): AppHandle {
   try {
     return createApp({
-      seed: w.seed,
-      devices: w.deviceCount,
-      anchorMs: Math.floor(w.now().getTime() / 60_000) * 60_000,
-      secret: Buffer.from(w.saved?.secret ?? randomBytes(32).toString('hex'), 'hex'),
-      scenario: w.scenario,
-      saved: w.saved,
+      ...w,
       allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false,
       tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600,
       telemetryRate: opts.telemetryRatePerSecond ?? 0,
       journalSize: opts.journalSize ?? DEFAULT_JOURNAL_SIZE,
-      now: w.now,
-      log: w.log,
+      now: opts.now ?? (() => new Date()),
+      log: opts.log ?? (() => undefined),
     });
   } catch (err) {
     if (w.saved && opts.statePath) throw new CorruptStateError(opts.statePath, `its world cannot be built: ${(err as Error).message}`);
     throw scenarioUsageError(opts.scenarioFile ?? 'scenario', err);
-  }
-}
-
-async function startupScenario(opts: SandboxOptions): Promise<Scenario | null> {
-  if (opts.scenarioFile !== undefined) return scenarioOrUsageError(opts.scenarioFile, await readDataFile(opts.scenarioFile, 'scenario'));
-  if (opts.scenario !== undefined) return scenarioOrUsageError('scenario', opts.scenario);
-  return null;
-}
-
-async function savedScenario(saved: SandboxState, statePath: string): Promise<Scenario | null> {
-  if (!saved.scenario) return null;
-  try {
-    return await asScenario(saved.scenario);
-  } catch (err) {
-    throw new CorruptStateError(statePath, `its scenario does not fit the Scenario schema: ${(err as Error).message}`);
   }
 }
 

@@ -10,11 +10,20 @@ export interface SandboxOptions {
   statePath?: string;
   /** One line when the state file's lock is recovered or waited for past a second (the CLI's stderr). */
   lockNotice?: (line: string) => void;
+  /** How long a wait for the state file's lock goes unsaid (default a second). */
+  lockNoticeAfterMs?: number;
+  /** What this sandbox is for, recorded in the lock and shown to those who wait for it (the command that runs). */
+  lockPurpose?: string;
   /**
-   * How long to wait for another sandbox using statePath to stop (its lock, store/state-file.ts); 0, the default,
-   * refuses at once.
+   * How long to wait for the state file's lock (store/state-file.ts): for another sandbox using statePath to stop,
+   * or with shareState for another's request; 0, the default, refuses at once.
    */
   stateLockWaitMs?: number;
+  /**
+   * Share statePath with other processes one request at a time (store/state-turns.ts), rather than holding it from
+   * start to close: the embedded sandbox of `fleetctl --sandbox`, which many commands use at once.
+   */
+  shareState?: boolean;
   seed?: number;
   devices?: number;
   /** A scenario file (YAML or JSON) to start from (control/openapi.json, schema Scenario). */

@@ -51,20 +51,40 @@ export interface AppHandle {
   setBaseUrl(url: string): void;
   /** Where every change goes to be kept (the state saver, when there is a state file). */
   persistTo(saver: StatePersistence): void;
+  /**
+   * Replaces everything the state file keeps with `world`'s (another process sharing the file changed it): the
+   * same app object, so the server, router and webhook delivery go on serving it. Throws as createApp does.
+   */
+  reload(world: WorldParams): void;
 }
 
+/** What a world is made of, as a state file (or the options, when there is none) gives it. */
+export type WorldParams = Pick<AppParams, 'seed' | 'devices' | 'anchorMs' | 'secret' | 'scenario' | 'saved'>;
+
 /** Builds the app; a scenario that does not fit the world throws ScenarioError (saved changes: plain Error). */
-export function createApp(p: AppParams): AppHandle {
+export function createApp(params: AppParams): AppHandle {
+  // replaced by reload: read at each use
+  const p = { ...params };
   const build = (scenario: Scenario | null, changes?: WorldChanges) => buildWorld({
     seed: p.seed, devices: p.devices, anchorMs: p.anchorMs, scenario, changes, allowPrivateWebhooks: p.allowPrivateWebhooks,
   });
-  const built = build(p.scenario, p.saved?.world);
-  const tokens = new TokenStore(p.now);
-  if (p.saved) tokens.load(p.saved.tokens);
   let baseUrl = '';
   let persistence = IN_MEMORY;
   const record: StateChangeSink = (change) => persistence.record(change);
-  tokens.onChange = record;
+  const tokenStore = (saved: SandboxState | null) => {
+    const tokens = new TokenStore(p.now);
+    if (saved) tokens.load(saved.tokens);
+    tokens.onChange = record;
+    return tokens;
+  };
+  /** The parts that follow from the seed's secret and the saved state, rebuilt when the state is reloaded. */
+  const stateParts = (saved: SandboxState | null) => ({
+    ...worldParts(build(p.scenario, saved?.world), p.scenario, saved ?? undefined),
+    seed: p.seed,
+    tokens: tokenStore(saved),
+    cursors: new CursorCodec(p.secret),
+    media: new MediaSigner(p.secret, p.now),
+  });
   // what goes with a world, replaced with it (reset, a scenario loaded); `saved`: as the state file has it
   const worldParts = (next: BuiltWorld, scenario: Scenario | null, saved?: SandboxState) => {
     const parts = {
@@ -76,21 +96,19 @@ export function createApp(p: AppParams): AppHandle {
       returns: new DeviceReturns(p.seed, scenario?.device_reporting),
       webhooks: saved ? new WebhookConfigStore(p.now, saved.webhooks) : webhookStoreOf(next, p.now),
     };
+    // devices rebooted in earlier runs come back (or have come back) as they would have here
+    parts.returns.replay(parts.world, parts.commands.executed());
     // built from the saved state or the scenario: only what the API changes from here is reported
     parts.world.onChange = parts.commands.onChange = parts.webhooks.onChange = record;
     return parts;
   };
 
   const app: SandboxApp = {
-    seed: p.seed,
     startedAt: p.now(),
-    ...worldParts(built, p.scenario, p.saved ?? undefined),
-    tokens,
+    ...stateParts(p.saved),
     journal: new RequestJournal(p.journalSize),
     faults: new FaultBook(p.seed, p.now),
     telemetryRate: p.telemetryRate,
-    cursors: new CursorCodec(p.secret),
-    media: new MediaSigner(p.secret, p.now),
     hooks: new SandboxHooks(),
     allowPrivateWebhooks: p.allowPrivateWebhooks,
     tokenTtlSeconds: p.tokenTtlSeconds,
@@ -123,6 +141,7 @@ export function createApp(p: AppParams): AppHandle {
       seed: p.seed,
       devices: p.devices,
       secret: p.secret.toString('hex'),
+      anchor: new Date(p.anchorMs).toISOString(),
       scenario: app.scenario,
       world: app.world.getChanges(),
       commands: app.commands.toJSON(),
@@ -131,6 +150,16 @@ export function createApp(p: AppParams): AppHandle {
     }),
     persistTo(saver) {
       persistence = saver;
+    },
+    reload(world) {
+      const before = { ...p };
+      Object.assign(p, world);
+      try {
+        Object.assign(app, stateParts(world.saved));
+      } catch (err) {
+        Object.assign(p, before);
+        throw err;
+      }
     },
   };
 }

@@ -37,8 +37,10 @@ export interface LockOptions {
   purpose?: string;
   /** A lock its holder has not refreshed for this long is stale. */
   staleMs?: number;
-  /** One line when a stale lock is recovered, and when the wait passes a second (stderr, through the io layer). */
+  /** One line when a stale lock is recovered, and when the wait passes noticeAfterMs (stderr, through the io layer). */
   notice?: (line: string) => void;
+  /** How long a wait goes unsaid (default a second); a lock normally held for milliseconds says so sooner. */
+  noticeAfterMs?: number;
 }
 
 export interface HeldLock {
@@ -67,7 +69,7 @@ const DEFAULT_STALE_MS = 30_000;
 const BREAKER_STALE_MS = 5_000;
 /** A lock file is written as it is created, in one call: empty or unreadable for this long, its writer died. */
 const UNREADABLE_STALE_MS = 500;
-/** A wait longer than this says what it waits for. */
+/** A wait longer than this says what it waits for (unless the caller says sooner). */
 const WAIT_NOTICE_MS = 1_000;
 const held = new Set<() => void>();
 let releasedAtExit = false;
@@ -96,7 +98,7 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<Held
       continue;
     }
     if (Date.now() >= deadline) throw busy(file, current, opts);
-    if (!told && Date.now() - started >= WAIT_NOTICE_MS) {
+    if (!told && Date.now() - started >= (opts.noticeAfterMs ?? WAIT_NOTICE_MS)) {
       told = true;
       opts.notice?.(`Waiting for ${opts.what}: ${file} is held by ${holderOf(current)} (up to ${Math.round(opts.waitMs / 1000)} s)...`);
     }

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { EMBEDDED_STATE_WAIT_MS, embeddedStatePath } from './embedded.js';
+import { EMBEDDED_NOTICE_AFTER_MS, EMBEDDED_STATE_WAIT_MS, embeddedStatePath } from './embedded.js';
 import { addSandboxStartOptions, sandboxOptionsFrom, sandboxStartRun, type SandboxStartFlags } from './start.js';
 import { newSandboxEmitCommand } from './emit.js';
 import { newSandboxFaultCommand } from './fault.js';
@@ -38,7 +38,7 @@ export function newSandboxCommand(deps: Deps): Command {
     // not under a sandbox still using it: that one would save its world again when it stops
     const { lockStateFile } = await import('../../sandbox/store/state-file.js');
     const { changeLogOf } = await import('../../sandbox/store/state-changes.js');
-    const lock = await lockStateFile(file, state === undefined ? EMBEDDED_STATE_WAIT_MS : 0, (line) => deps.io.info(line));
+    const lock = await lockStateFile(file, { waitMs: state === undefined ? EMBEDDED_STATE_WAIT_MS : 0, notice: (line) => deps.io.info(line), noticeAfterMs: EMBEDDED_NOTICE_AFTER_MS, purpose: 'fleetctl sandbox reset' });
     try {
       // the log first: without its state file it is ignored, but a state file without its log has lost changes
       await rm(changeLogOf(file), { force: true });

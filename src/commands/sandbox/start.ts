@@ -8,6 +8,7 @@ import type { RunningSandbox } from '../../sandbox/index.js';
 import { requireListenHost, requireNumber, requireWholeNumber } from '../shared/validate.js';
 import { requireRegularFileOrMissing } from '../../io/read-input.js';
 import { CONTROL_TOKEN_VARIABLE } from './control-client.js';
+import { commandOf } from './embedded.js';
 import { DEFAULT_PROPAGATION_MS, exportLines, factLines, READY_LINE, readyFacts, sharedSandboxWarning } from './banner.js';
 
 
@@ -69,6 +70,8 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxStartOption
     host: requireListenHost(flags.host),
     port: requireWholeNumber(flags.port, '--port', 0, 65535),
     statePath: flags.state === undefined ? undefined : requireRegularFileOrMissing(flags.state, '--state'),
+    // held for as long as it runs: a command that waits for the file names this one
+    lockPurpose: commandOf(process.argv),
     seed: requireWholeNumber(flags.seed ?? '1', '--seed', 0, 2 ** 31),
     devices: requireWholeNumber(flags.devices ?? '200', '--devices', 1, 1_000_000),
     rateLimit: flags.rateLimit === undefined ? undefined : requireNumber(flags.rateLimit, '--rate-limit', 'a positive number', (n) => n > 0),

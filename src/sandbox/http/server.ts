@@ -20,6 +20,8 @@ export interface PipelineOptions {
   latencyMs: number;
   faults: FaultInjector;
   rateLimiter: RateLimiter | null;
+  /** Runs a request's work on the state when the state is shared with other processes (store/state-turns.ts). */
+  turn?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 interface Wire {
@@ -98,9 +100,14 @@ async function handle(req: IncomingMessage, app: SandboxApp, router: Router<Rout
   try {
     if (!match) throw routeError;
     const entry = match.route.handler;
-    if (entry.kind === 'public') return await kept(req, app, await entry.route.handler(ctx, app));
-    ctx.auth = authorize(req, app, entry.scope, opts.rateLimiter);
-    return await kept(req, app, await entry.route.handler({ ...ctx, auth: ctx.auth }, app));
+    const work = async () => {
+      // devices whose downtime after a command is over have reported again by now (telemetry/device-returns.ts)
+      app.returns.settle(app.world, app.now().getTime());
+      if (entry.kind === 'public') return await kept(req, app, await entry.route.handler(ctx, app));
+      ctx.auth = authorize(req, app, entry.scope, opts.rateLimiter);
+      return await kept(req, app, await entry.route.handler({ ...ctx, auth: ctx.auth }, app));
+    };
+    return await (opts.turn ? opts.turn(work) : work());
   } catch (err) {
     if (err instanceof ProblemError) return problemReply(err);
     if (err instanceof IncompleteRequestError) throw err;

@@ -36,8 +36,6 @@ export const deviceTelemetryRoutes: ApiRoute[] = [
     operationId: 'getDeviceLastReported',
     handler(ctx, app) {
       const device = deviceByHardwareId(ctx, app);
-      // a rebooted device whose downtime is over has reported again by now
-      app.returns.settle(app.world, app.now().getTime());
       const state = app.world.telemetry.get(device).lastReported;
       if (!state) throw problem(404, 'device.never_reported', `Device ${device.hardware_id} has never reported.`);
       return { status: 200, json: state };

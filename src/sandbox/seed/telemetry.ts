@@ -41,9 +41,10 @@ function mediaId(rng: Prng, deviceSeq: number, index: number): string {
 
 export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: number): DeviceTelemetry {
   const empty: DeviceTelemetry = { events: [], media: [], journeys: [], lastReported: null, livePosition: null };
-  if (device.last_seen_at === null) return empty;
+  const seenAt = device.seedLastSeenAt;
+  if (seenAt === null) return empty;
   const rng = prngFor(seed, 'telemetry', device.seq);
-  const reportedMs = Date.parse(device.last_seen_at);
+  const reportedMs = Date.parse(seenAt);
   const windowStart = anchorMs - TELEMETRY_WINDOW_MS;
   const drawn = { lat: 48 + rng.next() * 6, lon: 2 + rng.next() * 12 };
   const fixed = device.fixedPosition;
@@ -80,7 +81,7 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
     journeys: journeys.sort((a, b) => b.startMs - a.startMs || (a.id < b.id ? -1 : 1)),
     lastReported: {
       hardware_id: device.hardware_id,
-      reported_at: device.last_seen_at,
+      reported_at: seenAt,
       ignition_on: speed > 0 || rng.chance(0.3),
       speed_kph: speed,
       odometer_km: rng.int(5_000, 400_000),
@@ -93,7 +94,7 @@ export function deriveTelemetry(seed: number, device: DeviceRecord, anchorMs: nu
           ...position,
           heading: rng.int(0, 359),
           speed_kph: speed,
-          recorded_at: device.last_seen_at,
+          recorded_at: seenAt,
           is_valid_gps: rng.chance(0.95),
         }
       : null,

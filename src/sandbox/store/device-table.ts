@@ -49,6 +49,7 @@ const deviceColumns = () => ({
   caps: new Uint8Array(0),
   live: new Uint8Array(0),
   lastSeen: new Float64Array(0),
+  seedLastSeen: new Float64Array(0),
   created: new Float64Array(0),
 });
 
@@ -83,7 +84,7 @@ export class DeviceTable extends ColumnTable<DeviceRecord, ReturnType<typeof dev
     this.columns.firmware[row] = init.firmware;
     this.columns.caps[row] = init.capabilities;
     this.columns.live[row] = init.hasLivePosition ? 1 : 0;
-    this.columns.lastSeen[row] = init.lastSeenMs;
+    this.columns.lastSeen[row] = this.columns.seedLastSeen[row] = init.lastSeenMs;
     this.columns.created[row] = init.createdMs;
     if (init.hardwareId !== undefined) {
       this.hardwareIds.set(row, init.hardwareId);
@@ -148,6 +149,7 @@ export class DeviceTable extends ColumnTable<DeviceRecord, ReturnType<typeof dev
     const seedVehicle = this.columns.seedVehicle[row]!;
     const vehicle = this.columns.vehicle[row]!;
     const lastSeen = this.columns.lastSeen[row]!;
+    const seedLastSeen = this.columns.seedLastSeen[row]!;
     return {
       seq: row,
       id: this.ids.text(row),
@@ -164,6 +166,7 @@ export class DeviceTable extends ColumnTable<DeviceRecord, ReturnType<typeof dev
       seedOrganizationId: this.refs.orgId(this.columns.seedOrg[row]!),
       seedFleetId: this.refs.fleetId(this.columns.seedFleet[row]!),
       seedVehicleId: seedVehicle < 0 ? null : this.vehicles.ids.text(seedVehicle),
+      seedLastSeenAt: Number.isNaN(seedLastSeen) ? null : isoString(seedLastSeen),
       hasLivePosition: this.columns.live[row] === 1,
       fixedPosition: this.positions.get(row) ?? null,
     };

@@ -19,6 +19,11 @@ export interface DeviceRecord extends Schema<'Device'> {
   seedOrganizationId: string;
   seedFleetId: string;
   seedVehicleId: string | null;
+  /**
+   * When the world had the device last report (null: never): its telemetry is derived from this, so what it
+   * reported since (a return after a reboot) adds to its history without redrawing it.
+   */
+  seedLastSeenAt: string | null;
   /** Whether the device has a live GPS position (only meaningful when it has reported). */
   hasLivePosition: boolean;
   /** Where a scenario put the device; null: where the seed's draws put it. */

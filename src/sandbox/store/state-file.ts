@@ -1,7 +1,7 @@
 // The state file: seed parameters plus everything the API changed. Each change is on the disk before the request
 // that made it is answered (state-changes.ts: a log beside the file, folded into it now and then; the file itself is
-// replaced atomically); read at start, under its lock. A file that cannot be read as sandbox state makes start-up
-// fail and is never overwritten.
+// replaced atomically); read at start, under its lock, and by a sandbox sharing it whenever another process changed
+// it (state-turns.ts). A file that cannot be read as sandbox state makes start-up fail and is never overwritten.
 import { writeFileAtomically } from '../../io/atomic-file.js';
 import { acquireLock, type HeldLock } from '../../shared/file-lock.js';
 import { ensureParentDirectory } from '../../io/directories.js';
@@ -30,6 +30,11 @@ export interface SandboxState {
   devices: number;
   /** hex; signs cursors and media links, so they stay valid across restarts */
   secret: string;
+  /**
+   * The world's "now" when it was made (ISO date-time): its seeded reports and telemetry are recent to it, so they
+   * are the same at every start. Absent in files of earlier versions: set at their next start.
+   */
+  anchor?: string;
   /** The scenario the world was built from (checked against its schema when loaded); absent: none. */
   scenario?: Scenario | null;
   world: WorldChanges;
@@ -38,19 +43,30 @@ export interface SandboxState {
   tokens: Record<string, TokenRecord>;
 }
 
+export interface StateLockOptions {
+  /** How long to wait for its holder; 0 refuses at once. */
+  waitMs: number;
+  /** One line when the wait passes `noticeAfterMs` (and when a stale lock is recovered). */
+  notice?: (line: string) => void;
+  noticeAfterMs?: number;
+  /** What this process takes it for, shown to those who wait: the command that runs. */
+  purpose?: string;
+}
+
 /**
- * The state file's lock (STATE.lock), held from loading the state to its last save: sandboxes started on one file
- * at once (parallel `fleetctl --sandbox` invocations) then run one after the other, each starting from what the
- * one before saved, so none overwrites another's idempotency records, assignments, drivers or webhook configs.
+ * The state file's lock (STATE.lock). A sandbox of its own (`fleetctl sandbox --state`) holds it from loading the
+ * state to its last save: sandboxes started on one file at once then run one after the other, each starting from
+ * what the one before saved. The embedded sandbox holds it one request at a time (state-turns.ts). Either way none
+ * overwrites another's idempotency records, assignments, drivers or webhook configs.
  */
-export function lockStateFile(file: string, waitMs: number, notice?: (line: string) => void): Promise<HeldLock> {
+export function lockStateFile(file: string, opts: StateLockOptions): Promise<HeldLock> {
   // the folder is the operator's choice: made as the saver makes it, with the usual permissions
   try {
     ensureParentDirectory(file, { mode: 0o777 });
   } catch (err) {
     throw new ConfigError(`cannot use the folder of the sandbox state file ${file}: ${(err as Error).message}`, 'choose a --state FILE in a folder you can write to');
   }
-  return acquireLock(`${file}.lock`, { what: `the sandbox state ${file}`, waitMs, purpose: 'a sandbox using this state', notice });
+  return acquireLock(`${file}.lock`, { ...opts, what: `the sandbox state ${file}`, purpose: opts.purpose ?? 'a sandbox using this state' });
 }
 
 /** The state as saved: the state file and, applied over it, the changes its log holds. */
@@ -140,6 +156,12 @@ export class StateSaver {
   /** At close: whatever is left, and the log closed. A failure was logged already. */
   async flush(): Promise<void> {
     await this.durable().catch(() => undefined);
+    await this.close();
+  }
+
+  /** The log closed, nothing more saved: the files are another's to write now (a sandbox sharing them). */
+  async close(): Promise<void> {
+    await this.saving.catch(() => undefined);
     await this.changeLog.close();
   }
 

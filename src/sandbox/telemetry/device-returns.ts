@@ -7,6 +7,7 @@ import { prngFor } from '../seed/prng.js';
 import { isoString } from '../store/iso-time.js';
 import type { Capability, DeviceRecord, LastReportedState } from '../store/records.js';
 import type { WorldStore } from '../store/world-store.js';
+import type { CommandLogEntry } from '../store/commands.js';
 import type { ScenarioDeviceReporting } from '../scenario/scenario.js';
 
 export const DEFAULT_REPORTING = { reboot_downtime_ms: 20_000, reboot_jitter_ms: 0, wake_up_report_ms: 2_000 } as const;
@@ -42,6 +43,22 @@ export class DeviceReturns {
     this.due.set(row, atMs + this.model.reboot_downtime_ms + jitter);
   }
 
+  /**
+   * The commands of a saved log, each as it was executed: a device rebooted by an earlier run, or by another
+   * process sharing the state, comes back when its downtime is over, as if this sandbox had taken the command.
+   */
+  replay(world: WorldStore, log: readonly CommandLogEntry[]): void {
+    for (const entry of log) {
+      const device = world.deviceByHardwareId(entry.hardware_id);
+      if (!device) continue;
+      const atMs = Date.parse(entry.executed_at);
+      // whether it had come back before this command (a wake-up finds a device back from its reboot); only its
+      // own return matters to it, so a long log costs one step per entry
+      this.settleRow(world, device.seq, atMs);
+      this.accepted(device, entry.command, atMs);
+    }
+  }
+
   /** Whether the device reports now (a moving world leaves a silent one alone). */
   isSilent(row: number): boolean {
     return this.silent.has(row);
@@ -49,12 +66,15 @@ export class DeviceReturns {
 
   /** Makes the reports due by `nowMs`, each at its own time. */
   settle(world: WorldStore, nowMs: number): void {
-    for (const [row, at] of this.due) {
-      if (at > nowMs) continue;
-      this.due.delete(row);
-      this.silent.delete(row);
-      reportAgain(world, row, at);
-    }
+    for (const row of this.due.keys()) this.settleRow(world, row, nowMs);
+  }
+
+  private settleRow(world: WorldStore, row: number, nowMs: number): void {
+    const at = this.due.get(row);
+    if (at === undefined || at > nowMs) return;
+    this.due.delete(row);
+    this.silent.delete(row);
+    reportAgain(world, row, at);
   }
 }
 
