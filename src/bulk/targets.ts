@@ -1,7 +1,7 @@
 // Which devices a bulk command goes to: hardware ids as arguments, from a file (or stdin), or a selection
 // resolved through the devices list.
 import type { ApiClient } from '../api/client.js';
-import { InvalidResponseError } from '../errors.js';
+import { InvalidResponseError, UsageError } from '../errors.js';
 import { readFileOrStdin } from '../io/read-input.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { requireHardwareId } from '../shared/hardware-id.js';
@@ -30,18 +30,49 @@ export function isEmptySource(source: TargetSource): boolean {
 }
 
 /**
- * One hardware id a line; blank lines and # comments (whole-line or trailing) are ignored. Each id is checked
- * before anything is sent, and a bad one is named with its line number.
+ * One hardware id a line; blank lines and # comments (whole-line or trailing) are ignored. A line that is a JSON
+ * object (NDJSON from `devices list -o ndjson`, `status --list`), or a whole text that is a JSON array (`-o json`),
+ * gives the hardware id its record carries. Each id is checked before anything is sent, and a bad one is named
+ * with its line number.
  */
 export function parseIdList(text: string, source = '--from-file'): string[] {
+  const listed = jsonArray(text);
+  if (listed !== undefined) return listed.map((item, index) => idOfItem(item, `item ${index + 1} of ${source}`));
   const ids: string[] = [];
   const lines = text.split('\n');
   for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]!.replace(/\r$/, '').trim();
+    const record = raw.startsWith('{') ? jsonValue(raw) : undefined;
+    if (record !== undefined) {
+      ids.push(idOfItem(record, `line ${index + 1} of ${source}`));
+      continue;
+    }
     // trim() keeps NUL and escapes: a line holding one is refused, with its number, not skipped as blank
-    const line = lines[index]!.replace(/\r$/, '').replace(/(^|\s)#.*$/, '').trim();
+    const line = raw.replace(/(^|\s)#.*$/, '').trim();
     if (line.length > 0) ids.push(requireHardwareId(line, 'hardware id', `line ${index + 1} of ${source}`));
   }
   return ids;
+}
+
+/** A hardware id as a string, or the one a record carries (records/: hardware_id, hardwareId, hw ...). */
+function idOfItem(item: unknown, where: string): string {
+  const id = typeof item === 'string' ? item : records.device.hardwareIdOf(item);
+  if (id === undefined) throw new UsageError(`${where} is a record with no hardware id`, 'give one hardware id a line, or records that carry hardware_id');
+  return requireHardwareId(id, 'hardware id', where);
+}
+
+function jsonArray(text: string): unknown[] | undefined {
+  if (!text.trimStart().startsWith('[')) return undefined;
+  const value = jsonValue(text);
+  return Array.isArray(value) ? value : undefined;
+}
+
+function jsonValue(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface ResolvedTargets {

@@ -42,6 +42,8 @@ export interface DeviceSelector {
   readonly undecided: Undecided;
   /** The report-time member used, once known (undefined until a page needed it, or when last-reported was read). */
   readonly reportTime: ReportTimeField | undefined;
+  /** The last report the selection read for a device of the page last kept: null never, undefined unknown. */
+  reportOf(device: unknown): Instant | null | undefined;
 }
 
 type Scope = 'fleet' | 'org';
@@ -74,7 +76,10 @@ export async function deviceSelector(service: SelectionService, selection: Selec
   const needsReports = usesReportTime(selection);
   let reportTime = opts.reportTime;
   const undecided: Undecided = { count: 0, examples: [] };
+  let reports = new Map<unknown, Instant | null | undefined>();
+  const reportOf = (device: unknown) => (reportTime?.field !== undefined ? reportInstantOf(device, reportTime.field) : reports.get(device));
   return {
+    reportOf,
     query,
     undecided,
     get reportTime() {
@@ -82,7 +87,7 @@ export async function deviceSelector(service: SelectionService, selection: Selec
     },
     async keep(page) {
       if (needsReports && reportTime === undefined && page.length > 0) reportTime = reportTimeFromRecords(page);
-      const reports = new Map<unknown, Instant | null | undefined>();
+      reports = new Map();
       if (needsReports && reportTime?.field === undefined) {
         // the device records carry no report time: each device's last-reported state says it, read a few at a time
         await eachLimited(page, 4, async (device) => {
@@ -93,7 +98,7 @@ export async function deviceSelector(service: SelectionService, selection: Selec
       const facts: DeviceFacts = {
         nowMs: opts.nowMs,
         staleAfterMs: opts.staleAfterMs,
-        reportInstant: (device) => (reportTime?.field !== undefined ? reportInstantOf(device, reportTime.field) : reports.get(device)),
+        reportInstant: reportOf,
         hasCapability: (device, capability) => records.device.hasCapability(device, capability),
         inFleet: (device, fleet) => member('fleet', device, fleet),
         inOrganization: (device, org) => member('org', device, org),

@@ -70,6 +70,13 @@ describe('id lists', () => {
     expect(() => parseIdList('HW-1\nHW-\u001b[31m\n', 'ids.txt')).toThrow('(line 2 of ids.txt) contains control characters');
     expect(() => parseIdList(`HW-1\n\nx${'y'.repeat(5_000_000)}\n`, 'ids.txt')).toThrow(/^hardware id "xy{38}… \(5000001 characters\)" \(line 3 of ids.txt\) is 5000001 characters long; hardware ids have at most 1024$/);
   });
+  it('takes the records a list prints (NDJSON lines, a JSON array), their hardware id read as any record\'s', () => {
+    expect(parseIdList('{"hardware_id":"HW-1","age":"3m"}\nHW-2\n{"hw":"TLM-3","label":"x"}\n', 'stdin')).toEqual(['HW-1', 'HW-2', 'TLM-3']);
+    expect(parseIdList('[{"hardwareId":"HW-1"},"HW-2"]\n', 'stdin')).toEqual(['HW-1', 'HW-2']);
+    // a line that only looks like JSON is a free-form id
+    expect(parseIdList('{HW-1}\n')).toEqual(['{HW-1}']);
+    expect(() => parseIdList('{"name":"van"}\n', 'stdin')).toThrow('line 1 of stdin is a record with no hardware id');
+  });
   it('a list of 300,000 ids does not overflow the call stack', async () => {
     const stdin = new PassThrough();
     stdin.end(Array.from({ length: 300_000 }, (_, i) => `HW-${i}`).join('\n'));

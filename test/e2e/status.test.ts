@@ -59,7 +59,7 @@ describe('fleetctl status against the sandbox', { timeout: 120_000 }, () => {
     const fleet = (await devices())[0]!.fleet_id;
     const r = await status(['--fleet-id', fleet]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.report.selection).toEqual({ fleet_id: fleet, organization_id: null });
+    expect(r.report.selection).toEqual({ fleet_id: fleet, organization_id: null, where: null });
     expect(r.report.devices.total).toBe((await devices(['--fleet-id', fleet])).length);
   });
 

@@ -89,3 +89,28 @@ describe('devices list --where against the second service double', { timeout: 12
     }
   });
 });
+
+describe('status --where and --list', { timeout: 120_000 }, () => {
+  let h: SecondHarness;
+  beforeAll(async () => {
+    h = await startSecondHarness();
+  });
+  afterAll(() => h.close());
+
+  it('counts only what --where selects, and --list prints the devices of a class it counts, for a bulk verb', async () => {
+    const counted = await h.cli(['status', '-o', 'json', '--where', '-fleet:"City couriers"']);
+    expect(counted.code, report(['status'], counted)).toBe(0);
+    const { devices, selection } = JSON.parse(counted.stdout);
+    expect(devices).toMatchObject({ total: 4, reporting: 3, stale: 1, never_reported: 0 });
+    expect(selection.where).toBe('-fleet:"City couriers"');
+    const listed = await h.cli(['status', '--list', 'stale', '--where', '-fleet:"City couriers"', '-o', 'ndjson']);
+    expect(listed.code, report(['status', '--list'], listed)).toBe(0);
+    const rows = listed.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(rows).toEqual([expect.objectContaining({ hardware_id: 'TLM-00900', age_seconds: expect.any(Number), age: expect.stringMatching(/^1[45]h/) })]);
+    expect(rows[0].age_seconds).toBeGreaterThanOrEqual(899 * 60);
+    // what it printed is a target list as it is
+    const dry = await h.cli(['devices', 'reboot', '--from-file', '-', '--dry-run', '-o', 'json'], { input: listed.stdout });
+    expect(dry.code, report(['reboot', '--dry-run'], dry)).toBe(0);
+    expect(JSON.parse(dry.stdout).map((r: { hardware_id: string }) => r.hardware_id)).toEqual(['TLM-00900']);
+  });
+});

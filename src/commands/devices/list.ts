@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { newFilteredListCommand, renderList, type FilteredListOptions, type ListDeps } from '../shared/record-verbs.js';
 import { renderPages } from '../shared/paging.js';
 import { viewOf } from '../../output/columns.js';
-import { readWhere, sayUndecided, selectorFor, type WhereDeps } from '../shared/where.js';
-import { UsageError } from '../../errors.js';
+import { listFilters, readWhere, sayUndecided, selectorFor, type WhereDeps } from '../shared/where.js';
 
 export type DevicesListOptions = FilteredListOptions<'organizationId' | 'fleetId' | 'hardwareId'>;
 export type DevicesListDeps = ListDeps & WhereDeps;
@@ -31,13 +30,7 @@ export async function devicesListRun(deps: DevicesListDeps, opts: DevicesListOpt
   if (opts.where === undefined) return renderList(deps, 'listDevices', { query }, 'device', opts.paging);
   const selection = await readWhere(deps, opts.where);
   const selector = await selectorFor(deps, selection, {});
-  for (const [member, flag] of [['fleet_id', '--fleet-id'], ['organization_id', '--organization-id']] as const) {
-    const fromWhere = selector.query[member];
-    if (fromWhere !== undefined && query[member] !== undefined && fromWhere !== query[member]) {
-      throw new UsageError(`${flag} ${query[member]} and --where name different ${member === 'fleet_id' ? 'fleets' : 'organizations'} (${fromWhere}): no device is in both`, `give one of them`);
-    }
-  }
-  const filters = { ...selector.query, ...Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) };
+  const filters = listFilters(query, selector);
   const api = await deps.api();
   const pager = api.list('listDevices', { query: filters, signal: deps.signal }, { ...opts.paging, select: (page) => selector.keep(page) });
   await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('device'), opts.paging);

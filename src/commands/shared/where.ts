@@ -2,6 +2,7 @@
 // request that acts (a mistake is exit 2 with what it may have meant), its names resolved against the service, and
 // the selector handed to the list the command reads; devices it could not decide on are said, never dropped quietly.
 import type { Deps } from '../../factory.js';
+import { UsageError } from '../../errors.js';
 import { readReportBefore } from '../../bulk/return-watcher.js';
 import { DEFAULT_STALE_AFTER_MS, waitReportTimeField, type ReportTimeField } from '../../records/report-time.js';
 import { parseSelection, printSelection, type Selection } from '../../selection/grammar.js';
@@ -55,4 +56,19 @@ export function sayUndecided(deps: Pick<Deps, 'io'>, selection: Selection, selec
   const named = examples.length > 0 ? ` (${examples.join(', ')}${count > examples.length ? ', ...' : ''})` : '';
   const why = selector.reportTime?.note ? `; ${selector.reportTime.note}` : '';
   deps.io.warn(`${count} device${count === 1 ? '' : 's'}${named} left out: "${printSelection(selection)}" could not be decided for ${count === 1 ? 'it' : 'them'} (a report time or capabilities fleetctl cannot read${why})`);
+}
+
+/**
+ * The API filters of a list: those its flags give, and the selection's own (a lone fleet:X) where the flags leave
+ * the place free. A flag and the selection naming different fleets (organizations) select nothing: exit 2.
+ */
+export function listFilters(flags: { fleet_id?: string; organization_id?: string; hardware_id?: string }, selector: DeviceSelector): Record<string, string> {
+  for (const [member, flag] of [['fleet_id', '--fleet-id'], ['organization_id', '--organization-id']] as const) {
+    const fromWhere = selector.query[member];
+    if (fromWhere !== undefined && flags[member] !== undefined && fromWhere !== flags[member]) {
+      throw new UsageError(`${flag} ${flags[member]} and --where name different ${member === 'fleet_id' ? 'fleets' : 'organizations'} (${fromWhere}): no device is in both`, 'give one of them');
+    }
+  }
+  const given = Object.entries(flags).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return { ...selector.query, ...Object.fromEntries(given) };
 }

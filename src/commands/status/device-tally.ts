@@ -5,12 +5,13 @@ import type { ApiClient } from '../../api/client.js';
 import type { Progress } from '../../io/progress.js';
 import { isStale, reportTimeFromRecords, reportTimeOf, type ReportTimeField } from '../../records/report-time.js';
 import { records } from '../../records/resources.js';
+import { MAX_LIMIT } from '../../shared/page-limits.js';
 
 /** The capabilities fleetctl sends commands for: shown even when no record has them. */
 const COMMAND_CAPABILITIES = ['reboot', 'wake_up'];
 
 /** Records held before the report time is chosen from them: one page at the largest page size. */
-const SAMPLE_SIZE = 500;
+const SAMPLE_SIZE = MAX_LIMIT;
 
 export interface DeviceTally {
   total: number;
@@ -26,6 +27,8 @@ export interface DeviceTally {
 
 export interface TallyOptions {
   query: { fleet_id?: string; organization_id?: string };
+  /** Only the devices a selection keeps (--where), decided page by page. */
+  select?: (page: readonly unknown[]) => Promise<unknown[]>;
   staleAfterMs: number;
   now: number;
   /** Known before the first page (a flag, the service's document); otherwise read from the first page. */
@@ -41,7 +44,7 @@ export async function tallyDevices(api: ApiClient, opts: TallyOptions): Promise<
     reportTime: opts.reportTime ?? {},
   };
   let sample: unknown[] | undefined = opts.reportTime?.field === undefined ? [] : undefined;
-  const pager = api.list('listDevices', { query: opts.query, signal: opts.signal }, { limit: 500, all: true });
+  const pager = api.list('listDevices', { query: opts.query, signal: opts.signal }, { limit: MAX_LIMIT, all: true, ...(opts.select ? { select: opts.select } : {}) });
   for await (const device of pager) {
     if (sample === undefined) {
       count(tally, device, opts);

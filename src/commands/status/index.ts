@@ -1,13 +1,14 @@
 // `fleetctl status`: the fleet's health in one report, for a person every morning and for cron and alerting
 // (-o json, --fail-if). Sections and their JSON shape: report.ts; the terminal summary: summary.ts.
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { ThresholdBreachedError, UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { collect, optionalUuid, requireNonEmpty } from '../shared/validate.js';
 import { DEFAULT_STALE_AFTER_MS } from '../../records/report-time.js';
 import { parseDuration } from '../shared/dates.js';
-import { buildReport, type StatusDeps, type StatusOptions } from './report.js';
+import { buildReport, fromDocument, type StatusDeps, type StatusOptions } from './report.js';
+import { DEVICE_CLASSES, listDevicesOfClass, type DeviceClass } from './selected-devices.js';
 import { summaryLines } from './summary.js';
 import { parseThreshold } from './thresholds.js';
 
@@ -18,6 +19,8 @@ interface RawFlags {
   since?: string;
   reportTimeField?: string;
   failIf?: string[];
+  where?: string;
+  list?: string;
 }
 
 const HOUR_MS = 3_600_000;
@@ -30,6 +33,8 @@ export function newStatusCommand(deps: StatusDeps, run = statusRun): Command {
     .option('--stale-after <duration>', 'a device that has not reported for this long is stale (default 1h)')
     .option('--since <duration>', 'bulk runs of this machine this recent count as recent commands (default 24h)')
     .option('--report-time-field <name>', 'the device record member that holds its last report time (default: found from the service\'s document or records)')
+    .option('--where <expression>', 'only the devices this condition selects, e.g. "fleet:North -has:wake_up" (fleetctl help select)')
+    .addOption(new Option('--list <class>', 'list the devices of one class instead of the report, with their last report and its age').choices(Object.keys(DEVICE_CLASSES)))
     .option('--fail-if <threshold>', "exit 13 when a threshold is breached: 'stale>5%', 'never>0', 'reporting<95%', 'stale>=10' (repeatable)", collect);
   completeValues(command, { '--fleet-id': 'fleet-id', '--organization-id': 'organization-id' });
   describeVerb(command, {
@@ -43,6 +48,7 @@ export function newStatusCommand(deps: StatusDeps, run = statusRun): Command {
     examples: [
       { comment: 'the health of every device your credentials see', command: 'fleetctl status' },
       { comment: 'for monitoring: JSON, and exit 13 when a report time is unreadable or no device reported in a day', command: "fleetctl status -o json --stale-after 1d --fail-if 'unknown>0' --fail-if 'reporting<1'" },
+      { comment: 'the stale devices, with their last report and its age, as NDJSON for a bulk verb', command: 'fleetctl --sandbox status --list stale -o ndjson' },
       { comment: 'one fleet, stale after two hours', command: 'fleetctl status --stale-after 2h --fleet-id $(fleetctl fleets list --limit 1 --columns id -o csv | tail -n 1)' },
     ],
   });
@@ -61,10 +67,17 @@ export function optionsFrom(flags: RawFlags): StatusOptions {
     sinceMs: flags.since === undefined ? 24 * HOUR_MS : parseDuration(flags.since, '--since'),
     reportTimeField: flags.reportTimeField === undefined ? undefined : requireNonEmpty(flags.reportTimeField, '--report-time-field', 200),
     thresholds: (flags.failIf ?? []).map(parseThreshold),
+    ...(flags.where === undefined ? {} : { where: flags.where }),
+    ...(flags.list === undefined ? {} : { list: flags.list as DeviceClass }),
   };
 }
 
 export async function statusRun(deps: StatusDeps, opts: StatusOptions): Promise<void> {
+  if (opts.list !== undefined) {
+    if (opts.thresholds.length > 0) throw new UsageError('--list prints devices, not the report: --fail-if judges the report; give one of them');
+    const reportTime = opts.reportTimeField !== undefined ? { field: opts.reportTimeField, source: 'flag' as const } : await fromDocument(deps);
+    return listDevicesOfClass(deps, { ...opts, list: opts.list }, reportTime);
+  }
   const report = await buildReport(deps, opts);
   const output = deps.output();
   if (output.format === 'table' || output.format === 'wide') {

@@ -10,11 +10,12 @@ import { isUuid } from '../../shared/uuid.js';
 import { WebhookConfigClient } from '../webhook-config/config-client.js';
 import { reportTimeFromDocument, type ReportTimeField } from '../../records/report-time.js';
 import { tallyDevices } from './device-tally.js';
+import { selectedDevices, type DeviceClass } from './selected-devices.js';
 import { recentRuns, type RecentRun, type RunsElsewhere } from './recent-runs.js';
 import { currentService } from '../../bulk/service.js';
 import { judge, round, type Threshold, type ThresholdVerdict } from './thresholds.js';
 
-export type StatusDeps = Pick<Deps, 'api' | 'io' | 'output' | 'clock' | 'configDir' | 'settings' | 'servedDocument' | 'signal' | 'globals'>;
+export type StatusDeps = Pick<Deps, 'api' | 'io' | 'output' | 'clock' | 'configDir' | 'settings' | 'servedDocument' | 'signal' | 'globals' | 'config' | 'env'>;
 
 export interface StatusOptions {
   fleetId?: string;
@@ -23,6 +24,10 @@ export interface StatusOptions {
   /** How far back the journals count as recent. */
   sinceMs: number;
   reportTimeField?: string;
+  /** Only the devices a selection selects (--where): counted, and listed with --list. */
+  where?: string;
+  /** Lists the devices of one class instead of the report (--list). */
+  list?: DeviceClass;
   thresholds: Threshold[];
 }
 
@@ -43,7 +48,7 @@ export interface WebhookSection {
 export interface StatusReport {
   version: 1;
   generated_at: string;
-  selection: { fleet_id: string | null; organization_id: string | null };
+  selection: { fleet_id: string | null; organization_id: string | null; where: string | null };
   stale_after_seconds: number;
   devices: {
     total: number;
@@ -67,14 +72,15 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promis
   const now = deps.clock.now().getTime();
   const api = await deps.api();
   const reportTime = opts.reportTimeField !== undefined ? { field: opts.reportTimeField, source: 'flag' as const } : await fromDocument(deps);
+  const selected = await selectedDevices(deps, opts, reportTime);
   const progress = await startProgress(deps.io, { label: 'devices' });
   let tally;
   try {
-    const query = { fleet_id: opts.fleetId, organization_id: opts.organizationId };
-    tally = await tallyDevices(api, { query, staleAfterMs: opts.staleAfterMs, now, reportTime, signal: deps.signal, progress });
+    tally = await tallyDevices(api, { query: selected.query, select: selected.select, staleAfterMs: opts.staleAfterMs, now, reportTime, signal: deps.signal, progress });
   } finally {
     progress.finish();
   }
+  selected.said();
   const known = tally.reportTime.field !== undefined;
   const devices = {
     total: tally.total,
@@ -94,7 +100,7 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promis
   return {
     version: 1,
     generated_at: new Date(now).toISOString(),
-    selection: { fleet_id: opts.fleetId ?? null, organization_id: opts.organizationId ?? null },
+    selection: { fleet_id: opts.fleetId ?? null, organization_id: opts.organizationId ?? null, where: selected.expression ?? null },
     stale_after_seconds: opts.staleAfterMs / 1000,
     devices,
     capabilities: {
@@ -121,7 +127,7 @@ function definedCounts(devices: StatusReport['devices']) {
 }
 
 /** The report time from the service's own document; the bundled one describes the sandbox, not this service. */
-async function fromDocument(deps: StatusDeps): Promise<ReportTimeField | undefined> {
+export async function fromDocument(deps: StatusDeps): Promise<ReportTimeField | undefined> {
   const served = await deps.servedDocument();
   if (served.source === 'bundled') return undefined;
   const found = reportTimeFromDocument(served.document);
