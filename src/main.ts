@@ -149,6 +149,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
       process.exit(process.exitCode ?? stoppedWith);
     }, STOP_GRACE_MS).unref();
   };
+  const hungUp = () => controller.signal.aborted && stoppedWith === ExitCode.hungUp;
   // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash. Reads and watchers
   // stop quietly (deps.signal); confirmed work such as a bulk reboot goes on (deps.interruptSignal), and the
   // cleanups still run (an embedded sandbox saves its state).
@@ -165,7 +166,10 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   try {
     program = await buildProgram(deps, argv);
     await program.parseAsync(argv);
-    return ExitCode.ok;
+    // A command that runs until stopped (a --follow, a --watch, `webhook listen`, `fleetctl sandbox`) ends well by
+    // Ctrl-C or SIGTERM, as documented; stopped by a hang-up it says so, for whatever supervises it: the session
+    // that started it went away (exit 129, as for every other command)
+    return hungUp() ? ExitCode.hungUp : ExitCode.ok;
   } catch (error) {
     if (error === stdoutClosed) return ExitCode.ok;
     const code = reportError(error, deps, controller.signal.aborted || runtime?.signal?.aborted === true, deps.debug() || (program === undefined && debugBeforeParse(argv)));
