@@ -150,12 +150,24 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
       process.exit(process.exitCode ?? stoppedWith);
     }, STOP_GRACE_MS).unref();
   };
+  const hungUp = () => controller.signal.aborted && stoppedWith === ExitCode.hungUp;
   // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash. Reads and watchers
   // stop quietly (deps.signal); confirmed work such as a bulk reboot goes on (deps.interruptSignal), and the
   // cleanups still run (an embedded sandbox saves its state).
   const stdoutClosed = new CancelledError('stdout closed');
+  // A stdout that cannot take what is written (a file on a full disk) loses the data: the command stops as for a
+  // closed one, but says so, as a full disk anywhere else (exit 15), where a reader gone is no failure.
+  let stdoutFull: FleetctlError | undefined;
   const onStdoutError = (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE' && !stdoutGone.signal.aborted) stdoutGone.abort(stdoutClosed);
+    if (stdoutGone.signal.aborted) return;
+    if (error.code === 'EPIPE') return stdoutGone.abort(stdoutClosed);
+    stdoutFull = diskFullOf(error, 'standard output');
+    if (stdoutFull) stdoutGone.abort(stdoutFull);
+  };
+  // a write to a file fails in a later turn (its error is emitted on the next tick): the last one is waited for
+  const stdoutFailed = async (): Promise<boolean> => {
+    if (!runtime?.io) await new Promise((resolve) => setImmediate(resolve));
+    return stdoutFull !== undefined;
   };
   if (!runtime?.signal) for (const signal of OWNED_SIGNALS) process.on(signal, onSignal);
   if (!runtime?.io) process.stdout.on('error', onStdoutError);
@@ -166,9 +178,14 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   try {
     program = await buildProgram(deps, argv);
     await program.parseAsync(argv);
-    return ExitCode.ok;
+    if (await stdoutFailed()) return reportError(stdoutFull, deps, false, false);
+    // A command that runs until stopped (a --follow, a --watch, `webhook listen`, `fleetctl sandbox`) ends well by
+    // Ctrl-C or SIGTERM, as documented; stopped by a hang-up it says so, for whatever supervises it: the session
+    // that started it went away (exit 129, as for every other command)
+    return hungUp() ? ExitCode.hungUp : ExitCode.ok;
   } catch (error) {
     if (error === stdoutClosed) return ExitCode.ok;
+    if (await stdoutFailed()) return reportError(stdoutFull, deps, false, false);
     const code = reportError(error, deps, controller.signal.aborted || runtime?.signal?.aborted === true, deps.debug() || (program === undefined && debugBeforeParse(argv)));
     return code === ExitCode.interrupted ? stoppedWith : code;
   } finally {

@@ -81,7 +81,7 @@ export class WaveSender {
       const answeredBefore = this.answered;
       await runBulk(
         s.api,
-        { send: (id, signal) => this.sendOne(id, signal), hardwareIds: ids, concurrency: s.concurrency, retry: s.retry },
+        { send: (id, signal) => this.sendOne(id, signal), repeatableAfterTimeout: true, hardwareIds: ids, concurrency: s.concurrency, retry: s.retry },
         { signal: s.signal, clock: s.clock, halt: () => s.brake.tripped, onResult: (outcome) => this.result(outcome) },
       );
       // the brake stopped this wave part way (devices not taken), or it stands before the next one

@@ -4,10 +4,11 @@
 // (local-files.gen.ts).
 import path from 'node:path';
 import os from 'node:os';
-import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ConfigError, diskFullOf } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
+import { removeLeftoverTemporaries } from '../io/atomic-file.js';
 import { acquireLock } from '../shared/file-lock.js';
 import { describeIssue, issueOf } from '../openapi/schema-check.js';
 import type { components } from '../openapi/local-files.gen.js';
@@ -101,7 +102,8 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
       // lock and only this change applied to it, so a token cached meanwhile never undoes someone's `config set`.
       const lock = await acquireLock(`${file}.lock`, { what: 'the config store', waitMs: opts.lockWaitMs ?? CONFIG_LOCK_WAIT_MS, purpose: 'a change of the config store', notice: opts.notice });
       try {
-        removeLeftoverTemporaries(directory);
+        // under the lock: never the temporary of a change being written now
+        removeLeftoverTemporaries(directory, LEFTOVER_TEMPORARY);
         // read (conf checks the file), change and write with no await between: two updates never interleave
         const data = normalize(opened(() => writer.store, file));
         change(data);
@@ -119,26 +121,6 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
 
 /** conf writes config.json.tmp-* and renames it: a process killed between the two left one, never used again. */
 const LEFTOVER_TEMPORARY = /^config\.json\.tmp-/;
-/** Older than this, no writer is still at it (a write takes milliseconds). */
-const LEFTOVER_AGE_MS = 60_000;
-
-/** Removes the temporaries of writes that never finished; under the lock, so never one being written now. */
-function removeLeftoverTemporaries(directory: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(directory).filter((name) => LEFTOVER_TEMPORARY.test(name));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const file = path.join(directory, name);
-    try {
-      if (Date.now() - statSync(file).mtimeMs > LEFTOVER_AGE_MS) unlinkSync(file);
-    } catch {
-      // gone meanwhile, or not ours to remove: left as it is
-    }
-  }
-}
 
 /** What conf answers, or the file's failure (invalid JSON, ConfigFile not fitting) as a ConfigError. */
 function opened<T>(use: () => T, file: string): T {

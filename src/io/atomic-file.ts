@@ -36,9 +36,15 @@ async function writeDurably(file: string, content: string, mode: number): Promis
   }
 }
 
-/** `write` fills a hidden temporary file beside `file`, which then replaces it; on any failure nothing is left behind. */
+/**
+ * `write` fills a hidden temporary file beside `file`, which then replaces it; on any failure nothing is left behind.
+ * A process killed between the two leaves its temporary (`.NAME.PID.HEX.tmp`): the next write of `file` removes
+ * those over a minute old.
+ */
 export async function replaceFileAtomically(file: string, write: (temporary: string) => Promise<unknown>): Promise<void> {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const directory = path.dirname(file);
+  removeLeftoverTemporaries(directory, new RegExp(`^\\.${escapeRegExp(path.basename(file))}\\.\\d+\\.[0-9a-f]+\\.tmp$`));
+  const temporary = path.join(directory, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     await write(temporary);
     await fs.promises.rename(temporary, file);
@@ -48,3 +54,29 @@ export async function replaceFileAtomically(file: string, write: (temporary: str
     throw diskFullOf(error, file) ?? error;
   }
 }
+
+/** Older than this, no writer is still at its temporary (a write takes milliseconds). */
+const LEFTOVER_AGE_MS = 60_000;
+
+/**
+ * Removes the temporaries (names matching `pattern`) of writes that never finished: a process killed between
+ * writing one and renaming it. Only those over a minute old, so never one being written now.
+ */
+export function removeLeftoverTemporaries(directory: string, pattern: RegExp): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(directory).filter((name) => pattern.test(name));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(directory, name);
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > LEFTOVER_AGE_MS) fs.unlinkSync(file);
+    } catch {
+      // gone meanwhile, or not ours to remove: left as it is
+    }
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -16,6 +16,8 @@ export interface ReadyFacts {
 
 export interface CliSandbox {
   facts: ReadyFacts;
+  /** Its process id: to stop it for a while (SIGSTOP, SIGCONT) as a stalled service. */
+  pid: number;
   /** Runs the CLI against this sandbox as one of its clients. */
   cli(clientId: string, args: string[], opts?: CliOptions): Promise<CliResult>;
   json<T = any>(path: string): Promise<T>;
@@ -36,6 +38,7 @@ export async function startCliSandbox(args: string[], cwd?: string): Promise<Cli
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return {
     facts,
+    pid: child.pid!,
     cli(clientId, cliArgs, opts = {}) {
       const client = facts.clients.find((c) => c.client_id === clientId);
       if (!client) throw new Error(`no client ${clientId} in ${JSON.stringify(facts.clients.map((c) => c.client_id))}`);

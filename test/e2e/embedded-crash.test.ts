@@ -4,37 +4,17 @@
 // --idempotency-key replays every answer. Seeded; FLEETCTL_CRASH_TRIALS=N runs more trials (20 by default),
 // FLEETCTL_CRASH_SEED=S another sequence of kill moments. And a hang-up (SIGHUP, an SSH session dropped) stops a
 // run as cleanly as SIGTERM: exit 129, -o json a valid array, the resume line, no lock left behind.
-import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp-dir.js';
-import { BIN, runCli } from './harness.js';
-import { loadState } from '../../src/sandbox/store/state-file.js';
+import { runCli } from './harness.js';
+import { embeddedCommandLog, executionsOf, REBOOTABLE, rebootArgs, seeded, spawnFleetctl } from './crash-trial.js';
 
 const TRIALS = Number(process.env.FLEETCTL_CRASH_TRIALS ?? 20);
 const SEED = Number(process.env.FLEETCTL_CRASH_SEED ?? 35);
-// the seeded world's first fleet: 35 devices, 31 of which can reboot
-const FLEET = 'a82784ac-01c6-42cf-869c-62428c14904b';
-const REBOOTABLE = 31;
-
-/** mulberry32: a small seeded generator, so a failing trial can be run again. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 
 const envOf = (configDir: string) => ({ FLEETCTL_CONFIG_DIR: configDir });
-// four at a time: a run long enough for kills to fall between its requests
-const reboot = (key: string) => ['--sandbox', 'devices', 'reboot', '--fleet-id', FLEET, '--idempotency-key', key, '--concurrency', '4', '--yes'];
+const reboot = (key: string) => ['--sandbox', ...rebootArgs(key)];
 
 /**
  * The command, killed with SIGKILL `afterMs` after it started, or after it printed its run id when `afterRunId`
@@ -44,10 +24,10 @@ function killedAfter(args: string[], env: Record<string, string>, afterMs: numbe
   return new Promise<{ stderr: string; finishedMs: number; runMs: number; killed: boolean }>((resolve, reject) => {
     const started = Date.now();
     let runStarted = 0;
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CI: 'true', NO_COLOR: '1', FLEETCTL_KEYCHAIN: 'off', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnFleetctl(args, env);
     let stderr = '';
     let timer = afterRunId ? undefined : setTimeout(() => child.kill('SIGKILL'), afterMs);
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       if (!runStarted && /--resume \S+\)/.test(stderr)) {
         runStarted = Date.now();
@@ -63,14 +43,7 @@ function killedAfter(args: string[], env: Record<string, string>, afterMs: numbe
 }
 
 /** Reboots by the sandbox's command log, by hardware id, for the runs of key `key`. */
-async function executedOf(configDir: string, key: string): Promise<Map<string, number>> {
-  const saved = await loadState(path.join(configDir, 'sandbox', 'state.json'));
-  const counts = new Map<string, number>();
-  for (const entry of saved?.state.commands.log ?? []) {
-    if (entry.idempotency_key.startsWith(`${key}:`)) counts.set(entry.hardware_id, (counts.get(entry.hardware_id) ?? 0) + 1);
-  }
-  return counts;
-}
+const executedOf = async (configDir: string, key: string) => executionsOf(await embeddedCommandLog(configDir), key);
 
 describe('the embedded sandbox under kill -9', () => {
   it(`a bulk reboot killed at random moments and finished executes each device once, and a retry replays (${TRIALS} trials)`, async () => {
@@ -119,12 +92,12 @@ describe('the embedded sandbox under SIGHUP (a dropped SSH session)', () => {
     const configDir = tempDir('fleetctl-hangup-');
     const env = envOf(configDir);
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...reboot('hangup'), '--concurrency', '1', '-o', 'json'], { env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CI: 'true', NO_COLOR: '1', FLEETCTL_KEYCHAIN: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawnFleetctl([...reboot('hangup'), '--concurrency', '1', '-o', 'json'], env, 'pipe');
       let stdout = '';
       let stderr = '';
       let hangingUp: NodeJS.Timeout | undefined;
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => {
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
         // the run id is out: the run is under way, one device at a time; hung up at once (31 devices one after the
         // other take a hundred milliseconds or so: a later hang-up could come after the last)

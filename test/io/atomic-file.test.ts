@@ -1,7 +1,7 @@
 // Caches (completion lookups, the served API document) and the sandbox state are written by writeFileAtomically:
 // many writers of one file at once leave one whole version, and a reader never sees half of one.
 import { describe, expect, it } from 'vitest';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../../src/io/atomic-file.js';
@@ -31,5 +31,23 @@ describe('writeFileAtomically', () => {
     expect(last).toBe(last[0]!.repeat(SIZE));
     expect(readdirSync(path.dirname(file))).toEqual(['listing.json']);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('temporaries left by writers killed mid-write are removed by the next write once a minute old; a recent one, another file\'s, are left', async () => {
+    const dir = tempDir('fleetctl-atomic-');
+    const file = path.join(dir, 'state.json');
+    mkdirSync(dir, { recursive: true });
+    const stale = path.join(dir, '.state.json.4242.0badc0de.tmp');
+    const recent = path.join(dir, '.state.json.4243.feedf00d.tmp');
+    const another = path.join(dir, '.other.json.4242.0badc0de.tmp');
+    const lookalike = path.join(dir, '.state.json.backup.tmp');
+    const old = new Date(Date.now() - 120_000);
+    for (const leftover of [stale, recent, another, lookalike]) {
+      writeFileSync(leftover, '{"half":');
+      if (leftover !== recent) utimesSync(leftover, old, old);
+    }
+    await writeFileAtomically(file, '{"whole":true}');
+    expect(existsSync(stale)).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(['.other.json.4242.0badc0de.tmp', '.state.json.4243.feedf00d.tmp', '.state.json.backup.tmp', 'state.json']);
   });
 });
