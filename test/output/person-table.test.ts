@@ -72,6 +72,12 @@ describe('lists show the member the next command takes, as the service names it'
     expect(stdout).toContain(sandboxEvent.event_id);
   });
 
+  it('a terminal too narrow to frame an event id: one block per record, the id whole on a line of its own', async () => {
+    const { stdout } = await table('event', [sandboxEvent], 64);
+    expect(stdout).toMatch(new RegExp(`^event_id\n${sandboxEvent.event_id}$`, 'm'));
+    expect(stdout).not.toContain('┌');
+  });
+
   it('events search against the second service: its composite ref leads, not its repeating id', async () => {
     const { stdout, header } = await table('event', [secondEvent, { ...secondEvent, ref: eventRef('TLM-00002', 'ev10'), device_hw: 'TLM-00002' }]);
     expect(header).toMatch(/^│ REF +│/);
