@@ -8,6 +8,7 @@ import { cellText, valueAt } from './values.js';
 import { personCell } from './cells.js';
 import { carriedFields } from './record-fields.js';
 import { memberFor, type ListSubject } from '../records/view-roles.js';
+import { safeText } from '../shared/terminal-text.js';
 
 export interface PersonTable {
   columns: string[];
@@ -53,11 +54,12 @@ export async function planPersonTable(view: ResourceView, records: readonly unkn
   const empty: string[] = [];
 
   const shared = await sharedColumns(view, records, columns, id, opts.follow === true);
-  if (shared.length > 0) captions.push(`Every row: ${shared.map((c) => `${c} ${cell(c, valueAt(records[0], c))}`).join(', ')}`);
+  if (shared.length > 0) captions.push(`Every row: ${shared.map((c) => `${safeText(c)} ${cell(c, valueAt(records[0], c))}`).join(', ')}`);
   if (!opts.follow && id !== undefined) {
     for (const [column, label] of Object.entries(view.prefixed ?? {})) {
       const prefix = commonPrefix(records, column, id);
-      if (prefix !== undefined) captions.push(`${label}: ${prefix}<${id.replace(/[._]/g, ' ')}>`);
+      // the prefix comes from the records: shown, never sent raw to the terminal
+      if (prefix !== undefined) captions.push(`${label}: ${safeText(prefix)}<${safeText(id.replace(/[._]/g, ' '))}>`);
       if (prefix !== undefined) shared.push(column);
     }
     // a column no row has a value for says nothing: it gives its room to one that does

@@ -158,3 +158,16 @@ describe('rows fleetctl makes', () => {
     expect(stdout).toContain(emitted.id);
   });
 });
+
+describe('what is said once is made harmless', () => {
+  it('a key prefix and a shared value with escape sequences reach stderr as visible escapes', async () => {
+    const evil = '\u001b]0;pwned\u0007';
+    const keyed = ['HW-000001', 'HW-000003'].map((hw) => ({ ...result(hw, 'accepted', 202, null), idempotency_key: `${evil}:${hw}` }));
+    const bulk = await table('deviceCommandResult', keyed);
+    expect(bulk.stderr).toContain('keys: \\x1b]0;pwned\\x07:<hardware id>');
+    const media = [0, 1].map((n) => ({ id: `m${n}`, hardware_id: 'HW-000001', kind: evil }));
+    const one = await table('deviceMedia', media);
+    expect(one.stderr).toContain('kind \\x1b]0;pwned\\x07');
+    expect(bulk.stderr + one.stderr).not.toContain('\u001b');
+  });
+});
