@@ -1,5 +1,6 @@
 // What each view shows, declared once: the service's records (their preferences are the record boundary's,
-// records/views.ts) and the rows fleetctl makes itself (results of commands, the sandbox's logs).
+// records/views.ts) and the rows fleetctl makes itself (results of commands, the sandbox's logs), whose identifier
+// and task columns are named as fleetctl names them.
 import type { OperationId } from '../openapi/operation-types.js';
 import { RECORD_VIEWS, type ResourceView } from '../records/views.js';
 

@@ -3,6 +3,8 @@
 // unshown, so these names are preferences, not facts about the service: a column the records don't carry is left
 // out and the records' own fields stand in (output/record-fields.ts, by the ranks of records/members.ts). The
 // fields a record may carry come from the document in use (records/declared-fields.ts); bundled, from fields.gen.
+// What matters is declared as parts, never as names: the identifier the next command takes and the columns of
+// the command's task, which records/view-roles.ts finds among the members of the service in use.
 import { RESPONSE_RECORDS, SCHEMA_FIELDS } from '../openapi/fields.gen.js';
 import type { OperationId } from '../openapi/operation-types.js';
 import type { ColumnRole, ViewColumn } from './view-roles.js';
