@@ -17,6 +17,11 @@ import MagicString from 'magic-string';
  */
 const REQUEST_STACK = 'src/api/request-stack.ts';
 const COMMAND_GROUP = /^src\/commands\/[^/]+\/index\.ts$/;
+/**
+ * The output layer's plan of a person's table, loaded when one is drawn: it reads the records through the record
+ * boundary as the command groups do, so what it shares with them stays in their shared chunk.
+ */
+const TABLE_PLAN = 'src/output/person-table.ts';
 const SHARED_BY_GROUPS = 4;
 
 /**
@@ -61,6 +66,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
   // request loads
   const requestFamily = new Set([...closure(requestEntries, ['import-statement', 'dynamic-import'])].filter((file) => outputs[file].entryPoint));
   const groupEntries = new Set(Object.keys(outputs).filter((file) => COMMAND_GROUP.test(outputs[file].entryPoint ?? '')));
+  const groupOrTableEntries = new Set([...groupEntries, ...Object.keys(outputs).filter((file) => outputs[file].entryPoint === TABLE_PLAN)]);
   const reachedFrom = (file, entries) => [...(reachers.get(file) ?? [])].some((entry) => entries.has(entry));
   const onlyFrom = (file, entries) => [...(reachers.get(file) ?? [])].every((entry) => entries.has(entry));
   const chunkOf = (file) => {
@@ -75,7 +81,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     // what most command groups share (the pickers, paging, dates, input reading of their list and get verbs):
     // one chunk that any group's command loads; what two or three groups share (webhook code, event schemas)
     // stays apart
-    if (onlyFrom(file, groupEntries) && reachers.get(file).size >= SHARED_BY_GROUPS) return 'commands';
+    if (onlyFrom(file, groupOrTableEntries) && [...reachers.get(file)].filter((entry) => groupEntries.has(entry)).length >= SHARED_BY_GROUPS) return 'commands';
     return undefined;
   };
 

@@ -1,9 +1,10 @@
 // Where --follow prints, as events come: a table that grows on a terminal, CSV rows under one header, and
 // otherwise one item at a time (an NDJSON line, a YAML document, or what --jq makes of it).
 import { valueAt } from './values.js';
-import { csvHeader, csvRow, personCell, tableHeads } from './cells.js';
+import { csvHeader, csvRow, tableHeads } from './cells.js';
 import type { OutputFormat } from './formats.js';
 import type { GrowingTable } from './growing-table.js';
+import type { PersonTable } from './person-table.js';
 
 export interface RecordSink {
   add(records: readonly unknown[]): Promise<void>;
@@ -15,8 +16,12 @@ export interface SinkWriters {
   stdoutIsTTY: boolean;
   /** The columns, chosen when the first records come (the records decide which fields there are). */
   columnsFor(first: readonly unknown[]): string[];
-  /** Says on stderr which columns did not fit the terminal. */
-  noteDropped(columns: readonly string[]): void;
+  /** A person's table of the first records, from those columns: what it shows, and what it says once. */
+  plan(first: readonly unknown[], columns: string[]): Promise<PersonTable>;
+  /** A line on stderr. */
+  say(line: string): void;
+  /** Says on stderr which fields the table leaves out: those the terminal had no room for, then the others. */
+  noteLeftOut(dropped: readonly string[], leftOut: readonly string[]): void;
   terminalWidth: number;
   bold(text: string): string;
   write(text: string): Promise<void>;
@@ -59,23 +64,25 @@ function csvSink(w: SinkWriters): RecordSink {
 
 function growingTableSink(w: SinkWriters): RecordSink {
   let table: GrowingTable | undefined;
+  let plan: PersonTable | undefined;
   let columns: string[] = [];
   return {
     add: async (records) => {
       if (!table) {
         // the columns, header and widths come with the first rows: nothing is drawn while there are none
         if (records.length === 0) return;
-        columns = w.columnsFor(records);
+        plan = await w.plan(records, w.columnsFor(records));
+        columns = plan.columns;
         const values = records.map((record) => columns.map((c) => valueAt(record, c)));
         const { headers, stiffness } = await tableHeads(columns, values);
         const { GrowingTable } = await import('./growing-table.js');
-        table = new GrowingTable(headers, stiffness, w.terminalWidth, w.bold);
-        const text = table.rows(values.map((row) => row.map(personCell)));
-        const dropped = columns.filter((_, i) => !table!.shown.includes(i));
-        if (dropped.length > 0) w.noteDropped(dropped);
+        table = new GrowingTable(headers, stiffness, plan.parts, w.terminalWidth, w.bold);
+        const text = table.rows(values.map((row) => row.map((value, i) => plan!.cell(columns[i]!, value))));
+        for (const caption of plan.captions) w.say(caption);
+        w.noteLeftOut(columns.filter((_, i) => !table!.shown.includes(i)), plan.leftOut);
         return w.write(text);
       }
-      await w.write(table.rows(records.map((record) => columns.map((c) => personCell(valueAt(record, c))))));
+      await w.write(table.rows(records.map((record) => columns.map((c) => plan!.cell(c, valueAt(record, c))))));
     },
   };
 }

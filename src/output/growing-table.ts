@@ -1,6 +1,6 @@
 // A table on a terminal that grows as rows arrive (--follow): the header and the column widths are set by the
 // first rows, every later row is cut to them, so the columns stay lined up however long it runs.
-import { fitTable, Stiffness, type StiffnessValue } from './table-layout.js';
+import { fitTable, Part, Stiffness, type PartValue, type StiffnessValue } from './table-layout.js';
 import { cutToWidth, displayWidth } from './text-width.js';
 
 const GAP = '  ';
@@ -11,6 +11,7 @@ export class GrowingTable {
   constructor(
     private readonly headers: string[],
     private readonly stiffness: StiffnessValue[],
+    private readonly parts: PartValue[],
     private readonly terminalWidth: number,
     private readonly bold: (text: string) => string,
   ) {}
@@ -25,7 +26,7 @@ export class GrowingTable {
     if (!this.widths) {
       // the frame of a boxed table is wider than the gaps: fitTable leaves that room unused
       const room = this.terminalWidth + (3 * this.headers.length + 1) - GAP.length * (this.headers.length - 1);
-      const fitted = fitTable(this.headers, cells, room, this.stiffness);
+      const fitted = fitTable(this.headers, cells, room, this.stiffness, this.parts);
       this.shown = fitted.shown;
       this.widths = fitted.shown.map((i) => fitted.widths[i]!);
       const headers = this.shown.map((i) => this.headers[i]!);
@@ -40,7 +41,8 @@ export class GrowingTable {
 
   /** A cell cut to its column; an identifier longer than the first rows' is shown whole, out of line. */
   private cell(text: string, column: number): string {
-    return this.stiffness[this.shown[column]!] === Stiffness.identifier ? text : cutToWidth(text, this.widths![column]!);
+    const at = this.shown[column]!;
+    return this.stiffness[at] === Stiffness.identifier || this.parts[at] === Part.identifier ? text : cutToWidth(text, this.widths![column]!);
   }
 
   /** Cells padded to their column; the last one is not, so no line ends in spaces. */

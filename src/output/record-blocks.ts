@@ -22,6 +22,12 @@ export function recordBlock(lines: readonly BlockLine[], width: number, style: B
   let text = title === undefined ? '' : `${style.bold(`-[ ${title} ]`)}${'-'.repeat(Math.max(0, Math.min(width, 40) - displayWidth(title) - 5))}\n`;
   for (const line of lines) {
     const field = cutToWidth(line.field, fieldWidth);
+    // an identifier too long for the room beside its field name starts a line of its own, so it wraps only on
+    // a terminal narrower than itself
+    if (line.whole && displayWidth(line.value) > valueWidth) {
+      text += `${style.dim(field)}\n${line.value}\n`;
+      continue;
+    }
     const value = line.whole ? line.value : cutToWidth(line.value, valueWidth);
     text += `${style.dim(field)}${' '.repeat(fieldWidth - displayWidth(field) + 2)}${value}`.trimEnd() + '\n';
   }

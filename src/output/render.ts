@@ -335,34 +335,54 @@ export class Output {
   }
 
   private async writeTtyTable(records: Records, columns: string[], view: ResourceView, opts: { expandWhenWide?: boolean } = {}): Promise<number> {
-    const values: unknown[][] = [];
-    for await (const record of records) values.push(columns.map((c) => valueAt(record, c)));
-    if (values.length === 0) {
+    const all: unknown[] = [];
+    for await (const record of records) all.push(record);
+    if (all.length === 0) {
       this.io.info('No results.');
       return 0;
     }
-    const rows = values.map((row) => row.map(personCell));
-    const [{ fitTable, frameWidth, Stiffness }, { cutToWidth, displayWidth }] = await Promise.all([import('./table-layout.js'), import('./text-width.js')]);
-    const { headers, stiffness } = await tableHeads(columns, values);
+    const [{ fitTable, frameWidth, Part, Stiffness }, { cutToWidth, displayWidth }, { planPersonTable }] = await Promise.all([
+      import('./table-layout.js'),
+      import('./text-width.js'),
+      import('./person-table.js'),
+    ]);
+    // -o wide shows every field as it is; a table of a view shows what the view says matters
+    const plan = opts.expandWhenWide ? undefined : await planPersonTable(view, all, { columns, chosen: this.chosenColumns !== undefined });
+    const shownColumns = plan?.columns ?? columns;
+    const values = all.map((record) => shownColumns.map((c) => valueAt(record, c)));
+    const rows = values.map((row) => row.map((value, i) => (plan ? plan.cell(shownColumns[i]!, value) : personCell(value))));
+    const { headers, stiffness } = await tableHeads(shownColumns, values);
     const natural = headers.map((header, i) => Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[i]!))));
-    // -o wide shows every field: wider than the terminal, one block per record rather than cells cut to nothing
-    if (opts.expandWhenWide && natural.reduce((sum, width) => sum + width, frameWidth(columns.length)) > this.terminalWidth) {
-      return this.writeBlocks(columns, values, rows);
-    }
-    const { widths, shown } = fitTable(headers, rows, this.terminalWidth, stiffness);
+    const fitted = fitTable(headers, rows, this.terminalWidth, stiffness, plan?.parts);
+    // wider than the terminal (-o wide's every field, or an identifier wider than the room): one block per record
+    // rather than cells cut to nothing
+    const tooWide = opts.expandWhenWide ? natural.reduce((sum, width) => sum + width, frameWidth(shownColumns.length)) > this.terminalWidth : !fitted.fits;
+    for (const caption of plan?.captions ?? []) this.io.info(caption);
+    if (tooWide) return this.writeBlocks(shownColumns, values, rows);
+    const { widths, shown } = fitted;
     const theme = this.io.outTheme();
-    const cut = (text: string, i: number) => (stiffness[i] === Stiffness.identifier ? text : cutToWidth(text, widths[i]!));
+    const cut = (text: string, i: number) => (stiffness[i]! > Stiffness.list || plan?.parts[i] === Part.identifier ? text : cutToWidth(text, widths[i]!));
     await this.writeTable(
       shown.map((i) => theme.bold(cut(headers[i]!, i))),
       rows.map((row) => shown.map((i) => cut(row[i]!, i))),
     );
-    if (shown.length < columns.length) this.noteDropped(columns.filter((_, i) => !shown.includes(i)));
+    this.noteLeftOut(shownColumns.filter((_, i) => !shown.includes(i)), plan?.leftOut ?? []);
     return rows.length;
   }
 
-  /** Says which columns did not fit the terminal, and how to see them. */
-  private noteDropped(columns: readonly string[]): void {
-    this.io.info(`Not shown at ${this.terminalWidth} columns: ${columns.map((c) => safeText(c)).join(', ')}; -o wide shows every field`);
+  /**
+   * Says on one line which fields the records carry that the table does not show (those the terminal had no room
+   * for first), and how to see them.
+   */
+  private noteLeftOut(dropped: readonly string[], leftOut: readonly string[]): void {
+    const names = [...dropped, ...leftOut].map((c) => safeText(c));
+    if (names.length === 0) return;
+    const end = '; -o wide shows them';
+    const start = `Not shown at ${this.terminalWidth} columns: `;
+    let listed = names.length;
+    const line = (n: number) => `${start}${names.slice(0, n).join(', ')}${n < names.length ? ` and ${names.length - n} more` : ''}${end}`;
+    while (listed > 1 && line(listed).length > this.terminalWidth) listed--;
+    this.io.info(line(listed));
   }
 
   /** Records as FIELD VALUE blocks, as psql's expanded display. */
@@ -392,7 +412,14 @@ export class Output {
       format: this.options.format,
       stdoutIsTTY: this.io.stdoutIsTTY,
       columnsFor: (first) => this.chosenColumns ?? (this.options.format === 'wide' ? everyField(first) : chooseColumns(this.preferredColumns(view), first)),
-      noteDropped: (columns) => this.noteDropped(columns),
+      plan: async (first, columns) => {
+        const { planPersonTable } = await import('./person-table.js');
+        // -o wide shows every field as it is
+        if (this.options.format === 'wide' && !this.chosenColumns) return planPersonTable({ script: [], person: [] }, first, { columns, chosen: true });
+        return planPersonTable(view, first, { columns, chosen: this.chosenColumns !== undefined, follow: true });
+      },
+      say: (line) => this.io.info(line),
+      noteLeftOut: (dropped, leftOut) => this.noteLeftOut(dropped, leftOut),
       terminalWidth: this.terminalWidth,
       bold: (text) => this.io.outTheme().bold(text),
       write: (text) => this.writeInStream(text),

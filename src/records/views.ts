@@ -3,8 +3,14 @@
 // unshown, so these names are preferences, not facts about the service: a column the records don't carry is left
 // out and the records' own fields stand in (output/record-fields.ts, by the ranks of records/members.ts). The
 // fields a record may carry come from the document in use (records/declared-fields.ts); bundled, from fields.gen.
+// What matters is declared as parts, never as names: the identifier the next command takes and the columns of
+// the command's task, which records/view-roles.ts finds among the members of the service in use.
 import { RESPONSE_RECORDS, SCHEMA_FIELDS } from '../openapi/fields.gen.js';
 import type { OperationId } from '../openapi/operation-types.js';
+import type { ColumnRole, ViewColumn } from './view-roles.js';
+import type { Resource } from './resources.js';
+
+export type { ColumnRole, ViewColumn } from './view-roles.js';
 
 export interface ResourceView {
   /** The operation whose records these are: the document in use says which fields they may carry. */
@@ -18,7 +24,26 @@ export interface ResourceView {
   person: readonly string[];
   /** A picker's line: the fields that say which record it is. */
   picker?: readonly string[];
+  /**
+   * A person's table, when the terminal is narrow: the column the next command takes, never cut nor left out
+   * (default: the first column)...
+   */
+  identifier?: ViewColumn;
+  /** ...then what the command is for (a bulk run's status and code), left out only once everything else is. */
+  task?: readonly ViewColumn[];
+  /** The kind of record, whose identifier rule finds the identifier member (records/resources.ts). */
+  resource?: Resource;
+  /** A list of one device's records: columns equal on every row (its hardware id) are said once, above the table. */
+  oneDevice?: boolean;
+  /**
+   * Columns whose every value is one prefix and the row's identifier (a run's idempotency keys): said once, under
+   * this name, instead of a column, so each key stays whole and copyable and the row keeps its room.
+   */
+  prefixed?: Readonly<Record<string, string>>;
 }
+
+const role = (part: ColumnRole): ViewColumn => ({ role: part });
+const IDENTIFIER = role('identifier');
 
 export const RECORD_VIEWS = {
   device: {
@@ -26,24 +51,33 @@ export const RECORD_VIEWS = {
     script: ['id', 'hardware_id', 'name', 'model', 'fleet_id', 'vehicle_id', 'capabilities', 'last_seen_at'],
     person: ['hardware_id', 'name', 'model', 'capabilities', 'last_seen_at'],
     picker: ['hardware_id', 'name', 'model', 'capabilities'],
+    identifier: role('hardware-id'),
+    task: [role('report-time')],
+    resource: 'device',
   },
   fleet: {
     operation: 'listFleets',
     script: ['id', 'name', 'organization_id', 'vehicle_count', 'created_at'],
     person: ['id', 'name', 'vehicle_count'],
     picker: ['name', 'vehicle_count'],
+    identifier: IDENTIFIER,
+    resource: 'fleet',
   },
   driver: {
     operation: 'listDrivers',
     script: ['id', 'first_name', 'last_name', 'status', 'fleet_id', 'email', 'employee_id'],
     person: ['id', 'first_name', 'last_name', 'status', 'employee_id'],
     picker: ['first_name', 'last_name', 'employee_id', 'status', 'email'],
+    identifier: IDENTIFIER,
+    resource: 'driver',
   },
   event: {
     operation: 'searchEvents',
     script: ['event_id', 'hardware_id', 'triggered_at', 'event_types', 'is_accident', 'is_important', 'vehicle_id'],
     person: ['triggered_at', 'hardware_id', 'event_types', 'is_accident', 'is_important'],
     picker: ['triggered_at', 'event_types', 'is_accident', 'is_important'],
+    identifier: IDENTIFIER,
+    resource: 'event',
   },
   organization: {
     operation: 'listOrganizations',
@@ -51,28 +85,40 @@ export const RECORD_VIEWS = {
     person: ['id', 'name'],
     // names can repeat across a tenant: the id tells them apart
     picker: ['name', 'id'],
+    identifier: IDENTIFIER,
+    resource: 'organization',
   },
   vehicle: {
     operation: 'listVehicles',
     script: ['id', 'name', 'license_plate', 'make', 'model', 'year', 'fleet_id'],
     person: ['name', 'license_plate', 'make', 'model', 'year'],
     picker: ['name', 'license_plate', 'make', 'model', 'year'],
+    identifier: IDENTIFIER,
+    resource: 'vehicle',
   },
   journey: {
     operation: 'listJourneys',
     script: ['id', 'hardware_id', 'start_utc', 'end_utc', 'distance_meters', 'duration_seconds', 'vehicle_id'],
     person: ['hardware_id', 'start_utc', 'end_utc', 'distance_meters', 'duration_seconds'],
+    identifier: role('hardware-id'),
+    resource: 'journey',
   },
   deviceMedia: {
     operation: 'listDeviceMedia',
     script: ['id', 'hardware_id', 'file_name', 'mime_type', 'channel', 'size_bytes', 'recorded_at', 'event_id'],
     person: ['hardware_id', 'file_name', 'mime_type', 'channel', 'size_bytes', 'recorded_at'],
     picker: ['file_name', 'recorded_at', 'mime_type', 'size_bytes'],
+    identifier: IDENTIFIER,
+    resource: 'media',
+    oneDevice: true,
   },
   deviceEvent: {
     operation: 'listDeviceEvents',
     script: ['event_id', 'triggered_at', 'event_types', 'is_accident', 'is_important'],
     person: ['triggered_at', 'event_types', 'is_accident', 'is_important'],
+    identifier: IDENTIFIER,
+    resource: 'event',
+    oneDevice: true,
   },
   webhookConfig: {
     operation: 'getWebhookConfig',

@@ -37,7 +37,7 @@ function spinnerLines(snapshots: string[]): string[] {
 }
 
 describe('spinner in a real terminal', { timeout: 30_000 }, () => {
-  it.each([80, 160])('at %i columns: spins while the token and the first page are awaited, then only the table is left', async (cols) => {
+  it.each([80, 160])('at %i columns: spins while the token and the first page are awaited, then only the table is left, and what it leaves out', async (cols) => {
     const run = await runInPty(process.execPath, [BIN, 'fleets', 'list', '--all'], { cols, rows: 30, env: terminalEnv() });
     expect(run.exitCode).toBe(0);
     const spun = spinnerLines(run.snapshots);
@@ -46,7 +46,9 @@ describe('spinner in a real terminal', { timeout: 30_000 }, () => {
     // the final screen: the table and nothing of the spinner, not even in the scrollback
     expect(run.lines[0]).toMatch(/^┌─/);
     expect(run.lines.some((line) => /│ ID +│ NAME/.test(line))).toBe(true);
-    expect(run.lines.at(-1)).toMatch(/┘$/);
+    // then the line naming the fields the table leaves out
+    expect(run.lines.at(-2)).toMatch(/┘$/);
+    expect(run.lines.at(-1)).toMatch(/^Not shown at \d+ columns: .*; -o wide shows them$/);
     expect(run.lines.join('\n')).not.toMatch(FRAME);
     expect(run.lines.join('\n')).not.toMatch(/Requesting an access token|GET \/v1\/fleets/);
     // the cursor it hid is shown again

@@ -1,7 +1,7 @@
-// Column widths on a terminal: measured in cells, free text gives way first, then columns are dropped; an
-// identifier is never cut.
+// Column widths on a terminal: measured in cells; the view's other columns give way first (their text cut, then
+// the rightmost left out), then its task's; the identifier is never cut nor left out.
 import { describe, expect, it } from 'vitest';
-import { fitTable, frameWidth, Stiffness } from '../../src/output/table-layout.js';
+import { fitTable, frameWidth, Part, Stiffness } from '../../src/output/table-layout.js';
 import { cutToWidth, displayWidth } from '../../src/output/text-width.js';
 
 const uuid = '2e7f6c1f-1dae-45ed-a366-adae182c1269';
@@ -10,7 +10,7 @@ const shownWidths = ({ widths, shown }: { widths: number[]; shown: number[] }) =
 
 describe('fitTable (tables on a terminal)', () => {
   it('keeps natural widths when the table fits', () => {
-    expect(fitTable(['ID', 'NAME'], [[uuid, 'Truck 1']], 120)).toEqual({ widths: [36, 7], shown: [0, 1] });
+    expect(fitTable(['ID', 'NAME'], [[uuid, 'Truck 1']], 120)).toEqual({ widths: [36, 7], shown: [0, 1], fits: true });
   });
 
   it('shrinks the widest text columns to fit, and keeps an identifier column whole', () => {
@@ -28,19 +28,34 @@ describe('fitTable (tables on a terminal)', () => {
     expect(total(shownWidths(fitted))).toBe(64);
   });
 
-  it('drops the rightmost rigid column, then lists and text, before cutting an identifier', () => {
-    const rows = [['fleetctl-run-20261125-HW-000001', 'device.capability_missing', 'reboot,wake_up', 'a long free text value']];
-    const stiffness = [Stiffness.identifier, Stiffness.rigid, Stiffness.list, Stiffness.text];
-    const fitted = fitTable(['IDEMPOTENCY KEY', 'CODE', 'CAPABILITIES', 'NOTE'], rows, 60, stiffness);
-    expect(fitted.shown).toEqual([0, 2, 3]);
-    expect(fitted.widths[0]).toBe(31);
-    expect(total(shownWidths(fitted))).toBeLessThanOrEqual(60);
+  it('leaves out the other columns, rightmost first, before the task columns, whatever their values', () => {
+    const rows = [['HW-000001', 'failed', '422', 'device.capability_missing', 'fleetctl-run-20261125T210800Z-abcdef:HW-000001']];
+    const headers = ['HARDWARE ID', 'STATUS', 'HTTP STATUS', 'CODE', 'IDEMPOTENCY KEY'];
+    const stiffness = [Stiffness.identifier, Stiffness.rigid, Stiffness.rigid, Stiffness.rigid, Stiffness.identifier];
+    const parts = [Part.identifier, Part.task, Part.other, Part.task, Part.other];
+    const fitted = fitTable(headers, rows, 80, stiffness, parts);
+    expect(fitted.shown).toEqual([0, 1, 2, 3]);
+    expect(fitTable(headers, rows, 60, stiffness, parts).shown).toEqual([0, 1, 3]);
+    // narrower still: the task's rightmost column goes, the identifier stays whole
+    const narrow = fitTable(headers, rows, 30, stiffness, parts);
+    expect(narrow.shown).toEqual([0, 1]);
+    expect(narrow.widths[0]).toBe(11);
+    expect(narrow.fits).toBe(true);
   });
 
-  it('never cuts or drops identifiers, even when they alone are wider than the terminal', () => {
+  it('brings back a column left out for a wider one when it fits in the room left', () => {
+    const rows = [['SFctMDAwMDAxfmI3YmY4MzdjLTE4MzAtNGEwYi04ZjQ4LTg1YzZiNjYxYzhlZQ', '2026-11-21 00:22', 'HW-000001', 'false']];
+    const stiffness = [Stiffness.identifier, Stiffness.rigid, Stiffness.identifier, Stiffness.rigid];
+    const fitted = fitTable(['EVENT ID', 'TRIGGERED AT', 'HARDWARE ID', 'IS ACCIDENT'], rows, 80, stiffness, [Part.identifier, Part.other, Part.other, Part.other]);
+    expect(fitted.shown).toEqual([0, 2]);
+    expect(total(shownWidths(fitted))).toBeLessThanOrEqual(80);
+  });
+
+  it('never cuts nor leaves out the identifier: alone wider than the terminal, the table does not fit', () => {
     const fitted = fitTable(['ID', 'KEY', 'NAME'], [[uuid, uuid, 'z'.repeat(40)]], 20, [Stiffness.identifier, Stiffness.identifier, Stiffness.text]);
-    expect(fitted.shown).toEqual([0, 1]);
-    expect(shownWidths(fitted)).toEqual([36, 36]);
+    expect(fitted.shown).toEqual([0]);
+    expect(shownWidths(fitted)).toEqual([36]);
+    expect(fitted.fits).toBe(false);
   });
 
   it('measures wide characters as two cells', () => {

@@ -56,7 +56,9 @@ export async function sandboxRequestsRun(deps: RequestsDeps, opts: SandboxReques
   const query = { operation_id: opts.operationId, client_id: opts.clientId, hardware_id: opts.hardwareId, status: opts.status, limit: opts.limit, bodies: opts.bodies || undefined };
   const answer = await callSandbox(deps, 'listRequests', { query });
   const entries = answer.body ?? [];
-  await deps.output().list(entries, opts.bodies ? [...viewOf('sandboxRequest').script, 'request_body', 'response_body'] : viewOf('sandboxRequest').script);
+  const view = viewOf('sandboxRequest');
+  const bodies = ['request_body', 'response_body'];
+  await deps.output().list(entries, opts.bodies ? { ...view, script: [...view.script, ...bodies], person: [...view.person, ...bodies] } : view);
   if (entries.length === 0) deps.io.info('No requests recorded that match.');
 }
 

@@ -179,9 +179,10 @@ describe('devices events', () => {
       accident: true,
       paging: { limit: 50, all: false },
     });
-    if (tty) expect(f.io.stdout()).toMatch(/TRIGGERED AT.*EVENT TYPES[^]*2024-05-31 13:00.*speeding/);
+    if (tty) expect(f.io.stdout()).toMatch(/EVENT ID.*TRIGGERED AT.*EVENT TYPES[^]*SFctMX5l.*2024-05-31 13:00.*speeding/);
     else expect(f.io.stdout()).toBe('event_id\ttriggered_at\tevent_types\tis_accident\tis_important\nSFctMX5l\t2024-05-31T13:00:00Z\tspeeding\ttrue\tfalse\n');
-    expect(f.io.stderr()).toBe('');
+    // one device's list: its hardware id is said once, not in a column
+    expect(f.io.stderr()).toBe(tty ? 'Every row: hardware_id HW-1\n' : '');
   });
 });
 

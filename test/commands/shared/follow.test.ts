@@ -128,9 +128,10 @@ describe('followEvents', () => {
     await followEvents({ io, clock, signal: controller.signal, output: () => output }, src.source, viewOf('deviceEvent'), { intervalMs: 5_000, dateFrom: at(0), paging: { limit: 500, all: true } });
     const lines = io.stdout().split('\n').filter(Boolean);
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^TRIGGERED AT +EVENT TYPES +IS ACCIDENT +IS IMPORTANT$/);
-    expect(lines[1]).toMatch(/^2025-06-01 12:01 +speeding +false +true$/);
-    expect(lines[2]).toMatch(/^2025-06-01 12:10 +speeding +false +true$/);
+    // the event id leads: it is what `events get` takes
+    expect(lines[0]).toMatch(/^EVENT ID +TRIGGERED AT +EVENT TYPES +IS ACCIDENT +IS IMPORTANT$/);
+    expect(lines[1]).toMatch(/^a +2025-06-01 12:01 +speeding +false +true$/);
+    expect(lines[2]).toMatch(/^c +2025-06-01 12:10 +speeding +false +true$/);
     expect(lines[1]!.indexOf('speeding')).toBe(lines[0]!.indexOf('EVENT TYPES'));
     expect(io.stderr()).toContain('Following: new events every 5 s; Ctrl-C to stop.');
   });

@@ -1,5 +1,5 @@
 // --follow on a terminal: a table that grows as events come, lined up and no wider than the screen, at 80 and
-// 160 columns; Ctrl-C ends it with exit 0.
+// 160 columns, each row led by its event id (what `events get` takes); Ctrl-C ends it with exit 0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type SandboxHarness } from '../harness.js';
 import { startPty } from '../../support/pty.js';
@@ -31,7 +31,7 @@ describe('devices events --follow on a terminal', { timeout: 90_000 }, () => {
     it(`at ${cols}x${rows}: the header once, rows added as events come, lined up, nothing wrapped`, async () => {
       const session = startPty(['events', 'search', '--fleet-id', await firstFleet(), '--since', '30d', '--follow', '--interval', '1s'], { sandbox: h, cols, rows });
       await session.waitForText('Ctrl-C to stop.');
-      await session.waitForText(/TRIGGERED AT/);
+      await session.waitForText(/^EVENT ID /m);
       const before = rowsOf(session.lines().map((l) => l.text)).length;
       await emitForDevice(40);
       await expect.poll(() => rowsOf(session.lines().map((l) => l.text)).length, { timeout: 20_000 }).toBeGreaterThan(before);
@@ -40,16 +40,23 @@ describe('devices events --follow on a terminal', { timeout: 90_000 }, () => {
       const lines = session.lines();
       expect(lines.filter((l) => l.wrapped).map((l) => l.text), 'lines the terminal wrapped').toEqual([]);
       const texts = lines.map((l) => l.text);
-      expect(texts.filter((t) => /^TRIGGERED AT/.test(t))).toHaveLength(1);
-      const header = texts.find((t) => /^TRIGGERED AT/.test(t))!;
-      const typesAt = header.indexOf('HARDWARE ID');
-      for (const row of rowsOf(texts)) expect(row.slice(typesAt, typesAt + 3), row).toBe('HW-');
+      expect(texts.filter((t) => /^EVENT ID /.test(t))).toHaveLength(1);
+      const header = texts.find((t) => /^EVENT ID /.test(t))!;
+      expect(header).toMatch(/^EVENT ID +TRIGGERED AT/);
+      // lined up: each row's time under its header
+      const timeAt = header.indexOf('TRIGGERED AT');
+      for (const row of rowsOf(texts)) expect(row.slice(timeAt), row).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+      if (cols === 160) {
+        const hardwareAt = header.indexOf('HARDWARE ID');
+        for (const row of rowsOf(texts)) expect(row.slice(hardwareAt, hardwareAt + 3), row).toBe('HW-');
+      }
     });
   }
 });
 
 function rowsOf(texts: string[]): string[] {
-  return texts.filter((t) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} /.test(t));
+  // a row starts with its event id: the composite, base64url
+  return texts.filter((t) => /^[A-Za-z0-9_-]{40,} +\d{4}-/.test(t));
 }
 
 async function firstFleet(): Promise<string> {
