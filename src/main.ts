@@ -43,8 +43,9 @@ export const EXIT_CODES_HELP = `Exit codes:
   12   with --wait: some devices did not report again in time
   13   a fleetctl status --fail-if threshold was breached
   14   this Node.js version cannot run fleetctl (the line says which is needed)
-  15   no space left on device (ENOSPC, EDQUOT) for a file fleetctl writes:
-       the line names it; a bulk run under way prints its resume line
+  15   no space left on device (ENOSPC, EDQUOT) for a file fleetctl writes
+       or for standard output: the line names it; a bulk run under way
+       prints its resume line
   129  hung up (SIGHUP: the terminal or SSH session went away), stopped as
        cleanly as for SIGTERM
   130  interrupted (Ctrl-C, SIGTERM)`;
