@@ -114,7 +114,9 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       }
       // --columns and --sort may name what the service's own document describes: asked only when a name is not in the records
       const declaredFields = async (operationId: OperationId) => (await import('./records/declared-fields.js')).declaredFieldsIn(() => deps.servedDocument())(operationId);
-      return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp, declaredFields });
+      // --sort orders a member the service's document declares a date-time by instant (quiet: with none, the values decide)
+      const declaredTimes = async (operationId: OperationId) => (await import('./records/declared-fields.js')).declaredTimesIn(() => deps.servedDocument({ quiet: true }))(operationId);
+      return new Output(runtime.io, { format, columns: parseColumns(g.columns), jq, slurp: g.slurp, declaredFields, declaredTimes });
     },
     debug,
     tracer() {

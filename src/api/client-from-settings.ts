@@ -14,7 +14,7 @@ import type { NetworkSettings } from '../http/dispatcher.js';
 import type { Tracer } from '../http/trace.js';
 import type { Transport } from '../http/transport.js';
 import type { ServedDocument } from './served-document.js';
-import type { ParameterStyle } from './query-style.js';
+import type { ParameterStyles } from './parameter-style.js';
 
 /** What building a client reads: the members of the factory's Deps it needs, lazy as they are there. */
 export interface ClientSources {
@@ -74,12 +74,12 @@ export async function buildApiClient(from: ClientSources): Promise<ApiClient> {
   });
 }
 
-/** The style and explode of each query parameter of an operation, from the document in use (the bundled one too). */
-function stylesIn(servedDocument: () => Promise<ServedDocument>): (method: string, pathTemplate: string) => Promise<ReadonlyMap<string, ParameterStyle>> {
+/** The style and explode of each query and path parameter of an operation, from the document in use (the bundled one too). */
+function stylesIn(servedDocument: () => Promise<ServedDocument>): (method: string, pathTemplate: string) => Promise<ParameterStyles> {
   return async (method, pathTemplate) => {
     const served = await servedDocument();
-    const { queryParameterStyles } = await import('../openapi/document-shapes.js');
-    return queryParameterStyles(served.document, method, pathTemplate);
+    const { pathParameterStyles, queryParameterStyles } = await import('../openapi/document-shapes.js');
+    return { query: queryParameterStyles(served.document, method, pathTemplate), path: pathParameterStyles(served.document, method, pathTemplate) };
   };
 }
 

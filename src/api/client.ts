@@ -11,21 +11,22 @@ import { noActivity, type Activity, type ActivityTask } from '../io/spinner.js';
 import type { HttpResponse, Transport } from '../http/transport.js';
 import { sendWithRetries, type Exchange } from '../http/retry-loop.js';
 import { paginate, type Page, type PageOptions, type Pager } from './paginate.js';
-import { hasList, styledQuery, type ParameterStyle, type QueryValue } from './query-style.js';
-import type { CallArguments, CallOptions, ListOperationId, OperationId, ResponseBody } from '../openapi/operation-types.js';
+import { hasList, styledHeaderValue, styledPathValue, styledQuery, type HeaderValue, type ParameterStyles, type QueryValue } from './parameter-style.js';
+import type { CallArguments, CallOptions, ListOperationId, OperationId } from '../openapi/operation-types.js';
 
-export type { QueryValue } from './query-style.js';
+export type { QueryValue } from './parameter-style.js';
 
 /** What a call sends, before the document's types apply: the shape every CallOptions<Id> fits. */
 interface UntypedOptions {
   pathParams?: Record<string, string>;
   query?: Record<string, QueryValue>;
   body?: unknown;
-  headers?: Record<string, string>;
+  headers?: Record<string, HeaderValue>;
   signal?: AbortSignal;
 }
 
-export interface RawRequest extends Omit<UntypedOptions, 'pathParams'> {
+export interface RawRequest extends Omit<UntypedOptions, 'pathParams' | 'headers'> {
+  headers?: Record<string, string>;
   method: string;
   /** A path below the base URL, such as /v1/devices/123 (already expanded). */
   path: string;
@@ -65,8 +66,11 @@ export interface ApiClientDeps {
    * (undefined when there is none to ask). Asked after a 404 only, to say why.
    */
   offers?: (method: string, pathTemplate: string) => Promise<boolean | undefined>;
-  /** How the document in use writes the query parameters of an operation (style, explode); asked only for a query holding a list. */
-  parameterStyles?: (method: string, pathTemplate: string) => Promise<ReadonlyMap<string, ParameterStyle>>;
+  /**
+   * How the document in use writes the parameters of an operation (style, explode): asked for a query holding a
+   * list, and after a 404 without a problem code of a request with a path parameter (callOperation says why).
+   */
+  parameterStyles?: (method: string, pathTemplate: string) => Promise<ParameterStyles>;
 }
 
 export class ApiClient {
@@ -90,11 +94,13 @@ export class ApiClient {
     return this.deps.tokens.accessToken(scope);
   }
 
-  /** Calls an operation of the OpenAPI document by its operationId; its scope comes from the document. */
-  async call<Id extends OperationId>(operationId: Id, ...[options]: CallArguments<Id>): Promise<ApiResponse<ResponseBody<Id>>> {
-    // an answer takes the document's type here; the records of a list do not (list below)
-    const request = await this.styled(operationId, this.toRequest(operationId, options ?? {}));
-    return (await this.request(request).catch((error: unknown) => this.explainNotFound(error, operationId))) as ApiResponse<ResponseBody<Id>>;
+  /**
+   * Calls an operation of the OpenAPI document by its operationId; its scope comes from the document. The request
+   * is typed by the document; the answer is `unknown`, as a list's records are: the spec leaves every record's
+   * fields unshown, and src/records/ reads what a caller needs of it.
+   */
+  async call<Id extends OperationId>(operationId: Id, ...[options]: CallArguments<Id>): Promise<ApiResponse> {
+    return this.callOperation(operationId, options ?? {});
   }
 
   /**
@@ -102,11 +108,39 @@ export class ApiClient {
    * `unknown` until the record boundary (src/records/) reads it, never typed as the bundled document guesses.
    */
   list<Id extends ListOperationId>(operationId: Id, options: CallOptions<Id>, paging: PageOptions): Pager<unknown> {
-    return paginate(async (cursor, limit) => {
-      const request = await this.styled(operationId, this.toRequest(operationId, options));
-      const answer = await this.request({ ...request, query: { ...request.query, cursor, limit } }).catch((error: unknown) => this.explainNotFound(error, operationId));
-      return answer.body as Page<unknown>;
-    }, paging);
+    return paginate(async (cursor, limit) => (await this.callOperation(operationId, options, { cursor, limit })).body as Page<unknown>, paging);
+  }
+
+  /**
+   * One request of an operation, its parameters written as the document in use says (parameter-style.ts). The
+   * document is asked up front only for a query holding a list. A path parameter is written simple (OpenAPI's
+   * default) until the service does not know the path: asking the document on every call would cost a request to
+   * the service on each one (bench/latency.mjs), and a path written in another style (label, matrix) is answered a
+   * 404 that names no problem code (no route took it). Then, when the document does give a path parameter another
+   * style, the request is sent once more so written.
+   */
+  private async callOperation(operationId: OperationId, options: UntypedOptions, paging?: Record<string, QueryValue>): Promise<ApiResponse> {
+    const op = this.deps.operation(operationId);
+    const styles = this.deps.parameterStyles && hasList(options.query) ? await this.deps.parameterStyles(op.method, op.path) : undefined;
+    const first = this.toRequest(op, options, styles, paging);
+    try {
+      return await this.request(first);
+    } catch (error) {
+      const again = styles ? undefined : await this.restyledAfter(error, op, options, paging);
+      if (!again) return this.explainNotFound(error, operationId);
+      return this.request(again).catch((second: unknown) => this.explainNotFound(second, operationId));
+    }
+  }
+
+  /** The request again with its path written in the document's styles, when a 404 may be for its form; else undefined. */
+  private async restyledAfter(error: unknown, op: OperationInfo, options: UntypedOptions, paging?: Record<string, QueryValue>): Promise<RawRequest | undefined> {
+    // a 404 the service's own handler answered (a problem naming its code) is about the resource, not the path's form
+    if (!(error instanceof ApiError) || error.status !== 404 || error.code !== undefined || !op.path.includes('{') || !this.deps.parameterStyles) return undefined;
+    const request = this.toRequest(op, options, undefined, paging);
+    if (!isSafeToRepeat(request.method, request.headers ?? {})) return undefined;
+    const styles = await this.deps.parameterStyles(op.method, op.path).catch(() => undefined);
+    const restyled = styles && this.toRequest(op, options, styles, paging);
+    return restyled && restyled.path !== request.path ? restyled : undefined;
   }
 
   /**
@@ -138,16 +172,12 @@ export class ApiClient {
     return (this.deps.activity ?? noActivity).during(label, (task) => this.send(request, label, task), request.signal);
   }
 
-  /** The request with its lists written as the document in use says (query-style.ts). */
-  private async styled(operationId: OperationId, request: RawRequest): Promise<RawRequest> {
-    if (!this.deps.parameterStyles || !hasList(request.query)) return request;
-    const op = this.deps.operation(operationId);
-    return { ...request, query: styledQuery(request.query!, await this.deps.parameterStyles(op.method, op.path)) };
-  }
-
-  private toRequest(operationId: OperationId, { pathParams, ...options }: UntypedOptions): RawRequest {
-    const op = this.deps.operation(operationId);
-    return { ...options, method: op.method, path: expandPath(op.path, pathParams ?? {}), scope: op.scope };
+  /** The request of an operation: its query and path in the styles given (none: lists repeated, paths simple), `paging` added. */
+  private toRequest(op: OperationInfo, { pathParams, ...options }: UntypedOptions, styles: ParameterStyles | undefined, paging?: Record<string, QueryValue>): RawRequest {
+    const styled = styles && options.query ? styledQuery(options.query, styles.query) : options.query;
+    const query = paging ? { ...styled, ...paging } : styled;
+    const headers = options.headers && Object.fromEntries(Object.entries(options.headers).map(([name, value]) => [name, styledHeaderValue(value)]));
+    return { ...options, query, headers, method: op.method, path: expandPath(op.path, pathParams ?? {}, styles?.path), scope: op.scope };
   }
 
   private async send(request: RawRequest, label: string, task: ActivityTask): Promise<ApiResponse> {
@@ -206,12 +236,13 @@ export class ApiClient {
   }
 }
 
-export function expandPath(template: string, params: Record<string, string>): string {
+/** The template with each `{name}` written as its style says (simple when the document names none). */
+export function expandPath(template: string, params: Record<string, string>, styles?: ParameterStyles['path']): string {
   return template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`missing path parameter ${name} for ${template}`);
     try {
-      return encodeURIComponent(value);
+      return styledPathValue(name, value, styles?.get(name));
     } catch {
       // a lone surrogate (half of an emoji, cut) has no UTF-8 form
       throw new UsageError(`${name} ${quoteInput(value)} is not valid text: it holds half of a character`);

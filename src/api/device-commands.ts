@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, CancelledError, FleetctlError, UsageError } from '../errors.js';
 import type { ApiResponse } from './client.js';
-import type { CallOptions, ResponseBody } from '../openapi/operation-types.js';
+import type { CallOptions } from '../openapi/operation-types.js';
 import { headerValue } from './problem.js';
 import { quoteInput } from '../shared/terminal-text.js';
 
@@ -12,9 +12,9 @@ export type DeviceCommand = 'reboot' | 'wake_up';
 type CommandOperation = 'rebootDevice' | 'wakeUpDevice';
 export const COMMAND_OPERATION: Record<DeviceCommand, CommandOperation> = { reboot: 'rebootDevice', wake_up: 'wakeUpDevice' };
 
-/** What sending a command needs of the API client: its call for these two operations. */
+/** What sending a command needs of the API client: its call for these two operations (spec: the 202 body's fields are not shown). */
 export interface CommandSender {
-  call(operationId: CommandOperation, options: CallOptions<CommandOperation>): Promise<ApiResponse<ResponseBody<CommandOperation>>>;
+  call(operationId: CommandOperation, options: CallOptions<CommandOperation>): Promise<ApiResponse>;
 }
 
 /** spec: Limits — Idempotency-Key at most 200 characters. */

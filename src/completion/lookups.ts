@@ -10,6 +10,7 @@ import type { LookedUpValue } from './values.js';
 import { recordLabel } from '../output/record-fields.js';
 // the member rules alone (records/members.ts), not every resource's: completion loads no more than it reads
 import { hardwareIdOf, recordId } from '../records/members.js';
+import { RECORD_VIEWS, type ResourceView } from '../records/views.js';
 
 export type ApiValue = Exclude<LookedUpValue, 'profile' | 'selection'>;
 export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
@@ -24,14 +25,18 @@ interface Listing {
 
 const FIRST_PAGES = { limit: MAX_LIMIT, all: true, maxItems: MAX_LISTED };
 
-// The description says what the record is, by the tables' rule: its name when it has one, else its own fields.
-const candidate = (value: unknown, record: unknown): Candidate | undefined =>
-  typeof value === 'string' ? { value, description: recordLabel(record, ['name']) } : undefined;
+// The description says what the record is, as its picker line does: the view's picker fields (records/views.ts)
+// the record carries, identifiers aside, else its own fields by the tables' rule (output/record-fields.ts).
+const candidate = (value: unknown, record: unknown, view: ResourceView): Candidate | undefined =>
+  typeof value === 'string' ? { value, description: recordLabel(record, view.picker ?? view.person) } : undefined;
 
 const LISTINGS: Record<ApiValue, Listing> = {
-  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(hardwareIdOf(d), d) },
-  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(recordId(f, 'fleet'), f) },
-  'organization-id': { pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES), toCandidate: (o) => candidate(recordId(o, 'organization'), o) },
+  'hardware-id': { pages: (api, signal) => api.list('listDevices', { signal }, FIRST_PAGES), toCandidate: (d) => candidate(hardwareIdOf(d), d, RECORD_VIEWS.device) },
+  'fleet-id': { pages: (api, signal) => api.list('listFleets', { signal }, FIRST_PAGES), toCandidate: (f) => candidate(recordId(f, 'fleet'), f, RECORD_VIEWS.fleet) },
+  'organization-id': {
+    pages: (api, signal) => api.list('listOrganizations', { signal }, FIRST_PAGES),
+    toCandidate: (o) => candidate(recordId(o, 'organization'), o, RECORD_VIEWS.organization),
+  },
 };
 
 /**

@@ -56,14 +56,14 @@ function composedDoc(doc: OpenApiDoc): OpenApiDoc {
   return found;
 }
 
-function locate(raw: OpenApiDoc, method: string, pathTemplate: string): { doc: OpenApiDoc; item: PathItem; operation: OperationObject } | undefined {
+function locate(raw: OpenApiDoc, method: string, pathTemplate: string): { doc: OpenApiDoc; template: string; item: PathItem; operation: OperationObject } | undefined {
   const doc = composedDoc(raw);
   const wanted = templateKey(pathTemplate);
   const verb = method.toLowerCase();
   for (const [template, item] of Object.entries(doc.paths)) {
     if (!item || templateKey(template) !== wanted) continue;
     const operation = item[verb];
-    if (operation && typeof operation === 'object') return { doc, item, operation: operation as OperationObject };
+    if (operation && typeof operation === 'object') return { doc, template, item, operation: operation as OperationObject };
   }
   return undefined;
 }
@@ -207,7 +207,28 @@ export function recordFieldNames(schema: unknown): string[] {
   return Object.keys(recordFields(schema));
 }
 
-/** How each query parameter of an operation goes on the wire (its style and explode), by name. */
-export function queryParameterStyles(doc: OpenApiDoc, method: string, pathTemplate: string): Map<string, { style: string; explode: boolean }> {
+type Styles = Map<string, { style: string; explode: boolean }>;
+
+/** How each query parameter of an operation is written on the wire (its style and explode), by name. */
+export function queryParameterStyles(doc: OpenApiDoc, method: string, pathTemplate: string): Styles {
   return new Map(parameterSchemas(doc, method, pathTemplate).filter((p) => p.in === 'query').map((p) => [p.name, { style: p.style, explode: p.explode }]));
+}
+
+/**
+ * How each path parameter of an operation is written on the wire, by its name in `pathTemplate`: the document may
+ * name the parameter of the same segment otherwise ({id} here, {deviceId} there), so it is matched by its place.
+ */
+export function pathParameterStyles(doc: OpenApiDoc, method: string, pathTemplate: string): Styles {
+  const found = locate(doc, method, pathTemplate);
+  if (!found) return new Map();
+  const declared = new Map(parameterSchemas(doc, method, pathTemplate).filter((p) => p.in === 'path').map((p) => [p.name, { style: p.style, explode: p.explode }]));
+  const theirs = pathSegments(`/${found.template.replace(/^\/+|\/+$/g, '')}`);
+  const styles: Styles = new Map();
+  pathSegments(`/${pathTemplate.replace(/^\/+|\/+$/g, '')}`).forEach((segment, i) => {
+    const ours = /^\{([^{}]+)\}$/.exec(segment)?.[1];
+    const their = /^\{([^{}]+)\}$/.exec(theirs[i] ?? '')?.[1];
+    const style = their === undefined ? undefined : declared.get(their);
+    if (ours !== undefined && style) styles.set(ours, style);
+  });
+  return styles;
 }

@@ -25,7 +25,8 @@ export type ListOperationId = {
 export type ListItem<Id extends ListOperationId> = ResponseBody<Id> extends { data: (infer Item)[] } ? Item : never;
 
 interface Common {
-  headers?: Record<string, string>;
+  /** A list is sent as one header, its values joined by commas (OpenAPI's simple style, the only one for headers). */
+  headers?: Record<string, string | readonly string[]>;
   signal?: AbortSignal;
 }
 

@@ -4,7 +4,7 @@
 import type { OperationId } from '../openapi/operation-types.js';
 import { RECORD_VIEWS, type ResourceView } from '../records/views.js';
 
-export type { ResourceView, DeclaredFields } from '../records/views.js';
+export type { ResourceView, DeclaredFields, DeclaredTimes } from '../records/views.js';
 export { bundledDeclaredFields } from '../records/views.js';
 
 /** A view of rows fleetctl makes itself (no operation): the same columns for people and scripts. */

@@ -90,13 +90,16 @@ export function recordCells(record: unknown, preferred: readonly string[]): stri
 }
 
 /**
- * A few words that say what a record is, beside its identifier (a completion's description): the preferred
- * field when the record has it, else its first name, title or label, else its first other plain value.
+ * A few words that say what a record is, beside its identifier (a completion's description): the first of the
+ * view's preferred fields the record has that is not an identifier (the candidate is one already), else its first
+ * name, title or label, else its first other plain value.
  */
 export function recordLabel(record: unknown, preferred: readonly string[]): string | undefined {
   if (record === null || typeof record !== 'object') return undefined;
   const plain = (value: unknown) => (typeof value === 'string' && value !== '') || typeof value === 'number';
-  const given = preferred.map((field) => valueAt(record, field)).find(plain);
+  const given = preferred
+    .map((field) => ({ field, value: valueAt(record, field) }))
+    .find(({ field, value }) => plain(value) && rankField(field, [value]) !== FieldRank.identifier)?.value;
   if (given !== undefined) return cellText(given);
   const fields = Object.entries(record as Record<string, unknown>)
     .filter(([, value]) => plain(value))

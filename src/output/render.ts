@@ -2,7 +2,7 @@
 import type { IOStreams } from '../io/streams.js';
 import { UsageError } from '../errors.js';
 import { cellText, flattenRecord, valueAt } from './values.js';
-import { bundledDeclaredFields, type DeclaredFields, type ResourceView } from './columns.js';
+import { bundledDeclaredFields, type DeclaredFields, type DeclaredTimes, type ResourceView } from './columns.js';
 import { didYouMeanSuffix } from '../shared/did-you-mean.js';
 import { quoteInput, safeText, terminalSafeJson } from '../shared/terminal-text.js';
 import { holdAll, sortRecords, type SortKey } from './sort.js';
@@ -28,6 +28,8 @@ export interface OutputOptions {
   slurp?: boolean;
   /** What the document in use (the service's own, else the bundled one) says the records of an operation carry. */
   declaredFields?: DeclaredFields;
+  /** Which fields of an operation's records the service's document declares times, for --sort's order (none: the values decide). */
+  declaredTimes?: DeclaredTimes;
 }
 
 /** How a list is fetched and ordered, from the list command's own flags. */
@@ -89,7 +91,7 @@ export class Output {
    */
   async list(records: Records, shape: Shape, how: ListOptions = {}): Promise<number> {
     const view = viewFrom(shape);
-    const held = how.sort || (this.options.jq && this.options.slurp) ? await this.hold(records, how) : records;
+    const held = how.sort || (this.options.jq && this.options.slurp) ? await this.hold(records, how, view) : records;
     if (how.sort) {
       const all = held as unknown[];
       await this.refuseUnknownFields(how.sort.map((key) => key.field).filter((field) => !all.some((record) => carries(record, field))), view, all, '--sort');
@@ -145,10 +147,12 @@ export class Output {
   }
 
   /** --sort and --slurp need every item first; what is held is bounded (HOLD_LIMIT) unless --max-items says. */
-  private async hold(records: Records, how: ListOptions): Promise<unknown[]> {
+  private async hold(records: Records, how: ListOptions, view: ResourceView): Promise<unknown[]> {
     const reason = how.sort ? '--sort' : '--slurp';
-    const held = await holdAll(records, { reason, all: how.all, maxItems: how.maxItems, sort: how.sort, say: (line) => this.io.info(line) });
-    return how.sort ? sortRecords(held, how.sort) : held;
+    // a time is sorted as the service's document declares it; rows fleetctl makes have none: their values decide
+    const isTime = how.sort && view.operation && this.options.declaredTimes ? await this.options.declaredTimes(view.operation) : undefined;
+    const held = await holdAll(records, { reason, all: how.all, maxItems: how.maxItems, sort: how.sort, isTime, say: (line) => this.io.info(line) });
+    return how.sort ? sortRecords(held, how.sort, isTime) : held;
   }
 
   private async listThroughJq(records: Records, program: JqProgram): Promise<number> {

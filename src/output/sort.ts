@@ -22,18 +22,28 @@ export function parseSort(spec: string | undefined): SortKey[] | undefined {
   return keys.map((key) => (key.startsWith('-') ? { field: key.slice(1), descending: true } : { field: key, descending: false }));
 }
 
+/** Whether a field holds times, as the document in use declares it (records/views.ts DeclaredTimes); undefined: not declared. */
+export type IsTimeField = (field: string) => boolean | undefined;
+
+/** A value of a declared date-time member that names no instant: after every instant, before missing values. */
+const NOT_AN_INSTANT = Symbol('not an instant');
+
 /**
  * A new array in the order of the keys; items with the field missing or null come last in either direction. A field
- * whose values are all RFC 3339 date-times sorts by the instant they name, not by their text: across offsets
- * (+05:30, -08:00, Z) and fraction lengths (.3, .300000000) the text's order is wrong. A field with any other value
- * sorts as before, by kind then code point, so one odd value never reorders the rest by a guess.
+ * the document in use declares a date-time sorts by the instant each value names, not by its text: across offsets
+ * (+05:30, -08:00, Z) and fraction lengths (.3, .300000000) the text's order is wrong; a value of it that names no
+ * instant comes after every one that does (and before missing ones), in the order it came. A field declared as
+ * anything else sorts by kind then code point, even if its values read as times. Where the document declares
+ * nothing, a field whose values are all RFC 3339 date-times sorts by instant; one odd value then means no guess.
  */
-export function sortRecords<T>(records: readonly T[], keys: readonly SortKey[]): T[] {
+export function sortRecords<T>(records: readonly T[], keys: readonly SortKey[], isTime: IsTimeField = () => undefined): T[] {
   const rows = records.map((record, index) => ({ record, index, values: keys.map((key): unknown => valueAt(record, key.field)) }));
-  const byInstant = keys.map((_, i) => {
+  const byInstant = keys.map((key, i) => {
+    const declared = isTime(key.field);
+    if (declared === false) return false;
     const instants = rows.map((row) => asInstant(row.values[i]));
-    const all = instants.every((instant, n) => instant !== undefined || isMissing(rows[n]!.values[i]));
-    if (all) rows.forEach((row, n) => (row.values[i] = instants[n]));
+    const all = declared === true || instants.every((instant, n) => instant !== undefined || isMissing(rows[n]!.values[i]));
+    if (all) rows.forEach((row, n) => (row.values[i] = instants[n] ?? (isMissing(row.values[i]) ? row.values[i] : NOT_AN_INSTANT)));
     return all;
   });
   return rows
@@ -60,6 +70,9 @@ function compareValues(a: unknown, b: unknown, descending: boolean, instants: bo
   const aMissing = isMissing(a);
   const bMissing = isMissing(b);
   if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
+  const aOdd = a === NOT_AN_INSTANT;
+  const bOdd = b === NOT_AN_INSTANT;
+  if (aOdd || bOdd) return aOdd === bOdd ? 0 : aOdd ? 1 : -1;
   const order = instants ? compareInstants(a as Instant, b as Instant) : rank(a) - rank(b) || compareSameKind(a, b);
   return descending ? -order : order;
 }
@@ -93,6 +106,8 @@ export interface HoldOptions {
    * after sorting (the 8 most recently seen, not the first 8 fetched), in memory for about 2N items.
    */
   sort?: readonly SortKey[];
+  /** Which sort fields the document in use declares times. */
+  isTime?: IsTimeField;
   say: (line: string) => void;
 }
 
@@ -119,7 +134,7 @@ export async function holdAll<T>(records: AsyncIterable<T> | Iterable<T>, opts: 
     }
     held.push(record);
     // a stable sort keeps ties in the order they came: those kept came before those read after them
-    if (keep !== undefined && held.length >= 2 * keep + 1024) held = sortRecords(held, sort!).slice(0, keep);
+    if (keep !== undefined && held.length >= 2 * keep + 1024) held = sortRecords(held, sort!, opts.isTime).slice(0, keep);
   }
-  return keep === undefined ? held : sortRecords(held, sort!).slice(0, keep);
+  return keep === undefined ? held : sortRecords(held, sort!, opts.isTime).slice(0, keep);
 }

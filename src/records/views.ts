@@ -138,3 +138,19 @@ export const bundledDeclaredFields: DeclaredFields = async (operation) => {
   return schema ? new Set(Object.keys(SCHEMA_FIELDS[schema])) : undefined;
 };
 
+
+/**
+ * Whether a field of an operation's records holds times, as a document declares it: true for a member declared
+ * `format: date-time` (however its nullability is written: the document is read composed), false for a member
+ * declared as anything else, undefined for one it does not declare (the records' values then decide). --sort orders
+ * a time by the instant it names, and a member declared as text by its text even when its values read as times.
+ * Only a document the service serves says so: the bundled one describes the sandbox, and its guess of a member's
+ * type must not re-order a service's records (with none served, the values decide, as for the report time).
+ */
+export type DeclaredTimes = (operation: OperationId) => Promise<(field: string) => boolean | undefined>;
+
+/** The rule above over a document's fields and their kinds (undefined: it describes no records for the operation). */
+export function timeByDeclaredKinds(kinds: Readonly<Record<string, string>> | undefined): (field: string) => boolean | undefined {
+  return (field) => (kinds && Object.hasOwn(kinds, field) ? kinds[field] === 'date-time' : undefined);
+}
+

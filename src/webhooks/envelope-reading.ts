@@ -3,11 +3,12 @@
 // real service may name them otherwise (journey coordinates above all). A delivery answered non-2xx is retried
 // until the service gives up: what the spec allows is accepted, and how it differs from our document is named.
 // --strict keeps the document's whole schema as the rule, for producers tested against it.
-import { API_DOCUMENT, describeIssue, issueOf } from '../openapi/schema-check.js';
+import { describeIssue, issueOf } from '../openapi/schema-check.js';
+import { payloadMembers } from '../openapi/payload-members.js';
 import * as schemas from '../openapi/validators.gen.js';
 import { cutText } from '../shared/terminal-text.js';
 import { CLOUDEVENTS_CONTENT_TYPE, validateEnvelope } from './cloudevents.js';
-import { DATA_SCHEMA_NAMES, EVENT_TYPES, isEventType, type EventType } from './event-payloads.js';
+import { EVENT_TYPES, isEventType } from './event-payloads.js';
 
 /** An envelope as received: the attributes every delivery carries, the rest as the producer sent it. */
 export interface ReceivedEnvelope {
@@ -61,10 +62,10 @@ async function differencesOf(envelope: ReceivedEnvelope): Promise<string[]> {
   const data = envelope.data;
   let missing: string[] = [];
   if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
-    const { required, properties } = await payloadSchema(envelope.type);
+    const { required, named } = await payloadMembers(envelope.type);
     const present = Object.keys(data);
     missing = required.filter((name) => !present.includes(name));
-    const unnamed = present.filter((name) => !properties.includes(name));
+    const unnamed = present.filter((name) => !named.includes(name));
     if (missing.length > 0) differences.push(`data lacks ${names(missing)}`);
     if (unnamed.length > 0) differences.push(`data has ${names(unnamed)}, which the document does not name`);
   }
@@ -78,18 +79,4 @@ async function differencesOf(envelope: ReceivedEnvelope): Promise<string[]> {
 function names(list: string[]): string {
   const shown = list.slice(0, MAX_NAMES).map((name) => cutText(name, 40));
   return list.length > MAX_NAMES ? `${shown.join(', ')} and ${list.length - MAX_NAMES} more` : shown.join(', ');
-}
-
-interface PayloadSchema {
-  required: string[];
-  properties: string[];
-}
-
-let payloadSchemas: Promise<Record<string, { required?: string[]; properties?: Record<string, unknown> }>> | undefined;
-
-/** The payload properties the document requires and names for a type (read once, on the first delivery). */
-async function payloadSchema(type: EventType): Promise<PayloadSchema> {
-  payloadSchemas ??= API_DOCUMENT.load().then((doc) => (doc as { components: { schemas: never } }).components.schemas);
-  const schema = (await payloadSchemas)[DATA_SCHEMA_NAMES[type]];
-  return { required: schema?.required ?? [], properties: Object.keys(schema?.properties ?? {}) };
 }

@@ -6,10 +6,12 @@ import { FakeClock } from '../support/fake-clock.js';
 
 const ID = '3f2b8c1e-0000-4000-8000-000000000001';
 
-async function getDevice(status: number, body: unknown, opts: { flags?: string[]; headers?: Record<string, string>; times?: number; tokens?: number } = {}) {
+async function getDevice(status: number, body: unknown, opts: { flags?: string[]; headers?: Record<string, string>; times?: number; tokens?: number; document?: unknown } = {}) {
   const agent = newMockAgent();
   stubToken(agent, { scope: 'devices_read', times: opts.tokens ?? 1 });
   stubApi(agent, { path: `/v1/devices/${ID}`, status, body, headers: opts.headers, times: opts.times });
+  // a 404 no route answered may be a path in another style: the document is asked how it writes the path
+  if (opts.document !== undefined) stubApi(agent, { path: '/openapi/v1.json', status: 404, body: opts.document });
   return runCli(['devices', 'get', ID, '--max-retries', '0', ...(opts.flags ?? [])], { env: ciEnv(tempConfigDir()), agent, clock: new FakeClock() });
 }
 
@@ -161,7 +163,7 @@ describe('a wrong base URL', () => {
   });
 
   it('a 404 page that is not a problem document points at the base URL; a resource 404 does not', async () => {
-    expect((await getDevice(404, '<html>Not Found</html>')).stderr).toContain('Hint: check the base URL');
+    expect((await getDevice(404, '<html>Not Found</html>', { document: '<html>Not Found</html>' })).stderr).toContain('Hint: check the base URL');
     expect((await getDevice(404, problem(404, 'resource.not_found', 'Device x was not found.'))).stderr).not.toContain('Hint:');
   });
 });

@@ -19,7 +19,7 @@ function scriptedApi(script: Record<string, Answer[]>, opts: { latencyMs?: numbe
   const api: CommandSender = {
     async call(_op, options) {
       const hardwareId = options.pathParams.hardwareId;
-      calls.push({ hardwareId, key: options.headers!['Idempotency-Key']! });
+      calls.push({ hardwareId, key: String(options.headers!['Idempotency-Key']) });
       inFlight++;
       inFlightSeen.push(inFlight);
       try {

@@ -110,6 +110,29 @@ describe('tables from the service\'s records', { timeout: 180_000 }, () => {
     expect(tsv(r.stdout).rows.map((row) => row[0])).toEqual(serials);
   });
 
+  it('--sort on a member its document declares a date-time sorts by instant, a value that is none last; a text member that reads as times sorts as text', async () => {
+    const fleet = svc.state.devices.filter((d) => d.fleet_ref === FLEET_1);
+    const kept = fleet.map((d) => ({ reported_at: d.reported_at, label: d.label }));
+    // TLM-00001 06:30Z, TLM-00002 not a time, TLM-00003 08:00Z; labels in the reverse order as instants
+    const times = ['2024-05-01T12:00:00+05:30', 'pending', '2024-05-01T08:00:00Z'];
+    const labels = ['2024-05-01T09:00:00Z', '2024-05-01T08:30:00Z', '2024-05-01T10:00:00+05:30'];
+    fleet.forEach((d, i) => Object.assign(d, { reported_at: times[i], label: labels[i] }));
+    try {
+      const order = async (sort: string) => {
+        const args = ['devices', 'list', '--fleet-id', FLEET_1, '--sort', sort, '-o', 'json'];
+        const r = await h.cli(args);
+        expectOk(args, r);
+        return (JSON.parse(r.stdout) as { hardware_id: string }[]).map((d) => d.hardware_id);
+      };
+      expect(await order('reported_at')).toEqual(['TLM-00001', 'TLM-00003', 'TLM-00002']);
+      expect(await order('-reported_at')).toEqual(['TLM-00003', 'TLM-00001', 'TLM-00002']);
+      // declared a plain string: by its text (as instants TLM-00003, 04:30Z, would come first)
+      expect(await order('label')).toEqual(['TLM-00002', 'TLM-00001', 'TLM-00003']);
+    } finally {
+      fleet.forEach((d, i) => Object.assign(d, kept[i]));
+    }
+  });
+
   it('-o wide shows every field the records carry and nothing they do not', async () => {
     const args = ['devices', 'list', '--limit', '3', '-o', 'wide'];
     const r = await h.cli(args);

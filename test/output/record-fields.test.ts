@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { carries, chooseColumns, everyField, recordCells, recordLabel } from '../../src/output/record-fields.js';
 import { firstBatch } from '../../src/output/first-batch.js';
+import { RECORD_VIEWS } from '../../src/records/views.js';
 
 const uuid = '2e7f6c1f-1dae-45ed-a366-adae182c1269';
 
@@ -50,6 +51,16 @@ describe('picker cells and completion labels', () => {
     expect(recordLabel({ id: uuid, name: 'Van 1' }, ['name'])).toBe('Van 1');
     expect(recordLabel({ id: uuid, serial: 'S-1', meta: { a: 1 }, title: 'North' }, ['name'])).toBe('North');
     expect(recordLabel({ id: uuid }, ['name'])).toBeUndefined();
+  });
+
+  it('label by a view\'s picker preferences: identifiers among them passed over, then the next the record has, else its own', () => {
+    const device = RECORD_VIEWS.device.picker;
+    expect(recordLabel({ hardware_id: 'HW-1', name: 'Truck', model: 'X1' }, device)).toBe('Truck');
+    expect(recordLabel({ hardware_id: 'HW-1', model: 'X1' }, device)).toBe('X1');
+    // a service whose devices are named otherwise: its own name-like field, never the hardware id
+    expect(recordLabel({ hw: 'HW-1', serial: 'S-1', label: 'Cab 1' }, device)).toBe('Cab 1');
+    expect(recordLabel({ id: uuid, title: 'Northern haulage', unit_total: 3 }, RECORD_VIEWS.fleet.picker)).toBe('Northern haulage');
+    expect(recordLabel({ id: uuid, name: 'Acme' }, RECORD_VIEWS.organization.picker)).toBe('Acme');
   });
 });
 

@@ -230,6 +230,55 @@ describe('--sort', () => {
     expect(sortRecords(rows, parseSort('at')!).map((r) => r.id)).toEqual([3, 1, 2]);
   });
 
+  it('a field the document declares a date-time sorts by instant though some values name none: those after every instant, in the order they came', () => {
+    const rows = [
+      { id: 1, at: 'unknown' },
+      { id: 2, at: '2024-05-01T12:00:00+05:30' }, // 06:30Z
+      { id: 3, at: null },
+      { id: 4, at: '2024-05-01T08:00:00Z' },
+      { id: 5, at: '' },
+      { id: 6, at: '2024-05-01T01:00:00-08:00' }, // 09:00Z
+    ];
+    const declared = (field: string) => (field === 'at' ? true : undefined);
+    const ids = (keys: string) => sortRecords(rows, parseSort(keys)!, declared).map((r) => r.id);
+    expect(ids('at')).toEqual([2, 4, 6, 1, 5, 3]);
+    expect(ids('-at')).toEqual([6, 4, 2, 1, 5, 3]);
+    // the rule of the values alone sorts this field as text (one value is not a date-time)
+    expect(sortRecords(rows, parseSort('at')!).map((r) => r.id)).toEqual([5, 6, 4, 2, 1, 3]);
+  });
+
+  it('a field the document declares as text is not sorted as instants, even when every value reads as one', () => {
+    const rows = [{ id: 1, ref: '2024-05-01T12:00:00+05:30' }, { id: 2, ref: '2024-05-01T08:00:00Z' }];
+    // as text 08:00Z comes first; as instants 12:00+05:30 (06:30Z) would
+    expect(sortRecords(rows, parseSort('ref')!, (field) => (field === 'ref' ? false : undefined)).map((r) => r.id)).toEqual([2, 1]);
+    expect(sortRecords(rows, parseSort('ref')!, () => undefined).map((r) => r.id)).toEqual([1, 2]);
+  });
+
+  it('asks the document in use which fields are times, for the view\'s operation, also when --max-items cuts while reading', async () => {
+    const asked: string[] = [];
+    const io = IOStreams.forTest({ tty: false });
+    const declaredTimes = async (operation: string) => {
+      asked.push(operation);
+      return (field: string) => (field === 'seen' ? true : field === 'code' ? false : undefined);
+    };
+    const out = new Output(io, { format: 'ndjson', declaredTimes });
+    const rows = [
+      { hardware_id: 'a', seen: 'never', code: '2024-05-01T12:00:00+05:30' },
+      { hardware_id: 'b', seen: '2024-05-01T12:00:00+05:30', code: '2024-05-01T08:00:00Z' },
+      { hardware_id: 'c', seen: '2024-05-01T08:00:00Z', code: '2024-05-01T09:00:00Z' },
+    ];
+    const order = async (sort: string, maxItems?: number) => {
+      const before = io.stdout().length;
+      await out.list(rows, viewOf('device'), { sort: parseSort(sort), maxItems });
+      return io.stdout().slice(before).trim().split('\n').map((line) => JSON.parse(line).hardware_id);
+    };
+    expect(await order('seen')).toEqual(['b', 'c', 'a']);
+    // declared text: by code point, though as instants a (06:30Z) would come first
+    expect(await order('code')).toEqual(['b', 'c', 'a']);
+    expect(await order('-seen', 2)).toEqual(['c', 'b']);
+    expect(asked).toEqual(['listDevices', 'listDevices', 'listDevices']);
+  });
+
   it('a list printed in order; a field no item carries nor the document describes is refused before any is printed', async () => {
     const { io, out } = output('ndjson');
     await out.list(devices, ['hardware_id'], { sort: parseSort('-fleet.name,hardware_id') });

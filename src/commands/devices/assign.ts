@@ -6,7 +6,7 @@ import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { collect } from '../shared/validate.js';
 import type { RequestBody } from '../../openapi/operation-types.js';
-import { bodyRules, checkBody, declaredMembers, FIELD_OPTION, fieldTexts, typedMemberValue } from '../shared/request-checks.js';
+import { bodyRules, checkBody, FIELD_OPTION, fieldTexts, typedMemberValue } from '../shared/request-checks.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
 import { assignmentRun } from '../../bulk/assignment-run.js';
@@ -60,14 +60,13 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     const many = bulkAssignmentFrom('assign', device, flags);
     if (many) return bulk(deps, many);
     const rules = await bodyRules(deps, 'PUT', '/v1/devices/{id}/assignment');
-    const declared = declaredMembers(rules);
     // --vehicle-id fills the member the service's document names for the vehicle (vehicle_id, vehicleId ...)
     const vehicleMember = assignVehicleMember(rules.doc);
     const body: Record<string, unknown> = {};
     // a member the command requires and nobody gave is named by its flag
     const origins: Record<string, string> = { [vehicleMember]: '--vehicle-id' };
-    if (flags.vehicleId !== undefined) body[vehicleMember] = typedMemberValue(flags.vehicleId, declared[vehicleMember]);
-    for (const [name, text] of fieldTexts(flags.field)) [body[name], origins[name]] = [typedMemberValue(text, declared[name]), `--field ${name}`];
+    if (flags.vehicleId !== undefined) body[vehicleMember] = typedMemberValue(flags.vehicleId, rules, vehicleMember);
+    for (const [name, text] of fieldTexts(flags.field)) [body[name], origins[name]] = [typedMemberValue(text, rules, name), `--field ${name}`];
     await checkBody(rules, body, origins);
     await run(deps, { device: await deviceArgument(deps, device), body, vehicleMember });
   });

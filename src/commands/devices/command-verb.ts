@@ -30,6 +30,7 @@ import { readReportBefore } from '../../bulk/return-watcher.js';
 import { notBackError, withWait } from '../../bulk/wait-results.js';
 import { formatDuration } from '../../io/progress.js';
 import { addWaveOptions, DEFAULT_WAIT_TIMEOUT_MS, waitForOne, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
+import { acceptanceWith } from '../../records/acceptance.js';
 
 export interface DeviceCommandVerb extends BulkVerb {
   operationId: OperationId;
@@ -283,7 +284,7 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   deps.io.info(`${verb.label} of ${opts.hardwareId} ${what}; waiting until it reports again (at most ${formatDuration(timeoutMs)}).`);
   const waited = await waitForOne(deps, api, opts.hardwareId, { field, timeoutMs }, { acceptedAt: deps.clock.now().getTime(), before });
   const { wait, back_after_s } = withWait(outcome.result, waited);
-  await deps.output().object({ ...(outcome.response as object), wait, back_after_s });
+  await deps.output().object(acceptanceWith(outcome.response, { wait, back_after_s }));
   if (waited.back) deps.io.info(`${opts.hardwareId} is back: it reported again after ${back_after_s}s.`);
   const notBack = notBackError(new Map([[opts.hardwareId, waited]]));
   if (notBack) throw notBack;

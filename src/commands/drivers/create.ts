@@ -6,8 +6,7 @@ import { headerValue } from '../../api/problem.js';
 import type { RequestBody } from '../../openapi/operation-types.js';
 import { describeVerb } from '../shared/help.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
-import { checkBody, declaredMembers, requiredMembers, typedMemberValue, type BodyRules, bodyRules } from '../shared/request-checks.js';
-import { documentValueCheck } from '../../openapi/schema-check.js';
+import { bodyMayCarry, bodyRules, checkBody, memberValueCheck, requiredBodyMembers, typedMemberValue, type BodyRules } from '../shared/request-checks.js';
 import { addDriverFieldOptions, CREATE_FIELDS, driverBody, driverInputFrom, flagOf, type DriverBody, type RawDriverFlags } from './driver-fields.js';
 
 export interface DriversCreateOptions {
@@ -56,7 +55,7 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
     const rules = await bodyRules(deps, 'POST', '/v1/drivers');
     const { body, origins } = driverBody(rules, input);
     // the profile's organization, for a service whose command takes one (and for one that declares none)
-    if (body.organization_id === undefined && (!rules.schema || 'organization_id' in declaredMembers(rules))) {
+    if (body.organization_id === undefined && bodyMayCarry(rules, 'organization_id')) {
       const fallback = (await deps.settings()).organization_id.value;
       if (fallback) [body.organization_id, origins.organization_id] = [fallback, 'the profile\'s organization_id'];
     }
@@ -69,16 +68,15 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
 
 /** Asks for the members the document requires and the body lacks, when it may prompt; otherwise names them all. */
 async function completeRequired(deps: Pick<Deps, 'io' | 'prompter'>, rules: BodyRules, body: DriverBody, origins: Record<string, string>): Promise<void> {
-  const missing = () => requiredMembers(rules).filter((name) => body[name] === undefined);
-  const declared = declaredMembers(rules);
+  const missing = () => requiredBodyMembers(rules).filter((name) => body[name] === undefined);
   for (const name of deps.io.canPrompt() ? missing() : []) {
     const question = QUESTIONS[name] ?? name;
-    const check = await documentValueCheck(rules.doc, declared[name] ?? {});
+    const check = await memberValueCheck(rules, name);
     const validate = (text: string) => {
-      const issue = check(typedMemberValue(text, declared[name]));
+      const issue = check(typedMemberValue(text, rules, name));
       return issue ? `${question} ${issue.reason}` : (true as const);
     };
-    body[name] = typedMemberValue(await deps.prompter.input(question, { validate }), declared[name]);
+    body[name] = typedMemberValue(await deps.prompter.input(question, { validate }), rules, name);
     origins[name] = question;
   }
   const left = missing();

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { readJsonInput } from '../../io/read-input.js';
 import { completeValues, type ValueCompletion } from '../../completion/values.js';
 import { quoteInput } from '../../shared/terminal-text.js';
-import { declaredMembers, FIELD_OPTION, fieldTexts, typedMemberValue, type BodyRules } from '../shared/request-checks.js';
+import { FIELD_OPTION, fieldTexts, typedMemberValue, type BodyRules } from '../shared/request-checks.js';
 import { collect } from '../shared/validate.js';
 
 interface DriverFlag {
@@ -86,11 +86,10 @@ export async function driverInputFrom(flags: RawDriverFlags, members: readonly s
 
 /** The body and where each member came from, typed by the document in use (flags are text; the document says what they are). */
 export function driverBody(rules: BodyRules, input: DriverInput): { body: DriverBody; origins: Record<string, string> } {
-  const declared = declaredMembers(rules);
   const body: DriverBody = {};
   const origins: Record<string, string> = {};
   for (const [name, given] of input.members) {
-    body[name] = given.text === undefined ? given.json : typedMemberValue(given.text, declared[name]);
+    body[name] = given.text === undefined ? given.json : typedMemberValue(given.text, rules, name);
     origins[name] = given.origin;
   }
   return { body, origins };

@@ -3,48 +3,16 @@
 // never hand-written ones: a value the service's document allows is never refused here.
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
-import { checkDocumentValue, describeIssue, type SchemaIssue } from '../../openapi/schema-check.js';
-import { parameterSchemas, requestBodySchema, type JsonSchema, type OpenApiDoc } from '../../openapi/document-shapes.js';
+import { describeIssue, type SchemaIssue } from '../../openapi/schema-check.js';
+import { bodyIssue, bodyMemberNames, bodyRulesOf, parameterIssue, type BodyRules } from '../../openapi/request-rules.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 
-/** The request body schema of an operation in the document in use; no schema when that document declares none. */
-export interface BodyRules {
-  doc: OpenApiDoc;
-  schema?: JsonSchema;
-}
+export { bodyMayCarry, bodyMemberNames, memberValueCheck, requiredBodyMembers, typedMemberValue, type BodyRules } from '../../openapi/request-rules.js';
 
+/** The body rules of an operation in the document in use (served, else bundled). */
 export async function bodyRules(deps: Pick<Deps, 'servedDocument'>, method: string, pathTemplate: string): Promise<BodyRules> {
   const { document } = await deps.servedDocument();
-  return { doc: document, schema: requestBodySchema(document, method, pathTemplate) };
-}
-
-/** The members the body schema declares (its own properties), for messages and for typing flag values. */
-export function declaredMembers(rules: BodyRules): Record<string, JsonSchema> {
-  return (rules.schema?.properties as Record<string, JsonSchema> | undefined) ?? {};
-}
-
-/** The members the body schema requires. */
-export function requiredMembers(rules: BodyRules): string[] {
-  const required = rules.schema?.required;
-  return Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : [];
-}
-
-/**
- * Text typed for a member (a flag, or the value of --field name=value) as the value to send: JSON when it parses
- * (a number, true, null, [..], {..}), except that a member the document makes a string keeps the text as typed;
- * an empty text clears (null) a member the document lets be null.
- */
-export function typedMemberValue(text: string, member: JsonSchema | undefined): unknown {
-  const types = new Set([member?.type ?? []].flat());
-  if (text === '' && types.has('null')) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (types.has('string') && typeof parsed !== 'string' && !(parsed === null && types.has('null'))) return text;
-  return parsed;
+  return bodyRulesOf(document, method, pathTemplate);
 }
 
 /** The option that adds any member the service's document names (repeatable), for commands that send a body. */
@@ -64,10 +32,9 @@ export function fieldTexts(pairs: readonly string[] | undefined): [name: string,
  * flag, `--field name`, or `"name" in file.json`) and what the document says it must be. Exit 2 (usage).
  */
 export async function checkBody(rules: BodyRules, body: Record<string, unknown>, origins: Record<string, string>): Promise<void> {
-  if (!rules.schema) return;
-  const issue = await checkDocumentValue(rules.doc, rules.schema, body);
+  const issue = await bodyIssue(rules, body);
   if (!issue) return;
-  const known = Object.keys(declaredMembers(rules));
+  const known = bodyMemberNames(rules);
   const hint = issue.keyword === 'additionalProperties' && known.length > 0 ? `the service's document names: ${known.join(', ')}` : undefined;
   throw new UsageError(describeAt(issue, origins), hint);
 }
@@ -92,11 +59,9 @@ export interface ParameterValue {
  */
 export async function checkParameters(deps: Pick<Deps, 'servedDocument'>, method: string, pathTemplate: string, values: Record<string, ParameterValue | undefined>): Promise<void> {
   const { document } = await deps.servedDocument();
-  const declared = new Map(parameterSchemas(document, method, pathTemplate).map((p) => [p.name, p]));
   for (const [name, given] of Object.entries(values)) {
-    const parameter = declared.get(name);
-    if (!given || given.value === undefined || !parameter) continue;
-    const issue = await checkDocumentValue(document, parameter.schema, given.value);
+    if (!given || given.value === undefined) continue;
+    const issue = await parameterIssue(document, method, pathTemplate, name, given.value);
     if (!issue) continue;
     // a list is sent as repeated parameters: the item at fault is the value to show
     const item = /^\[(\d+)\]$/.exec(issue.member)?.[1];

@@ -8,10 +8,9 @@ import { ApiError } from '../../errors.js';
 import type { ApiClient, ApiResponse } from '../../api/client.js';
 import { headerValue } from '../../api/problem.js';
 import { MAX_TOPICS, type TopicType } from '../../webhooks/index.js';
-import type { Schema } from '../../openapi/operation-types.js';
+import { issuedAuthKeyOf, webhookConfigOf, type WebhookConfig, type WebhookTopic } from '../../records/webhook-config.js';
 
-export type WebhookTopic = Schema<'WebhookTopic'>;
-export type WebhookConfig = Schema<'WebhookConfig'>;
+export type { WebhookConfig, WebhookTopic } from '../../records/webhook-config.js';
 
 /** A configuration as read, with the ETag to send back as If-Match. */
 export interface Versioned {
@@ -38,7 +37,7 @@ export class WebhookConfigClient {
     const answer = await this.run(undefined, undefined, () => this.api.call('getWebhookConfig', { pathParams: this.path() }));
     const etag = etagOf(answer);
     if (etag === undefined) throw new Error('the service answered the webhook configuration without an ETag header');
-    return { config: answer.body, etag };
+    return { config: webhookConfigOf(answer.body), etag };
   }
 
   /** The configuration, or undefined when the organization has none (spec: GET is 404 when none exists, whatever its code). */
@@ -84,8 +83,8 @@ export class WebhookConfigClient {
    */
   async regenerateKey(pre: Precondition): Promise<{ authKey: string }> {
     const answer = await this.mutate(pre, undefined, (headers) => this.api.call('regenerateWebhookAuthKey', { pathParams: this.path(), headers }));
-    const authKey: unknown = answer.body?.auth_key;
-    if (typeof authKey !== 'string') throw new Error('the service answered the key rotation without an auth_key');
+    const authKey = issuedAuthKeyOf(answer.body);
+    if (authKey === undefined) throw new Error('the service answered the key rotation without an auth_key');
     return { authKey };
   }
 

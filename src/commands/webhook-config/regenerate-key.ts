@@ -45,10 +45,10 @@ export async function webhookRegenerateKeyRun(deps: WebhookDeps, opts: WebhookRe
   deps.io.info('Save this key now: it will not be shown again.');
   deps.io.info(`The previous key may stay valid for up to ${PROPAGATION_SECONDS} s while the change propagates.`);
   const after = await client.read();
-  deps.io.info(`Key hint ${after.config.auth_key_hint}; new ETag ${after.etag}.`);
+  deps.io.info(`${after.config.auth_key_hint === undefined ? 'New' : `Key hint ${safeText(after.config.auth_key_hint)}; new`} ETag ${after.etag}.`);
 }
 
 function question(org: string, current: Versioned | undefined): string {
-  const now = current ? ` (now ${safeText(current.config.auth_key_hint)})` : '';
+  const now = current?.config.auth_key_hint !== undefined ? ` (now ${safeText(current.config.auth_key_hint)})` : '';
   return `Receivers that still check the old key start refusing deliveries within ${PROPAGATION_SECONDS} s. Regenerate the webhook key of organization ${org}${now}?`;
 }

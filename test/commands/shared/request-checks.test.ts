@@ -15,7 +15,8 @@ describe('typedMemberValue: text typed for a member, as the document makes it', 
     ['{"x":1}', {}, { x: 1 }],
     ['Ada', { type: 'integer' }, 'Ada'],
   ])('%j for %j is %j', (text, member, want) => {
-    expect(typedMemberValue(text, member)).toEqual(want);
+    const rules = { doc: { paths: {} }, schema: { type: 'object', properties: member === undefined ? {} : { m: member } } };
+    expect(typedMemberValue(text, rules, 'm')).toEqual(want);
   });
 
   it('--field takes name=value; the value may hold =', () => {

@@ -1,6 +1,9 @@
 // Shared fixtures of the webhook-config unit tests: a configuration and the scripted answers around it.
 import type { ScriptedAnswer } from '../fake-deps.js';
-import type { WebhookConfig } from '../../../src/commands/webhook-config/config-client.js';
+import type { Schema } from '../../../src/openapi/operation-types.js';
+
+/** The bundled document's configuration: every member it names present (the service may send fewer). */
+type WebhookConfig = Schema<'WebhookConfig'>;
 
 export const ORG = '11111111-1111-4111-8111-111111111111';
 export const BASE = `/v1/organizations/${ORG}/webhook-config`;
@@ -19,7 +22,7 @@ export function config(over: Partial<WebhookConfig> = {}): WebhookConfig {
   };
 }
 
-export function getAnswer(etag: string, body: WebhookConfig = config()): ScriptedAnswer {
+export function getAnswer(etag: string, body: unknown = config()): ScriptedAnswer {
   return { method: 'GET', path: BASE, body, headers: { etag } };
 }
 
