@@ -9,7 +9,7 @@ import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io
 import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
 import { acquireLock, type HeldLock } from '../shared/file-lock.js';
-import { parseRfc3339 } from '../shared/rfc3339.js';
+import { JournalReading, readJournalText, tornDevice, type BrakeLine, type JournalHistory, type JournalResult, type WaitLine } from './journal-reader.js';
 import type { WaveOptions } from './waves.js';
 import type { RunService } from './service.js';
 
@@ -41,32 +41,11 @@ export interface RunSettings {
   wait: { timeout_ms: number; report_time_field: string | null } | null;
 }
 
-/**
- * What --wait saw of a device, a line each: `watching` once its command was accepted (with the report it had
- * before, by its own clock: null when it had never reported, absent when not known yet), then `back` or `not_back`.
- * `outcome`, not `status`: a result's status stays the command's.
- */
-export type WaitLine =
-  | { type: 'wait'; hardware_id: string; outcome: 'watching'; accepted_at: string; reported_before?: string | null; at: string }
-  | { type: 'wait'; hardware_id: string; outcome: 'back' | 'not_back'; after_ms: number | null; at: string };
-
-/** The brake stopped the run: a resume goes on by the operator's decision, its brake counting from there. */
-export interface BrakeLine {
-  type: 'brake';
-  reason: string;
-  at: string;
-}
-
 /** What every journalled result carries: the target it is for (its key in the run) and its status. */
 export interface JournalEntry {
   hardware_id: string;
   status: string;
 }
-
-export type JournalResult<R extends JournalEntry = DeviceCommandResult> = R & {
-  type: 'result';
-  at: string;
-};
 
 /** A device needs nothing more once it was accepted, replayed, or can never succeed (incapable, unknown). */
 export function isDone(result: DeviceCommandResult): boolean {
@@ -129,7 +108,7 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     readonly results: Map<string, R>,
     private readonly lock: HeldLock,
     /** What was read besides the results (a new journal: nothing). */
-    readonly history: JournalHistory = emptyHistory(),
+    readonly history: JournalHistory = new JournalReading(file).history,
   ) {}
 
   /** `notice`: one line when an empty journal left by a killed start is replaced. */
@@ -187,47 +166,11 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
       if (!(error instanceof InputFileError) || error.code === undefined) throw error;
       throw noJournal(file, runId, error.code);
     });
-    const lines = text.split('\n');
-    let header: JournalHeader | undefined;
-    const results = new Map<string, R>();
-    const history = emptyHistory();
-    // where the lines read end: a torn last line after it is dropped before anything is appended (repairTail)
-    let kept = 0;
-    let offset = 0;
-    let torn: string | undefined;
-    lines.forEach((line, index) => {
-      const end = Math.min(offset + line.length + 1, text.length);
-      offset = end;
-      if (line.trim() === '') return;
-      let record: JournalHeader | JournalResult<R>;
-      try {
-        record = JSON.parse(line) as JournalHeader | JournalResult<R>;
-      } catch {
-        // a line cut short by a crash or a full disk is the last one: what it said is simply unknown, and will be
-        // resolved by its idempotency key (its device is pending again, and an executed command replays)
-        if (index >= lines.length - 2) {
-          torn = line;
-          return;
-        }
-        throw new UsageError(`journal ${file} line ${index + 1} is not JSON`);
-      }
-      kept = end;
-      const entry = record as JournalHeader | JournalResult<R> | WaitLine | BrakeLine;
-      if (entry.type === 'run') header = entry;
-      else if (entry.type === 'result') {
-        const { type: _type, at: _at, ...result } = entry;
-        results.set(result.hardware_id, result as unknown as R);
-        history.note(result.hardware_id, entry.at);
-      } else if (entry.type === 'wait' && typeof entry.hardware_id === 'string') {
-        history.waits.set(entry.hardware_id, entry);
-        history.note(entry.hardware_id, entry.at);
-      } else if (entry.type === 'brake') history.braked(entry.at);
-    });
-    if (!header) throw new UsageError(`journal ${file} has no run header`);
-    if (header.run_id !== runId) throw new UsageError(`journal ${file} is for run ${header.run_id}, not ${runId}`);
+    const { reading, kept } = readJournalText<R>(text, file);
+    const header = reading.requireHeader(runId);
     repairTail(file, text.slice(0, kept), kept < text.length || !text.endsWith('\n'));
-    if (torn !== undefined) notice?.(`Repaired the journal ${file}: dropped its last line, cut short as it was written (a crash or a full disk)${tornDevice(torn)}.`);
-    return new Journal<R>(file, header, results, lock, history);
+    if (reading.torn !== undefined) notice?.(`Repaired the journal ${file}: dropped its last line, cut short as it was written (a crash or a full disk)${tornDevice(reading.torn)}.`);
+    return new Journal<R>(file, header, reading.results, lock, reading.history);
   }
 
   append(result: R, at: Date): void {
@@ -263,41 +206,6 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
   }
 }
 
-/** A journal's lines besides the results: what --wait saw, the brake, and when the run last did anything. */
-export interface JournalHistory {
-  /** The last wait line of each device. */
-  waits: Map<string, WaitLine>;
-  /** Devices with a result or wait line after the last brake line (all of them when the brake never stopped the run). */
-  sinceBrake: Set<string>;
-  stoppedByBrake: boolean;
-  /** The latest `at` of any line (ms since the epoch), if any. */
-  lastAt?: number;
-  note(hardwareId: string, at: string): void;
-  braked(at: string): void;
-}
-
-function emptyHistory(): JournalHistory {
-  const history: JournalHistory = {
-    waits: new Map(),
-    sinceBrake: new Set(),
-    stoppedByBrake: false,
-    note(hardwareId, at) {
-      history.sinceBrake.add(hardwareId);
-      seen(at);
-    },
-    braked(at) {
-      history.sinceBrake.clear();
-      history.stoppedByBrake = true;
-      seen(at);
-    },
-  };
-  const seen = (at: string): void => {
-    const ms = typeof at === 'string' ? parseRfc3339(at) : undefined;
-    if (ms !== undefined) history.lastAt = Math.max(history.lastAt ?? ms, ms);
-  };
-  return history;
-}
-
 /**
  * Refuses an existing journal, unless it holds not even a whole header (a run killed as it started, before it could
  * send anything) and `replaceable`: then says what it held, for the line that says it is replaced. A journal with
@@ -307,8 +215,14 @@ function emptyHistory(): JournalHistory {
 async function refuseExisting(file: string, replaceable: boolean): Promise<string | undefined> {
   if (!existsSync(file)) return undefined;
   const text = await readTextFile(file, `the journal ${file}`).catch(() => undefined);
-  const owner = text === undefined ? undefined : runIdOfText(text);
-  if (text !== undefined && holdsNothing(text) && owner === undefined) {
+  let reading: JournalReading<JournalEntry> | undefined;
+  try {
+    reading = text === undefined ? undefined : readJournalText(text, file).reading;
+  } catch {
+    reading = undefined; // not a journal: never replaced
+  }
+  const owner = reading?.header?.run_id;
+  if (text !== undefined && reading !== undefined && reading.header === undefined) {
     if (replaceable) return text.trim() === '' ? 'it was empty' : 'it held not even a whole header';
     return undefined; // decided under the journal's lock, which a live run holds
   }
@@ -326,21 +240,6 @@ function noJournal(file: string, runId: string, code: string): UsageError {
   return new UsageError(`no journal for run ${runId} at ${file} (${code})`, 'pass --journal FILE if the run used one');
 }
 
-/** The run id in the header of a journal's text, if it has one. */
-function runIdOfText(text: string): string | undefined {
-  try {
-    const header = JSON.parse(text.split('\n', 1)[0] ?? '') as Partial<JournalHeader>;
-    return header.type === 'run' && typeof header.run_id === 'string' ? header.run_id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** No line past the header (a torn header included): nothing was recorded, so no run can be resumed from it. */
-function holdsNothing(text: string): boolean {
-  return text.split('\n').filter((line) => line.trim() !== '').length <= 1;
-}
-
 /**
  * Truncates the journal to the lines read (`kept`, each ended by a newline) when `torn`: a line cut short is dropped
  * before anything is appended after it, so the next read does not find it mid-file (only a last line may be torn).
@@ -354,16 +253,4 @@ function repairTail(file: string, kept: string, torn: boolean): void {
   } catch (error) {
     throw diskFullOf(error, file) ?? new UsageError(`cannot repair the journal ${file}: ${(error as Error).message}`, 'check that you may write to it');
   }
-}
-
-/** What becomes of the device a torn line named, when it got as far as naming it; nothing otherwise. */
-function tornDevice(line: string): string {
-  const named = /"hardware_id":("(?:[^"\\]|\\.)*")/.exec(line)?.[1];
-  let id: unknown;
-  try {
-    id = named === undefined ? undefined : JSON.parse(named);
-  } catch {
-    id = undefined;
-  }
-  return typeof id === 'string' ? `; what it said of device ${id} is unknown: unless an earlier line says it is done, it is sent again with the same idempotency key (a command already executed replays)` : '';
 }
