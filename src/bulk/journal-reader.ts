@@ -3,9 +3,45 @@
 // cut short by a crash or a full disk is set aside (what it said is unknown, and resolved by its idempotency key);
 // a line that is not JSON before the last one means the file is not a journal fleetctl wrote, and is refused.
 import { UsageError } from '../errors.js';
-import type { DeviceCommandResult } from '../api/device-commands.js';
 import { parseRfc3339 } from '../shared/rfc3339.js';
-import type { JournalEntry, JournalHeader } from './journal.js';
+import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
+import type { WaveOptions } from './waves.js';
+import type { RunService } from './service.js';
+
+/* The lines of a journal. */
+export interface JournalHeader {
+  type: 'run';
+  version: 1;
+  run_id: string;
+  /** A device command, or an assignment (devices assign|unassign --from-file). */
+  command: DeviceCommand | 'assign' | 'unassign';
+  key_base: string;
+  targets: string[];
+  created_at: string;
+  /** An assign run: the vehicle of each target. */
+  vehicles?: Record<string, string>;
+  /** The run's canary, waves and brake (bulk/waves.ts), as journals before `settings` kept them. */
+  waves?: WaveOptions;
+  /** The service and client the run was sent to (bulk/service.ts); absent in journals of an older fleetctl. */
+  service?: RunService;
+  /** Everything the run was given that --resume keeps (journals of earlier versions have only `waves`). */
+  settings?: RunSettings;
+}
+
+/** The plan a run was given, as its journal keeps it. */
+export interface RunSettings {
+  /** --concurrency N; null: adaptive. */
+  concurrency: number | null;
+  waves: WaveOptions;
+  /** --wait: its timeout, and --report-time-field as given (null: from the API document); null without --wait. */
+  wait: { timeout_ms: number; report_time_field: string | null } | null;
+}
+
+/** What every journalled result carries: the target it is for (its key in the run) and its status. */
+export interface JournalEntry {
+  hardware_id: string;
+  status: string;
+}
 
 export type JournalResult<R extends JournalEntry = DeviceCommandResult> = R & {
   type: 'result';

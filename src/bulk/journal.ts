@@ -6,46 +6,12 @@ import { writeFileAtomically } from '../io/atomic-file.js';
 import path from 'node:path';
 import { diskFullOf, type DiskFullError, UsageError } from '../errors.js';
 import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io/read-input.js';
-import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
+import type { DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
 import { acquireLock, type HeldLock } from '../shared/file-lock.js';
-import { JournalReading, readJournalText, tornDevice, type BrakeLine, type JournalHistory, type JournalResult, type WaitLine } from './journal-reader.js';
-import type { WaveOptions } from './waves.js';
-import type { RunService } from './service.js';
+import { JournalReading, readJournalText, tornDevice, type BrakeLine, type JournalEntry, type JournalHeader, type JournalHistory, type JournalResult, type WaitLine } from './journal-reader.js';
 
-export interface JournalHeader {
-  type: 'run';
-  version: 1;
-  run_id: string;
-  /** A device command, or an assignment (devices assign|unassign --from-file). */
-  command: DeviceCommand | 'assign' | 'unassign';
-  key_base: string;
-  targets: string[];
-  created_at: string;
-  /** An assign run: the vehicle of each target. */
-  vehicles?: Record<string, string>;
-  /** The run's canary, waves and brake (bulk/waves.ts), as journals before `settings` kept them. */
-  waves?: WaveOptions;
-  /** The service and client the run was sent to (bulk/service.ts); absent in journals of an older fleetctl. */
-  service?: RunService;
-  /** Everything the run was given that --resume keeps (journals of earlier versions have only `waves`). */
-  settings?: RunSettings;
-}
-
-/** The plan a run was given, as its journal keeps it. */
-export interface RunSettings {
-  /** --concurrency N; null: adaptive. */
-  concurrency: number | null;
-  waves: WaveOptions;
-  /** --wait: its timeout, and --report-time-field as given (null: from the API document); null without --wait. */
-  wait: { timeout_ms: number; report_time_field: string | null } | null;
-}
-
-/** What every journalled result carries: the target it is for (its key in the run) and its status. */
-export interface JournalEntry {
-  hardware_id: string;
-  status: string;
-}
+export type { JournalEntry, JournalHeader, RunSettings } from './journal-reader.js';
 
 /** A device needs nothing more once it was accepted, replayed, or can never succeed (incapable, unknown). */
 export function isDone(result: DeviceCommandResult): boolean {

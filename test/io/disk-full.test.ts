@@ -15,7 +15,7 @@ import { writeFileAtomically } from '../../src/io/atomic-file.js';
 import { openConfigStore } from '../../src/config/store.js';
 import { recentRuns } from '../../src/commands/status/recent-runs.js';
 import { tempDir } from '../support/temp-dir.js';
-import { bulkCommandRun } from '../../src/bulk/run.js';
+import { bulkCommandRun } from '../../src/commands/devices/command-run.js';
 import { REBOOT } from '../../src/commands/devices/command-verb.js';
 import { fakeDeps } from '../commands/fake-deps.js';
 
