@@ -1,5 +1,5 @@
 // The one reader of a journal's lines, for --resume, --from-run and `fleetctl status` alike: the header first, then
-// results, wait and brake lines (and lines of a later fleetctl, passed over). One tolerance everywhere: a last line
+// the mark that sending began, results, wait and brake lines (and lines of a later fleetctl, passed over). One tolerance everywhere: a last line
 // cut short by a crash or a full disk is set aside (what it said is unknown, and resolved by its idempotency key);
 // a line that is not JSON before the last one means the file is not a journal fleetctl wrote, and is refused.
 import { UsageError } from '../errors.js';
@@ -26,6 +26,11 @@ export interface JournalHeader {
   service?: RunService;
   /** Everything the run was given that --resume keeps (journals of earlier versions have only `waves`). */
   settings?: RunSettings;
+  /**
+   * The run writes a `sending` line before its first request (absent in journals of an older fleetctl): without
+   * that line, it provably sent nothing.
+   */
+  marks_sending?: true;
 }
 
 /** The plan a run was given, as its journal keeps it. */
@@ -64,6 +69,12 @@ export interface BrakeLine {
   at: string;
 }
 
+/** Written, and synced to disk, before the run's first request: from here on, commands may have been sent. */
+export interface SendingLine {
+  type: 'sending';
+  at: string;
+}
+
 /** A journal's lines besides the results: what --wait saw, the brake, and when the run last did anything. */
 export interface JournalHistory {
   /** The last wait line of each device. */
@@ -85,6 +96,8 @@ export class JournalReading<R extends JournalEntry = DeviceCommandResult> {
   torn?: string;
   /** Lines read after the header. */
   records = 0;
+  /** The run had started sending (its `sending` line was read). */
+  sending = false;
 
   constructor(private readonly file: string) {}
 
@@ -99,7 +112,7 @@ export class JournalReading<R extends JournalEntry = DeviceCommandResult> {
       this.torn = line;
       return false;
     }
-    const entry = (record ?? {}) as JournalHeader | JournalResult<R> | WaitLine | BrakeLine;
+    const entry = (record ?? {}) as JournalHeader | JournalResult<R> | WaitLine | BrakeLine | SendingLine;
     if (this.header === undefined) {
       if (entry.type !== 'run') throw new UsageError(`journal ${this.file} has no run header`);
       this.header = entry;
@@ -113,6 +126,8 @@ export class JournalReading<R extends JournalEntry = DeviceCommandResult> {
     } else if (entry.type === 'wait' && typeof entry.hardware_id === 'string') {
       this.history.waits.set(entry.hardware_id, entry);
       this.note(entry.hardware_id, entry.at);
+    } else if (entry.type === 'sending') {
+      this.sending = true;
     } else if (entry.type === 'brake') {
       this.history.sinceBrake.clear();
       this.history.stoppedByBrake = true;

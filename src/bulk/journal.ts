@@ -1,6 +1,7 @@
-// The journal of a bulk run: a header naming the run, then one line per device result, appended as results
-// arrive (synchronously, so a crash loses at most the answers in flight; those are replayed by their keys).
-import { appendFileSync, existsSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
+// The journal of a bulk run: a header naming the run, a `sending` line synced to disk before its first request, then
+// one line per device result, appended as results arrive (synchronously, so a crash loses at most the answers in
+// flight; those are replayed by their keys).
+import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
 import { ensureParentDirectory } from '../io/directories.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io
 import type { DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
 import { acquireLock, type HeldLock } from '../shared/file-lock.js';
-import { JournalReading, readJournalText, tornDevice, type BrakeLine, type JournalEntry, type JournalHeader, type JournalHistory, type JournalResult, type WaitLine } from './journal-reader.js';
+import { JournalReading, readJournalText, tornDevice, type BrakeLine, type JournalEntry, type JournalHeader, type JournalHistory, type JournalResult, type SendingLine, type WaitLine } from './journal-reader.js';
 
 export type { JournalEntry, JournalHeader, RunSettings } from './journal-reader.js';
 
@@ -75,6 +76,8 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     private readonly lock: HeldLock,
     /** What was read besides the results (a new journal: nothing). */
     readonly history: JournalHistory = new JournalReading(file).history,
+    /** Its `sending` line is written. */
+    private sendingMarked = false,
   ) {}
 
   /** `notice`: one line when an empty journal left by a killed start is replaced. */
@@ -89,7 +92,7 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     // two new runs given one --journal at once: one of them writes it
     const lock = await lockJournal(file, `the journal ${file}`);
     try {
-      return await new Journal<R>(file, header, new Map(), lock).start(notice);
+      return await new Journal<R>(file, { ...header, marks_sending: true }, new Map(), lock).start(notice);
     } catch (error) {
       lock.release();
       throw error;
@@ -136,7 +139,7 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     const header = reading.requireHeader(runId);
     repairTail(file, text.slice(0, kept), kept < text.length || !text.endsWith('\n'));
     if (reading.torn !== undefined) notice?.(`Repaired the journal ${file}: dropped its last line, cut short as it was written (a crash or a full disk)${tornDevice(reading.torn)}.`);
-    return new Journal<R>(file, header, reading.results, lock, reading.history);
+    return new Journal<R>(file, header, reading.results, lock, reading.history, reading.sending);
   }
 
   append(result: R, at: Date): void {
@@ -157,10 +160,22 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     this.appendLine(line);
   }
 
+  /**
+   * Before the run's first request: from this line on, commands may have been sent whose answers the journal does
+   * not hold, so only --resume may finish the run. Synced to disk before anything is sent; written once.
+   */
+  markSending(at: Date): void {
+    if (this.sendingMarked) return;
+    const line: SendingLine = { type: 'sending', at: at.toISOString() };
+    this.appendLine(line, true);
+    this.sendingMarked = true;
+  }
+
   /** One line, in one write; a full disk stops the run (exit 15, with its resume line), any part written is repaired on resume. */
-  private appendLine(record: object): void {
+  private appendLine(record: object, durable = false): void {
     try {
-      appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+      if (!durable) appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+      else appendDurably(this.file, `${JSON.stringify(record)}\n`);
     } catch (error) {
       throw diskFullOf(error, this.file) ?? error;
     }
@@ -173,10 +188,11 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
 }
 
 /**
- * Refuses an existing journal, unless it holds not even a whole header (a run killed as it started, before it could
- * send anything) and `replaceable`: then says what it held, for the line that says it is replaced. A journal with
- * its header whole is never replaced, results or not: its run may have sent commands whose answers it did not live
- * to write, and only its --resume replays them with their keys (a new run would send them again, with new ones).
+ * Refuses an existing journal, unless its run provably sent nothing (a run killed as it started: not even a whole
+ * header, or a header and no `sending` line after it) and `replaceable`: then says what it held, for the line that
+ * says it is replaced. Any other journal is never replaced: its run may have sent commands whose answers it did not
+ * live to write, and only its --resume replays them with their keys (a new run would send them again, with new
+ * ones). A header of an older fleetctl, which wrote no `sending` line, proves nothing: refused too.
  */
 async function refuseExisting(file: string, replaceable: boolean): Promise<string | undefined> {
   if (!existsSync(file)) return undefined;
@@ -188,14 +204,30 @@ async function refuseExisting(file: string, replaceable: boolean): Promise<strin
     reading = undefined; // not a journal: never replaced
   }
   const owner = reading?.header?.run_id;
-  if (text !== undefined && reading !== undefined && reading.header === undefined) {
-    if (replaceable) return text.trim() === '' ? 'it was empty' : 'it held not even a whole header';
+  if (text !== undefined && reading !== undefined && (reading.header === undefined || sentNothing(reading))) {
+    if (replaceable) return text.trim() === '' ? 'it was empty' : reading.header === undefined ? 'it held not even a whole header' : 'it held only its header: its run sent nothing';
     return undefined; // decided under the journal's lock, which a live run holds
   }
   throw new UsageError(
     `journal ${file} already exists`,
     owner ? `it is the journal of run ${owner}: finish that run with --resume ${owner} --journal ${file}, or choose another --journal` : 'choose another --journal',
   );
+}
+
+/** A whole header and no line after it, from a fleetctl that marks the start of sending: nothing was sent. */
+function sentNothing(reading: JournalReading<JournalEntry>): boolean {
+  return reading.header?.marks_sending === true && reading.records === 0 && reading.torn === undefined;
+}
+
+/** Appends `text` and syncs it to the disk before returning. */
+function appendDurably(file: string, text: string): void {
+  const descriptor = openSync(file, 'a');
+  try {
+    writeSync(descriptor, text);
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 function unwritable(file: string, error: unknown): UsageError | DiskFullError {

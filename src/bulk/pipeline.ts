@@ -119,6 +119,8 @@ export async function runPipeline<O extends TargetOutcome>(spec: PipelineSpec<O>
     },
   });
   try {
+    // on the disk before the first request: a journal without this line is of a run that sent nothing
+    if (spec.pending.length > 0) journal?.markSending(now());
     const done = await sender.send();
     await watcher?.drain();
     if (spec.signal.aborted) throw spec.signal.reason;

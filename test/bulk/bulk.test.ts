@@ -315,7 +315,9 @@ describe('devices reboot, bulk: run', () => {
     const journalFile = path.join(dir, 'runs', `${runId}.ndjson`);
     const lines = readFileSync(journalFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'run', run_id: runId, command: 'reboot', key_base: `fleetctl-run-${runId}`, targets: ['HW-1', 'HW-2', 'HW-3'] });
-    expect(lines.slice(1).map((l) => [l.hardware_id, l.status])).toEqual([
+    // before the first request, the line that sending began (synced to disk)
+    expect(lines[1]).toEqual({ type: 'sending', at: expect.any(String) });
+    expect(lines.slice(2).map((l) => [l.hardware_id, l.status])).toEqual([
       ['HW-1', 'accepted'],
       ['HW-2', 'failed'],
       ['HW-3', 'not_found'],
