@@ -12,7 +12,7 @@ import type { DeviceCommandResult } from '../api/device-commands.js';
 import { Journal, journalPathOf, noteJournalElsewhere, type JournalEntry, type JournalHeader } from './journal.js';
 import type { ConcurrencyBounds } from './concurrency.js';
 import { Brake, type WavePlan } from './waves.js';
-import { WaveSender, type TargetOutcome } from './wave-run.js';
+import { WaveSender, type TargetOutcome, type WavesDone } from './wave-run.js';
 import { ReturnWatcher, type WaitOutcome } from './return-watcher.js';
 import { brakeFrom, journalWatching, stillWatched } from './wait-journal.js';
 
@@ -68,14 +68,7 @@ export interface PipelineEvents<O extends TargetOutcome> {
   missingField?(hardwareId: string, field: string): void;
 }
 
-export interface PipelineEnd {
-  /** Targets answered in this process. */
-  sent: number;
-  /** Why the brake stopped the run (the journal has it); undefined when every wave went out. */
-  aborted?: string;
-}
-
-export async function runPipeline<O extends TargetOutcome>(spec: PipelineSpec<O>, events: PipelineEvents<O>): Promise<PipelineEnd> {
+export async function runPipeline<O extends TargetOutcome>(spec: PipelineSpec<O>, events: PipelineEvents<O>): Promise<WavesDone> {
   const journal = spec.journal instanceof Journal || spec.journal === undefined ? spec.journal : await startJournal<O['result']>(spec.journal, events.say);
   // the wait lines and the brake speak of device commands: a run of another task has neither
   const commands = journal as Journal<DeviceCommandResult> | undefined;

@@ -7,10 +7,9 @@ import { sendDeviceCommand, type DeviceCommand, type DeviceCommandOutcome, type 
 import type { ApiClient } from '../api/client.js';
 import { hasSelection, isEmptySource, resolveTargets, selectionText, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
-import { isDone, Journal, journalPathOf, type JournalEntry, type JournalHeader } from './journal.js';
+import { isDone, Journal, journalPathOf, type JournalEntry, type JournalHeader, type RunSettings } from './journal.js';
 import { planWaves, type WaveOptions, type WavePlan } from './waves.js';
 import { restoreSettings, settingsFrom, type RestoredSettings } from './run-settings.js';
-import type { RunSettings } from './journal.js';
 import { waitReportTimeField } from '../records/report-time.js';
 import { currentService, resumedServiceRefusal, type RunService } from './service.js';
 import { checkCapability, NOTHING_CHECKED, type CapabilityCheck } from './capability.js';

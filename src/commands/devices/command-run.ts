@@ -11,7 +11,8 @@ import { isDone } from '../../bulk/journal.js';
 import { isRunFatal } from '../../bulk/runner.js';
 import { hasWaves, planLines } from '../../bulk/waves.js';
 import { settingsLines } from '../../bulk/run-settings.js';
-import { BULK_MAX_RETRIES, runPipeline, type PipelineEnd } from '../../bulk/pipeline.js';
+import { BULK_MAX_RETRIES, runPipeline } from '../../bulk/pipeline.js';
+import type { WavesDone } from '../../bulk/wave-run.js';
 import type { WaitOutcome } from '../../bulk/return-watcher.js';
 import { abortedError, notBackError, RunTally, waitSummaryLines, withWait } from '../../bulk/wait-results.js';
 import { bulkFailure, summaryLines } from '../../bulk/summary.js';
@@ -61,7 +62,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     const completed = pending.map((id) => run.journal!.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
     await deps.output().list(run.wait ? completed.map((r) => withWait(r, waits.get(r.hardware_id))) : completed, viewOf(run.wait ? 'deviceCommandWaitResult' : 'deviceCommandResult'));
   };
-  let end: PipelineEnd;
+  let end: WavesDone;
   try {
     end = await runPipeline<DeviceCommandOutcome>({
       api: await deps.api(), minRetries: deps.globals().maxRetries === undefined ? BULK_MAX_RETRIES : 0, clock: deps.clock, signal: deps.interruptSignal,
