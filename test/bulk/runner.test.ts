@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { ConnectionFailure } from '../../src/http/network-failure.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';
-import type { CommandSender, DeviceCommandOutcome } from '../../src/api/device-commands.js';
+import { sendDeviceCommand, type CommandSender, type DeviceCommandOutcome } from '../../src/api/device-commands.js';
 import { runBulk, type BulkPlan } from '../../src/bulk/runner.js';
 import { AdaptiveConcurrency } from '../../src/bulk/concurrency.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -89,6 +89,14 @@ describe('runBulk', () => {
     const { results } = await run({ call: async () => { throw new Error('not used'); } }, plan(['HW-1'], { send, command: undefined }));
     expect(sent).toBe(1);
     expect(results.map((r) => r.status)).toEqual(['failed']);
+  });
+
+  it('a task whose every try carries its key (repeatable: a command sent through the waves) is sent again after a timeout', async () => {
+    const { api, calls } = scriptedApi({ 'HW-1': ['timeout', 'replayed'] });
+    const send = (hardwareId: string, signal: AbortSignal) => sendDeviceCommand(api, { hardwareId, command: 'reboot', idempotencyKey: `base:${hardwareId}`, signal });
+    const { results } = await run(api, plan(['HW-1'], { send, command: undefined, repeatable: true }));
+    expect(calls.map((c) => c.key)).toEqual(['base:HW-1', 'base:HW-1']);
+    expect(results.map((r) => r.status)).toEqual(['replayed']);
   });
 
   it('gives up after --max-retries and reports the last failure; a Retry-After beyond --max-retry-wait is not waited for', async () => {
