@@ -1,72 +1,18 @@
-// The journal of a bulk run: a header naming the run, then one line per device result, appended as results
-// arrive (synchronously, so a crash loses at most the answers in flight; those are replayed by their keys).
-import { appendFileSync, existsSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
+// The journal of a bulk run: a header naming the run, a `sending` line synced to disk before its first request, then
+// one line per device result, appended as results arrive (synchronously, so a crash loses at most the answers in
+// flight; those are replayed by their keys).
+import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
 import { ensureParentDirectory } from '../io/directories.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
 import path from 'node:path';
 import { diskFullOf, type DiskFullError, UsageError } from '../errors.js';
 import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io/read-input.js';
-import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
+import type { DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
 import { acquireLock, type HeldLock } from '../shared/file-lock.js';
-import { parseRfc3339 } from '../shared/rfc3339.js';
-import type { WaveOptions } from './waves.js';
-import type { RunService } from './service.js';
+import { JournalReading, readJournalText, tornDevice, type BrakeLine, type JournalEntry, type JournalHeader, type JournalHistory, type JournalResult, type SendingLine, type WaitLine } from './journal-reader.js';
 
-export interface JournalHeader {
-  type: 'run';
-  version: 1;
-  run_id: string;
-  /** A device command, or an assignment (devices assign|unassign --from-file). */
-  command: DeviceCommand | 'assign' | 'unassign';
-  key_base: string;
-  targets: string[];
-  created_at: string;
-  /** An assign run: the vehicle of each target. */
-  vehicles?: Record<string, string>;
-  /** The run's canary, waves and brake (bulk/waves.ts), as journals before `settings` kept them. */
-  waves?: WaveOptions;
-  /** The service and client the run was sent to (bulk/service.ts); absent in journals of an older fleetctl. */
-  service?: RunService;
-  /** Everything the run was given that --resume keeps (journals of earlier versions have only `waves`). */
-  settings?: RunSettings;
-}
-
-/** The plan a run was given, as its journal keeps it. */
-export interface RunSettings {
-  /** --concurrency N; null: adaptive. */
-  concurrency: number | null;
-  waves: WaveOptions;
-  /** --wait: its timeout, and --report-time-field as given (null: from the API document); null without --wait. */
-  wait: { timeout_ms: number; report_time_field: string | null } | null;
-}
-
-/**
- * What --wait saw of a device, a line each: `watching` once its command was accepted (with the report it had
- * before, by its own clock: null when it had never reported, absent when not known yet), then `back` or `not_back`.
- * `outcome`, not `status`: a result's status stays the command's.
- */
-export type WaitLine =
-  | { type: 'wait'; hardware_id: string; outcome: 'watching'; accepted_at: string; reported_before?: string | null; at: string }
-  | { type: 'wait'; hardware_id: string; outcome: 'back' | 'not_back'; after_ms: number | null; at: string };
-
-/** The brake stopped the run: a resume goes on by the operator's decision, its brake counting from there. */
-export interface BrakeLine {
-  type: 'brake';
-  reason: string;
-  at: string;
-}
-
-/** What every journalled result carries: the target it is for (its key in the run) and its status. */
-export interface JournalEntry {
-  hardware_id: string;
-  status: string;
-}
-
-export type JournalResult<R extends JournalEntry = DeviceCommandResult> = R & {
-  type: 'result';
-  at: string;
-};
+export type { JournalEntry, JournalHeader, RunSettings } from './journal-reader.js';
 
 /** A device needs nothing more once it was accepted, replayed, or can never succeed (incapable, unknown). */
 export function isDone(result: DeviceCommandResult): boolean {
@@ -129,7 +75,9 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     readonly results: Map<string, R>,
     private readonly lock: HeldLock,
     /** What was read besides the results (a new journal: nothing). */
-    readonly history: JournalHistory = emptyHistory(),
+    readonly history: JournalHistory = new JournalReading(file).history,
+    /** Its `sending` line is written. */
+    private sendingMarked = false,
   ) {}
 
   /** `notice`: one line when an empty journal left by a killed start is replaced. */
@@ -144,7 +92,7 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     // two new runs given one --journal at once: one of them writes it
     const lock = await lockJournal(file, `the journal ${file}`);
     try {
-      return await new Journal<R>(file, header, new Map(), lock).start(notice);
+      return await new Journal<R>(file, { ...header, marks_sending: true }, new Map(), lock).start(notice);
     } catch (error) {
       lock.release();
       throw error;
@@ -187,47 +135,11 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
       if (!(error instanceof InputFileError) || error.code === undefined) throw error;
       throw noJournal(file, runId, error.code);
     });
-    const lines = text.split('\n');
-    let header: JournalHeader | undefined;
-    const results = new Map<string, R>();
-    const history = emptyHistory();
-    // where the lines read end: a torn last line after it is dropped before anything is appended (repairTail)
-    let kept = 0;
-    let offset = 0;
-    let torn: string | undefined;
-    lines.forEach((line, index) => {
-      const end = Math.min(offset + line.length + 1, text.length);
-      offset = end;
-      if (line.trim() === '') return;
-      let record: JournalHeader | JournalResult<R>;
-      try {
-        record = JSON.parse(line) as JournalHeader | JournalResult<R>;
-      } catch {
-        // a line cut short by a crash or a full disk is the last one: what it said is simply unknown, and will be
-        // resolved by its idempotency key (its device is pending again, and an executed command replays)
-        if (index >= lines.length - 2) {
-          torn = line;
-          return;
-        }
-        throw new UsageError(`journal ${file} line ${index + 1} is not JSON`);
-      }
-      kept = end;
-      const entry = record as JournalHeader | JournalResult<R> | WaitLine | BrakeLine;
-      if (entry.type === 'run') header = entry;
-      else if (entry.type === 'result') {
-        const { type: _type, at: _at, ...result } = entry;
-        results.set(result.hardware_id, result as unknown as R);
-        history.note(result.hardware_id, entry.at);
-      } else if (entry.type === 'wait' && typeof entry.hardware_id === 'string') {
-        history.waits.set(entry.hardware_id, entry);
-        history.note(entry.hardware_id, entry.at);
-      } else if (entry.type === 'brake') history.braked(entry.at);
-    });
-    if (!header) throw new UsageError(`journal ${file} has no run header`);
-    if (header.run_id !== runId) throw new UsageError(`journal ${file} is for run ${header.run_id}, not ${runId}`);
+    const { reading, kept } = readJournalText<R>(text, file);
+    const header = reading.requireHeader(runId);
     repairTail(file, text.slice(0, kept), kept < text.length || !text.endsWith('\n'));
-    if (torn !== undefined) notice?.(`Repaired the journal ${file}: dropped its last line, cut short as it was written (a crash or a full disk)${tornDevice(torn)}.`);
-    return new Journal<R>(file, header, results, lock, history);
+    if (reading.torn !== undefined) notice?.(`Repaired the journal ${file}: dropped its last line, cut short as it was written (a crash or a full disk)${tornDevice(reading.torn)}.`);
+    return new Journal<R>(file, header, reading.results, lock, reading.history, reading.sending);
   }
 
   append(result: R, at: Date): void {
@@ -248,10 +160,22 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
     this.appendLine(line);
   }
 
+  /**
+   * Before the run's first request: from this line on, commands may have been sent whose answers the journal does
+   * not hold, so only --resume may finish the run. Synced to disk before anything is sent; written once.
+   */
+  markSending(at: Date): void {
+    if (this.sendingMarked) return;
+    const line: SendingLine = { type: 'sending', at: at.toISOString() };
+    this.appendLine(line, true);
+    this.sendingMarked = true;
+  }
+
   /** One line, in one write; a full disk stops the run (exit 15, with its resume line), any part written is repaired on resume. */
-  private appendLine(record: object): void {
+  private appendLine(record: object, durable = false): void {
     try {
-      appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+      if (!durable) appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+      else appendDurably(this.file, `${JSON.stringify(record)}\n`);
     } catch (error) {
       throw diskFullOf(error, this.file) ?? error;
     }
@@ -263,53 +187,25 @@ export class Journal<R extends JournalEntry = DeviceCommandResult> {
   }
 }
 
-/** A journal's lines besides the results: what --wait saw, the brake, and when the run last did anything. */
-export interface JournalHistory {
-  /** The last wait line of each device. */
-  waits: Map<string, WaitLine>;
-  /** Devices with a result or wait line after the last brake line (all of them when the brake never stopped the run). */
-  sinceBrake: Set<string>;
-  stoppedByBrake: boolean;
-  /** The latest `at` of any line (ms since the epoch), if any. */
-  lastAt?: number;
-  note(hardwareId: string, at: string): void;
-  braked(at: string): void;
-}
-
-function emptyHistory(): JournalHistory {
-  const history: JournalHistory = {
-    waits: new Map(),
-    sinceBrake: new Set(),
-    stoppedByBrake: false,
-    note(hardwareId, at) {
-      history.sinceBrake.add(hardwareId);
-      seen(at);
-    },
-    braked(at) {
-      history.sinceBrake.clear();
-      history.stoppedByBrake = true;
-      seen(at);
-    },
-  };
-  const seen = (at: string): void => {
-    const ms = typeof at === 'string' ? parseRfc3339(at) : undefined;
-    if (ms !== undefined) history.lastAt = Math.max(history.lastAt ?? ms, ms);
-  };
-  return history;
-}
-
 /**
- * Refuses an existing journal, unless it holds not even a whole header (a run killed as it started, before it could
- * send anything) and `replaceable`: then says what it held, for the line that says it is replaced. A journal with
- * its header whole is never replaced, results or not: its run may have sent commands whose answers it did not live
- * to write, and only its --resume replays them with their keys (a new run would send them again, with new ones).
+ * Refuses an existing journal, unless its run provably sent nothing (a run killed as it started: not even a whole
+ * header, or a header and no `sending` line after it) and `replaceable`: then says what it held, for the line that
+ * says it is replaced. Any other journal is never replaced: its run may have sent commands whose answers it did not
+ * live to write, and only its --resume replays them with their keys (a new run would send them again, with new
+ * ones). A header of an older fleetctl, which wrote no `sending` line, proves nothing: refused too.
  */
 async function refuseExisting(file: string, replaceable: boolean): Promise<string | undefined> {
   if (!existsSync(file)) return undefined;
   const text = await readTextFile(file, `the journal ${file}`).catch(() => undefined);
-  const owner = text === undefined ? undefined : runIdOfText(text);
-  if (text !== undefined && holdsNothing(text) && owner === undefined) {
-    if (replaceable) return text.trim() === '' ? 'it was empty' : 'it held not even a whole header';
+  let reading: JournalReading<JournalEntry> | undefined;
+  try {
+    reading = text === undefined ? undefined : readJournalText(text, file).reading;
+  } catch {
+    reading = undefined; // not a journal: never replaced
+  }
+  const owner = reading?.header?.run_id;
+  if (text !== undefined && reading !== undefined && (reading.header === undefined || sentNothing(reading))) {
+    if (replaceable) return text.trim() === '' ? 'it was empty' : reading.header === undefined ? 'it held not even a whole header' : 'it held only its header: its run sent nothing';
     return undefined; // decided under the journal's lock, which a live run holds
   }
   throw new UsageError(
@@ -318,27 +214,28 @@ async function refuseExisting(file: string, replaceable: boolean): Promise<strin
   );
 }
 
+/** A whole header and no line after it, from a fleetctl that marks the start of sending: nothing was sent. */
+function sentNothing(reading: JournalReading<JournalEntry>): boolean {
+  return reading.header?.marks_sending === true && reading.records === 0 && reading.torn === undefined;
+}
+
+/** Appends `text` and syncs it to the disk before returning. */
+function appendDurably(file: string, text: string): void {
+  const descriptor = openSync(file, 'a');
+  try {
+    writeSync(descriptor, text);
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
 function unwritable(file: string, error: unknown): UsageError | DiskFullError {
   return diskFullOf(error, file) ?? new UsageError(`cannot write the journal ${file}: ${(error as Error).message}`, 'choose a writable --journal FILE');
 }
 
 function noJournal(file: string, runId: string, code: string): UsageError {
   return new UsageError(`no journal for run ${runId} at ${file} (${code})`, 'pass --journal FILE if the run used one');
-}
-
-/** The run id in the header of a journal's text, if it has one. */
-function runIdOfText(text: string): string | undefined {
-  try {
-    const header = JSON.parse(text.split('\n', 1)[0] ?? '') as Partial<JournalHeader>;
-    return header.type === 'run' && typeof header.run_id === 'string' ? header.run_id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** No line past the header (a torn header included): nothing was recorded, so no run can be resumed from it. */
-function holdsNothing(text: string): boolean {
-  return text.split('\n').filter((line) => line.trim() !== '').length <= 1;
 }
 
 /**
@@ -354,16 +251,4 @@ function repairTail(file: string, kept: string, torn: boolean): void {
   } catch (error) {
     throw diskFullOf(error, file) ?? new UsageError(`cannot repair the journal ${file}: ${(error as Error).message}`, 'check that you may write to it');
   }
-}
-
-/** What becomes of the device a torn line named, when it got as far as naming it; nothing otherwise. */
-function tornDevice(line: string): string {
-  const named = /"hardware_id":("(?:[^"\\]|\\.)*")/.exec(line)?.[1];
-  let id: unknown;
-  try {
-    id = named === undefined ? undefined : JSON.parse(named);
-  } catch {
-    id = undefined;
-  }
-  return typeof id === 'string' ? `; what it said of device ${id} is unknown: unless an earlier line says it is done, it is sent again with the same idempotency key (a command already executed replays)` : '';
 }

@@ -25,12 +25,8 @@ export interface BulkPlan<O extends BulkOutcome = DeviceCommandOutcome> {
    * for an API or network failure (that is its outcome).
    */
   send?: (hardwareId: string, signal: AbortSignal) => Promise<O>;
-  /**
-   * A device whose attempt timed out may be sent again: its attempt carries the device's Idempotency-Key, so a
-   * repeat replays (shared/retry.ts isSafeToRepeatAfterTimeout). So by default for a device command; a `send` that
-   * is one says so (a wave run's), an assignment (no key) does not.
-   */
-  repeatableAfterTimeout?: boolean;
+  /** `send` carries the same Idempotency-Key on every attempt: a try that timed out may be made again (it replays). */
+  repeatable?: boolean;
   hardwareIds: string[];
   concurrency: ConcurrencyBounds;
   /** Retries of each device (503, 429, dropped connections), made by the runner: the API client makes none. */
@@ -131,7 +127,7 @@ export function runBulk<O extends BulkOutcome = DeviceCommandOutcome>(
       if (error instanceof ApiError && error.status === 429) concurrency.rateLimited(ticket);
       else if (outcome.result.http_status !== null && outcome.result.http_status !== 503) concurrency.accepted();
       // a device command carries its device's Idempotency-Key: sent again after a timeout, it replays
-      const wait = retryDelay(error, item.retries, plan.retry, plan.repeatableAfterTimeout ?? plan.send === undefined);
+      const wait = retryDelay(error, item.retries, plan.retry, plan.send === undefined || plan.repeatable === true);
       if (wait === undefined) return opts.onResult(outcome);
       const later = { ...item, retries: item.retries + 1, at: now() + wait };
       const before = waiting.findIndex((w) => w.at > later.at);

@@ -7,19 +7,26 @@
 import type { Clock } from '../io/clock.js';
 import type { ApiClient } from '../api/client.js';
 import type { RetryPolicy } from '../shared/retry.js';
-import { isSuccess, sendDeviceCommand, type DeviceCommand, type DeviceCommandOutcome } from '../api/device-commands.js';
-import { runBulk } from './runner.js';
+import { runBulk, type BulkOutcome } from './runner.js';
+import type { JournalEntry } from './journal.js';
 import type { ConcurrencyBounds } from './concurrency.js';
 import type { Brake, WavePlan } from './waves.js';
 import { readReportBefore, type ReportBefore, type ReturnWatcher } from './return-watcher.js';
 import { formatDuration } from '../io/progress.js';
 
-export interface WaveSending {
+/** A target's outcome: its result (journalled) and the failure behind it, if any. */
+export type TargetOutcome<R extends JournalEntry = JournalEntry> = BulkOutcome & { result: R };
+
+export interface WaveSending<O extends TargetOutcome> {
   api: ApiClient;
   retry: RetryPolicy;
   concurrency: ConcurrencyBounds;
-  command: DeviceCommand;
-  keyFor: (hardwareId: string) => string;
+  /** One attempt for a target (a device command with its key, an assignment); never throws for an API or network failure. */
+  task: (hardwareId: string, signal: AbortSignal) => Promise<O>;
+  /** Whether a result is a success (with --wait, the device is then followed). */
+  succeeded: (result: O['result']) => boolean;
+  /** Every attempt of `task` carries the same Idempotency-Key: one that timed out is made again. */
+  repeatable: boolean;
   /** Every target of the run, in order: the plan's waves are over them. */
   targets: string[];
   /** The targets still to send to (a resumed run has done the others). */
@@ -35,7 +42,7 @@ export interface WaveSending {
   signal: AbortSignal;
   clock: Clock;
   /** Every final send outcome, as it arrives, with the report the device had before it. */
-  onResult: (outcome: DeviceCommandOutcome, before: ReportBefore) => void;
+  onResult: (outcome: O, before: ReportBefore) => void;
   /** A device's command goes out (its first try). */
   onSending?: (hardwareId: string) => void;
   /** A wave begins (0 is the canary when there is one). */
@@ -51,13 +58,13 @@ export interface WavesDone {
   aborted?: string;
 }
 
-export class WaveSender {
+export class WaveSender<O extends TargetOutcome> {
   private answered = 0;
   private didSomething = false;
   private readonly before = new Map<string, ReportBefore>();
   private readonly sentOnce = new Set<string>();
 
-  constructor(private readonly s: WaveSending) {}
+  constructor(private readonly s: WaveSending<O>) {}
 
   async send(): Promise<WavesDone> {
     const { s } = this;
@@ -81,7 +88,7 @@ export class WaveSender {
       const answeredBefore = this.answered;
       await runBulk(
         s.api,
-        { send: (id, signal) => this.sendOne(id, signal), repeatableAfterTimeout: true, hardwareIds: ids, concurrency: s.concurrency, retry: s.retry },
+        { send: (id, signal) => this.sendOne(id, signal), hardwareIds: ids, concurrency: s.concurrency, retry: s.retry, repeatable: s.repeatable },
         { signal: s.signal, clock: s.clock, halt: () => s.brake.tripped, onResult: (outcome) => this.result(outcome) },
       );
       // the brake stopped this wave part way (devices not taken), or it stands before the next one
@@ -91,7 +98,7 @@ export class WaveSender {
     return { sent: this.answered };
   }
 
-  private async sendOne(hardwareId: string, signal: AbortSignal): Promise<DeviceCommandOutcome> {
+  private async sendOne(hardwareId: string, signal: AbortSignal): Promise<O> {
     const { s } = this;
     // the report it has now, by its own clock, read once (a retried device keeps the first)
     if (s.watcher && s.reportField && !this.before.has(hardwareId)) this.before.set(hardwareId, await readReportBefore(s.api, s.reportField, hardwareId, signal));
@@ -100,13 +107,13 @@ export class WaveSender {
       this.sentOnce.add(hardwareId);
       s.onSending?.(hardwareId);
     }
-    return sendDeviceCommand(s.api, { hardwareId, command: s.command, idempotencyKey: s.keyFor(hardwareId), signal });
+    return s.task(hardwareId, signal);
   }
 
-  private result(outcome: DeviceCommandOutcome): void {
+  private result(outcome: O): void {
     const { s } = this;
     const id = outcome.result.hardware_id;
-    const accepted = isSuccess(outcome.result.status);
+    const accepted = s.succeeded(outcome.result);
     this.answered++;
     s.brake.answered(id, !accepted);
     const before = this.before.get(id);

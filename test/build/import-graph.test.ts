@@ -147,6 +147,18 @@ describe('the import graph of src/', () => {
     expect(upward).toEqual([]);
   });
 
+  it('keeps the bulk engine (src/bulk/) silent: it asks nothing and renders nothing (no prompter, output layer, progress display or streams), the command layer does', () => {
+    const rendering = ['src/io/prompter.ts', 'src/io/streams.ts', 'src/output/'];
+    const found = [...graph].flatMap(([file, edges]) =>
+      file.startsWith('src/bulk/') ? edges.filter((edge) => rendering.some((r) => edge.to.startsWith(r))).map((edge) => `${file} -> ${edge.to}`) : [],
+    );
+    // the display of progress is the command layer's; its duration format is shared
+    const progress = [...graph].filter(([file, edges]) => file.startsWith('src/bulk/') && edges.some((e) => e.to === 'src/io/progress.ts') && /startProgress/.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(graph.get('src/commands/shared/run-view.ts')).toContainEqual({ to: 'src/io/progress.ts', typeOnly: false });
+    expect(found).toEqual([]);
+    expect(progress.map(([file]) => file)).toEqual([]);
+  });
+
   it('keeps the layers under the commands (factory, API client, auth, bulk engine, config, output, webhooks...) free of them', () => {
     const below = ['src/factory.ts', 'src/api/', 'src/auth/', 'src/http/', 'src/bulk/', 'src/config/', 'src/io/', 'src/output/', 'src/openapi/', 'src/selection/', 'src/shared/', 'src/webhooks/', 'src/errors.ts'];
     const upward = [...graph].flatMap(([file, edges]) =>

@@ -5,7 +5,8 @@ import { stripVTControlCharacters } from 'node:util';
 import path from 'node:path';
 import { newDevicesRebootCommand } from '../../src/commands/devices/reboot.js';
 import { REBOOT, type DeviceCommandInvocation, type DeviceCommandVerb } from '../../src/commands/devices/command-verb.js';
-import { bulkCommandRun, type BulkCommandOptions } from '../../src/bulk/run.js';
+import type { BulkCommandOptions } from '../../src/bulk/run.js';
+import { bulkCommandRun } from '../../src/commands/devices/command-run.js';
 import { deviceKey, newRunId } from '../../src/bulk/keys.js';
 import { parseIdList, resolveTargets } from '../../src/bulk/targets.js';
 import { bulkFailure } from '../../src/bulk/summary.js';
@@ -321,7 +322,9 @@ describe('devices reboot, bulk: run', () => {
     const journalFile = path.join(dir, 'runs', `${runId}.ndjson`);
     const lines = readFileSync(journalFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'run', run_id: runId, command: 'reboot', key_base: `fleetctl-run-${runId}`, targets: ['HW-1', 'HW-2', 'HW-3'] });
-    expect(lines.slice(1).map((l) => [l.hardware_id, l.status])).toEqual([
+    // before the first request, the line that sending began (synced to disk)
+    expect(lines[1]).toEqual({ type: 'sending', at: expect.any(String) });
+    expect(lines.slice(2).map((l) => [l.hardware_id, l.status])).toEqual([
       ['HW-1', 'accepted'],
       ['HW-2', 'failed'],
       ['HW-3', 'not_found'],

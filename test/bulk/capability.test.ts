@@ -2,7 +2,8 @@
 // and that they are skipped; for devices named by hardware id, that the API decides.
 import { describe, expect, it } from 'vitest';
 import { REBOOT, WAKE_UP } from '../../src/commands/devices/command-verb.js';
-import { bulkCommandRun, type BulkCommandOptions } from '../../src/bulk/run.js';
+import type { BulkCommandOptions } from '../../src/bulk/run.js';
+import { bulkCommandRun } from '../../src/commands/devices/command-run.js';
 import { checkCapability } from '../../src/bulk/capability.js';
 import { records } from '../../src/records/resources.js';
 

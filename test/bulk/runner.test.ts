@@ -91,10 +91,10 @@ describe('runBulk', () => {
     expect(results.map((r) => r.status)).toEqual(['failed']);
   });
 
-  it('a send that is a device command (a wave run sends each device so) is sent again after a timeout when it says so', async () => {
+  it('a task whose every try carries its key (repeatable: a command sent through the waves) is sent again after a timeout', async () => {
     const { api, calls } = scriptedApi({ 'HW-1': ['timeout', 'replayed'] });
     const send = (hardwareId: string, signal: AbortSignal) => sendDeviceCommand(api, { hardwareId, command: 'reboot', idempotencyKey: `base:${hardwareId}`, signal });
-    const { results } = await run(api, plan(['HW-1'], { send, command: undefined, repeatableAfterTimeout: true }));
+    const { results } = await run(api, plan(['HW-1'], { send, command: undefined, repeatable: true }));
     expect(calls.map((c) => c.key)).toEqual(['base:HW-1', 'base:HW-1']);
     expect(results.map((r) => r.status)).toEqual(['replayed']);
   });

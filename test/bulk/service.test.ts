@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resumedServiceRefusal, sameService, serviceOf, withoutCredentials } from '../../src/bulk/service.js';
 import { connectionFlags, resumeLine } from '../../src/bulk/resume-line.js';
 import path from 'node:path';
-import { assignmentRun } from '../../src/bulk/assignment-run.js';
+import { assignmentRun } from '../../src/commands/devices/assign-run.js';
 import { Journal, type JournalHeader } from '../../src/bulk/journal.js';
 import { fakeDeps } from '../commands/fake-deps.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -90,8 +90,9 @@ describe('devices assign --from-file against the sandbox', { timeout: 180_000 },
     expect(first.code, first.stderr).toBe(0);
     const runId = /Run (\S+):/.exec(first.stderr)![1]!;
     // as if the run had stopped after the first device: its second result never written, the device on its own vehicle again
-    const [header, firstResult] = readFileSync(journal, 'utf8').split('\n');
-    writeFileSync(journal, `${header}\n${firstResult}\n`);
+    const [header, sending, firstResult] = readFileSync(journal, 'utf8').split('\n');
+    expect(JSON.parse(sending!)).toMatchObject({ type: 'sending' });
+    writeFileSync(journal, `${header}\n${sending}\n${firstResult}\n`);
     const done = JSON.parse(firstResult!).hardware_id as string;
     const other = done === x.hardware_id ? y : x;
     expect((await h.cli(['devices', 'assign', other.id, '--vehicle-id', other.vehicle_id!])).code).toBe(0);

@@ -1,7 +1,7 @@
 // Issue 35, point 2: a journal that survives a torn write. A run whose last journal line was cut short (a crash or a
 // full disk mid-write) resumes: the fragment is dropped, its device resolved by its idempotency key (a replay, not a
-// second execution), a second --resume reads the journal whole, and `status` counts it the same way. A 0-byte
-// journal left by a killed start does not block reusing --journal PATH.
+// second execution), a second --resume reads the journal whole, and `status` counts it the same way. A 0-byte or
+// header-only journal left by a killed start does not block reusing --journal PATH; one whose run began sending does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -67,5 +67,29 @@ describe('a torn journal', { timeout: 120_000 }, () => {
     expect(r.stderr).toContain(`Replaced the journal ${file}: it was empty, left by a run killed as it started.`);
     const runId = /Run (\S+):/.exec(r.stderr)![1];
     expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ type: 'run', run_id: runId });
+  });
+
+  it('header-only, as a run killed before its first request leaves it, does not block reusing --journal PATH; once it began sending, it does', async () => {
+    const [first, second] = await rebootable(2);
+    const file = path.join(tempDir('fleetctl-e2e-journal-'), 'night.ndjson');
+    const earlier = await h.cli(['devices', 'reboot', first!, second!, '--journal', file, '--yes', '-o', 'json']);
+    expect(earlier.code, earlier.stderr).toBe(0);
+    // the header, then the line written before the first request, then the results
+    const [header, sending] = readFileSync(file, 'utf8').split('\n');
+    expect(JSON.parse(sending!)).toEqual({ type: 'sending', at: expect.any(String) });
+    writeFileSync(file, `${header}\n`);
+    const before = ((await (await fetch(`${h.sandbox.baseUrl}/_sandbox/commands`)).json()) as unknown[]).length;
+    const reused = await h.cli(['devices', 'reboot', first!, second!, '--journal', file, '--yes', '-o', 'json']);
+    expect(reused.code, reused.stderr).toBe(0);
+    expect(reused.stderr).toContain(`Replaced the journal ${file}: it held only its header: its run sent nothing, left by a run killed as it started.`);
+    const executed = ((await (await fetch(`${h.sandbox.baseUrl}/_sandbox/commands`)).json()) as { hardware_id: string }[]).slice(before);
+    expect(executed.map((e) => e.hardware_id).sort()).toEqual([first, second].sort());
+    // killed after its sending line: it may have sent commands it did not journal; only its --resume finishes it
+    const runId = (JSON.parse(header!) as { run_id: string }).run_id;
+    writeFileSync(file, `${header}\n${sending}\n`);
+    const refused = await h.cli(['devices', 'reboot', first!, '--journal', file, '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`journal ${file} already exists`);
+    expect(refused.stderr).toContain(`--resume ${runId}`);
   });
 });

@@ -41,6 +41,17 @@ describe('timeouts retried where safe', () => {
     expect(executed.map((e) => e.idempotency_key)).toEqual(['timed-out-once']);
   });
 
+  it('in a bulk run too: a device whose command timed out is sent again with its key, and reported by that answer, not failed', async () => {
+    const before = ((await (await fetch(`${h.sandbox.baseUrl}/_sandbox/commands`)).json()) as unknown[]).length;
+    await holdNext('rebootDevice', 1);
+    const reboot = await h.cli(['devices', 'reboot', 'HW-000001', 'HW-000003', '--yes', '--idempotency-key', 'bulk-timed-out', '--timeout', '0.5', '-o', 'json']);
+    expect(reboot.code, reboot.stderr).toBe(0);
+    expect((JSON.parse(reboot.stdout) as { status: string }[]).map((r) => r.status).sort()).toEqual(['accepted', 'accepted']);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const executed = ((await (await fetch(`${h.sandbox.baseUrl}/_sandbox/commands`)).json()) as { idempotency_key: string }[]).slice(before);
+    expect(executed.map((e) => e.idempotency_key).sort()).toEqual(['bulk-timed-out:HW-000001', 'bulk-timed-out:HW-000003']);
+  });
+
   it('a write without an Idempotency-Key (an assignment) is not sent again: exit 9 at the first timeout', async () => {
     const device = JSON.parse((await h.cli(['devices', 'list', '--limit', '1', '-o', 'json'])).stdout)[0];
     const vehicle = JSON.parse((await h.cli(['vehicles', 'list', '--limit', '1', '-o', 'json'])).stdout)[0];

@@ -15,7 +15,7 @@ import { writeFileAtomically } from '../../src/io/atomic-file.js';
 import { openConfigStore } from '../../src/config/store.js';
 import { recentRuns } from '../../src/commands/status/recent-runs.js';
 import { tempDir } from '../support/temp-dir.js';
-import { bulkCommandRun } from '../../src/bulk/run.js';
+import { bulkCommandRun } from '../../src/commands/devices/command-run.js';
 import { REBOOT } from '../../src/commands/devices/command-verb.js';
 import { fakeDeps } from '../commands/fake-deps.js';
 
@@ -170,8 +170,8 @@ describe('a bulk run on a disk that fills up', () => {
   it('stops at the journal append that fails, exit 15 naming the journal, with its resume line', async () => {
     const dir = tempDir('fleetctl-full-');
     const f = fakeDeps({ configDir: dir, answers: [{ method: 'POST', path: '/v1/devices/HW-1/commands/reboot', status: 202, body: { id: 'c', hardware_id: 'HW-1', command: 'reboot', status: 'accepted', idempotency_key: 'k', accepted_at: 'x' } }] });
-    // the header is written, then the disk is full
-    fillDisk((f) => f.endsWith('.ndjson') && (fs.statSync(f, { throwIfNoEntry: false })?.size ?? 0) > 0);
+    // the header and the line that sending begins are written, then the disk is full
+    fillDisk((f) => f.endsWith('.ndjson') && fs.existsSync(f) && fs.readFileSync(f, 'utf8').includes('"type":"sending"'));
     const error = await bulkCommandRun(f.deps, REBOOT, { source: { ids: ['HW-1', 'HW-2'] }, yes: true, dryRun: false, maxDevices: 100, concurrency: 1 }).catch((e: unknown) => e);
     const runId = /Run (\S+):/.exec(f.io.stderr())![1]!;
     const file = path.join(dir, 'runs', `${runId}.ndjson`);
@@ -181,6 +181,25 @@ describe('a bulk run on a disk that fills up', () => {
     expect(f.io.stderr()).toMatch(new RegExp(`Stopped after \\d of 2 devices: nothing more was sent\\. Once this is fixed, resume with: fleetctl devices reboot --resume ${runId} --yes`));
     expect(f.sent.map((r) => r.path)).toEqual(['/v1/devices/HW-1/commands/reboot']);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('full before the line that sending begins: nothing is sent, exit 15, and that journal does not block reusing its --journal', async () => {
+    const dir = tempDir('fleetctl-full-');
+    const file = path.join(dir, 'night.ndjson');
+    const f = fakeDeps({ configDir: dir });
+    // the header is written, then the disk is full
+    fillDisk((name) => name === file && (fs.statSync(name, { throwIfNoEntry: false })?.size ?? 0) > 0);
+    const options = { source: { ids: ['HW-1', 'HW-2'] }, yes: true, dryRun: false, maxDevices: 100, concurrency: 1, journal: file };
+    const error = await bulkCommandRun(f.deps, REBOOT, options).catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 15, message: `cannot write ${file}: no space left on device (ENOSPC)` });
+    expect(f.sent).toEqual([]);
+    expect(fs.readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(1);
+    Object.assign(fs, { appendFileSync: real.appendFileSync, openSync: real.openSync, writeSync: real.writeSync });
+    syncBuiltinESMExports();
+    const next = fakeDeps({ configDir: dir, answers: ['HW-1', 'HW-2'].map((hw) => ({ method: 'POST', path: `/v1/devices/${hw}/commands/reboot`, status: 202, body: { id: `c-${hw}`, hardware_id: hw, command: 'reboot', status: 'accepted', idempotency_key: 'k', accepted_at: 'x' } })) });
+    await bulkCommandRun(next.deps, REBOOT, options);
+    expect(next.io.stderr()).toContain(`Replaced the journal ${file}: it held only its header: its run sent nothing, left by a run killed as it started.`);
+    expect(next.sent.map((r) => r.path)).toEqual(['/v1/devices/HW-1/commands/reboot', '/v1/devices/HW-2/commands/reboot']);
   });
 });
 
@@ -226,7 +245,7 @@ describe('a journal whose last line was cut short', () => {
 });
 
 describe('a journal left empty by a killed start', () => {
-  it('is replaced by a new run given the same --journal, in one line; one with a whole header, results or not, is still refused', async () => {
+  it('is replaced by a new run given the same --journal, in one line, when its run sent nothing; any other is still refused', async () => {
     const file = path.join(tempDir('fleetctl-empty-'), 'night.ndjson');
     for (const left of ['', JSON.stringify(header).slice(0, 30)]) {
       fs.writeFileSync(file, left);
@@ -236,8 +255,16 @@ describe('a journal left empty by a killed start', () => {
       expect(notices).toEqual([`Replaced the journal ${file}: ${left === '' ? 'it was empty' : 'it held not even a whole header'}, left by a run killed as it started.`]);
       journal.close();
     }
-    // a whole header: its run may have sent commands it did not live to journal; only its --resume replays them
-    for (const left of [line(header), line(header) + result('HW-1', 'accepted')]) {
+    // a whole header and no line after it, from a fleetctl that writes the line that sending begins: nothing was sent
+    const marking = { ...header, marks_sending: true as const };
+    fs.writeFileSync(file, line(marking));
+    const notices: string[] = [];
+    (await Journal.create(file, { ...header, run_id: 'next' }, (notice) => notices.push(notice))).close();
+    expect(notices).toEqual([`Replaced the journal ${file}: it held only its header: its run sent nothing, left by a run killed as it started.`]);
+    // its run may have sent commands it did not live to journal (it began sending; or an older fleetctl, which never
+    // said): only its --resume replays them
+    const sending = line({ type: 'sending', at: new Date().toISOString() });
+    for (const left of [line(header), line(header) + result('HW-1', 'accepted'), line(marking) + sending, line(marking) + sending.slice(0, 10)]) {
       fs.writeFileSync(file, left);
       await expect(Journal.create(file, { ...header, run_id: 'next' })).rejects.toThrow(`journal ${file} already exists`);
       expect(fs.readFileSync(file, 'utf8')).toBe(left);
@@ -247,9 +274,11 @@ describe('a journal left empty by a killed start', () => {
   it('is not replaced while the run that wrote it still holds its lock', async () => {
     const file = path.join(tempDir('fleetctl-empty-'), 'night.ndjson');
     const live = await Journal.create(file, header);
-    // its header is whole: refused as any journal with one is (a live run's, or one that only --resume may finish)
+    // nothing sent yet, but the run is alive: its lock refuses the new run, naming the process
+    await expect(Journal.create(file, { ...header, run_id: 'next' })).rejects.toThrow(`the journal ${file} is in use by process ${process.pid}`);
+    live.markSending(new Date());
     await expect(Journal.create(file, { ...header, run_id: 'next' })).rejects.toThrow(`journal ${file} already exists`);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).run_id).toBe(RUN);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0]!).run_id).toBe(RUN);
     live.close();
   });
 });

@@ -9,7 +9,7 @@ import type { RequestBody } from '../../openapi/operation-types.js';
 import { bodyRules, checkBody, FIELD_OPTION, fieldTexts, typedMemberValue } from '../shared/request-checks.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
-import { assignmentRun } from '../../bulk/assignment-run.js';
+import { assignmentRun } from './assign-run.js';
 import { assignVehicleMember } from '../../records/assignment.js';
 import type { BulkDeps } from '../../bulk/run.js';
 

@@ -3,33 +3,28 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
-import {
-  checkIdempotencyKey,
-  generateIdempotencyKey,
-  isSuccess,
-  missingCapability,
-  sendDeviceCommand,
-} from '../../api/device-commands.js';
+import { checkIdempotencyKey, generateIdempotencyKey, isSuccess, missingCapability, type DeviceCommandOutcome } from '../../api/device-commands.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { optionalUuid, requireNonEmpty, requireWholeNumber } from '../shared/validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
-import { bulkCommandRun, type BulkCommandOptions, type BulkDeps, type BulkVerb } from '../../bulk/run.js';
+import { commandTask, type BulkCommandOptions, type BulkDeps, type BulkVerb } from '../../bulk/run.js';
+import { bulkCommandRun } from './command-run.js';
+import { runPipeline } from '../../bulk/pipeline.js';
+import type { WaitOutcome } from '../../bulk/return-watcher.js';
 import { RUN_ID_PATTERN } from '../../bulk/keys.js';
 import { DEFAULT_OUTCOMES, parseOutcomes, RUN_OUTCOMES, type FromRun } from '../../bulk/from-run.js';
-import { isRunFatal } from '../../bulk/runner.js';
 import { rephrase } from '../shared/api-errors.js';
 import { pickDevicesFor } from '../shared/pickers.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
-import { hasWaves } from '../../bulk/waves.js';
+import { hasWaves, planWaves } from '../../bulk/waves.js';
 import { checkBeforeSending } from '../../bulk/preflight.js';
 import { waitReportTimeField } from '../../records/report-time.js';
-import { readReportBefore } from '../../bulk/return-watcher.js';
 import { notBackError, withWait } from '../../bulk/wait-results.js';
 import { formatDuration } from '../../io/progress.js';
-import { addWaveOptions, DEFAULT_WAIT_TIMEOUT_MS, waitForOne, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
+import { addWaveOptions, DEFAULT_WAIT_TIMEOUT_MS, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
 import { acceptanceWith } from '../../records/acceptance.js';
 
 export interface DeviceCommandVerb extends BulkVerb {
@@ -242,6 +237,7 @@ export async function runDeviceCommandVerb(deps: DeviceCommandVerbDeps, verb: De
   return bulkCommandRun(deps, verb, opts);
 }
 
+/** One device: a run of one target through the same pipeline, with no journal; the key is used as given (or generated and said). */
 export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceCommandVerb, opts: DeviceCommandOptions): Promise<void> {
   // before the prompt, and before anything is sent: a --wait that cannot tell when the device reports says so now
   const field = opts.wait && waitReportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
@@ -262,31 +258,47 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   });
   const generated = opts.idempotencyKey === undefined;
   const key = opts.idempotencyKey ?? generateIdempotencyKey();
-  // the report it has now, by its own clock: back is a later one (no clock of this machine is compared with it)
-  const before = field ? await readReportBefore(api, field, opts.hardwareId, deps.signal) : undefined;
-  const outcome = await sendDeviceCommand(api, { hardwareId: opts.hardwareId, command: verb.command, idempotencyKey: key, signal: deps.signal });
-  if (!isSuccess(outcome.result.status)) {
+  const keyLine = `Idempotency-Key: ${key} (to replay this call safely, pass --idempotency-key ${key})`;
+  const what = (outcome: DeviceCommandOutcome) => (outcome.result.status === 'replayed' ? 'replayed (already sent earlier with this key; not sent again)' : 'accepted');
+  const wait = field ? { field, timeoutMs: opts.wait?.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS } : undefined;
+  let outcome: DeviceCommandOutcome | undefined;
+  let waited: WaitOutcome | undefined;
+  const id = opts.hardwareId;
+  // the client's own retries (no more for one device than for any other request), made by the pipeline
+  await runPipeline<DeviceCommandOutcome>(
+    {
+      api, minRetries: 0, clock: deps.clock, signal: deps.signal, targets: [id], pending: [id], task: commandTask(verb.command, () => key),
+      succeeded: (r) => isSuccess(r.status), repeatable: true, concurrency: 1, plan: planWaves(1, {}, { wait: wait !== undefined }), wait,
+    },
+    {
+      say: (line) => deps.io.info(line),
+      answered: (answer, followed) => {
+        outcome = answer;
+        if (!followed) return;
+        if (generated) deps.io.info(keyLine);
+        deps.io.info(`${verb.label} of ${id} ${what(answer)}; waiting until it reports again (at most ${formatDuration(wait!.timeoutMs)}).`);
+      },
+      waited: (_result, seen) => (waited = seen),
+      missingField: (_id, name) => deps.io.warn(`the last-reported state of ${id} has no ${name}: pass the name of its report time with --report-time-field`),
+    },
+  );
+  if (!outcome || !isSuccess(outcome.result.status)) {
     // a 429, 5xx or lost answer may still have reached the device: only the same key retries it safely
-    if (generated && outcome.result.status === 'failed' && !isRunFatal(outcome.error)) {
+    if (generated && outcome?.result.status === 'failed') {
       deps.io.info(`Idempotency-Key: ${key} (the ${verb.command} may have been sent: retry with --idempotency-key ${key} so it is not sent twice)`);
     }
-    throw explain(outcome.error, verb, opts.hardwareId);
+    throw explain(outcome?.error, verb, id);
   }
-  const what = outcome.result.status === 'replayed' ? 'replayed (already sent earlier with this key; not sent again)' : 'accepted';
-  if (!field || !opts.wait) {
+  if (!waited) {
     await deps.output().object(outcome.response);
-    deps.io.info(`${verb.label} of ${opts.hardwareId} ${what}.`);
-    if (generated) deps.io.info(`Idempotency-Key: ${key} (to replay this call safely, pass --idempotency-key ${key})`);
+    deps.io.info(`${verb.label} of ${id} ${what(outcome)}.`);
+    if (generated) deps.io.info(keyLine);
     return;
   }
-  if (generated) deps.io.info(`Idempotency-Key: ${key} (to replay this call safely, pass --idempotency-key ${key})`);
-  const timeoutMs = opts.wait.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  deps.io.info(`${verb.label} of ${opts.hardwareId} ${what}; waiting until it reports again (at most ${formatDuration(timeoutMs)}).`);
-  const waited = await waitForOne(deps, api, opts.hardwareId, { field, timeoutMs }, { acceptedAt: deps.clock.now().getTime(), before });
-  const { wait, back_after_s } = withWait(outcome.result, waited);
-  await deps.output().object(acceptanceWith(outcome.response, { wait, back_after_s }));
-  if (waited.back) deps.io.info(`${opts.hardwareId} is back: it reported again after ${back_after_s}s.`);
-  const notBack = notBackError(new Map([[opts.hardwareId, waited]]));
+  const { wait: seen, back_after_s } = withWait(outcome.result, waited);
+  await deps.output().object(acceptanceWith(outcome.response, { wait: seen, back_after_s }));
+  if (waited.back) deps.io.info(`${id} is back: it reported again after ${back_after_s}s.`);
+  const notBack = notBackError(new Map([[id, waited]]));
   if (notBack) throw notBack;
 }
 

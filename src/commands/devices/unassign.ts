@@ -7,7 +7,7 @@ import { completeValues } from '../../completion/values.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
-import { assignmentRun } from '../../bulk/assignment-run.js';
+import { assignmentRun } from './assign-run.js';
 import type { BulkDeps } from '../../bulk/run.js';
 
 export interface DevicesUnassignOptions {

@@ -2,13 +2,10 @@
 // before anything is read or sent. The mechanisms are the bulk engine's (bulk/waves.ts, bulk/return-watcher.ts).
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import type { ApiClient } from '../../api/client.js';
 import { parseDuration } from '../shared/dates.js';
 import { requireNonEmpty } from '../shared/validate.js';
 import { parseAmount, type WaveOptions } from '../../bulk/waves.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../bulk/run-settings.js';
-import { ReturnWatcher, type ReportBefore, type WaitOutcome } from '../../bulk/return-watcher.js';
 
 export interface WaitFlags {
   /** --wait-timeout; absent: DEFAULT_WAIT_TIMEOUT_MS, or on --resume the journal's. */
@@ -67,28 +64,4 @@ export function waitFrom(flags: WaveFlags): WaitFlags | undefined {
   const timeoutMs = flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout', MAX_WAIT_MS);
   const field = flags.reportTimeField === undefined ? undefined : requireNonEmpty(flags.reportTimeField, '--report-time-field', 200);
   return { ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(field === undefined ? {} : { reportTimeField: field }) };
-}
-
-/** One device, followed as a bulk run follows thousands. */
-export async function waitForOne(
-  deps: Pick<Deps, 'clock' | 'signal' | 'io'>,
-  api: ApiClient,
-  hardwareId: string,
-  wait: { field: string; timeoutMs: number },
-  sent: { acceptedAt: number; before: ReportBefore },
-): Promise<WaitOutcome> {
-  let result: WaitOutcome | undefined;
-  const watcher = new ReturnWatcher(api, {
-    field: wait.field,
-    timeoutMs: wait.timeoutMs,
-    clock: deps.clock,
-    signal: deps.signal,
-    onOutcome: (outcome) => (result = outcome),
-    onMissingField: () => deps.io.warn(`the last-reported state of ${hardwareId} has no ${wait.field}: pass the name of its report time with --report-time-field`),
-  });
-  watcher.watch(hardwareId, sent.acceptedAt, sent.before);
-  await watcher.drain();
-  // interrupted: the signal's reason is what the command ends with
-  if (!result) throw deps.signal.reason instanceof Error ? deps.signal.reason : new Error('interrupted');
-  return result;
 }

@@ -7,6 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { defaultJournalPath, notedJournal } from '../../bulk/journal.js';
+import { JournalReading } from '../../bulk/journal-reader.js';
 import { recordedService, sameService, type RunService } from '../../bulk/service.js';
 
 export interface RecentRun {
@@ -83,41 +84,33 @@ function byService(runs: RecentRun[], service: RunService | undefined): Pick<Rec
   return { runs: here, elsewhere };
 }
 
-/** One journal, read a line at a time (a run of a million devices is not held whole); undefined if older or not a journal. */
+/**
+ * One journal, read a line at a time (a run of a million devices is not held whole) by the reader --resume uses,
+ * with its tolerance (a torn last line is left out); undefined if older, not a journal, or not readable as one.
+ */
 async function readRun(file: string, sinceMs: number): Promise<RecentRun | undefined> {
   // a noted journal replaced by a FIFO or a device since would block the read: only files are read
   if (!(await stat(file)).isFile()) return undefined;
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let run: RecentRun | undefined;
-  const last = new Map<string, string>();
+  const reading = new JournalReading(file);
+  // one line behind: whether a line is the last is known only once the next one comes (or none does)
+  let held: string | undefined;
+  let index = 0;
   try {
     for await (const line of lines) {
-      if (line.trim() === '') continue;
-      const record = parse(line);
-      if (run === undefined) {
-        const header = headerOf(record);
-        if (!header || Date.parse(header.created_at) < sinceMs) return undefined;
-        run = header;
-        continue;
-      }
-      const { hardware_id: id, status } = (record ?? {}) as { hardware_id?: unknown; status?: unknown };
-      if (typeof id === 'string' && typeof status === 'string') last.set(id, status);
+      if (held !== undefined) reading.read(held, index++, false);
+      held = line;
+      if (reading.header && Date.parse(reading.header.created_at) < sinceMs) return undefined;
     }
+    if (held !== undefined) reading.read(held, index, true);
   } finally {
     lines.close();
   }
+  const run = headerOf(reading.header);
   if (!run) return undefined;
-  for (const status of last.values()) run.results[status] = (run.results[status] ?? 0) + 1;
-  if (run.targets > last.size) run.results.pending = run.targets - last.size;
+  for (const result of reading.results.values()) run.results[result.status] = (run.results[result.status] ?? 0) + 1;
+  if (run.targets > reading.results.size) run.results.pending = run.targets - reading.results.size;
   return run;
-}
-
-function parse(line: string): unknown {
-  try {
-    return JSON.parse(line) as unknown;
-  } catch {
-    return undefined; // a line cut by a crash: the others still count
-  }
 }
 
 function headerOf(record: unknown): RecentRun | undefined {
