@@ -42,6 +42,7 @@ export function newSelectTopicCommand(deps: Pick<Deps, 'output'>): Command {
     output: 'text',
     notes: SELECT_GRAMMAR,
     examples: [
+      { comment: 'the devices that have not reported for two hours', command: 'fleetctl devices list --all --where "seen:>2h"' },
       { comment: 'devices of fleet North that stopped reporting two hours ago', command: 'fleetctl --sandbox devices list --where "fleet:\\"North Delivery 1\\" seen:>2h"' },
       { comment: 'devices that can be woken and have not reported today', command: 'fleetctl --sandbox devices list --all --where "has:wake_up seen:>1d"' },
     ],

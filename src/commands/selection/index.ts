@@ -27,7 +27,10 @@ export function newSelectionCommand(deps: SelectionDeps): Command {
   describeVerb(save, {
     output: 'nothing',
     uses: ['profile'],
-    examples: [{ comment: 'the stale devices of one fleet, by name', command: 'fleetctl --sandbox selection save stale-north --where "fleet:\\"North Delivery 1\\" stale"' }],
+    examples: [
+      { comment: 'the devices that have not reported for a day', command: 'fleetctl selection save quiet --where "seen:>1d"' },
+      { comment: 'the stale devices of one fleet, by name', command: 'fleetctl --sandbox selection save stale-north --where "fleet:\\"North Delivery 1\\" stale"' },
+    ],
   });
   save.action(async (name: string, flags: { where: string }) => {
     if (!NAME.test(name)) throw new UsageError(`${quoteInput(name)} is not a name for a selection`, 'use letters, digits, . _ and -, starting with a letter or digit');
