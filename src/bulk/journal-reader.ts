@@ -31,6 +31,8 @@ export interface JournalHeader {
    * that line, it provably sent nothing.
    */
   marks_sending?: true;
+  /** --where as given to a new run (its targets are what it resolved to then). */
+  where?: string;
 }
 
 /** The plan a run was given, as its journal keeps it. */

@@ -25,6 +25,8 @@ export interface BulkVerb {
 
 export interface BulkCommandOptions {
   source: TargetSource;
+  /** --where EXPR (and @NAME targets) as given: the command layer reads it into `source.where` before the run. */
+  where?: string;
   /** --idempotency-key BASE: each device's key is derived from it. */
   keyBase?: string;
   yes: boolean;
@@ -66,6 +68,10 @@ export interface Run {
   service?: RunService;
   /** Targets named by hardware id, with no record read (all of a resumed run's): a dry run looks them up. */
   named: ReadonlySet<string>;
+  /** --where as given: the journal keeps it beside the targets it resolved to (a resume never evaluates it again). */
+  where?: string;
+  /** How many devices the selection (--fleet-id, --organization-id, --where) matched; 0 without one. */
+  selected: number;
 }
 
 /** The run the options ask for: a new one, or the one --resume names (its journal open, and locked). */
@@ -110,11 +116,12 @@ async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions, 
   const runId = newRunId(deps.clock.now());
   const service = await currentService(deps);
   const named = new Set(resolved.ids.filter((id) => !resolved.capabilities.has(id) && !resolved.unstated.has(id)));
-  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), settings, changed: [], plan: NO_PLAN, service, named };
+  const where = opts.source.where ? { where: opts.source.where.expression } : {};
+  return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), settings, changed: [], plan: NO_PLAN, service, named, selected: resolved.selected, ...where };
 }
 
 function nothingMatched(source: TargetSource): NotFoundError {
-  const lists = [source.fleetId !== undefined && 'fleetctl fleets list', source.organizationId !== undefined && 'fleetctl organizations list'].filter(Boolean);
+  const lists = [source.fleetId !== undefined && 'fleetctl fleets list', source.organizationId !== undefined && 'fleetctl organizations list', source.where !== undefined && 'fleetctl devices list --where'].filter(Boolean);
   return new NotFoundError(
     `${selectionText(source)} matched no device`,
     `check the id with ${lists.join(' or ')}; pass --allow-empty if an empty selection is fine`,
@@ -135,7 +142,8 @@ async function resumeRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOption
   const { header } = journal;
   return {
     runId: header.run_id, keyBase: header.key_base, targets: header.targets, capability: NOTHING_CHECKED, earlier: new Map(journal.results), journal,
-    settings: restored.settings, changed: restored.changed, plan: NO_PLAN, service, named: new Set(header.targets),
+    settings: restored.settings, changed: restored.changed, plan: NO_PLAN, service, named: new Set(header.targets), selected: 0,
+    ...(header.where === undefined ? {} : { where: header.where }),
   };
 }
 
@@ -169,5 +177,6 @@ export async function resumeJournal<R extends JournalEntry, T>(
 
 export function commandRunHeader(verb: BulkVerb, run: Run, now: Date): JournalHeader {
   const service = run.service ? { service: run.service } : {};
-  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString(), settings: run.settings, ...service };
+  const where = run.where === undefined ? {} : { where: run.where };
+  return { type: 'run', version: 1, run_id: run.runId, command: verb.command, key_base: run.keyBase, targets: run.targets, created_at: now.toISOString(), settings: run.settings, ...service, ...where };
 }

@@ -19,10 +19,21 @@ export interface TargetSource {
   known?: ReadonlyMap<string, readonly string[]>;
   /** --from-run RUN_ID --only OUTCOMES: the devices of an earlier run, by how they ended there. */
   fromRun?: FromRun;
+  /** --where EXPR (or @NAME as a target): the devices a selection keeps of the devices list, read through it. */
+  where?: TargetSelection;
+}
+
+/** A selection made ready by the command layer (commands/shared/where.ts): its list filters and what it keeps of a page. */
+export interface TargetSelection {
+  /** As given, for messages and the journal. */
+  expression: string;
+  /** The list's API filters: --fleet-id/--organization-id and the selection's own. */
+  query: Record<string, string>;
+  keep(page: readonly unknown[]): Promise<unknown[]>;
 }
 
 export function hasSelection(source: TargetSource): boolean {
-  return source.fleetId !== undefined || source.organizationId !== undefined;
+  return source.fleetId !== undefined || source.organizationId !== undefined || source.where !== undefined;
 }
 
 export function isEmptySource(source: TargetSource): boolean {
@@ -91,6 +102,7 @@ export function selectionText(source: TargetSource): string {
   const parts: string[] = [];
   if (source.fleetId !== undefined) parts.push(`--fleet-id ${source.fleetId}`);
   if (source.organizationId !== undefined) parts.push(`--organization-id ${source.organizationId}`);
+  if (source.where !== undefined) parts.push(`--where ${quoteInput(source.where.expression)}`);
   return parts.join(' and ');
 }
 
@@ -113,8 +125,9 @@ export async function resolveTargets(
   }
   if (hasSelection(source)) {
     const api = await deps.api();
-    const query = { organization_id: source.organizationId, fleet_id: source.fleetId };
-    const pager = api.list('listDevices', { query, signal: deps.signal }, { limit: MAX_LIMIT, all: true });
+    const query = source.where?.query ?? { organization_id: source.organizationId, fleet_id: source.fleetId };
+    const select = source.where ? { select: (page: readonly unknown[]) => source.where!.keep(page) } : {};
+    const pager = api.list('listDevices', { query, signal: deps.signal }, { limit: MAX_LIMIT, all: true, ...select });
     for await (const device of pager) {
       selected++;
       const hardwareId = records.device.hardwareIdOf(device);

@@ -131,7 +131,9 @@ describe('devices reboot, bulk: parse', () => {
     // one device alone stays single with --dry-run, so it shows the key it would really send
     { argv: ['HW-1', '--dry-run', '--idempotency-key', 'ci'], want: { mode: 'single', hardwareId: 'HW-1', idempotencyKey: 'ci', dryRun: true } },
     { argv: ['HW-1', '--journal', 'j.ndjson'], want: { mode: 'bulk', journal: 'j.ndjson' } },
-    { argv: [], error: 'name the devices to reboot: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)' },
+    { argv: ['@night', 'HW-1', '--where', 'stale'], want: { mode: 'bulk', where: 'stale @night', source: { ids: ['HW-1'] } } },
+    { argv: ['--resume', '20240601T120000Z-3f9a1c', '--where', 'stale'], error: 'give no --where or @NAME' },
+    { argv: [], error: 'name the devices to reboot: hardware ids, --from-file, --fleet-id, --organization-id or --where (or --resume RUN_ID)' },
     { argv: ['--fleet-id', 'x'], error: '--fleet-id must be a UUID' },
     { argv: ['HW-1', 'HW-2', '--concurrency', '0'], error: '--concurrency must be a whole number from 1 to 64, got "0"' },
     { argv: ['HW-1', 'HW-2', '--max-devices', 'many'], error: '--max-devices must be a whole number of at least 1, got "many"' },

@@ -1,8 +1,10 @@
 // Issue 37, points 1, 2 and 6 for lists: `devices list --where EXPR` selects what the expression says, against the
 // sandbox and against the second service double, whose records name their members otherwise (reported_at, title,
 // firmware.version, no capabilities): nothing depends on the sandbox's names.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type SandboxHarness } from './harness.js';
+import { journalPathOf } from '../../src/bulk/journal.js';
 import { startSecondHarness, report, type SecondHarness } from '../support/second-service/harness.js';
 
 const hardwareIds = (stdout: string) => (JSON.parse(stdout) as { hardware_id: string }[]).map((d) => d.hardware_id).sort();
@@ -32,6 +34,34 @@ describe('devices list --where against the sandbox', { timeout: 120_000 }, () =>
     expect(await where('never-reported')).toEqual(ids((d) => d.last_seen_at === null || d.last_seen_at === undefined));
     const cut = all.map((d) => d.last_seen_at).filter((t): t is string => typeof t === 'string').sort()[10]!;
     expect(await where(`last_seen_at:<=${cut}`)).toEqual(ids((d) => typeof d.last_seen_at === 'string' && Date.parse(d.last_seen_at) <= Date.parse(cut)));
+  });
+
+  it('a bulk reboot --where sends to exactly the devices it selects, once each, and its journal keeps the expression and the targets', async () => {
+    const executed = async () => (await (await fetch(`${h.sandbox.baseUrl}/_sandbox/commands`)).json()) as { hardware_id: string; command: string }[];
+    const fleets = JSON.parse((await h.cli(['fleets', 'list', '--all', '-o', 'json'])).stdout) as { id: string; name: string }[];
+    const fleet = fleets[2]!;
+    const expression = `fleet:"${fleet.name}" has:reboot -never-reported`;
+    const expected = all.filter((d) => d.fleet_id === fleet.id && (d.capabilities as string[]).includes('reboot') && typeof d.last_seen_at === 'string').map((d) => d.hardware_id as string).sort();
+    expect(expected.length).toBeGreaterThan(1);
+    // saved, and named as a target
+    expect((await h.cli(['selection', 'save', 'north-capable', '--where', expression])).code).toBe(0);
+    const dry = await h.cli(['devices', 'reboot', '@north-capable', '--dry-run', '-o', 'json']);
+    expect(dry.code, report(['dry-run'], dry)).toBe(0);
+    expect(dry.stderr).toContain(`selected ${expected.length} devices`);
+    expect(JSON.parse(dry.stdout).map((r: { hardware_id: string }) => r.hardware_id).sort()).toEqual(expected);
+    const before = (await executed()).length;
+    const r = await h.cli(['devices', 'reboot', '--where', expression, '--yes', '-o', 'json']);
+    expect(r.code, report(['reboot --where'], r)).toBe(0);
+    const sent = (await executed()).slice(before);
+    expect(sent.map((c) => c.hardware_id).sort()).toEqual(expected);
+    const runId = /run (\d{8}T\d{6}Z-[0-9a-f]{6})/.exec(r.stderr)![1]!;
+    const header = JSON.parse(readFileSync(journalPathOf(h.configDir, runId, undefined), 'utf8').split('\n')[0]!);
+    expect(header).toMatchObject({ where: expression });
+    expect([...header.targets].sort()).toEqual(expected);
+    // a resume takes the journal's targets: --where is refused beside it
+    const resumed = await h.cli(['devices', 'reboot', '--resume', runId, '--where', 'stale', '--yes']);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain('give no --where or @NAME');
   });
 
   it('refuses an unknown member or fleet before listing, naming what it may have meant (exit 2)', async () => {

@@ -21,9 +21,17 @@ import { checkBeforeSending } from '../../bulk/preflight.js';
 import { capabilityLines, nothingSendableError, sampleOf, skippedSummaryLine, type Moment } from '../../bulk/capability.js';
 import { commandRunHeader, commandTask, pendingOf, prepareCommandRun, runKeyFor, type BulkCommandOptions, type BulkDeps, type BulkVerb, type Run } from '../../bulk/run.js';
 import { runStartLine, startRunView, type RunView } from '../shared/run-view.js';
+import { targetSelection, type WhereDeps } from '../shared/where.js';
+import { quoteInput } from '../../shared/terminal-text.js';
 
-export async function bulkCommandRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions): Promise<void> {
+export async function bulkCommandRun(deps: BulkDeps & WhereDeps, verb: BulkVerb, given: BulkCommandOptions): Promise<void> {
+  const selected = given.where === undefined ? undefined : await targetSelection(deps, given.where, given.source);
+  const opts = selected ? { ...given, source: { ...given.source, where: selected.target } } : given;
   const run = await prepareCommandRun(deps, verb, opts, (line) => deps.io.info(line));
+  if (selected) {
+    selected.said();
+    deps.io.info(`--where ${quoteInput(selected.target.expression)} selected ${run.selected} device${run.selected === 1 ? '' : 's'}.`);
+  }
   try {
     await carryOut(deps, verb, opts, run);
   } finally {

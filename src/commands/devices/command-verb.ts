@@ -1,4 +1,5 @@
 // `devices reboot` and `devices wake-up`: the same verb for two commands, declared once.
+import type { WhereDeps } from '../shared/where.js';
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -61,7 +62,7 @@ export interface DeviceCommandOptions {
 
 export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'servedDocument' | 'clock'>;
 
-export type DeviceCommandVerbDeps = DeviceCommandDeps & BulkDeps;
+export type DeviceCommandVerbDeps = DeviceCommandDeps & BulkDeps & WhereDeps;
 
 /** One device named alone: the key is used as given. Anything else is a bulk run. */
 export type DeviceCommandInvocation = ({ mode: 'single' } & DeviceCommandOptions) | ({ mode: 'bulk' } & BulkCommandOptions);
@@ -80,6 +81,7 @@ interface RawFlags extends WaveFlags {
   allowEmpty?: boolean;
   fromRun?: string;
   only?: string;
+  where?: string;
 }
 
 export function newDeviceCommandVerb(
@@ -95,6 +97,7 @@ export function newDeviceCommandVerb(
     .option('--from-file <file>', 'hardware ids, one a line (- for stdin; blank lines and # comments ignored)')
     .option('--fleet-id <uuid>', 'every device of this fleet')
     .option('--organization-id <uuid>', 'every device of this organization')
+    .option('--where <expression>', 'the devices this condition selects, e.g. "fleet:North seen:>2h" (fleetctl help select); @NAME as a target is a saved one')
     .option('--allow-empty', 'a --fleet-id/--organization-id (or --from-run --only) that matches no device is not an error (exit 0, not 5)')
     .option('--dry-run', 'list what would be sent, and send nothing')
     .option('--max-devices <n>', 'above this many devices, --yes is required even on a terminal (default 100)')
@@ -143,7 +146,10 @@ export function newDeviceCommandVerb(
 
 /** With nothing named, a terminal picks the devices (once every flag is checked). */
 function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: RawFlags, canPick: boolean): DeviceCommandInvocation | { mode: 'pick' } {
-  const ids = hardwareIds.map((id) => requireHardwareId(id, 'hardware id'));
+  // @NAME among the targets is a saved selection: it joins --where (both must hold)
+  const saved = hardwareIds.filter((id) => id.startsWith('@'));
+  const where = [flags.where === undefined ? undefined : requireNonEmpty(flags.where, '--where'), ...saved].filter((part): part is string => part !== undefined).join(' ') || undefined;
+  const ids = hardwareIds.filter((id) => !id.startsWith('@')).map((id) => requireHardwareId(id, 'hardware id'));
   const key = flags.idempotencyKey === undefined ? undefined : checkIdempotencyKey(flags.idempotencyKey);
   const yes = Boolean(flags.yes);
   // every flag is checked, even those a single device does not use, before anything is sent
@@ -153,7 +159,7 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
   const wait = waitFrom(flags);
   // a canary, waves or a brake only make sense over several devices: they make it a run (journal, --resume)
   const fromRun = fromRunOf(flags, ids);
-  const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined || fromRun !== undefined || hasWaves(waves);
+  const bulkOnly = flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined || fromRun !== undefined || where !== undefined || hasWaves(waves);
   const runOnly = flags.resume !== undefined || flags.journal !== undefined;
   if (ids.length === 1 && !bulkOnly && !runOnly) {
     // --dry-run stays single: it must show the key the same command sends without it (K itself, not K:HW)
@@ -162,8 +168,9 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
   }
   if (ids.length === 0 && !bulkOnly && flags.resume === undefined) {
     if (canPick) return { mode: 'pick' };
-    throw new UsageError(`name the devices to ${verb.name}: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)`);
+    throw new UsageError(`name the devices to ${verb.name}: hardware ids, --from-file, --fleet-id, --organization-id or --where (or --resume RUN_ID)`);
   }
+  if (flags.resume !== undefined && where !== undefined) throw new UsageError('--resume takes its devices from the journal, as the run resolved them: give no --where or @NAME');
   if (flags.resume !== undefined && !RUN_ID_PATTERN.test(flags.resume)) throw new UsageError(`--resume must be a run id such as 20240601T120000Z-3f9a1c, got ${quoteInput(flags.resume)}`);
   return {
     mode: 'bulk',
@@ -174,6 +181,7 @@ function invocationFrom(verb: DeviceCommandVerb, hardwareIds: string[], flags: R
       organizationId: optionalUuid(flags.organizationId, '--organization-id'),
       ...(fromRun ? { fromRun } : {}),
     },
+    ...(where === undefined ? {} : { where }),
     keyBase: key,
     yes,
     dryRun: Boolean(flags.dryRun),
@@ -195,7 +203,7 @@ function fromRunOf(flags: RawFlags, ids: string[]): FromRun | undefined {
   }
   if (!RUN_ID_PATTERN.test(flags.fromRun)) throw new UsageError(`--from-run must be a run id such as 20240601T120000Z-3f9a1c, got ${quoteInput(flags.fromRun)}`);
   if (flags.resume !== undefined) throw new UsageError('give --from-run or --resume, not both', '--resume finishes a run with its own keys; --from-run starts a new one over its devices');
-  if (ids.length > 0 || flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined) {
+  if (ids.length > 0 || flags.fromFile !== undefined || flags.fleetId !== undefined || flags.organizationId !== undefined || flags.where !== undefined) {
     throw new UsageError('--from-run takes its devices from the earlier run: give no hardware ids, --from-file or selection');
   }
   return { runId: flags.fromRun, only: flags.only === undefined ? DEFAULT_OUTCOMES : parseOutcomes(flags.only), allowEmpty: Boolean(flags.allowEmpty) };

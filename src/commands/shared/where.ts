@@ -9,6 +9,7 @@ import { parseSelection, printSelection, type Selection } from '../../selection/
 import { checkSelection } from '../../selection/check.js';
 import { lookUpSaved } from '../../selection/saved.js';
 import { deviceSelector, type DeviceSelector } from '../../selection/devices.js';
+import type { TargetSelection } from '../../bulk/targets.js';
 import { savedSelections, selectedProfile } from '../../config/settings.js';
 
 export type WhereDeps = Pick<Deps, 'api' | 'clock' | 'servedDocument' | 'signal' | 'io' | 'config' | 'globals' | 'env'>;
@@ -71,4 +72,16 @@ export function listFilters(flags: { fleet_id?: string; organization_id?: string
   }
   const given = Object.entries(flags).filter((entry): entry is [string, string] => entry[1] !== undefined);
   return { ...selector.query, ...Object.fromEntries(given) };
+}
+
+/**
+ * A bulk verb's --where (and @NAME targets) made ready for the engine (bulk/targets.ts): read and checked, its names
+ * resolved, its filters merged with --fleet-id/--organization-id. `said` tells, once the list is read, how many
+ * devices it could not decide on (they are not targets).
+ */
+export async function targetSelection(deps: WhereDeps, expression: string, flags: { fleetId?: string; organizationId?: string }): Promise<{ target: TargetSelection; said(): void }> {
+  const selection = await readWhere(deps, expression);
+  const selector = await selectorFor(deps, selection, {});
+  const query = listFilters({ fleet_id: flags.fleetId, organization_id: flags.organizationId }, selector);
+  return { target: { expression, query, keep: (page) => selector.keep(page) }, said: () => sayUndecided(deps, selection, selector) };
 }
