@@ -87,9 +87,11 @@ export function memberTruth(member: unknown, value: Comparison): boolean {
   }
   const text = String(member);
   if (value.op === 'contains') return text.toLowerCase().includes(value.operand.toLowerCase());
-  const instant = parseInstant(text);
-  if (instant !== undefined && everyOperand(value, (operand) => instantBounds(operand) !== undefined)) {
-    return inOrder(instant, value, instantBounds, compareInstants) ?? false;
+  // a date-time operand orders only date-times: text that is not one is neither before nor after it
+  if (everyOperand(value, (operand) => instantBounds(operand) !== undefined)) {
+    const instant = parseInstant(text);
+    if (instant !== undefined) return inOrder(instant, value, instantBounds, compareInstants) ?? false;
+    return value.op === 'eq' && text.toLowerCase() === value.operand.toLowerCase();
   }
   // a number sent as a string (int64 members often are) orders as a number when every operand is one too
   if (numberBounds(text) !== undefined && everyOperand(value, (operand) => numberBounds(operand) !== undefined)) {

@@ -22,8 +22,9 @@ for a quote inside quotes.
                      regard to case; nested members dotted: firmware.version)
   MEMBER:>N  >=N  <N  <=N  A..B  (* for an open end: 10..*)
                      numbers as numbers, date-times as instants (any offset, 0
-                     to 9 fraction digits; a date is its whole UTC day), other
-                     text in code point order
+                     to 9 fraction digits; a date is its whole UTC day; text
+                     that is no date-time is neither before nor after one),
+                     other text in code point order
   MEMBER:~TEXT       contains TEXT, without regard to case
   MEMBER:null        the member is null
   @NAME              a saved selection (fleetctl selection save NAME --where)
