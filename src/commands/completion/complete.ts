@@ -8,6 +8,7 @@ import { candidateLines, type Candidate } from '../../completion/candidates.js';
 import { readCompletionLine, type CompletionLine } from '../../completion/line.js';
 import { COMPLETE_COMMAND } from '../../completion/tree.js';
 import { isLookedUp, type LookedUpValue } from '../../completion/values.js';
+import { whereTerms } from '../../completion/where-terms.js';
 
 /** About the longest a person waits on Tab before giving up on it. */
 export const LOOKUP_BUDGET_MS = 1000;
@@ -50,12 +51,28 @@ async function candidatesFor(deps: CompleteDeps, kind: LookedUpValue, line: Comp
   if (kind === 'profile') return profiles(deps);
   if (kind === 'selection') return selections(deps, line);
   // An embedded sandbox takes seconds to start: far too long for a Tab.
-  if (line.sandbox) return [];
+  if (line.sandbox && kind !== 'where') return [];
   const budget = AbortSignal.timeout(budgetMs);
   // --debug traces would go to stderr, under the operator's prompt.
   const live = deps.derive({ signal: budget, env: { ...deps.env, FLEETCTL_DEBUG: undefined } }, line.globals);
   const { lookUp } = await import('../../completion/lookups.js');
+  if (kind === 'where') {
+    const saved = (await selections(deps, line)).map((c) => ({ value: `@${c.value}`, description: c.description }));
+    // what needs the service (its fleets, its members) is asked only off the embedded sandbox, within the budget
+    const fleets = line.sandbox || !line.prefix.replace(/^-/, '').startsWith('fleet:') ? [] : await withinBudget(lookUp(live, 'fleet-id', '', budget), budgetMs);
+    const members = line.sandbox ? [] : await withinBudget(declaredMembers(live), budgetMs);
+    return whereTerms(line.prefix, { saved, fleets, members });
+  }
   return withinBudget(lookUp(live, kind, line.prefix, budget), budgetMs);
+}
+
+/** The device record's members the service's own document declares (none from the bundled one: it is the sandbox's). */
+async function declaredMembers(deps: Pick<Deps, 'servedDocument'>): Promise<Candidate[]> {
+  const served = await deps.servedDocument({ quiet: true });
+  if (served.source === 'bundled') return [];
+  const { declaredFieldsIn } = await import('../../records/declared-fields.js');
+  const fields = await declaredFieldsIn(async () => served)('listDevices');
+  return [...(fields ?? [])].map((field) => ({ value: field, description: 'a member of the device records' }));
 }
 
 async function profiles(deps: Pick<Deps, 'config'>): Promise<Candidate[]> {

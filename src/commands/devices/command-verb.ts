@@ -112,6 +112,7 @@ export function newDeviceCommandVerb(
     '--from-file': 'file',
     '--fleet-id': 'fleet-id',
     '--organization-id': 'organization-id',
+    '--where': 'where',
     '--journal': 'file',
   });
   describeVerb(command, {

@@ -24,6 +24,7 @@ export function newSelectionCommand(deps: SelectionDeps): Command {
     .description('Save an expression under a name (replacing one of that name)')
     .argument('<name>', 'letters, digits, . _ and -; used as @NAME')
     .requiredOption('--where <expression>', 'the condition (fleetctl help select)');
+  completeValues(save, { '--where': 'where' });
   describeVerb(save, {
     output: 'nothing',
     uses: ['profile'],

@@ -49,7 +49,7 @@ export function newFilteredListCommand<F extends ListFilter>(
   // what --where does is loaded (where.ts) only when it is given
   if (spec.where) command.option('--where <expression>', 'only the devices this condition selects, e.g. "fleet:North seen:>2h" (fleetctl help select)');
   addPagingOptions(command);
-  completeValues(command, Object.fromEntries(filters.map((name) => [FILTERS[name].flag, FILTERS[name].completes])));
+  completeValues(command, { ...Object.fromEntries(filters.map((name) => [FILTERS[name].flag, FILTERS[name].completes])), ...(spec.where ? { '--where': 'where' as const } : {}) });
   describeVerb(command, { operationIds: [spec.operationId], shows: viewOf(spec.view), output: 'records', examples: spec.examples });
   command.action(async (flags: RawPagingFlags & Partial<Record<F, string>> & { where?: string }) => {
     const given = Object.fromEntries(filters.map((name) => [name, FILTERS[name].check(flags[name], FILTERS[name].flag)]));

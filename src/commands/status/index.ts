@@ -36,7 +36,7 @@ export function newStatusCommand(deps: StatusDeps, run = statusRun): Command {
     .option('--where <expression>', 'only the devices this condition selects, e.g. "fleet:North -has:wake_up" (fleetctl help select)')
     .addOption(new Option('--list <class>', 'list the devices of one class instead of the report, with their last report and its age').choices(Object.keys(DEVICE_CLASSES)))
     .option('--fail-if <threshold>', "exit 13 when a threshold is breached: 'stale>5%', 'never>0', 'reporting<95%', 'stale>=10' (repeatable)", collect);
-  completeValues(command, { '--fleet-id': 'fleet-id', '--organization-id': 'organization-id' });
+  completeValues(command, { '--fleet-id': 'fleet-id', '--organization-id': 'organization-id', '--where': 'where' });
   describeVerb(command, {
     operationIds: ['listDevices', 'getWebhookConfig'],
     output: 'document',
