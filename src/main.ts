@@ -154,7 +154,9 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   // cleanups still run (an embedded sandbox saves its state).
   const stdoutClosed = new CancelledError('stdout closed');
   const onStdoutError = (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE' && !stdoutGone.signal.aborted) stdoutGone.abort(stdoutClosed);
+    if (error.code !== 'EPIPE' || stdoutGone.signal.aborted) return;
+    io.outClosed = true;
+    stdoutGone.abort(stdoutClosed);
   };
   if (!runtime?.signal) for (const signal of OWNED_SIGNALS) process.on(signal, onSignal);
   if (!runtime?.io) process.stdout.on('error', onStdoutError);
@@ -203,7 +205,7 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
   if (error instanceof ApiError) {
     if (machine) {
       const problem = error.problem ?? { status: error.status, title: error.message };
-      deps.io.err.write(`${terminalSafeJson(problem)}\n`);
+      deps.io.err.write(`${terminalSafeJson(error.resume ? { ...problem, resume: error.resume } : problem)}\n`);
     } else {
       const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
       // the service's words, which may quote the request back at length: -o json has the whole problem

@@ -43,6 +43,8 @@ export class IOStreams {
   private readonly colorLevel: { out: ColorLevel; err: ColorLevel };
   noColor: boolean;
   noInput: boolean;
+  /** The reader of stdout went away (`| head` has all it wanted): nothing more is said about what was printed. */
+  outClosed = false;
 
   constructor(init: IOStreamsInit) {
     this.out = init.out;

@@ -17,7 +17,7 @@ const fleets = [
 describe('fleets list: parsing', () => {
   async function parse(args: string[]): Promise<FleetsListOptions> {
     let got: FleetsListOptions | undefined;
-    const command = newFleetsListCommand({} as Pick<Deps, 'api' | 'output' | 'io'>, async (_deps, opts) => {
+    const command = newFleetsListCommand({} as Pick<Deps, 'api' | 'output' | 'io' | 'configDir'>, async (_deps, opts) => {
       got = opts;
     });
     command.exitOverride();
