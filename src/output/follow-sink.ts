@@ -15,6 +15,8 @@ export interface SinkWriters {
   stdoutIsTTY: boolean;
   /** The columns, chosen when the first records come (the records decide which fields there are). */
   columnsFor(first: readonly unknown[]): string[];
+  /** Refuses --columns names the first records do not carry (and the document does not describe), before any is printed. */
+  checkColumns(first: readonly unknown[]): Promise<void>;
   /** Says on stderr which columns did not fit the terminal. */
   noteDropped(columns: readonly string[]): void;
   terminalWidth: number;
@@ -46,6 +48,7 @@ function csvSink(w: SinkWriters): RecordSink {
       if (records.length === 0) return;
       let header = '';
       if (!columns) {
+        await w.checkColumns(records);
         columns = w.columnsFor(records);
         header = csvHeader(columns);
       }
@@ -65,6 +68,7 @@ function growingTableSink(w: SinkWriters): RecordSink {
       if (!table) {
         // the columns, header and widths come with the first rows: nothing is drawn while there are none
         if (records.length === 0) return;
+        await w.checkColumns(records);
         columns = w.columnsFor(records);
         const values = records.map((record) => columns.map((c) => valueAt(record, c)));
         const { headers, stiffness } = await tableHeads(columns, values);

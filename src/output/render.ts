@@ -397,6 +397,7 @@ export class Output {
       format: this.options.format,
       stdoutIsTTY: this.io.stdoutIsTTY,
       columnsFor: (first) => this.chosenColumns ?? (this.options.format === 'wide' ? everyField(first) : chooseColumns(this.preferredColumns(view), first)),
+      checkColumns: (first) => this.refuseUnknownFields(this.chosenColumns ?? [], view, first, '--columns'),
       noteDropped: (columns) => this.noteDropped(columns),
       terminalWidth: this.terminalWidth,
       bold: (text) => this.io.outTheme().bold(text),
