@@ -100,6 +100,9 @@ function configureTree(command: Command, deps: Deps): void {
   command.configureOutput({
     writeOut: (text) => deps.io.out.write(text),
     writeErr: (text) => deps.io.err.write(text),
+    // undefined is commander's own default (80), which its types leave out
+    getOutHelpWidth: () => deps.io.helpWidth('out') as number,
+    getErrHelpWidth: () => deps.io.helpWidth('err') as number,
     outputError: (text, write) => write(commanderMessage(text).replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
   });
   fitHelp(command);
