@@ -67,7 +67,7 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promis
   const now = deps.clock.now().getTime();
   const api = await deps.api();
   const reportTime = opts.reportTimeField !== undefined ? { field: opts.reportTimeField, source: 'flag' as const } : await fromDocument(deps);
-  const progress = await startProgress(deps.io, { label: 'devices' });
+  const progress = await startProgress(deps.io, { label: 'devices', leave: 'nothing' });
   let tally;
   try {
     const query = { fleet_id: opts.fleetId, organization_id: opts.organizationId };
