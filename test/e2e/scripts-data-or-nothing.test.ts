@@ -72,6 +72,31 @@ describe('against the sandbox', () => {
   });
 });
 
+describe('api --paginate against the sandbox', () => {
+  let h: SandboxHarness;
+  beforeAll(async () => {
+    h = await startHarness({ devices: 45 });
+  }, 60_000);
+  afterAll(() => h?.close());
+
+  it.each([
+    ['-o ndjson: the JSON error carries the cursor', ['-o', 'ndjson']],
+    ['its own JSON: the resume line gives -f cursor=', []],
+  ])('a later page fails, %s; from there come exactly the rest', { timeout: 120_000 }, async (_name, format) => {
+    await failSecondPage(h, 'listDevices');
+    const args = ['api', 'GET', '/v1/devices', '-f', 'limit=20', '--paginate', ...format];
+    const failed = await h.cli([...args, '--max-retries', '0']);
+    expect(failed.code, failed.stderr).toBe(9);
+    const line = /To resume from there: the same command with -f cursor=(\S+)$/m.exec(failed.stderr);
+    const cursor = line ? line[1]!.replace(/^'(.*)'$/, '$1') : resumeCursor(failed);
+    const items = (r: CliResult) => (format.length > 0 ? lines(r.stdout) : (JSON.parse(r.stdout) as unknown[]).map((item) => JSON.stringify(item)));
+    const resumed = await h.cli([...args, '-f', `cursor=${cursor}`]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(items(failed)).toHaveLength(20);
+    expect([...items(failed), ...items(resumed)]).toEqual(items(await h.cli(args)));
+  });
+});
+
 describe('against the second service double', () => {
   let h: SecondHarness;
   useSecondHarness((harness) => (h = harness));

@@ -15,7 +15,7 @@ export interface CursorHintDeps {
 
 /** How the hint names the cursor: the words to paste after a command, and where the cursor is when not shown. */
 export interface CursorWords {
-  /** `--cursor WORD`, or `--cursor "$(cat FILE)"`. */
+  /** `--cursor WORD`, or `--cursor "$(cat FILE)"` (or `-f cursor=...`). */
   flag: string;
   /** ` (the cursor, N characters, is in FILE)` when it was saved, else ''. */
   note: string;
@@ -24,9 +24,13 @@ export interface CursorWords {
 /** Saved cursors older than this are removed when another is saved: a cursor is for resuming soon after. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
 
+/** How a command takes a cursor: `--cursor C` for the list commands, `-f cursor=C` for `api`. */
+export type CursorFlag = '--cursor' | '-f cursor=';
+
 /** `--cursor C` for a hint: whole when it fits on a line of the terminal stderr is on, else read from a file. */
-export async function cursorWords(deps: CursorHintDeps, cursor: string): Promise<CursorWords> {
-  const whole = `--cursor ${shellWord(cursor)}`;
+export async function cursorWords(deps: CursorHintDeps, cursor: string, takes: CursorFlag = '--cursor'): Promise<CursorWords> {
+  const given = (word: string) => (takes === '--cursor' ? `--cursor ${word}` : `-f cursor=${word}`);
+  const whole = given(shellWord(cursor));
   if (!deps.io.stderrIsTTY) return { flag: whole, note: '' };
   // loaded only for a terminal, as the tables load it
   const { displayWidth } = await import('../../output/text-width.js');
@@ -39,7 +43,7 @@ export async function cursorWords(deps: CursorHintDeps, cursor: string): Promise
     return { flag: whole, note: '' };
   }
   await pruneSavedCursors(path.dirname(file), file);
-  return { flag: `--cursor "$(cat ${shellWord(file)})"`, note: ` (the cursor, ${cursor.length} characters, is in ${file})` };
+  return { flag: given(`"$(cat ${shellWord(file)})"`), note: ` (the cursor, ${cursor.length} characters, is in ${file})` };
 }
 
 /** One file per cursor (named by its digest): two lists paged at once in two terminals keep their own. */
