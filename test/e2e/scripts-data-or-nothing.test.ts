@@ -70,19 +70,11 @@ describe('against the sandbox', () => {
     expect([...first, ...ids(resumed.stdout)]).toEqual(ids(whole.stdout));
     expect(ids(whole.stdout).length).toBeGreaterThan(40);
   });
-});
-
-describe('api --paginate against the sandbox', () => {
-  let h: SandboxHarness;
-  beforeAll(async () => {
-    h = await startHarness({ devices: 45 });
-  }, 60_000);
-  afterAll(() => h?.close());
 
   it.each([
     ['-o ndjson: the JSON error carries the cursor', ['-o', 'ndjson']],
     ['its own JSON: the resume line gives -f cursor=', []],
-  ])('a later page fails, %s; from there come exactly the rest', { timeout: 120_000 }, async (_name, format) => {
+  ])('api --paginate: a later page fails, %s; from there come exactly the rest', { timeout: 120_000 }, async (_name, format) => {
     await failSecondPage(h, 'listDevices');
     const args = ['api', 'GET', '/v1/devices', '-f', 'limit=20', '--paginate', ...format];
     const failed = await h.cli([...args, '--max-retries', '0']);
