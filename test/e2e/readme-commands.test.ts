@@ -1,7 +1,7 @@
 // Every fleetctl command in a fenced block of the README is exercised: its section is run as written by a README
 // test of its own (quick start, recipes, runbook, CI recipe), or its fleetctl lines run here against a sandbox
 // (or the second service double, for a line written for a service shaped otherwise), in bash with fleetctl on
-// PATH, each line exiting 0; or it is excused below with the reason. A new fenced command fails this test until
+// PATH, each line exiting 0 (a server: serving, then stopped with Ctrl-C); or it is excused below with the reason. A new fenced command fails this test until
 // it is one of the three. Needs `npm run build` first.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -51,10 +51,9 @@ const RUN_BY: Record<string, string> = {
   'Readiness, and a CI recipe': 'readme-ci-recipe.test.ts',
 };
 
-/** Sections whose lines are not run: each starts a server that runs until stopped, on a fixed port. */
+/** Sections whose lines are not run, with the reason. */
 const EXCUSED: Record<string, string> = {
-  'The sandbox': 'each line starts a sandbox that runs until stopped, most on the fixed port 4010 (the scenarios and the CI recipe start one as written)',
-  Webhooks: 'a sandbox and a receiver that run until stopped, on fixed ports 4010 and 4011',
+  Webhooks: 'a sandbox and a receiver that run until stopped, on the fixed ports 4010 and 4011, one feeding the other across three terminals',
 };
 
 /** Sections run here: what the lines presume, prepared first in the same shell (not shown in the README). */
@@ -64,6 +63,8 @@ interface Here {
   second?: true;
   /** Rewrites of the line for the test machine, each saying why. */
   rewrite?: (command: string) => string;
+  /** Each line starts a server that runs until stopped: it must start (say where it serves), then it gets Ctrl-C. */
+  servers?: true;
 }
 
 const FIRST_FLEET = 'FLEET=$(fleetctl fleets list --limit 1 --jq .id)';
@@ -88,6 +89,13 @@ const HERE: Record<string, Here> = {
     rewrite: (command) => command.replace('6b1f0c3e-....', '"$FLEETCTL_ORGANIZATION_ID"'),
   },
   'In CI': {},
+  'The sandbox': {
+    servers: true,
+    // the scenario the README names, from the repository; a rule file of one fault
+    given: `cp -r ${JSON.stringify(path.join(ROOT, 'examples'))} . && printf -- '- match: {operation_id: rebootDevice}\\n  respond: {status: 503}\\n  times: 1\\n' > faults.yaml`,
+    // a free port, not 4010: other sandboxes may be running on this machine
+    rewrite: (command) => (/--port /.test(command) ? command : command.replace(/^fleetctl sandbox/, 'fleetctl sandbox --port 0')),
+  },
   'Targeted faults: fail one call on purpose': {},
   'The request journal: what your client actually sent': {},
 };
@@ -130,6 +138,14 @@ describe('README: every fenced fleetctl command', () => {
     // as a reader types them: one shell, each line after the one before (a profile made, then used); the first
     // line that fails ends the script, and says which it was
     const lines = section.commands.map((written) => (here.rewrite ? here.rewrite(written) : written));
+    if (here.servers) {
+      for (const line of lines) {
+        const started = await runExample({ command: line, given, runsUntilInterrupted: true }, { env, shimDir });
+        expect(`${started.stdout}${started.stderr}`, `${line}\nstdout:\n${started.stdout}\nstderr:\n${started.stderr}`).toMatch(/127\.0\.0\.1:\d+/);
+        expect([0, 130, null], `${line}: exit ${started.code}\n${started.stderr}`).toContain(started.code);
+      }
+      return;
+    }
     const command = lines.map((line) => `${line} || { echo "FAILED: $?: ${line.replace(/["\\$`]/g, '\\$&').split('\n')[0]}" >&2; exit 1; }`).join('\n');
     const outcome = await runExample({ command, given }, { env, shimDir });
     expect(outcome.code, `${lines.join('\n')}\nstdout:\n${outcome.stdout}\nstderr:\n${outcome.stderr}`).toBe(0);
