@@ -103,7 +103,14 @@ export class Output {
     if (this.io.stdoutIsTTY && this.options.format !== 'csv') {
       // a table for a person is drawn once every row is in: a field nothing carries is refused before it is
       const all: unknown[] = [];
-      for await (const record of rest) all.push(record);
+      try {
+        for await (const record of rest) all.push(record);
+      } catch (error) {
+        // a later page failed: the rows that came are drawn, so the line that says where to resume (after them)
+        // does not skip rows nobody saw; the failure is what is then reported
+        if (all.length > 0) await this.refuseUnknownFields(this.chosenColumns ?? [], view, all, '--columns').then(() => this.writeTtyTable(all, columns, view), () => undefined);
+        throw error;
+      }
       await this.refuseUnknownFields(this.chosenColumns ?? [], view, all, '--columns');
       return this.writeTtyTable(all, columns, view);
     }

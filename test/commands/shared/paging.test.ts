@@ -29,6 +29,9 @@ describe('paging hints', () => {
     const f = fakeDeps({ tty, answers: [firstPage, failedPage] });
     await expect(devicesListRun(f.deps, { paging: { limit: 2, all: true } })).rejects.toMatchObject({ exitCode: 2 });
     expect(f.io.stderr()).toBe('Stopped after 2 items. To resume from there: the same command with --cursor c2\n');
+    // on a terminal too, the 2 items are shown: resuming after them skips nothing unseen
+    expect(f.io.stdout()).toContain('HW-1');
+    expect(f.io.stdout()).toContain('HW-2');
   });
 
   it('with --max-items: the resume line asks for what is left of them', async () => {
