@@ -131,6 +131,14 @@ export interface ProblemDocument {
   [member: string]: unknown;
 }
 
+/** Where a list stopped by a failed page goes on: its cursor, and how many items were printed before. */
+export interface ResumePoint {
+  cursor: string;
+  items_printed: number;
+  /** What is left of --max-items, when it was given. */
+  max_items?: number;
+}
+
 /** An HTTP error answer from the API, problem+json or not. */
 export class ApiError extends FleetctlError {
   readonly status: number;
@@ -140,6 +148,11 @@ export class ApiError extends FleetctlError {
   /** Seconds to wait before retrying, from Retry-After. */
   readonly retryAfter: number | undefined;
   readonly problem: ProblemDocument | undefined;
+  /**
+   * Set by a list that printed items before this answer failed a later page: where to go on from. Printed as the
+   * `resume` member of the problem when errors are JSON (-o json), so a script has the cursor with the failure.
+   */
+  resume?: ResumePoint;
 
   constructor(init: {
     status: number;

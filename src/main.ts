@@ -102,6 +102,9 @@ function configureTree(command: Command, deps: Deps): void {
   command.configureOutput({
     writeOut: (text) => deps.io.out.write(text),
     writeErr: (text) => deps.io.err.write(text),
+    // undefined is commander's own default (80), which its types leave out
+    getOutHelpWidth: () => deps.io.helpWidth('out') as number,
+    getErrHelpWidth: () => deps.io.helpWidth('err') as number,
     outputError: (text, write) => write(commanderMessage(text).replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
   });
   fitHelp(command);
@@ -161,7 +164,10 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   let stdoutFull: FleetctlError | undefined;
   const onStdoutError = (error: NodeJS.ErrnoException) => {
     if (stdoutGone.signal.aborted) return;
-    if (error.code === 'EPIPE') return stdoutGone.abort(stdoutClosed);
+    if (error.code === 'EPIPE') {
+      io.outClosed = true;
+      return stdoutGone.abort(stdoutClosed);
+    }
     stdoutFull = diskFullOf(error, 'standard output');
     if (stdoutFull) stdoutGone.abort(stdoutFull);
   };
@@ -222,7 +228,7 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
   if (error instanceof ApiError) {
     if (machine) {
       const problem = error.problem ?? { status: error.status, title: error.message };
-      deps.io.err.write(`${terminalSafeJson(problem)}\n`);
+      deps.io.err.write(`${terminalSafeJson(error.resume ? { ...problem, resume: error.resume } : problem)}\n`);
     } else {
       const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
       // the service's words, which may quote the request back at length: -o json has the whole problem

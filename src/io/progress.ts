@@ -1,6 +1,7 @@
 // The one progress display of long work (bulk commands, downloads): a bar, the count, the rate and the time left,
 // on one line of stderr redrawn at most ten times a second, fitted to the terminal's width, and left behind with
-// its final figures and a newline. Nothing at all when stderr is not a terminal for a person (progressEnabled).
+// its final figures and a newline (or cleared, for a step the command then reports on). Nothing at all when
+// stderr is not a terminal for a person (progressEnabled).
 import type { IOStreams } from './streams.js';
 import type { Theme } from './theme.js';
 import { safeText } from '../shared/terminal-text.js';
@@ -13,6 +14,11 @@ export interface ProgressOptions {
   unit?: 'items' | 'bytes';
   /** Milliseconds; tests pass a fake. */
   now?: () => number;
+  /**
+   * What stays once finished: the final figures (a bulk run's or a download's record of what was done), or
+   * nothing (a step that gathers what the command then reports, as `status` counting devices).
+   */
+  leave?: 'figures' | 'nothing';
 }
 
 export interface Progress {
@@ -36,6 +42,11 @@ export interface ProgressState {
 
 /** Redraws closer together than this are put off (a change is always drawn, at most this much later). */
 export const REDRAW_MS = 100;
+/**
+ * No rate and no time left before this much has passed: a count over the first milliseconds says nothing of the
+ * pace (56 devices in 3 ms read as "18666.7/s").
+ */
+export const RATE_AFTER_MS = 1000;
 const MAX_BAR = 30;
 const MIN_BAR = 10;
 
@@ -87,8 +98,11 @@ export async function startProgress(io: IOStreams, opts: ProgressOptions): Promi
       open = false;
       if (later !== undefined) clearTimeout(later);
       state.finished = true;
-      draw();
-      io.err.write('\n');
+      if (opts.leave === 'nothing') io.rewriteErrLine('');
+      else {
+        draw();
+        io.err.write('\n');
+      }
       release();
     },
   };
@@ -133,7 +147,7 @@ export function progressLine(state: ProgressState, opts: { columns: number; them
 const plain = (text: string): string => text;
 
 function rateText(state: ProgressState): Part | undefined {
-  if (state.done === 0 || state.elapsedMs <= 0) return undefined;
+  if (state.done === 0 || state.elapsedMs < RATE_AFTER_MS) return undefined;
   const perSecond = (state.done * 1000) / state.elapsedMs;
   return { plain: state.unit === 'bytes' ? `${formatBytes(perSecond)}/s` : `${perSecond.toFixed(1)}/s`, paint: plain };
 }
@@ -141,7 +155,7 @@ function rateText(state: ProgressState): Part | undefined {
 /** While running, the time left at the rate so far; once finished, how long it took. */
 function timeText(state: ProgressState, known: boolean): Part | undefined {
   if (state.finished) return { plain: `in ${formatDuration(state.elapsedMs)}`, paint: plain };
-  if (!known || state.done === 0 || state.done >= state.total! || state.elapsedMs <= 0) return undefined;
+  if (!known || state.done === 0 || state.done >= state.total! || state.elapsedMs < RATE_AFTER_MS) return undefined;
   const leftMs = ((state.total! - state.done) * state.elapsedMs) / state.done;
   return { plain: `ETA ${formatDuration(leftMs)}`, paint: plain };
 }

@@ -6,7 +6,7 @@ import { safeText } from '../shared/terminal-text.js';
 import { oraSpinner, SpinnerActivity, type Activity, type ShowSpinner } from './spinner.js';
 
 /** What of the environment decides colour and prompts. */
-export type TerminalEnv = Partial<Record<'NO_COLOR' | 'FORCE_COLOR' | 'TERM' | 'CI', string>>;
+export type TerminalEnv = Partial<Record<'NO_COLOR' | 'FORCE_COLOR' | 'TERM' | 'CI' | 'COLUMNS', string>>;
 
 export interface IOStreamsInit {
   out: Writable;
@@ -43,6 +43,8 @@ export class IOStreams {
   private readonly colorLevel: { out: ColorLevel; err: ColorLevel };
   noColor: boolean;
   noInput: boolean;
+  /** The reader of stdout went away (`| head` has all it wanted): nothing more is said about what was printed. */
+  outClosed = false;
 
   constructor(init: IOStreamsInit) {
     this.out = init.out;
@@ -159,6 +161,17 @@ export class IOStreams {
    */
   spinnerEnabled(): boolean {
     return this.progressEnabled() && this.stdoutIsTTY;
+  }
+
+  /**
+   * The width help is laid out to: the terminal's, when the stream is on one; else COLUMNS when it is set to a
+   * width (`COLUMNS=60 fleetctl devices --help | less`, as POSIX has COLUMNS name the width of the screen); else
+   * undefined, for the default.
+   */
+  helpWidth(stream: 'out' | 'err'): number | undefined {
+    if (stream === 'out' ? this.stdoutIsTTY : this.stderrIsTTY) return stream === 'out' ? this.columns : this.stderrColumns();
+    const given = this.env.COLUMNS?.trim();
+    return given && /^\d{1,4}$/.test(given) && Number(given) > 0 ? Number(given) : undefined;
   }
 
   /** Width of the terminal stderr is on (progress lines fit it), read at each call since a window can be resized. */

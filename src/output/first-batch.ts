@@ -30,7 +30,14 @@ export async function firstBatch(records: Records): Promise<FirstBatch> {
   else head.push(first.value);
   while (!done && head.length < MOST) {
     const next = iterator.next();
-    const result = await Promise.race([next, nextTurn()]);
+    let result: IteratorResult<unknown> | typeof WAITING;
+    try {
+      result = await Promise.race([next, nextTurn()]);
+    } catch {
+      // a later page failed at once: the records before it are printed first, then the failure is passed on
+      pending = next;
+      break;
+    }
     if (result === WAITING) {
       pending = next;
       break;

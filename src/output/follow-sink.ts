@@ -22,6 +22,8 @@ export interface SinkWriters {
   say(line: string): void;
   /** Says on stderr which fields the table leaves out: those the terminal had no room for, then the others. */
   noteLeftOut(dropped: readonly string[], leftOut: readonly string[]): void;
+  /** Refuses --columns names the first records do not carry (and the document does not describe), before any is printed. */
+  checkColumns(first: readonly unknown[]): Promise<void>;
   terminalWidth: number;
   bold(text: string): string;
   write(text: string): Promise<void>;
@@ -51,6 +53,7 @@ function csvSink(w: SinkWriters): RecordSink {
       if (records.length === 0) return;
       let header = '';
       if (!columns) {
+        await w.checkColumns(records);
         columns = w.columnsFor(records);
         header = csvHeader(columns);
       }
@@ -71,6 +74,7 @@ function growingTableSink(w: SinkWriters): RecordSink {
       if (!table) {
         // the columns, header and widths come with the first rows: nothing is drawn while there are none
         if (records.length === 0) return;
+        await w.checkColumns(records);
         plan = await w.plan(records, w.columnsFor(records));
         columns = plan.columns;
         const values = records.map((record) => columns.map((c) => valueAt(record, c)));

@@ -94,7 +94,7 @@ export class Output {
     const held = how.sort || (this.options.jq && this.options.slurp) ? await this.hold(records, how, view) : records;
     if (how.sort) {
       const all = held as unknown[];
-      await this.refuseUnknownFields(how.sort.map((key) => key.field).filter((field) => !all.some((record) => carries(record, field))), view, all, '--sort');
+      await this.refuseUnknownFields(how.sort.map((key) => key.field), view, all, '--sort');
     }
     if (this.options.jq) return this.listThroughJq(held, await this.options.jq);
     if (this.options.format === 'json' || this.options.format === 'ndjson' || this.options.format === 'yaml') return this.listAs(held, [], view, how);
@@ -105,13 +105,26 @@ export class Output {
     if (this.io.stdoutIsTTY && this.options.format !== 'csv') {
       // a table for a person is drawn once every row is in: a field nothing carries is refused before it is
       const all: unknown[] = [];
-      for await (const record of rest) all.push(record);
-      await this.refuseUnknownFields((this.chosenColumns ?? []).filter((c) => !all.some((record) => carries(record, c))), view, all, '--columns');
+      try {
+        for await (const record of rest) all.push(record);
+      } catch (error) {
+        // a later page failed: the rows that came are drawn, so the line that says where to resume (after them)
+        // does not skip rows nobody saw; the failure is what is then reported
+        if (all.length > 0) await this.refuseUnknownFields(this.chosenColumns ?? [], view, all, '--columns').then(() => this.writeTtyTable(all, columns, view), () => undefined);
+        throw error;
+      }
+      await this.refuseUnknownFields(this.chosenColumns ?? [], view, all, '--columns');
       return this.writeTtyTable(all, columns, view);
     }
+    // a script gets data or nothing: a name no record of the first page carries is refused before the first byte
+    if (view.operation) {
+      await this.refuseUnknownFields(this.chosenColumns ?? [], view, head, '--columns');
+      return this.listAs(rest, columns, view, how);
+    }
+    // rows fleetctl makes are only warned about, once every row has had its chance to carry the field
     const absent = new Set(this.chosenColumns ?? []);
     const count = await this.listAs(noticingFields(rest, absent), columns, view, how);
-    if (count > 0) await this.refuseUnknownFields([...absent], view, head, '--columns');
+    if (count > 0) this.warnAbsent(absent);
     return count;
   }
 
@@ -124,7 +137,8 @@ export class Output {
    * Names given with --columns or --sort that no record carries are refused unless the API document in use
    * describes them for these records (an optional field): a typo is caught, a field of the service never is.
    */
-  private async refuseUnknownFields(names: readonly string[], view: ResourceView, sample: readonly unknown[], flag: string): Promise<void> {
+  private async refuseUnknownFields(given: readonly string[], view: ResourceView, sample: readonly unknown[], flag: string): Promise<void> {
+    const names = given.filter((name) => !sample.some((record) => carries(record, name)));
     if (names.length === 0) return;
     // rows fleetctl makes, or an `api` answer: no document to ask, and nothing printed yet to judge by but them
     if (!view.operation) return this.warnAbsent(new Set(names));
@@ -212,9 +226,7 @@ export class Output {
   /** Renders one resource: the object itself in JSON, FIELD/VALUE rows in a table. */
   async object(record: unknown, shape?: Shape): Promise<void> {
     const view = shape === undefined ? undefined : viewFrom(shape);
-    const absent = this.chosenColumns?.filter((c) => !carries(record, c)) ?? [];
-    if (view) await this.refuseUnknownFields(absent, view, [record], '--columns');
-    else this.warnAbsent(new Set(absent));
+    await this.refuseUnknownFields(this.chosenColumns ?? [], view ?? viewFrom([]), [record], '--columns');
     // A view lists a resource's columns; one resource shows every field unless plain columns are given.
     const chosen = this.chosenColumns ?? (shape !== undefined && !isView(shape) ? [...shape] : undefined);
     if (this.options.jq) return this.writeJq((await this.options.jq).run([record], this.jqStyle));
@@ -424,6 +436,7 @@ export class Output {
       },
       say: (line) => this.io.info(line),
       noteLeftOut: (dropped, leftOut) => this.noteLeftOut(dropped, leftOut),
+      checkColumns: (first) => this.refuseUnknownFields(this.chosenColumns ?? [], view, first, '--columns'),
       terminalWidth: this.terminalWidth,
       bold: (text) => this.io.outTheme().bold(text),
       write: (text) => this.writeInStream(text),

@@ -5,6 +5,7 @@ import { hardwareIdOf, recordId } from './members.js';
 import { eventIdOf, eventKey, eventTime } from './event-identity.js';
 import { mediaDownloadOf } from './media-item.js';
 import { vehicleMembers } from './device-vehicle.js';
+import { referenceTo } from './references.js';
 
 /** The capability names fleetctl sends commands for, as the spec's error code and scopes name them. */
 const COMMAND_CAPABILITIES: readonly string[] = ['reboot', 'wake_up'];
@@ -47,7 +48,7 @@ export const records = {
   },
   media: { ...identified('media'), downloadOf: mediaDownloadOf },
   driver: identified('driver'),
-  fleet: identified('fleet'),
+  fleet: { ...identified('fleet'), organizationOf: (record: unknown) => referenceTo(record, 'organization') },
   vehicle: identified('vehicle'),
   organization: identified('organization'),
   journey: identified('journey'),

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startHarness, BIN, type SandboxHarness } from './harness.js';
 import { freeFixedPort } from './examples.js';
+import { addFaults, failSecondPage, faultsUsedUp } from './sandbox-faults.js';
 
 interface Emitted {
   id: string;
@@ -41,29 +42,6 @@ function background(h: SandboxHarness, args: string[]) {
       return code;
     },
   };
-}
-
-interface FaultRule {
-  match: { operation_id: string; hardware_id?: string };
-  respond: { status?: number; drop?: true; delay_ms?: number };
-  times: number;
-}
-
-/** Adds targeted fault rules, tried in the order given; the ids they got. */
-async function addFaults(h: SandboxHarness, rules: FaultRule[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (const rule of rules) {
-    const res = await fetch(`${h.sandbox.baseUrl}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
-    expect(res.status, await res.clone().text()).toBe(201);
-    ids.push(((await res.json()) as { id: string }).id);
-  }
-  return ids;
-}
-
-/** True once every rule has answered as many requests as it was given. */
-async function faultsUsedUp(h: SandboxHarness): Promise<boolean> {
-  const rules = (await (await fetch(`${h.sandbox.baseUrl}/_sandbox/faults`)).json()) as { hits: number; times: number | null }[];
-  return rules.every((r) => r.hits === r.times);
 }
 
 async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -114,20 +92,16 @@ describe('--all -o json when a later page fails', () => {
   });
   afterAll(() => h?.close());
 
-  it("stdout is a closed JSON array of what was printed, the exit code is the failure's; piped, no resume hint (that is for a terminal: test/commands/shared/paging.test.ts)", { timeout: 120_000 }, async () => {
-    // the first page is answered as usual (a rule that waits 0 ms, used up by it), the second with 503
-    await addFaults(h, [
-      { match: { operation_id: 'listDevices' }, respond: { delay_ms: 0 }, times: 1 },
-      { match: { operation_id: 'listDevices' }, respond: { status: 503 }, times: 1 },
-    ]);
+  it("stdout is a closed JSON array of what was printed, the exit code is the failure's; the JSON error carries where to resume", { timeout: 120_000 }, async () => {
+    await failSecondPage(h, 'listDevices');
     const r = await h.cli(['devices', 'list', '--all', '--limit', '20', '-o', 'json', '--max-retries', '0']);
     expect(await faultsUsedUp(h), 'the failure came on the second page').toBe(true);
     expect(r.code, r.stderr).toBe(9);
     const printed = JSON.parse(r.stdout) as { hardware_id: string }[];
     expect(printed).toHaveLength(20);
     expect(r.stderr).not.toContain('Stopped after');
-    // -o json: the failure is the problem document, as JSON on stderr
-    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ status: 503 });
+    // -o json: the failure is the problem document, as JSON on stderr, with the cursor to resume from
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ status: 503, resume: { cursor: expect.any(String), items_printed: 20 } });
   });
 });
 

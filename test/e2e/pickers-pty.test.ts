@@ -114,3 +114,32 @@ describe('pickers in a terminal', { timeout: 60_000 }, () => {
     expect(run.history().join('\n')).toContain('Interrupted.');
   });
 });
+
+describe('pickers for what a command needs besides its argument', { timeout: 60_000 }, () => {
+  it.each([80, 160])('devices assign HW-000001 without --vehicle-id at %i columns: the vehicle is picked from a list', async (cols) => {
+    const vehicles = (await h.cli(['vehicles', 'list', '--limit', '1', '-o', 'ndjson'])).stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string });
+    const run = cli(['devices', 'assign', 'HW-000001', '-o', 'json'], cols);
+    await run.waitFor(/Vehicle \(type a name or plate\)/);
+    expect(run.wrappedRows()).toBe(0);
+    run.type(KEY.enter);
+    expect(await run.exit).toBe(0);
+    const printed = run.history().join('\n');
+    // at 80 columns the line wraps: its rows are read as one
+    expect(printed.replace(/\n/g, ''), printed).toMatch(new RegExp(`Device HW-000001 \\([0-9a-f-]{36}\\) assigned to vehicle ${vehicles[0]!.id}\\.`));
+  });
+
+  it.each([80, 160])('drivers create without --fleet-id at %i columns: the fleet from a list, its organization from its record, never an id typed', async (cols) => {
+    // no organization in the profile or the environment: the fleet's is the one
+    const { FLEETCTL_ORGANIZATION_ID: _organization, ...env } = h.envFor();
+    const run = runInPty(['drivers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '-o', 'json'], { env, cols, rows: 30 });
+    running.push(run);
+    await run.waitFor(/Fleet \(type a name\)/);
+    expect(run.wrappedRows()).toBe(0);
+    run.type(KEY.enter);
+    expect(await run.exit).toBe(0);
+    const printed = run.history().join('\n');
+    expect(printed, printed).toMatch(/Organization: [0-9a-f-]{36} \(the fleet.s\)\./);
+    expect(printed).not.toMatch(/Organization id|Fleet id/);
+    expect(printed).toContain('"first_name": "Ada"');
+  });
+});

@@ -97,11 +97,37 @@ describe('startProgress on stderr', () => {
     const drawn = frames(io.stderr());
     expect(drawn).toHaveLength(4);
     expect(drawn[0]).toBe(`reboot  ${'░'.repeat(30)}  0%  0/4`);
-    expect(drawn[1]).toBe(`reboot  ${'█'.repeat(15)}${'░'.repeat(15)}  50%  2/4  1 failed  13.3/s  ETA 1s`);
-    expect(drawn[2]).toMatch(/  100%  4\/4  1 failed  23\.5\/s$/);
+    // 150 ms in: too soon for a rate or a time left (2 in 150 ms is no pace to tell)
+    expect(drawn[1]).toBe(`reboot  ${'█'.repeat(15)}${'░'.repeat(15)}  50%  2/4  1 failed`);
+    expect(drawn[2]).toMatch(/  100%  4\/4  1 failed$/);
     expect(drawn[3]).toBe(`reboot  ${'█'.repeat(30)}  100%  4/4  1 failed  2.0/s  in 2s\n`);
     expect(io.stdout()).toBe('');
     expect(await renderScreen(io.stderr())).toEqual([`reboot  ${'█'.repeat(30)}  100%  4/4  1 failed  2.0/s  in 2s`]);
+  });
+
+  it('a rate and a time left only after a second: not "466.7/s" for 56 items in 120 ms', async () => {
+    const io = IOStreams.forTest({ tty: true });
+    let now = 0;
+    const progress = await startProgress(io, { label: 'devices', total: 500, now: () => now });
+    now = 120;
+    progress.update(56);
+    now = 1500;
+    progress.update(300);
+    const drawn = frames(io.stderr());
+    expect(drawn[1]).toBe(`devices  ${'█'.repeat(3)}${'░'.repeat(27)}  11%  56/500`);
+    expect(drawn[2]).toMatch(/  60%  300\/500  200\.0\/s  ETA 1s$/);
+    progress.finish();
+  });
+
+  it("leave: 'nothing' (status counting devices): the line is cleared when done, nothing is left on the screen", async () => {
+    const io = IOStreams.forTest({ tty: true });
+    let now = 0;
+    const progress = await startProgress(io, { label: 'devices', now: () => now, leave: 'nothing' });
+    now = 200;
+    progress.update(56);
+    progress.finish();
+    io.err.write('Devices: 56\n');
+    expect(await renderScreen(io.stderr())).toEqual(['Devices: 56']);
   });
 
   it('fits the width of stderr', async () => {

@@ -96,6 +96,38 @@ describe('the committed man pages', () => {
   });
 });
 
+describe('the man pages at 60 columns (MANWIDTH=60)', () => {
+  const committed = readdirSync(path.join(root, 'man')).filter((file) => file.endsWith('.1')).sort();
+  const rendered = (file: string, width: number) =>
+    execFileSync('man', ['-l', path.join(root, 'man', file)], { encoding: 'utf8', env: { ...process.env, MANPAGER: 'cat', MANWIDTH: String(width), LANG: 'C.UTF-8' } });
+
+  it('no line of any page is wider: synopsis and text filled, examples continued with ` \\`, page names whole', () => {
+    const wide = committed.flatMap((file) =>
+      rendered(file, 60)
+        .split('\n')
+        .filter((line) => [...line].length > 60)
+        // an identifier longer than the room (a 62-character event id) is never broken: the terminal wraps it, whole
+        .filter((line) => !/^\s*\S+$/.test(line))
+        .map((line) => `${file}: ${line}`),
+    );
+    expect(wide).toEqual([]);
+  });
+
+  it('the exit codes are a list whose meanings wrap under them, not a block cut by the terminal', () => {
+    const text = rendered('fleetctl.1', 60);
+    const codes = text.slice(text.indexOf('Exit codes'), text.indexOf('SEE ALSO'));
+    expect(codes).toContain('       2      usage or invalid input (bad flag or\n              argument, refused confirmation), or a\n');
+    expect(codes).toContain('       130    interrupted (Ctrl-C, SIGTERM)\n');
+    // a page name is never broken at its hyphens
+    expect(text.slice(text.indexOf('SEE ALSO'))).not.toMatch(/fleetctl-\n/);
+  });
+
+  it('an example too long for the line continues with ` \\` and its words whole; a jq program breaks at its spaces', () => {
+    const text = rendered('fleetctl-devices-list.1', 60);
+    expect(text).toContain(`$ fleetctl --sandbox devices list --all --jq \\\n             'select(.capabilities | index("reboot") |\n               not) | .hardware_id'\n`);
+  });
+});
+
 describe('fleetctl help', () => {
   async function run(...args: string[]) {
     const io = IOStreams.forTest();

@@ -80,7 +80,21 @@ describe('--columns is checked against the records and the document', () => {
       expect(error).toBeInstanceOf(UsageError);
       expect(error.hint).toContain('fields these records carry: id, hardware_id');
     });
-    expect(io.stdout()).toContain('hw,nme');
+    // refused on the first records, before the header: a script gets data or nothing
+    expect(io.stdout()).toBe('');
+  });
+
+  it.each(['csv', 'table'] as const)('piped %s: refused on the first page, before any byte of it, though more pages follow', async (format) => {
+    const { io, out } = output(format, { tty: false, columns: ['hardware_id', 'nosuchcol'], declared: [] });
+    // the first page (what is there at once) decides: a later page is not waited for
+    async function* pages() {
+      yield { ...device, hardware_id: 'HW-1' };
+      yield { ...device, hardware_id: 'HW-2' };
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      yield { ...device, hardware_id: 'HW-3', nosuchcol: 'late' };
+    }
+    await expect(out.list(pages(), viewOf('device'))).rejects.toThrow(/--columns: no record has the field "nosuchcol"/);
+    expect(io.stdout()).toBe('');
   });
 
   it('accepts a field the records carry that the document does not know', async () => {

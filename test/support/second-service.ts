@@ -44,6 +44,8 @@ export interface SecondServiceOptions {
   documentForms?: DocumentForms;
   /** How far the devices' clocks are from this machine's (observed_at follows them): -40000 runs 40 s behind. */
   deviceClockOffsetMs?: number;
+  /** Every next_cursor handed out is this many characters long (the spec bounds no cursor's length), taken back whole. */
+  cursorLength?: number;
 }
 
 export interface InjectedFault {
@@ -54,6 +56,8 @@ export interface InjectedFault {
   retryAfter?: Date | number;
   /** Only requests whose path starts with this. */
   pathPrefix?: string;
+  /** How many such requests are answered as usual before it applies (a later page fails, the first does not). */
+  after?: number;
 }
 
 export interface LoggedRequest {
@@ -110,7 +114,7 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
   };
   const routes: Route[] = [...deviceRoutes(idempotency, executed, assignMember(options.documentForms)), ...driverFleetEventRoutes(), ...webhookConfigRoutes(configs)];
   const tokens = new Map<string, Token>();
-  const faults: (InjectedFault & { left: number })[] = [];
+  const faults: (InjectedFault & { left: number; passed: number })[] = [];
   const requests: LoggedRequest[] = [];
   const secret = () => `s3c-${randomBytes(12).toString('base64url')}`;
   const clients = {
@@ -134,7 +138,7 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
         send(res, 200, serviceDocument(routes, `${baseUrl}/issuer`, options.documentForms));
         return log(200);
       }
-      const answer = await api(req, url, body);
+      const answer = lengthenedCursors(await api(req, shortenedCursor(url), body));
       send(res, answer.status, answer.body, answer.headers);
       log(answer.status, answer.headers);
     } catch (error) {
@@ -144,9 +148,26 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
     }
   }
 
+  // a long cursor is the service's own cursor, a dot, and filler: nothing else changes
+  function shortenedCursor(url: URL): URL {
+    const cursor = url.searchParams.get('cursor');
+    if (options.cursorLength === undefined || cursor === null) return url;
+    const short = new URL(url);
+    short.searchParams.set('cursor', cursor.replace(/\.L+$/, ''));
+    return short;
+  }
+
+  function lengthenedCursors<A extends { body?: unknown }>(answer: A): A {
+    const page = answer.body as { next_cursor?: unknown } | undefined;
+    if (options.cursorLength === undefined || typeof page?.next_cursor !== 'string') return answer;
+    const cursor = `${page.next_cursor}.`;
+    return { ...answer, body: { ...page, next_cursor: cursor.padEnd(options.cursorLength, 'L') } };
+  }
+
   async function api(req: IncomingMessage, url: URL, body: string) {
     const fault = faults.find((f) => f.left > 0 && (!f.pathPrefix || url.pathname.startsWith(f.pathPrefix)));
-    if (fault) {
+    if (fault && fault.passed < (fault.after ?? 0)) fault.passed += 1;
+    else if (fault) {
       fault.left -= 1;
       const headers: Record<string, string> = {};
       if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter instanceof Date ? fault.retryAfter.toUTCString() : String(fault.retryAfter);
@@ -232,7 +253,7 @@ export async function startSecondService(options: SecondServiceOptions = {}): Pr
     state,
     requests,
     expireTokens: () => tokens.forEach((t) => (t.expired = true)),
-    inject: (fault) => faults.push({ ...fault, left: fault.times ?? 1 }),
+    inject: (fault) => faults.push({ ...fault, left: fault.times ?? 1, passed: 0 }),
     envFor: (client, configDir) => ({
       FLEETCTL_BASE_URL: baseUrl,
       FLEETCTL_AUTH_URL: `${baseUrl}/issuer`,

@@ -9,6 +9,7 @@ import { matchOperationIn } from '../../openapi/operations.js';
 import { readJsonInput } from '../../io/read-input.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import type { Output } from '../../output/render.js';
+import { renderPages, type PagesSource } from '../shared/paging.js';
 import { API_METHODS, type ApiRequestOptions } from './request.js';
 
 type ApiRunDeps = Pick<Deps, 'api' | 'output' | 'io' | 'transport' | 'clock' | 'configDir' | 'settings' | 'globals' | 'signal'>;
@@ -40,7 +41,17 @@ export async function apiRun(deps: ApiRunDeps, opts: ApiRunOptions): Promise<voi
     return answer.body;
   }, { limit, cursor: first, all: true });
   const items = await withColumns(pager, output);
-  await output.list(items.records, items.columns);
+  // where the pager stopped, for the line that says how to resume when a later page fails
+  const source: PagesSource<unknown> = {
+    [Symbol.asyncIterator]: () => items.records[Symbol.asyncIterator](),
+    get nextCursor() {
+      return pager.nextCursor;
+    },
+    get hasMore() {
+      return pager.hasMore;
+    },
+  };
+  await renderPages({ output, errorsAs: deps.output(), io: deps.io, configDir: deps.configDir }, source, items.columns, { limit, all: true }, '-f cursor=');
 }
 
 export async function apiListRun(deps: ApiRunDeps, opts: { refresh: boolean }): Promise<void> {

@@ -8,6 +8,7 @@ import { collect } from '../shared/validate.js';
 import type { RequestBody } from '../../openapi/operation-types.js';
 import { bodyRules, checkBody, FIELD_OPTION, fieldTexts, typedMemberValue } from '../shared/request-checks.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
+import { pickVehicle } from '../shared/pickers.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
 import { assignmentRun } from './assign-run.js';
 import { assignVehicleMember } from '../../records/assignment.js';
@@ -28,7 +29,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
   const command = new Command('assign')
     .description('Assign a device to a vehicle and show the updated device')
     .argument('[device]', DEVICE_ARGUMENT)
-    .option('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant)')
+    .option('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant); picked from a list on a terminal when left out')
     .option(...FIELD_OPTION, collect)
     .option('-y, --yes', 'with --from-file: do not ask for confirmation (required when not interactive)');
   addBulkAssignmentOptions(command, 'assign');
@@ -67,6 +68,14 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     const origins: Record<string, string> = { [vehicleMember]: '--vehicle-id' };
     if (flags.vehicleId !== undefined) body[vehicleMember] = typedMemberValue(flags.vehicleId, rules, vehicleMember);
     for (const [name, text] of fieldTexts(flags.field)) [body[name], origins[name]] = [typedMemberValue(text, rules, name), `--field ${name}`];
+    // on a terminal, the device (when not given) and then its vehicle are picked from lists; otherwise a missing
+    // --vehicle-id is refused by checkBody, by its flag, before anything is listed
+    if (body[vehicleMember] === undefined && deps.io.canPrompt()) {
+      const ref = await deviceArgument(deps, device);
+      [body[vehicleMember], origins[vehicleMember]] = [typedMemberValue(await pickVehicle(deps), rules, vehicleMember), 'the vehicle picked'];
+      await checkBody(rules, body, origins);
+      return run(deps, { device: ref, body, vehicleMember });
+    }
     await checkBody(rules, body, origins);
     await run(deps, { device: await deviceArgument(deps, device), body, vehicleMember });
   });

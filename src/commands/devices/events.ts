@@ -24,7 +24,7 @@ export interface DevicesEventsOptions {
   follow?: FollowOptions;
 }
 
-type DevicesEventsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'prompter'>;
+type DevicesEventsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'prompter' | 'configDir'>;
 
 type RawFlags = RawPagingFlags & RawDateFlags & RawFollowFlags & { type?: string[]; accident?: boolean; important?: boolean };
 
@@ -90,5 +90,5 @@ export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEve
   }
   const pager = list(opts.window.dateFrom, opts.window.dateTo, opts.paging);
   // a 404 (no such device: hw-000001 for HW-000001, say) names the id in capitals when there is one
-  await suggestingHardwareIdCase(api, opts.hardwareId, () => renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('deviceEvent'), opts.paging), deps.signal);
+  await suggestingHardwareIdCase(api, opts.hardwareId, () => renderPages({ output: deps.output(), io: deps.io, configDir: deps.configDir }, pager, viewOf('deviceEvent'), opts.paging), deps.signal);
 }

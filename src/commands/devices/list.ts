@@ -19,6 +19,7 @@ export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRu
       { comment: 'the first page of devices', command: 'fleetctl devices list' },
       { comment: 'every device as NDJSON, streamed page by page', command: 'fleetctl --sandbox devices list --all -o ndjson' },
       { comment: 'hardware ids and names only', command: 'fleetctl --sandbox devices list --columns hardware_id,name --limit 10' },
+      { comment: 'hardware ids of the devices that cannot be rebooted (jq, one item at a time)', command: "fleetctl --sandbox devices list --all --jq 'select(.capabilities | index(\"reboot\") | not) | .hardware_id'" },
       { comment: 'the devices that cannot be rebooted and have not reported for two hours', command: 'fleetctl --sandbox devices list --all --where "-has:reboot seen:>2h"' },
       { comment: 'every device, the ones that reported last first', command: 'fleetctl --sandbox devices list --all --sort -last_seen_at --columns hardware_id,name,last_seen_at' },
     ],
@@ -33,6 +34,6 @@ export async function devicesListRun(deps: DevicesListDeps, opts: DevicesListOpt
   const filters = listFilters(query, selector);
   const api = await deps.api();
   const pager = api.list('listDevices', { query: filters, signal: deps.signal }, { ...opts.paging, select: (page) => selector.keep(page) });
-  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('device'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io, configDir: deps.configDir }, pager, viewOf('device'), opts.paging);
   sayUndecided(deps, selection, selector);
 }

@@ -18,7 +18,7 @@ export interface DevicesMediaOptions {
   paging: PageOptions;
 }
 
-type DevicesMediaDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'transport' | 'prompter'>;
+type DevicesMediaDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'transport' | 'prompter' | 'configDir'>;
 
 const FIRST_WITH_MEDIA = 'fleetctl --sandbox devices list --limit 1 --columns hardware_id -o csv | tail -n 1';
 

@@ -7,6 +7,9 @@ import type { RequestBody } from '../../openapi/operation-types.js';
 import { describeVerb } from '../shared/help.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { bodyMayCarry, bodyRules, checkBody, memberValueCheck, requiredBodyMembers, typedMemberValue, type BodyRules } from '../shared/request-checks.js';
+import { pickFleet, pickOrganization } from '../shared/pickers.js';
+import type { PickerDeps } from '../shared/pick-list.js';
+import { records } from '../../records/resources.js';
 import { addDriverFieldOptions, CREATE_FIELDS, driverBody, driverInputFrom, flagOf, type DriverBody, type RawDriverFlags } from './driver-fields.js';
 
 export interface DriversCreateOptions {
@@ -18,8 +21,6 @@ type DriversCreateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'sett
 
 const FIRST_FLEET = '$(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)';
 const QUESTIONS: Record<string, string> = {
-  organization_id: 'Organization id',
-  fleet_id: 'Fleet id',
   first_name: 'First name',
   last_name: 'Last name',
 };
@@ -34,7 +35,8 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
     prompts: true,
     notes: [
       'Required: what the service\'s document requires (fleetctl\'s own: --fleet-id, --first-name, --last-name and the organization,',
-      '--organization-id or the profile\'s). On a terminal, fleetctl asks for the ones missing; otherwise it names them and exits with 2.',
+      '--organization-id or the profile\'s, else the fleet\'s). On a terminal, fleetctl asks for the ones missing (the fleet and the',
+      'organization picked from lists); otherwise it names them and exits with 2.',
       'Members are checked against the service\'s own document (GET {base_url}/openapi/v1.json) before sending; a member it names',
       'that has no flag here goes in with --field name=value or --from-file.',
     ].join('\n'),
@@ -59,11 +61,34 @@ export function newDriversCreateCommand(deps: DriversCreateDeps, run = driversCr
       const fallback = (await deps.settings()).organization_id.value;
       if (fallback) [body.organization_id, origins.organization_id] = [fallback, 'the profile\'s organization_id'];
     }
+    await pickRequiredRecords(deps, rules, body, origins);
     await completeRequired(deps, rules, body, origins);
     await checkBody(rules, body, origins);
     await run(deps, { body });
   });
   return command;
+}
+
+/**
+ * The fleet and the organization, when required and not given: the fleet picked from a list on a terminal, and the
+ * organization the fleet's record names (a fleet belongs to one), else picked from a list. Never a free-text id.
+ */
+async function pickRequiredRecords(deps: PickerDeps, rules: BodyRules, body: DriverBody, origins: Record<string, string>): Promise<void> {
+  const required = requiredBodyMembers(rules);
+  const wanted = (name: string) => required.includes(name) && body[name] === undefined;
+  if (wanted('fleet_id') && deps.io.canPrompt()) [body.fleet_id, origins.fleet_id] = [await pickFleet(deps), 'the fleet picked'];
+  if (!wanted('organization_id')) return;
+  if (typeof body.fleet_id === 'string') {
+    const api = await deps.api();
+    const fleet = await api.call('getFleet', { pathParams: { id: body.fleet_id } });
+    const organization = records.fleet.organizationOf(fleet.body);
+    if (organization !== undefined) {
+      [body.organization_id, origins.organization_id] = [organization, 'the organization of the fleet'];
+      deps.io.info(`Organization: ${organization} (the fleet's).`);
+      return;
+    }
+  }
+  if (deps.io.canPrompt()) [body.organization_id, origins.organization_id] = [await pickOrganization(deps), 'the organization picked'];
 }
 
 /** Asks for the members the document requires and the body lacks, when it may prompt; otherwise names them all. */

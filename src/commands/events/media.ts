@@ -15,7 +15,7 @@ export interface EventsMediaOptions {
   paging: PageOptions;
 }
 
-type EventsMediaDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'clock'>;
+type EventsMediaDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'clock' | 'configDir'>;
 
 export function newEventsMediaCommand(deps: EventsMediaDeps, run = eventsMediaRun): Command {
   const command = new Command('media')

@@ -26,7 +26,7 @@ export interface EventsSearchOptions {
 type RawSearchFlags = RawPagingFlags &
   RawDateFlags & RawFollowFlags & { hardwareId?: string; fleetId?: string[]; vehicleId?: string[]; type?: string[] };
 
-type EventsSearchDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'servedDocument'>;
+type EventsSearchDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'signal' | 'servedDocument' | 'configDir'>;
 
 const FILTER_FLAGS = '--hardware-id, --fleet-id or --vehicle-id';
 const WINDOW_FLAGS = '--since, or --from and --to';
@@ -106,5 +106,5 @@ export async function eventsSearchRun(deps: EventsSearchDeps, opts: EventsSearch
     return;
   }
   const pager = search(opts.window.dateFrom, opts.window.dateTo, opts.paging);
-  await renderPages({ output: deps.output(), io: deps.io }, pager, viewOf('event'), opts.paging);
+  await renderPages({ output: deps.output(), io: deps.io, configDir: deps.configDir }, pager, viewOf('event'), opts.paging);
 }

@@ -6,7 +6,7 @@ import { viewOf } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/paging.js';
-import { renderList } from '../shared/record-verbs.js';
+import { renderList, type ListDeps } from '../shared/record-verbs.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { optionalUuid, requireNothingMissing } from '../shared/validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
@@ -21,7 +21,7 @@ export interface JourneysListOptions {
 }
 
 type RawJourneysFlags = RawPagingFlags & RawDateFlags & { hardwareId?: string; vehicleId?: string; fleetId?: string };
-type JourneysListDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock'>;
+type JourneysListDeps = Pick<Deps, 'api' | 'output' | 'io' | 'clock' | 'configDir'>;
 
 const SUBJECT_FLAGS = '--hardware-id, --vehicle-id or --fleet-id';
 
@@ -64,7 +64,7 @@ export function journeysListOptions(flags: RawJourneysFlags, now: Date): Journey
   return { subject: subjects[0]!, window: window as Required<DateWindow>, paging };
 }
 
-export async function journeysListRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: JourneysListOptions): Promise<void> {
+export async function journeysListRun(deps: ListDeps, opts: JourneysListOptions): Promise<void> {
   const s = opts.subject;
   const query = {
     hardware_id: 'hardwareId' in s ? s.hardwareId : undefined,

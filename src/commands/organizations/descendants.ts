@@ -16,7 +16,7 @@ export interface OrganizationsDescendantsOptions {
   paging: PageOptions;
 }
 
-type OrganizationsDescendantsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;
+type OrganizationsDescendantsDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'configDir'>;
 
 export function newOrganizationsDescendantsCommand(deps: OrganizationsDescendantsDeps, run = organizationsDescendantsRun): Command {
   const command = new Command('descendants')

@@ -3,12 +3,14 @@ import { ApiError } from '../../errors.js';
 
 /** The same error, with its detail (what main.ts prints, and the problem printed with -o json) replaced. */
 export function rephrase(error: ApiError, detail: string, hint?: string): ApiError {
-  return new ApiError({
+  const rephrased = new ApiError({
     status: error.status,
     problem: { ...(error.problem ?? { status: error.status }), detail },
     retryAfter: error.retryAfter,
     hint: hint ?? error.hint,
   });
+  rephrased.resume = error.resume;
+  return rephrased;
 }
 
 /**

@@ -17,8 +17,8 @@ export function wrapCommand(command: string, width: number, indent: string): str
   if (word) words.push(word);
   const lines: string[] = [];
   let line = '';
-  for (const word of words) {
-    const [next, ...inside] = splitQuotedJson(word, width - indent.length - 4);
+  for (const [i, word] of words.entries()) {
+    const [next, ...inside] = splitQuoted(word, width - indent.length - 4, words[i - 1]);
     // room for the indent and the ` \` that continues the line
     if (line && indent.length + line.length + 1 + next!.length + 2 > width) {
       lines.push(`${line} \\`);
@@ -35,22 +35,46 @@ export function wrapCommand(command: string, width: number, indent: string): str
 }
 
 /**
- * A single-quoted JSON document too long for a line, broken after its commas: the line break is inside the
- * quotes, where the shell keeps it and JSON reads it as white space. Pieces after the first start with a newline.
+ * A single-quoted JSON document or jq program (after --jq) too long for a line, broken between its tokens (JSON:
+ * after a comma, a colon or an opening bracket; jq: at a space), never inside a string: the line break is inside
+ * the quotes, where the shell keeps it and JSON and jq read it as white space. Pieces after the first start with
+ * a newline.
  */
-function splitQuotedJson(word: string, room: number): string[] {
-  if (word.length <= room || !/^'[[{]/.test(word)) return [word];
+function splitQuoted(word: string, room: number, flag: string | undefined): string[] {
+  if (word.length <= room) return [word];
+  const breaks = /^'[[{]/.test(word) ? ',:{[' : flag === '--jq' && word.startsWith("'") ? ' ' : '';
+  if (!breaks) return [word];
   const pieces: string[] = [];
   let piece = '';
-  for (const part of word.split(/(?<=,)/)) {
+  for (const part of partsAfter(word, breaks)) {
     if (piece && piece.length + part.length > room) {
-      pieces.push(piece);
+      pieces.push(piece.trimEnd());
       piece = '';
     }
     piece += part;
   }
   pieces.push(piece);
   return pieces;
+}
+
+/** The text cut after each of these characters that is outside a double-quoted string. */
+function partsAfter(text: string, breaks: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (breaks.includes(char)) {
+      parts.push(text.slice(start, i + 1));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.filter(Boolean);
 }
 
 export interface AfterText {

@@ -2,7 +2,8 @@
 import { Option, type Command } from 'commander';
 import { PageParameterError, parseLimit, type PageOptions, type Pager } from '../../api/paginate.js';
 import type { Output, Shape } from '../../output/render.js';
-import type { IOStreams } from '../../io/streams.js';
+import { ApiError } from '../../errors.js';
+import { cursorWords, type CursorFlag, type CursorHintDeps } from './cursor-hint.js';
 import { parseSort, type SortKey } from '../../output/sort.js';
 import { requireNonEmpty, requireWholeNumber } from './validate.js';
 
@@ -53,13 +54,14 @@ function limitFlag(value: string | undefined): number {
 }
 
 /**
- * Renders every item the pager yields, then says on stderr how to get the rest. When a page fails after
- * items were printed, it says how far it got and the cursor to resume from (the output layer has closed
- * what it printed: a JSON array stays valid). Both hints are for a person watching the output: with stdout
- * piped (`| head`, `$(...)`, a file) nobody reads them where they could act, and after `| head` has gone
- * away nothing more is said at all.
+ * Renders every item the pager yields, then says on stderr how to get the rest ("More results", for a person
+ * watching a terminal: in `| head`, `$(...)` or a file nobody reads it where they could act). When a page fails
+ * after items were printed, the cursor to resume from is said whatever stdout is (a script writing a file needs
+ * it most): as a member of the error when the error is JSON (-o json and the other machine formats), else as a
+ * line. The output layer has closed what it printed (a JSON array stays valid). After `| head` has gone away
+ * nothing more is said at all.
  */
-export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pager: Pager<T>, shape: Shape, paging: ListPaging): Promise<number> {
+export async function renderPages<T>(deps: PagesDeps, pager: PagesSource<T>, shape: Shape, paging: ListPaging, takes: CursorFlag = '--cursor'): Promise<number> {
   let fetched = 0;
   let pageFailed = false;
   // counts what the pager handed over, and tells a failed page (resumable: every item before it was handed
@@ -79,25 +81,52 @@ export async function renderPages<T>(deps: { output: Output; io: IOStreams }, pa
       yield next.value;
     }
   }
-  const hints = deps.io.stdoutIsTTY;
   let count: number;
   try {
     count = await deps.output.list(counted(), shape, { sort: paging.sort, all: paging.all, maxItems: paging.keep ?? paging.maxItems });
   } catch (error) {
     // a failed page, a network failure, Ctrl-C during a request: the next page is where to resume
-    if (hints && pageFailed && fetched > 0 && pager.nextCursor && !deps.io.out.destroyed) {
-      const held = paging.sort ? ' (--sort printed none of them: it waits for every item)' : '';
-      const rest = paging.maxItems === undefined ? '' : ` --max-items ${paging.maxItems - fetched}`;
-      deps.io.info(`Stopped after ${fetched} item${fetched === 1 ? '' : 's'}${held}. To resume from there: the same command with --cursor ${pager.nextCursor}${rest}`);
-    }
+    if (pageFailed && fetched > 0 && pager.nextCursor && !deps.io.outClosed && !deps.io.out.destroyed) await sayWhereToResume(deps, error, { cursor: pager.nextCursor, printed: paging.sort ? 0 : fetched, fetched, maxItems: paging.maxItems, takes });
     throw error;
   }
   // not a paging hint: without it a script would take one page's order for the whole list's
   if (paging.sort && pager.hasMore && !paging.all) {
     deps.io.info(`--sort sorted only the ${fetched} item${fetched === 1 ? '' : 's'} of the page fetched, not the whole list: add --all to sort every item.`);
   }
-  if (hints && pager.hasMore && !paging.all && pager.nextCursor) {
-    deps.io.info(`More results: add --cursor ${pager.nextCursor} for the next page, or --all for every page.`);
+  if (deps.io.stdoutIsTTY && pager.hasMore && !paging.all && pager.nextCursor) {
+    const { flag, note } = await cursorWords(deps, pager.nextCursor, takes);
+    deps.io.info(`More results: add ${flag} for the next page${note}, or --all for every page.`);
   }
   return count;
+}
+
+export interface PagesDeps extends CursorHintDeps {
+  output: Output;
+  /** The output errors are reported through, when it is not the one the list is printed with (`api` prints JSON by default, its errors follow -o). */
+  errorsAs?: Output;
+}
+
+/** The items of a pager, and where it stopped (Pager, or what hands on its items). */
+export type PagesSource<T> = AsyncIterable<T> & Pick<Pager<T>, 'nextCursor' | 'hasMore'>;
+
+interface StoppedAt {
+  cursor: string;
+  /** Items printed (none with --sort, which prints only once every item is in). */
+  printed: number;
+  fetched: number;
+  maxItems: number | undefined;
+  takes: CursorFlag;
+}
+
+async function sayWhereToResume(deps: PagesDeps, error: unknown, at: StoppedAt): Promise<void> {
+  const maxItems = at.maxItems === undefined ? undefined : at.maxItems - at.fetched;
+  // a problem document printed as JSON carries it, whole, for the program that reads it
+  if (error instanceof ApiError && (deps.errorsAs ?? deps.output).errorsAsJson(deps.io.stderrIsTTY)) {
+    error.resume = { cursor: at.cursor, items_printed: at.printed, ...(maxItems === undefined ? {} : { max_items: maxItems }) };
+    return;
+  }
+  const held = at.printed < at.fetched ? ' (--sort printed none of them: it waits for every item)' : '';
+  const rest = maxItems === undefined ? '' : ` --max-items ${maxItems}`;
+  const { flag, note } = await cursorWords(deps, at.cursor, at.takes);
+  deps.io.info(`Stopped after ${at.fetched} item${at.fetched === 1 ? '' : 's'}${held}. To resume from there: the same command with ${flag}${rest}${note}`);
 }

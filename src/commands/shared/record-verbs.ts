@@ -12,7 +12,7 @@ import { optionalHardwareId, optionalUuid } from './validate.js';
 import { pickable, type PickerDeps } from './pick-list.js';
 import { uuidArgument } from './pickers.js';
 
-export type ListDeps = Pick<Deps, 'api' | 'output' | 'io'>;
+export type ListDeps = Pick<Deps, 'api' | 'output' | 'io' | 'configDir'>;
 
 // The filters the list operations share: the flag, the check of its value, and what the value completes with.
 const FILTERS = {
@@ -61,7 +61,7 @@ export function newFilteredListCommand<F extends ListFilter>(
 /** The items of a list operation, printed as the pages come, with the hint for the next page. */
 export async function renderList<Id extends ListOperationId>(deps: ListDeps, operationId: Id, options: CallOptions<Id>, view: ViewName, paging: ListPaging): Promise<void> {
   const api = await deps.api();
-  await renderPages({ output: deps.output(), io: deps.io }, api.list(operationId, options, paging), viewOf(view), paging);
+  await renderPages({ output: deps.output(), io: deps.io, configDir: deps.configDir }, api.list(operationId, options, paging), viewOf(view), paging);
 }
 
 export type GetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter'>;

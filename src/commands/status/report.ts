@@ -73,7 +73,7 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promis
   const api = await deps.api();
   const reportTime = opts.reportTimeField !== undefined ? { field: opts.reportTimeField, source: 'flag' as const } : await fromDocument(deps);
   const selected = await selectedDevices(deps, opts, reportTime);
-  const progress = await startProgress(deps.io, { label: 'devices' });
+  const progress = await startProgress(deps.io, { label: 'devices', leave: 'nothing' });
   let tally;
   try {
     tally = await tallyDevices(api, { query: selected.query, select: selected.select, staleAfterMs: opts.staleAfterMs, now, reportTime, signal: deps.signal, progress });

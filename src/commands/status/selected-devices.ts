@@ -16,7 +16,7 @@ import type { DeviceSelector } from '../../selection/devices.js';
 export const DEVICE_CLASSES = { stale: 'stale', never: 'never-reported', reporting: '-stale -never-reported' } as const;
 export type DeviceClass = keyof typeof DEVICE_CLASSES;
 
-type SelectedDeps = WhereDeps & Pick<Deps, 'output'>;
+type SelectedDeps = WhereDeps & Pick<Deps, 'output' | 'configDir'>;
 
 /** What of `status`'s options says which devices it reads. */
 export interface DeviceScope {
@@ -56,7 +56,7 @@ export async function listDevicesOfClass(deps: SelectedDeps, opts: DeviceScope &
   const nowMs = deps.clock.now().getTime();
   const api = await deps.api();
   const pager = api.list('listDevices', { query, signal: deps.signal }, { limit: MAX_LIMIT, all: true, select: async (page) => (await selector.keep(page)).map((device) => rowOf(device, selector, nowMs)) });
-  await renderPages({ output: deps.output(), io: deps.io }, pager, ['hardware_id', 'last_report', 'age'], { limit: MAX_LIMIT, all: true });
+  await renderPages({ output: deps.output(), io: deps.io, configDir: deps.configDir }, pager, ['hardware_id', 'last_report', 'age'], { limit: MAX_LIMIT, all: true });
   sayUndecided(deps, selection, selector);
 }
 

@@ -81,6 +81,17 @@ describe('fleetctl api', () => {
     expect(JSON.parse(f.io.stdout())).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
   });
 
+  it('--paginate: a later page that fails after items were printed says where to resume, as -f cursor=', async () => {
+    const f = setup([
+      documentAnswer,
+      { method: 'GET', path: '/v1/organizations?limit=2', body: { data: [{ id: 'a' }, { id: 'b' }], next_cursor: 'c 2', has_more: true } },
+      { method: 'GET', path: '/v1/organizations?limit=2&cursor=c+2', status: 400, body: { title: 'bad', status: 400, code: 'request.invalid' } },
+    ]);
+    await expect(parseVerb(newApiCommand(f.deps), ['GET', '/v1/organizations', '-f', 'limit=2', '--paginate'])).rejects.toMatchObject({ exitCode: 2 });
+    expect(JSON.parse(f.io.stdout())).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(f.io.stderr()).toBe("Stopped after 2 items. To resume from there: the same command with -f cursor='c 2'\n");
+  });
+
   it('--paginate as a piped table takes its columns from the first item', async () => {
     const f = setup([documentAnswer, { method: 'GET', path: '/v1/organizations?limit=50', body: { data: [{ id: 'a', name: 'A' }], has_more: false } }], { format: 'table' });
     f.deps.globals = () => ({ output: 'table' });

@@ -138,17 +138,38 @@ describe('drivers create: parse', () => {
     });
   }
 
-  it('asks for the missing required fields on a terminal', async () => {
-    const f = fakeDeps({ tty: true, organizationId: ORG, inputs: ['not-a-uuid'] });
-    const { run } = recordRun<DriversCreateOptions>();
-    // a rejected answer fails validation (the real prompt would ask again)
-    await expect(parseVerb(newDriversCreateCommand(f.deps, run), ['--first-name', 'Ada', '--last-name', 'L'])).rejects.toThrow('Fleet id must be a valid uuid');
-
-    const g = fakeDeps({ tty: true, organizationId: ORG, inputs: [FLEET, 'Lovelace'] });
+  it('asks for the missing required fields on a terminal: the fleet from a list, its organization from its record, names as text', async () => {
+    const fleets = { method: 'GET', path: '/v1/fleets?limit=100', body: { data: [{ id: FLEET, name: 'North Vans', organization_id: ORG }], next_cursor: null, has_more: false } } as const;
+    const fleet = { method: 'GET', path: `/v1/fleets/${FLEET}`, body: { id: FLEET, name: 'North Vans', organization_id: ORG } } as const;
+    const g = fakeDeps({ tty: true, answers: [fleets, fleet], searches: [{ choose: 'North Vans' }], inputs: ['Lovelace'] });
     const rec = recordRun<DriversCreateOptions>();
     await parseVerb(newDriversCreateCommand(g.deps, rec.run), ['--first-name', 'Ada']);
-    expect(g.prompts).toEqual(['Fleet id', 'Last name']);
+    // the fleet from a list, the last name as text: the organization is not asked
+    expect(g.prompts).toEqual(['Fleet (type a name)', 'Last name']);
     expect(rec.calls[0]!.body).toEqual({ organization_id: ORG, fleet_id: FLEET, first_name: 'Ada', last_name: 'Lovelace' });
+    expect(g.io.stderr()).toContain(`Organization: ${ORG} (the fleet's).`);
+  });
+
+  it("a fleet whose record names no organization (and no profile's): the organization is picked from a list", async () => {
+    const fleet = { method: 'GET', path: `/v1/fleets/${FLEET}`, body: { id: FLEET, name: 'North Vans' } } as const;
+    const orgs = { method: 'GET', path: '/v1/organizations?limit=100', body: { data: [{ id: ORG, name: 'Acme North' }], next_cursor: null, has_more: false } } as const;
+    const g = fakeDeps({ tty: true, answers: [fleet, orgs], searches: [{ choose: 'Acme North' }] });
+    const rec = recordRun<DriversCreateOptions>();
+    await parseVerb(newDriversCreateCommand(g.deps, rec.run), ['--fleet-id', FLEET, '--first-name', 'Ada', '--last-name', 'L']);
+    expect(g.prompts).toEqual(['Organization (type a name)']);
+    expect(rec.calls[0]!.body).toMatchObject({ organization_id: ORG, fleet_id: FLEET });
+  });
+
+  it.each([
+    ['not a terminal', { tty: false }],
+    ['--no-input', { tty: true, noInput: true }],
+    ['CI=true', { tty: true, env: { CI: 'true' } }],
+  ])('%s: never asks; the missing flags are named, exit 2, nothing listed', async (_name, how) => {
+    const f = fakeDeps({ tty: how.tty });
+    if ('noInput' in how) f.io.noInput = true;
+    if ('env' in how) (f.io as unknown as { env: Record<string, string> }).env = how.env;
+    await expect(parseVerb(newDriversCreateCommand(f.deps, recordRun().run), ['--first-name', 'Ada'])).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining('--fleet-id') });
+    expect([f.sent, f.prompts, f.shown]).toEqual([[], [], []]);
   });
 });
 

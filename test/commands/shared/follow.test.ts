@@ -136,6 +136,19 @@ describe('followEvents', () => {
     expect(io.stderr()).toContain('Following: new events every 5 s; Ctrl-C to stop.');
   });
 
+  it.each([
+    ['csv', false],
+    ['table', true],
+  ] as const)('-o %s --columns nosuchcol: refused with the first events, before a byte of them (terminal %s)', async (format, tty) => {
+    const src = server([{}], [ev('a', 1)]);
+    const io = IOStreams.forTest({ tty });
+    const clock = new FakeClock(new Date(T0.getTime() + 10 * 60_000));
+    const output = new Output(io, { format, columns: ['event_id', 'nosuchcol'], declaredFields: async () => new Set(['event_id']) });
+    const following = followEvents({ io, clock, signal: new AbortController().signal, output: () => output }, src.source, viewOf('deviceEvent'), { intervalMs: 5_000, dateFrom: at(0), paging: { limit: 500, all: true } });
+    await expect(following).rejects.toThrow(/--columns: no record has the field "nosuchcol"/);
+    expect(io.stdout()).toBe('');
+  });
+
   it('-o yaml: one document per event', async () => {
     const src = server([{}, { add: [ev('c', 10.05)] }], [ev('a', 1)]);
     const io = IOStreams.forTest({ tty: false });

@@ -6,6 +6,7 @@ import { buildProgram } from '../../../src/main.js';
 import { createDeps } from '../../../src/factory.js';
 import { IOStreams } from '../../../src/io/streams.js';
 import { wrapCommand } from '../../../src/commands/shared/help-layout.js';
+import { main } from '../../../src/main.js';
 
 const program = await buildProgram(createDeps({ io: IOStreams.forTest(), env: {} }, () => ({})));
 
@@ -49,8 +50,37 @@ describe('help at any width', () => {
   });
 
   it('a long example is continued with \\ at spaces outside single quotes, so it still runs when pasted', () => {
-    const wrapped = wrapCommand("$ fleetctl devices list --all --jq 'select(.capabilities | index(\"reboot\") | not) | .hardware_id'", 50, '  ');
-    expect(wrapped.split('\n').every((line) => line.length <= 50 || line.includes("'select"))).toBe(true);
-    expect(wrapped.replace(/ \\\n {4}/g, ' ')).toBe("  $ fleetctl devices list --all --jq 'select(.capabilities | index(\"reboot\") | not) | .hardware_id'");
+    const wrapped = wrapCommand("$ fleetctl devices list --all --columns hardware_id,name --sort 'name,-last_seen_at'", 50, '  ');
+    expect(wrapped.split('\n').every((line) => line.length <= 50)).toBe(true);
+    expect(wrapped.replace(/ \\\n {4}/g, ' ')).toBe("  $ fleetctl devices list --all --columns hardware_id,name --sort 'name,-last_seen_at'");
+  });
+
+  it('a jq program too long for the line breaks at its spaces inside the quotes (jq reads a line break as one), never inside its strings', () => {
+    const wrapped = wrapCommand('$ fleetctl devices list --all --jq \'select(.capabilities | index("reboot") | not) | "\\(.hardware_id) cannot reboot"\'', 40, '  ');
+    expect(wrapped.split('\n').every((line) => line.length <= 40)).toBe(true);
+    expect(wrapped).toContain('"\\(.hardware_id) cannot reboot"');
+    expect(wrapped.replace(/ \\\n {4}/g, ' ').replace(/\n +/g, ' ')).toBe('  $ fleetctl devices list --all --jq \'select(.capabilities | index("reboot") | not) | "\\(.hardware_id) cannot reboot"\'');
+  });
+});
+
+describe('COLUMNS when stdout is not a terminal', () => {
+  async function helpPiped(env: Record<string, string>): Promise<string> {
+    const io = IOStreams.forTest({ tty: false, env });
+    expect(await main(['node', 'fleetctl', 'devices', '--help'], { io, env, signal: new AbortController().signal })).toBe(0);
+    return io.stdout();
+  }
+
+  it('`COLUMNS=60 fleetctl devices --help | less`: laid out for 60 columns', async () => {
+    const lines = (await helpPiped({ COLUMNS: '60' })).split('\n');
+    expect(lines.filter((line) => line.length > 60)).toEqual([]);
+    expect(lines.some((line) => line.length > 50)).toBe(true);
+  });
+
+  it('without COLUMNS (or with one that is no width), 80 as before', async () => {
+    for (const env of [{}, { COLUMNS: 'wide' }] as Record<string, string>[]) {
+      const lines = (await helpPiped(env)).split('\n');
+      expect(lines.filter((line) => line.length > 80)).toEqual([]);
+      expect(lines.some((line) => line.length > 70)).toBe(true);
+    }
   });
 });

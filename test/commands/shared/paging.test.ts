@@ -1,9 +1,14 @@
-// Paging hints are for a person at a terminal: "More results" and "Stopped after" only when stdout is one.
+// "More results" is for a person at a terminal; "Stopped after" is said whatever stdout is (in the JSON error with
+// -o json); a cursor too long for a line of the terminal is read from a file the hint names.
 import { describe, expect, it } from 'vitest';
 import { devicesListRun } from '../../../src/commands/devices/list.js';
 import { pagingFrom } from '../../../src/commands/shared/paging.js';
 import { holdAll } from '../../../src/output/sort.js';
+import { readFileSync } from 'node:fs';
 import { fakeDeps } from '../fake-deps.js';
+import { ApiError } from '../../../src/errors.js';
+import { cursorFile } from '../../../src/commands/shared/cursor-hint.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const device = (n: number) => ({ id: `d${n}`, hardware_id: `HW-${n}`, name: `Truck ${n}` });
 const firstPage = { method: 'GET', path: '/v1/devices?limit=2', body: { data: [device(1), device(2)], next_cursor: 'c2', has_more: true } } as const;
@@ -20,13 +25,71 @@ describe('paging hints', () => {
     expect(f.io.stderr()).toBe(hint);
   });
 
-  it.each([
-    [true, 'Stopped after 2 items. To resume from there: the same command with --cursor c2\n'],
-    [false, ''],
-  ])('a page fails after items were printed, stdout a terminal %s: the resume hint is %j', async (tty, hint) => {
+  it.each([true, false])('a page fails after items were printed, stdout a terminal %s: the resume hint is said all the same', async (tty) => {
     const f = fakeDeps({ tty, answers: [firstPage, failedPage] });
     await expect(devicesListRun(f.deps, { paging: { limit: 2, all: true } })).rejects.toMatchObject({ exitCode: 2 });
-    expect(f.io.stderr()).toBe(hint);
+    expect(f.io.stderr()).toBe('Stopped after 2 items. To resume from there: the same command with --cursor c2\n');
+    // on a terminal too, the 2 items are shown: resuming after them skips nothing unseen
+    expect(f.io.stdout()).toContain('HW-1');
+    expect(f.io.stdout()).toContain('HW-2');
+  });
+
+  it('with --max-items: the resume line asks for what is left of them', async () => {
+    const f = fakeDeps({ answers: [firstPage, { ...failedPage, path: '/v1/devices?cursor=c2&limit=2' }] });
+    await expect(devicesListRun(f.deps, { paging: { limit: 2, all: false, maxItems: 5 } })).rejects.toMatchObject({ exitCode: 2 });
+    expect(f.io.stderr()).toBe('Stopped after 2 items. To resume from there: the same command with --cursor c2 --max-items 3\n');
+  });
+
+  it.each(['json', 'ndjson', 'csv', 'yaml'] as const)('-o %s: the problem document printed as JSON carries the cursor as its resume member, and no line is added', async (format) => {
+    const f = fakeDeps({ format, answers: [firstPage, failedPage] });
+    const failure = await devicesListRun(f.deps, { paging: { limit: 2, all: true } }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).resume).toEqual({ cursor: 'c2', items_printed: 2 });
+    expect(f.io.stderr()).toBe('');
+  });
+
+  it('a cursor a shell would split is quoted, so the line runs as printed', async () => {
+    const f = fakeDeps({ answers: [{ ...firstPage, body: { ...firstPage.body, next_cursor: 'a+b/c d==' } }] });
+    await devicesListRun(f.deps, { paging: { limit: 2, all: false } });
+    expect(f.io.stderr()).toBe('');
+    const t = fakeDeps({ tty: true, answers: [{ ...firstPage, body: { ...firstPage.body, next_cursor: 'a+b/c d==' } }] });
+    await devicesListRun(t.deps, { paging: { limit: 2, all: false } });
+    expect(t.io.stderr()).toBe("More results: add --cursor 'a+b/c d==' for the next page, or --all for every page.\n");
+  });
+});
+
+describe('a cursor too long for a line of the terminal', () => {
+  const long = `${'Q'.repeat(1500)}.sig`;
+  const longPage = { ...firstPage, body: { ...firstPage.body, next_cursor: long } };
+
+  it.each([80, 160])('at %i columns, "More results" reads it from a file it names, not 20 lines of cursor', async (width) => {
+    const configDir = tempDir('fleetctl-cursor-');
+    const f = fakeDeps({ tty: true, configDir, answers: [longPage] });
+    (f.io as { columns: number | undefined }).columns = width;
+    await devicesListRun(f.deps, { paging: { limit: 2, all: false } });
+    const file = cursorFile(configDir, long);
+    expect(f.io.stderr()).toBe(`More results: add --cursor "$(cat ${file})" for the next page (the cursor, 1504 characters, is in ${file}), or --all for every page.\n`);
+    expect(readFileSync(file, 'utf8')).toBe(`${long}\n`);
+  });
+
+  it('"Stopped after" too, on a terminal; in a log (stderr not a terminal) the cursor is written whole', async () => {
+    const configDir = tempDir('fleetctl-cursor-');
+    const failing = { ...failedPage, path: `/v1/devices?cursor=${long}&limit=2` };
+    const t = fakeDeps({ tty: true, configDir, answers: [longPage, failing] });
+    await expect(devicesListRun(t.deps, { paging: { limit: 2, all: true } })).rejects.toMatchObject({ exitCode: 2 });
+    const file = cursorFile(configDir, long);
+    expect(t.io.stderr()).toBe(`Stopped after 2 items. To resume from there: the same command with --cursor "$(cat ${file})" (the cursor, 1504 characters, is in ${file})\n`);
+    const piped = fakeDeps({ tty: false, configDir, answers: [longPage, failing] });
+    await expect(devicesListRun(piped.deps, { paging: { limit: 2, all: true } })).rejects.toMatchObject({ exitCode: 2 });
+    expect(piped.io.stderr()).toBe(`Stopped after 2 items. To resume from there: the same command with --cursor ${long}\n`);
+  });
+
+  it('a cursor that fits is shown whole at 80 columns', async () => {
+    const fits = 'Z'.repeat(80 - '--cursor '.length);
+    const f = fakeDeps({ tty: true, answers: [{ ...firstPage, body: { ...firstPage.body, next_cursor: fits } }] });
+    (f.io as { columns: number | undefined }).columns = 80;
+    await devicesListRun(f.deps, { paging: { limit: 2, all: false } });
+    expect(f.io.stderr()).toBe(`More results: add --cursor ${fits} for the next page, or --all for every page.\n`);
   });
 });
 

@@ -167,6 +167,28 @@ describe('a required argument left out', () => {
     });
   }
 
+  it('devices assign without --vehicle-id: on a terminal the vehicle is picked from the list (after the device)', async () => {
+    const vehicles = list('/v1/vehicles?limit=100', [{ id: VEHICLE, name: 'Van 0005', license_plate: 'XYZ-9' }]);
+    const f = fakeDeps({ tty: true, answers: [devices, vehicles], searches: [pickHw2, { term: 'xyz', choose: 'Van 0005' }] });
+    const { run, calls } = recordRun();
+    await parseVerb(newDevicesAssignCommand(f.deps, run), []);
+    expect(f.prompts).toEqual(['Device (type a hardware id or name)', 'Vehicle (type a name or plate)']);
+    expect(calls).toEqual([expect.objectContaining({ device: ID, body: { vehicle_id: VEHICLE } })]);
+  });
+
+  it.each([
+    ['not a terminal', { tty: false }],
+    ['--no-input', { tty: true, noInput: true }],
+    ['CI=true', { tty: true, env: { CI: 'true' } }],
+  ])('devices assign HW-000002 without --vehicle-id, %s: never asks; exit 2 naming --vehicle-id, nothing sent', async (_name, how) => {
+    const f = fakeDeps({ tty: how.tty });
+    if ('noInput' in how) f.io.noInput = true;
+    if ('env' in how) (f.io as unknown as { env: Record<string, string> }).env = how.env;
+    const { run, calls } = recordRun();
+    await expect(parseVerb(newDevicesAssignCommand(f.deps, run), ['HW-000002'])).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining('--vehicle-id') });
+    expect([calls, f.sent, f.prompts]).toEqual([[], [], []]);
+  });
+
   it('the other flags are checked before anything is listed', async () => {
     const f = fakeDeps({ tty: true });
     await expect(parseVerb(newDevicesAssignCommand(f.deps, recordRun().run), ['--vehicle-id', 'x'])).rejects.toThrow('--vehicle-id: must be a valid uuid');
@@ -201,7 +223,7 @@ describe('devices reboot / wake-up with nothing named', () => {
   it('off a terminal: the verb\'s own message (exit 2)', async () => {
     const f = fakeDeps({ tty: false });
     await expect(parseVerb(newDevicesRebootCommand(f.deps, recordRun().run), ['--yes'])).rejects.toMatchObject({
-      message: 'name the devices to reboot: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)',
+      message: 'name the devices to reboot: hardware ids, --from-file, --fleet-id, --organization-id or --where (or --resume RUN_ID)',
       exitCode: 2,
     });
     expect(f.sent).toEqual([]);

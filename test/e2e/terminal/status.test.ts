@@ -36,6 +36,17 @@ describe('the status summary in a terminal', { timeout: 60_000 }, () => {
     expect(screen.some((l) => /^ {2}stale>=0 +breached stale is \d+, >= 0$/.test(l)), screen.join('\n')).toBe(true);
   });
 
+  it.each([80, 160])('at %i columns, the progress line of the devices counted is gone once the summary is out', async (cols) => {
+    const session = startPty(['status'], { sandbox: h, cols, rows: 40 });
+    expect((await session.waitForExit()).code).toBe(0);
+    // it was drawn (the label, then its count) ...
+    expect(session.raw()).toMatch(/devices(\u001b\[[\d;]*m)*  \d+/);
+    // ... and cleared: no line of it is left, and no rate of the first milliseconds
+    const lines = session.lines().map((l) => l.text);
+    expect(lines.filter((l) => /^devices\b|\d\/s\b/.test(l)), lines.join('\n')).toEqual([]);
+    expect(lines.find((l) => l.trim() !== '')).toMatch(/^Fleet status/);
+  });
+
   it('with NO_COLOR the same summary, without one escape sequence on stdout', async () => {
     const session = startPty(['status'], { sandbox: h, cols: 80, rows: 40, env: { NO_COLOR: '1' } });
     expect((await session.waitForExit()).code).toBe(0);
