@@ -169,7 +169,10 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
       return stdoutGone.abort(stdoutClosed);
     }
     stdoutFull = diskFullOf(error, 'standard output');
-    if (stdoutFull) stdoutGone.abort(stdoutFull);
+    if (!stdoutFull) return;
+    // what was printed is not all on the disk: no resume point is said for it, only the full disk
+    io.outClosed = true;
+    stdoutGone.abort(stdoutFull);
   };
   // a write to a file fails in a later turn (its error is emitted on the next tick): the last one is waited for
   const stdoutFailed = async (): Promise<boolean> => {

@@ -43,7 +43,10 @@ export class IOStreams {
   private readonly colorLevel: { out: ColorLevel; err: ColorLevel };
   noColor: boolean;
   noInput: boolean;
-  /** The reader of stdout went away (`| head` has all it wanted): nothing more is said about what was printed. */
+  /**
+   * stdout takes no more: its reader went away (`| head` has all it wanted) or its disk is full. Nothing more is said
+   * about what was printed (a resume point would skip what never reached the disk).
+   */
   outClosed = false;
 
   constructor(init: IOStreamsInit) {

@@ -85,7 +85,7 @@ describe('devices end to end', { timeout: 60_000 }, () => {
       [['devices', 'events', '--since', '1d'], "missing required argument 'hardware-id'"],
       [['drivers', 'get'], "missing required argument 'id'"],
       [['events', 'get'], "missing required argument 'event-id'"],
-      [['devices', 'reboot', '--yes'], 'name the devices to reboot: hardware ids, --from-file, --fleet-id or --organization-id (or --resume RUN_ID)'],
+      [['devices', 'reboot', '--yes'], 'name the devices to reboot: hardware ids, --from-file, --fleet-id, --organization-id or --where (or --resume RUN_ID)'],
     ] as const) {
       const result = await h.cli([...args]);
       expect([result.code, result.stdout, result.stderr]).toEqual([2, '', `Error: ${message}\n`]);
