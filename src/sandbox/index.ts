@@ -1,16 +1,16 @@
 // The sandbox: a stateful local emulator of the Fleet and Telematics API (issue 3).
 //   const sb = await startSandbox({ port: 0, seed: 7 });  ...  await sb.close();
 // State lives in memory; with statePath it is loaded at start, and every change is on the disk before the
-// request that made it is answered (store/state-file.ts). With a state file, the world is the one the file describes
+// request that made it is answered (state-file.ts). With a state file, the world is the one the file describes
 // (its seed, device count and anchor win: world-choice.ts); with shareState too, processes serve it by turns.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ALL_SCOPES, type SandboxClient } from './auth/clients.js';
-import { CorruptStateError, StateSaver, loadState, lockStateFile, type LoadedState } from './store/state-file.js';
+import { CorruptStateError, StateSaver, loadState, lockStateFile, type LoadedState } from './state-file.js';
 import { StateTurns } from './store/state-turns.js';
 import type { HeldLock } from '../shared/file-lock.js';
 import { chooseWorld, startupScenario, type WorldChoice } from './world-choice.js';
-import { problem } from './http/problems.js';
+import { problem } from './common/problems.js';
 import type { SandboxHooks } from './hooks.js';
 import { FaultInjector, RateLimiter } from './resilience.js';
 import { answerClientError, createRequestHandler } from './http/server.js';
@@ -22,7 +22,7 @@ import { controlTokenFor, guardControlRoutes } from './control/control-token.js'
 import { isLoopbackHost } from '../shared/loopback.js';
 import { faultRulesOrUsageError, readDataFile, scenarioUsageError } from './control/data-file.js';
 import { createApp, type AppHandle } from './sandbox-app.js';
-import { MovingWorld } from './telemetry/moving-world.js';
+import { MovingWorld } from './moving-world.js';
 import type { Scenario } from './scenario/scenario.js';
 import { DEFAULT_JOURNAL_SIZE, DEFAULT_REQUEST_TIMEOUT_MS, validateOptions, type SandboxOptions } from './options.js';
 import { serverFor } from './tls-certificate.js';
@@ -31,7 +31,7 @@ import { serverTimeouts } from '../shared/server-timeouts.js';
 
 export { serverTimeouts } from '../shared/server-timeouts.js';
 
-export { CorruptStateError } from './store/state-file.js';
+export { CorruptStateError } from './state-file.js';
 export type { WebhookConfigChange } from './hooks.js';
 export { ALL_SCOPES };
 export type { SandboxOptions } from './options.js';

@@ -8,14 +8,14 @@ import { MediaSigner } from './media-signing.js';
 import { CommandStore } from './store/commands.js';
 import { DeviceReturns } from './telemetry/device-returns.js';
 import { WebhookConfigStore } from './store/webhook-configs.js';
-import { STATE_FORMAT, STATE_VERSION, type SandboxState } from './store/state-file.js';
+import { STATE_FORMAT, STATE_VERSION, type SandboxState } from './state-file.js';
 import { SandboxHooks } from './hooks.js';
-import { TenantDirectory } from './tenancy.js';
+import { TenantDirectory } from './common/tenancy.js';
 import { RequestJournal } from './journal/journal.js';
 import { FaultBook } from './faults/rules.js';
 import { buildWorld, type BuiltWorld } from './scenario/build.js';
 import type { Scenario } from './scenario/scenario.js';
-import type { WorldChanges } from './store/world-store.js';
+import type { WorldChanges } from './world-store.js';
 import type { StateChangeSink } from './store/state-changes.js';
 
 export interface AppParams {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp-dir.js';
 import { BIN, runCli } from './harness.js';
-import { lockStateFile } from '../../src/sandbox/store/state-file.js';
+import { lockStateFile } from '../../src/sandbox/state-file.js';
 import { changeLogOf } from '../../src/sandbox/store/state-changes.js';
 
 const envOf = (configDir: string) => ({ FLEETCTL_CONFIG_DIR: configDir });

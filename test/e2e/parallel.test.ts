@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, startHarness, type CliResult, type SandboxHarness } from './harness.js';
 import { tempDir as newTempDir } from '../support/temp-dir.js';
-import { loadState } from '../../src/sandbox/store/state-file.js';
+import { loadState } from '../../src/sandbox/state-file.js';
 
 let h: SandboxHarness;
 let rebootable: string[];

@@ -5,7 +5,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { appendFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { loadState } from '../../src/sandbox/store/state-file.js';
+import { loadState } from '../../src/sandbox/state-file.js';
 import { changeLogOf } from '../../src/sandbox/store/state-changes.js';
 import { Harness, startHarness } from './harness.js';
 
