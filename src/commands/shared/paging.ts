@@ -5,6 +5,7 @@ import type { Output, Shape } from '../../output/render.js';
 import type { IOStreams } from '../../io/streams.js';
 import { parseSort, type SortKey } from '../../output/sort.js';
 import { requireNonEmpty, requireWholeNumber } from './validate.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MIN_LIMIT } from '../../shared/page-limits.js';
 
 export interface RawPagingFlags {
   limit?: string;
@@ -26,7 +27,7 @@ export interface ListPaging extends PageOptions {
 
 export function addPagingOptions(command: Command): Command {
   return command
-    .addOption(new Option('--limit <n>', 'items per page, 1 to 500 (default 50)'))
+    .addOption(new Option('--limit <n>', `items per page, ${MIN_LIMIT} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`))
     .option('--cursor <cursor>', 'start at this page (the next_cursor of an earlier answer)')
     .option('--all', 'follow next_cursor through every page')
     .option('--max-items <n>', 'stop after this many items in total')
