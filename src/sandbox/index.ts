@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ALL_SCOPES, type SandboxClient } from './auth/clients.js';
 import { CorruptStateError, StateSaver, loadState, lockStateFile, type LoadedState } from './state-file.js';
 import { StateTurns } from './store/state-turns.js';
-import type { HeldLock } from '../shared/file-lock.js';
+import type { HeldLock } from '../io/file-lock.js';
 import { chooseWorld, startupScenario, type WorldChoice } from './world-choice.js';
 import { problem } from './common/problems.js';
 import type { SandboxHooks } from './hooks.js';

@@ -3,7 +3,7 @@
 // replaced atomically); read at start, under its lock, and by a sandbox sharing it whenever another process changed
 // it (state-turns.ts). A file that cannot be read as sandbox state makes start-up fail and is never overwritten.
 import { writeFileAtomically } from '../io/atomic-file.js';
-import { acquireLock, type HeldLock } from '../shared/file-lock.js';
+import { acquireLock, type HeldLock } from '../io/file-lock.js';
 import { ensureParentDirectory } from '../io/directories.js';
 import type { WorldChanges } from './world-store.js';
 import type { CommandsState } from './store/commands.js';

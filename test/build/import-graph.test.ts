@@ -120,6 +120,7 @@ const FOLDERS_WITH_SUBFOLDERS = [...new Set([...graph.keys()].flatMap((file) => 
 const SHARED_WITH_THE_SANDBOX = [
   'src/shared/', 'src/openapi/', 'src/webhooks/', 'src/errors.ts',
   'src/io/atomic-file.ts', 'src/io/directories.ts', 'src/io/read-input.ts',
+  'src/io/file-lock.ts', 'src/io/lock-holder.ts', 'src/io/clock.ts',
 ];
 
 /** The schema readers of openapi/document-shapes.ts: what only the record boundary and openapi/ itself may use. */

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import Conf from 'conf';
 import { DiskFullError, diskFullOf, ExitCode } from '../../src/errors.js';
 import { Journal, type JournalHeader } from '../../src/bulk/journal.js';
-import { acquireLock } from '../../src/shared/file-lock.js';
+import { acquireLock } from '../../src/io/file-lock.js';
 import { writeFileAtomically } from '../../src/io/atomic-file.js';
 import { openConfigStore } from '../../src/config/store.js';
 import { recentRuns } from '../../src/commands/status/recent-runs.js';
