@@ -22,6 +22,7 @@ import { controlTokenFor, guardControlRoutes } from './control/control-token.js'
 import { isLoopbackHost } from '../shared/loopback.js';
 import { faultRulesOrUsageError, readDataFile, scenarioUsageError } from './control/data-file.js';
 import { createApp, type AppHandle } from './sandbox-app.js';
+import type { SandboxApp } from './app.js';
 import { MovingWorld } from './moving-world.js';
 import type { Scenario } from './scenario/scenario.js';
 import { DEFAULT_JOURNAL_SIZE, DEFAULT_REQUEST_TIMEOUT_MS, validateOptions, type SandboxOptions } from './options.js';
@@ -139,14 +140,7 @@ async function serveSandbox(opts: SandboxOptions, start: StartingWorld, state: H
       faults: new FaultInjector(opts.faultRate ?? 0, seed),
       // the sandbox's clock when one is injected (a test moves time rather than waiting); else a monotonic one
       rateLimiter: opts.rateLimit ? new RateLimiter(opts.rateLimit, opts.now ? () => now().getTime() : undefined) : null,
-      // whatever a request did is on the disk before the next holder loads it (kept() answered 503 if it could not be)
-      turn: turns ? (work) => turns.take(async () => {
-        try {
-          return await work();
-        } finally {
-          await saver?.durable().catch(() => undefined);
-        }
-      }) : undefined,
+      turn: turns ? takingTurns(turns, () => saver) : undefined,
     }),
   );
   server.on('clientError', answerClientError);
@@ -161,6 +155,26 @@ async function serveSandbox(opts: SandboxOptions, start: StartingWorld, state: H
   movingWorld.start();
   turns?.saw();
 
+  return runningSandbox({ app, baseUrl, controlToken, address: address.address }, async () => {
+    movingWorld.stop();
+    await webhookDelivery.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    // shared: every turn saved what it changed, and outside a turn the files are another's to write
+    if (turns) await saver?.close();
+    else await saver?.flush();
+  }, releaseState);
+}
+
+/** What a started sandbox tells its caller; `stop` runs once, however often close is called, and the state's lock goes after it. */
+function runningSandbox(
+  serving: { app: SandboxApp; baseUrl: string; controlToken: string | undefined; address: string },
+  stop: () => Promise<void>,
+  releaseState: () => void,
+): RunningSandbox {
+  const { app, baseUrl, controlToken, address } = serving;
   let closing: Promise<void> | undefined;
   return {
     baseUrl,
@@ -168,28 +182,32 @@ async function serveSandbox(opts: SandboxOptions, start: StartingWorld, state: H
     openapiUrl: `${baseUrl}/openapi/v1.json`,
     controlOpenapiUrl: `${baseUrl}/_sandbox/openapi.json`,
     controlToken,
-    listenAddress: address.address,
-    loopback: isLoopbackHost(address.address),
+    listenAddress: address,
+    loopback: isLoopbackHost(address),
     clients: app.clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
     organizations: app.world.refs.organizationList.map(organizationView),
     hooks: app.hooks,
     close: () =>
       (closing ??= (async () => {
         try {
-          movingWorld.stop();
-          await webhookDelivery.close();
-          await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeAllConnections();
-          });
-          // shared: every turn saved what it changed, and outside a turn the files are another's to write
-          if (turns) await saver?.close();
-          else await saver?.flush();
+          await stop();
         } finally {
           releaseState();
         }
       })()),
   };
+}
+
+/** Each request in its turn of the shared state file, saved before the turn passes. */
+function takingTurns(turns: StateTurns, saver: () => StateSaver | null): <T>(work: () => Promise<T>) => Promise<T> {
+  // whatever a request did is on the disk before the next holder loads it (kept() answered 503 if it could not be)
+  return (work) => turns.take(async () => {
+    try {
+      return await work();
+    } finally {
+      await saver()?.durable().catch(() => undefined);
+    }
+  });
 }
 
 /** A saver of the state file for the world `choice` (as `loaded` from it), writing it whole when it is new. */
