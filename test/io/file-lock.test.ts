@@ -45,6 +45,9 @@ describe('acquireLock', () => {
     second.release();
   });
 
+});
+
+describe('acquireLock, when a lock was left stale', () => {
   it('recovers the lock of a process that has ended', async () => {
     const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     writeFileSync(file, JSON.stringify({ pid: endedPid(), hostname: os.hostname(), acquired_at: '2026-01-01T00:00:00Z', purpose: 'config set', token: 'dead' }));
@@ -110,6 +113,9 @@ describe('acquireLock', () => {
     }
   });
 
+});
+
+describe('acquireLock among live holders', () => {
   it('a wait longer than a second says once what it waits for and who holds it', async () => {
     const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     const first = await acquireLock(file, { what: 'the store', waitMs: 0, purpose: 'config set' });
