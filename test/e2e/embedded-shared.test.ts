@@ -106,6 +106,9 @@ describe('the embedded sandbox, shared', () => {
     }
   }, 120_000);
 
+});
+
+describe('the embedded sandbox, shared with a server and from one run to the next', () => {
   it('a `fleetctl sandbox --state` serving the same file holds it while it runs: a --sandbox command names it, and goes on once it stops', async () => {
     const configDir = tempDir('fleetctl-shared-');
     const env = envOf(configDir);

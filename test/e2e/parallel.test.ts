@@ -82,6 +82,9 @@ describe('many processes at once', () => {
     expect(leftovers(configDir)).toEqual([]);
   }, 360_000);
 
+});
+
+describe('many processes at once, on one run and one cache', () => {
   it('two --resume of one run at once: the second is refused naming the run and the process, nothing is sent twice', async () => {
     const slow = await startHarness({ latencyMs: 700 });
     try {

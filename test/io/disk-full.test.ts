@@ -128,6 +128,9 @@ describe('a full disk', () => {
     expect(fs.readdirSync(dir)).toEqual(['state.lock']);
   });
 
+});
+
+describe('a full disk, for atomic replaces and the config store', () => {
   it('fails an atomic replace as DiskFullError naming the file replaced, its temporary removed', async () => {
     const dir = tempDir('fleetctl-full-');
     const file = path.join(dir, 'cache.json');

@@ -57,6 +57,9 @@ describe('acknowledged means kept', () => {
     }
   });
 
+});
+
+describe('acknowledged means kept, when writing fails', () => {
   it('a log whose last line was cut off (a crash mid-write) loses that line only; a log older than the state file is ignored', async () => {
     const statePath = await stateIn();
     const h = await startHarness({ statePath });
