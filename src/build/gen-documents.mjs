@@ -1,5 +1,5 @@
 // Generates code from the documents beside the API document, so no shape or name is written twice:
-//   src/openapi/control.gen.ts         types of the sandbox's control document (src/sandbox/control/openapi.json):
+//   src/openapi/control.gen.ts         types of the sandbox's control document (src/sandbox/common/control-openapi.json):
 //                                      fault rules, scenarios, the control routes' bodies (openapi-typescript), and
 //                                      the method and path of each operation
 //   src/openapi/local-files.gen.ts     types of the local files' JSON Schema (src/openapi/local-files.json): the config
@@ -30,7 +30,7 @@ export async function renderControlTypes(control) {
     METHODS.filter((method) => item[method]).map((method) => `  ${item[method].operationId}: { method: '${method.toUpperCase()}', path: '${template}' },`),
   );
   return [
-    await typesOf(control, 'src/sandbox/control/openapi.json'),
+    await typesOf(control, 'src/sandbox/common/control-openapi.json'),
     '/** The method and path template of each control operation. */',
     'export const CONTROL_OPERATIONS = {',
     ...rows,
@@ -150,4 +150,4 @@ export async function renderDocumentModules({ api, control, localFiles }) {
   };
 }
 
-export const CONTROL_DOCUMENT_PATH = path.join('src', 'sandbox', 'control', 'openapi.json');
+export const CONTROL_DOCUMENT_PATH = path.join('src', 'sandbox', 'common', 'control-openapi.json');

@@ -9,7 +9,7 @@ import { diskFullOf, type DiskFullError, UsageError } from '../errors.js';
 import { InputFileError, readTextFile, requireRegularFileOrMissing } from '../io/read-input.js';
 import type { DeviceCommandResult } from '../api/device-commands.js';
 import { isSuccess } from '../api/device-commands.js';
-import { acquireLock, type HeldLock } from '../shared/file-lock.js';
+import { acquireLock, type HeldLock } from '../io/file-lock.js';
 import { JournalReading, readJournalText, tornDevice, type BrakeLine, type JournalEntry, type JournalHeader, type JournalHistory, type JournalResult, type SendingLine, type WaitLine } from './journal-reader.js';
 
 export type { JournalEntry, JournalHeader, RunSettings } from './journal-reader.js';

@@ -1,5 +1,5 @@
 // The config store: named profiles and cached tokens in one JSON file (mode 0600), each change made under a
-// cross-process lock (src/shared/file-lock.ts). For a change, conf reads it, checks it against local-files.json's
+// cross-process lock (src/io/file-lock.ts). For a change, conf reads it, checks it against local-files.json's
 // ConfigFile (its `schema` option: ajv inside conf) and writes it atomically; the types are that document's
 // (local-files.gen.ts).
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { ConfigError, diskFullOf } from '../errors.js';
 import { loadKeepingSignals } from '../io/signals.js';
 import { ensureDirectory } from '../io/directories.js';
 import { removeLeftoverTemporaries } from '../io/atomic-file.js';
-import { acquireLock } from '../shared/file-lock.js';
+import { acquireLock } from '../io/file-lock.js';
 import { describeIssue, issueOf } from '../openapi/schema-check.js';
 import type { components } from '../openapi/local-files.gen.js';
 import localFiles from '../openapi/local-files.json' with { type: 'json' };

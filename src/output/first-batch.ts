@@ -1,6 +1,8 @@
 // The records that arrive together first (a page of a list), taken before any is printed: they decide which
 // columns a table or CSV has, since the spec leaves the fields of every record unshown. The rest stream on.
 
+import { MAX_LIMIT } from '../shared/page-limits.js';
+
 type Records = AsyncIterable<unknown> | Iterable<unknown>;
 
 export interface FirstBatch {
@@ -9,8 +11,8 @@ export interface FirstBatch {
   rest: AsyncIterable<unknown>;
 }
 
-/** Beyond this many, the first page is looked at no further (the API's largest page is 500 items). */
-const MOST = 500;
+/** Beyond this many, the first page is looked at no further: the API's largest page. */
+const MOST = MAX_LIMIT;
 
 const WAITING = Symbol('waiting');
 

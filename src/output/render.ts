@@ -10,6 +10,7 @@ import { csvHeader, csvRow, oneLine, personCell, tableHeads, tsvField } from './
 import { carries, chooseColumns, everyField } from './record-fields.js';
 import { isIdentifierColumn } from '../records/members.js';
 import { firstBatch } from './first-batch.js';
+import { MAX_LIMIT } from '../shared/page-limits.js';
 import { batchesOf } from './batches.js';
 import type { JqProgram, JqResult } from './jq.js';
 import type { YamlWriter } from './yaml.js';
@@ -43,7 +44,7 @@ export interface ListOptions {
 }
 
 /** Items in a jq run: a page at most, so memory stays flat; each run costs a few milliseconds. */
-const JQ_BATCH = 500;
+const JQ_BATCH = MAX_LIMIT;
 
 type Records = AsyncIterable<unknown> | Iterable<unknown>;
 

@@ -1,7 +1,7 @@
 // What route handlers share: the stores, signing keys, clock and the hooks for webhook delivery.
-import type { ApiContext, RequestContext } from './http/context.js';
-import type { Reply } from './http/reply.js';
-import type { WorldStore } from './store/world-store.js';
+import type { ApiContext, RequestContext } from './common/context.js';
+import type { Reply } from './common/reply.js';
+import type { WorldStore } from './world-store.js';
 import type { TokenStore } from './auth/tokens.js';
 import type { SandboxClient } from './auth/clients.js';
 import type { CursorCodec } from './paging.js';
@@ -9,7 +9,7 @@ import type { MediaSigner } from './media-signing.js';
 import type { CommandStore } from './store/commands.js';
 import type { WebhookConfigStore } from './store/webhook-configs.js';
 import type { SandboxHooks } from './hooks.js';
-import type { TenantDirectory } from './tenancy.js';
+import type { TenantDirectory } from './common/tenancy.js';
 import type { RequestJournal } from './journal/journal.js';
 import type { FaultBook } from './faults/rules.js';
 import type { Scenario } from './scenario/scenario.js';
@@ -75,7 +75,7 @@ export interface PublicRoute {
 }
 
 /**
- * A control route (/_sandbox/...): an operation of the control document (control/openapi.json), checked against
+ * A control route (/_sandbox/...): an operation of the control document (common/control-openapi.json), checked against
  * it when the router is built, its JSON body checked against the document's schema before the handler runs.
  */
 export interface ControlRoute extends PublicRoute {

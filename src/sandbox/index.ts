@@ -1,16 +1,16 @@
 // The sandbox: a stateful local emulator of the Fleet and Telematics API (issue 3).
 //   const sb = await startSandbox({ port: 0, seed: 7 });  ...  await sb.close();
 // State lives in memory; with statePath it is loaded at start, and every change is on the disk before the
-// request that made it is answered (store/state-file.ts). With a state file, the world is the one the file describes
+// request that made it is answered (state-file.ts). With a state file, the world is the one the file describes
 // (its seed, device count and anchor win: world-choice.ts); with shareState too, processes serve it by turns.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ALL_SCOPES, type SandboxClient } from './auth/clients.js';
-import { CorruptStateError, StateSaver, loadState, lockStateFile, type LoadedState } from './store/state-file.js';
+import { CorruptStateError, StateSaver, loadState, lockStateFile, type LoadedState } from './state-file.js';
 import { StateTurns } from './store/state-turns.js';
-import type { HeldLock } from '../shared/file-lock.js';
+import type { HeldLock } from '../io/file-lock.js';
 import { chooseWorld, startupScenario, type WorldChoice } from './world-choice.js';
-import { problem } from './http/problems.js';
+import { problem } from './common/problems.js';
 import type { SandboxHooks } from './hooks.js';
 import { FaultInjector, RateLimiter } from './resilience.js';
 import { answerClientError, createRequestHandler } from './http/server.js';
@@ -22,7 +22,8 @@ import { controlTokenFor, guardControlRoutes } from './control/control-token.js'
 import { isLoopbackHost } from '../shared/loopback.js';
 import { faultRulesOrUsageError, readDataFile, scenarioUsageError } from './control/data-file.js';
 import { createApp, type AppHandle } from './sandbox-app.js';
-import { MovingWorld } from './telemetry/moving-world.js';
+import type { SandboxApp } from './app.js';
+import { MovingWorld } from './moving-world.js';
 import type { Scenario } from './scenario/scenario.js';
 import { DEFAULT_JOURNAL_SIZE, DEFAULT_REQUEST_TIMEOUT_MS, validateOptions, type SandboxOptions } from './options.js';
 import { serverFor } from './tls-certificate.js';
@@ -31,7 +32,7 @@ import { serverTimeouts } from '../shared/server-timeouts.js';
 
 export { serverTimeouts } from '../shared/server-timeouts.js';
 
-export { CorruptStateError } from './store/state-file.js';
+export { CorruptStateError } from './state-file.js';
 export type { WebhookConfigChange } from './hooks.js';
 export { ALL_SCOPES };
 export type { SandboxOptions } from './options.js';
@@ -139,14 +140,7 @@ async function serveSandbox(opts: SandboxOptions, start: StartingWorld, state: H
       faults: new FaultInjector(opts.faultRate ?? 0, seed),
       // the sandbox's clock when one is injected (a test moves time rather than waiting); else a monotonic one
       rateLimiter: opts.rateLimit ? new RateLimiter(opts.rateLimit, opts.now ? () => now().getTime() : undefined) : null,
-      // whatever a request did is on the disk before the next holder loads it (kept() answered 503 if it could not be)
-      turn: turns ? (work) => turns.take(async () => {
-        try {
-          return await work();
-        } finally {
-          await saver?.durable().catch(() => undefined);
-        }
-      }) : undefined,
+      turn: turns ? takingTurns(turns, () => saver) : undefined,
     }),
   );
   server.on('clientError', answerClientError);
@@ -161,6 +155,26 @@ async function serveSandbox(opts: SandboxOptions, start: StartingWorld, state: H
   movingWorld.start();
   turns?.saw();
 
+  return runningSandbox({ app, baseUrl, controlToken, address: address.address }, async () => {
+    movingWorld.stop();
+    await webhookDelivery.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    // shared: every turn saved what it changed, and outside a turn the files are another's to write
+    if (turns) await saver?.close();
+    else await saver?.flush();
+  }, releaseState);
+}
+
+/** What a started sandbox tells its caller; `stop` runs once, however often close is called, and the state's lock goes after it. */
+function runningSandbox(
+  serving: { app: SandboxApp; baseUrl: string; controlToken: string | undefined; address: string },
+  stop: () => Promise<void>,
+  releaseState: () => void,
+): RunningSandbox {
+  const { app, baseUrl, controlToken, address } = serving;
   let closing: Promise<void> | undefined;
   return {
     baseUrl,
@@ -168,28 +182,32 @@ async function serveSandbox(opts: SandboxOptions, start: StartingWorld, state: H
     openapiUrl: `${baseUrl}/openapi/v1.json`,
     controlOpenapiUrl: `${baseUrl}/_sandbox/openapi.json`,
     controlToken,
-    listenAddress: address.address,
-    loopback: isLoopbackHost(address.address),
+    listenAddress: address,
+    loopback: isLoopbackHost(address),
     clients: app.clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
     organizations: app.world.refs.organizationList.map(organizationView),
     hooks: app.hooks,
     close: () =>
       (closing ??= (async () => {
         try {
-          movingWorld.stop();
-          await webhookDelivery.close();
-          await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeAllConnections();
-          });
-          // shared: every turn saved what it changed, and outside a turn the files are another's to write
-          if (turns) await saver?.close();
-          else await saver?.flush();
+          await stop();
         } finally {
           releaseState();
         }
       })()),
   };
+}
+
+/** Each request in its turn of the shared state file, saved before the turn passes. */
+function takingTurns(turns: StateTurns, saver: () => StateSaver | null): <T>(work: () => Promise<T>) => Promise<T> {
+  // whatever a request did is on the disk before the next holder loads it (kept() answered 503 if it could not be)
+  return (work) => turns.take(async () => {
+    try {
+      return await work();
+    } finally {
+      await saver()?.durable().catch(() => undefined);
+    }
+  });
 }
 
 /** A saver of the state file for the world `choice` (as `loaded` from it), writing it whole when it is new. */

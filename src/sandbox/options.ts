@@ -15,7 +15,7 @@ export interface SandboxOptions {
   /** What this sandbox is for, recorded in the lock and shown to those who wait for it (the command that runs). */
   lockPurpose?: string;
   /**
-   * How long to wait for the state file's lock (store/state-file.ts): for another sandbox using statePath to stop,
+   * How long to wait for the state file's lock (state-file.ts): for another sandbox using statePath to stop,
    * or with shareState for another's request; 0, the default, refuses at once.
    */
   stateLockWaitMs?: number;
@@ -26,7 +26,7 @@ export interface SandboxOptions {
   shareState?: boolean;
   seed?: number;
   devices?: number;
-  /** A scenario file (YAML or JSON) to start from (control/openapi.json, schema Scenario). */
+  /** A scenario file (YAML or JSON) to start from (common/control-openapi.json, schema Scenario). */
   scenarioFile?: string;
   /** A scenario document, as parsed (instead of scenarioFile). */
   scenario?: unknown;

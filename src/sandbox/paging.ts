@@ -3,10 +3,10 @@
 // an HMAC of it with the sandbox's secret. A tampered cursor, or one issued for another query or another
 // client, is 400 cursor.invalid. `limit` may change between pages; every other query parameter may not.
 import { createHash, createHmac } from 'node:crypto';
-import { invalidParameter, problem } from './http/problems.js';
-import type { ApiContext } from './http/context.js';
-import type { Reply } from './http/reply.js';
-import { single } from './http/params.js';
+import { invalidParameter, problem } from './common/problems.js';
+import type { ApiContext } from './common/context.js';
+import type { Reply } from './common/reply.js';
+import { single } from './common/params.js';
 import { constantTimeEqual } from '../shared/constant-time.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, MIN_LIMIT } from '../shared/page-limits.js';
 

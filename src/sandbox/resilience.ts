@@ -1,6 +1,6 @@
 // Knobs for testing a client's resilience: a per-client token bucket (--rate-limit), injected faults
 // (--fault-rate) and added latency (--latency).
-import { Prng, hash32 } from './seed/prng.js';
+import { Prng, hash32 } from './common/prng.js';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 

@@ -8,14 +8,14 @@ import { MediaSigner } from './media-signing.js';
 import { CommandStore } from './store/commands.js';
 import { DeviceReturns } from './telemetry/device-returns.js';
 import { WebhookConfigStore } from './store/webhook-configs.js';
-import { STATE_FORMAT, STATE_VERSION, type SandboxState } from './store/state-file.js';
+import { STATE_FORMAT, STATE_VERSION, type SandboxState } from './state-file.js';
 import { SandboxHooks } from './hooks.js';
-import { TenantDirectory } from './tenancy.js';
+import { TenantDirectory } from './common/tenancy.js';
 import { RequestJournal } from './journal/journal.js';
 import { FaultBook } from './faults/rules.js';
 import { buildWorld, type BuiltWorld } from './scenario/build.js';
 import type { Scenario } from './scenario/scenario.js';
-import type { WorldChanges } from './store/world-store.js';
+import type { WorldChanges } from './world-store.js';
 import type { StateChangeSink } from './store/state-changes.js';
 
 export interface AppParams {
@@ -85,23 +85,8 @@ export function createApp(params: AppParams): AppHandle {
     cursors: new CursorCodec(p.secret),
     media: new MediaSigner(p.secret, p.now),
   });
-  // what goes with a world, replaced with it (reset, a scenario loaded); `saved`: as the state file has it
-  const worldParts = (next: BuiltWorld, scenario: Scenario | null, saved?: SandboxState) => {
-    const parts = {
-      world: next.world,
-      clients: next.clients,
-      scenario,
-      tenants: new TenantDirectory(() => app.world.organizations.values()),
-      commands: new CommandStore(saved?.commands),
-      returns: new DeviceReturns(p.seed, scenario?.device_reporting),
-      webhooks: saved ? new WebhookConfigStore(p.now, saved.webhooks) : webhookStoreOf(next, p.now),
-    };
-    // devices rebooted in earlier runs come back (or have come back) as they would have here
-    parts.returns.replay(parts.world, parts.commands.executed());
-    // built from the saved state or the scenario: only what the API changes from here is reported
-    parts.world.onChange = parts.commands.onChange = parts.webhooks.onChange = record;
-    return parts;
-  };
+  const worldParts = (next: BuiltWorld, scenario: Scenario | null, saved?: SandboxState) =>
+    worldPartsOf(next, scenario, saved, { seed: p.seed, now: p.now, record, organizations: () => app.world.organizations.values() });
 
   const app: SandboxApp = {
     startedAt: p.now(),
@@ -135,19 +120,7 @@ export function createApp(params: AppParams): AppHandle {
     setBaseUrl(url) {
       baseUrl = url;
     },
-    snapshot: (): SandboxState => ({
-      format: STATE_FORMAT,
-      version: STATE_VERSION,
-      seed: p.seed,
-      devices: p.devices,
-      secret: p.secret.toString('hex'),
-      anchor: new Date(p.anchorMs).toISOString(),
-      scenario: app.scenario,
-      world: app.world.getChanges(),
-      commands: app.commands.toJSON(),
-      webhooks: app.webhooks.toJSON(),
-      tokens: app.tokens.toJSON(),
-    }),
+    snapshot: () => snapshotOf(p, app),
     persistTo(saver) {
       persistence = saver;
     },
@@ -161,6 +134,49 @@ export function createApp(params: AppParams): AppHandle {
         throw err;
       }
     },
+  };
+}
+
+interface WorldPartsContext {
+  seed: number;
+  now: () => Date;
+  record: StateChangeSink;
+  /** The organizations of the world the app serves at the time of asking. */
+  organizations: ConstructorParameters<typeof TenantDirectory>[0];
+}
+
+/** What goes with a world, replaced with it (reset, a scenario loaded); `saved`: as the state file has it. */
+function worldPartsOf(next: BuiltWorld, scenario: Scenario | null, saved: SandboxState | undefined, ctx: WorldPartsContext) {
+  const parts = {
+    world: next.world,
+    clients: next.clients,
+    scenario,
+    tenants: new TenantDirectory(ctx.organizations),
+    commands: new CommandStore(saved?.commands),
+    returns: new DeviceReturns(ctx.seed, scenario?.device_reporting),
+    webhooks: saved ? new WebhookConfigStore(ctx.now, saved.webhooks) : webhookStoreOf(next, ctx.now),
+  };
+  // devices rebooted in earlier runs come back (or have come back) as they would have here
+  parts.returns.replay(parts.world, parts.commands.executed());
+  // built from the saved state or the scenario: only what the API changes from here is reported
+  parts.world.onChange = parts.commands.onChange = parts.webhooks.onChange = ctx.record;
+  return parts;
+}
+
+/** Everything the state file keeps of the app, for the world `p` describes. */
+function snapshotOf(p: Pick<AppParams, 'seed' | 'devices' | 'secret' | 'anchorMs'>, app: SandboxApp): SandboxState {
+  return {
+    format: STATE_FORMAT,
+    version: STATE_VERSION,
+    seed: p.seed,
+    devices: p.devices,
+    secret: p.secret.toString('hex'),
+    anchor: new Date(p.anchorMs).toISOString(),
+    scenario: app.scenario,
+    world: app.world.getChanges(),
+    commands: app.commands.toJSON(),
+    webhooks: app.webhooks.toJSON(),
+    tokens: app.tokens.toJSON(),
   };
 }
 

@@ -1,7 +1,7 @@
 // Which world a sandbox serves: the state file's when there is one (its seed, size, secret, anchor and scenario
 // win), else the options'. Read at start, and again whenever another process sharing the file changed it.
 import { randomBytes } from 'node:crypto';
-import { CorruptStateError, type LoadedState, type SandboxState } from './store/state-file.js';
+import { CorruptStateError, type LoadedState, type SandboxState } from './state-file.js';
 import { scenarioOrUsageError, readDataFile } from './control/data-file.js';
 import { asScenario, type Scenario } from './scenario/scenario.js';
 import { DEFAULT_DEVICES, DEFAULT_SEED, type SandboxOptions } from './options.js';

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import api from '../../src/openapi/v1.json' with { type: 'json' };
 import localFiles from '../../src/openapi/local-files.json' with { type: 'json' };
-import control from '../../src/sandbox/control/openapi.json' with { type: 'json' };
+import control from '../../src/sandbox/common/control-openapi.json' with { type: 'json' };
 import { CONTROL_OPERATIONS } from '../../src/openapi/control.gen.js';
 
 type Doc = Record<string, any>;

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { BIN } from './harness.js';
-import { loadState } from '../../src/sandbox/store/state-file.js';
+import { loadState } from '../../src/sandbox/state-file.js';
 
 // the seeded world's first fleet: 35 devices, 31 of which can reboot
 export const FLEET = 'a82784ac-01c6-42cf-869c-62428c14904b';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp-dir.js';
 import { BIN, runCli } from './harness.js';
-import { lockStateFile } from '../../src/sandbox/store/state-file.js';
+import { lockStateFile } from '../../src/sandbox/state-file.js';
 import { changeLogOf } from '../../src/sandbox/store/state-changes.js';
 
 const envOf = (configDir: string) => ({ FLEETCTL_CONFIG_DIR: configDir });
@@ -106,6 +106,9 @@ describe('the embedded sandbox, shared', () => {
     }
   }, 120_000);
 
+});
+
+describe('the embedded sandbox, shared with a server and from one run to the next', () => {
   it('a `fleetctl sandbox --state` serving the same file holds it while it runs: a --sandbox command names it, and goes on once it stops', async () => {
     const configDir = tempDir('fleetctl-shared-');
     const env = envOf(configDir);

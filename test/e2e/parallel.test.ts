@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, startHarness, type CliResult, type SandboxHarness } from './harness.js';
 import { tempDir as newTempDir } from '../support/temp-dir.js';
-import { loadState } from '../../src/sandbox/store/state-file.js';
+import { loadState } from '../../src/sandbox/state-file.js';
 
 let h: SandboxHarness;
 let rebootable: string[];
@@ -82,6 +82,9 @@ describe('many processes at once', () => {
     expect(leftovers(configDir)).toEqual([]);
   }, 360_000);
 
+});
+
+describe('many processes at once, on one run and one cache', () => {
   it('two --resume of one run at once: the second is refused naming the run and the process, nothing is sent twice', async () => {
     const slow = await startHarness({ latencyMs: 700 });
     try {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import Conf from 'conf';
 import { DiskFullError, diskFullOf, ExitCode } from '../../src/errors.js';
 import { Journal, type JournalHeader } from '../../src/bulk/journal.js';
-import { acquireLock } from '../../src/shared/file-lock.js';
+import { acquireLock } from '../../src/io/file-lock.js';
 import { writeFileAtomically } from '../../src/io/atomic-file.js';
 import { openConfigStore } from '../../src/config/store.js';
 import { recentRuns } from '../../src/commands/status/recent-runs.js';
@@ -128,6 +128,9 @@ describe('a full disk', () => {
     expect(fs.readdirSync(dir)).toEqual(['state.lock']);
   });
 
+});
+
+describe('a full disk, for atomic replaces and the config store', () => {
   it('fails an atomic replace as DiskFullError naming the file replaced, its temporary removed', async () => {
     const dir = tempDir('fleetctl-full-');
     const file = path.join(dir, 'cache.json');

@@ -1,12 +1,12 @@
-// The control routes' own OpenAPI document (src/sandbox/control/openapi.json, served at /_sandbox/openapi.json):
+// The control routes' own OpenAPI document (src/sandbox/common/control-openapi.json, served at /_sandbox/openapi.json):
 // valid, in step with the router (which refuses to start on drift), and describing what the routes answer.
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import document from '../../src/sandbox/control/openapi.json' with { type: 'json' };
+import document from '../../src/sandbox/common/control-openapi.json' with { type: 'json' };
 import apiDocument from '../../src/openapi/v1.json' with { type: 'json' };
-import { controlOperations } from '../../src/sandbox/control/document.js';
+import { controlOperations } from '../../src/sandbox/common/control-document.js';
 import { worldRoutes } from '../../src/sandbox/control/world-routes.js';
 import { faultRoutes } from '../../src/sandbox/control/fault-routes.js';
 import { journalRoutes } from '../../src/sandbox/control/journal-routes.js';

@@ -2,7 +2,7 @@
 // endpoints and delivered as webhooks to subscribers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/sandbox/sandbox-app.js';
-import { MovingWorld, type DeviceReport } from '../../src/sandbox/telemetry/moving-world.js';
+import { MovingWorld, type DeviceReport } from '../../src/sandbox/moving-world.js';
 import { buildEnvelope, startReceiver, validateEnvelope, type ReceivedDelivery } from '../../src/webhooks/index.js';
 import type { EmittedEvent } from '../../src/sandbox/hooks.js';
 import { startHarness } from './harness.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { lockStateFile } from '../../src/sandbox/store/state-file.js';
+import { lockStateFile } from '../../src/sandbox/state-file.js';
 import { Harness } from './harness.js';
 import { tempDir } from '../support/temp-dir.js';
 

@@ -5,7 +5,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { appendFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { loadState } from '../../src/sandbox/store/state-file.js';
+import { loadState } from '../../src/sandbox/state-file.js';
 import { changeLogOf } from '../../src/sandbox/store/state-changes.js';
 import { Harness, startHarness } from './harness.js';
 
@@ -57,6 +57,9 @@ describe('acknowledged means kept', () => {
     }
   });
 
+});
+
+describe('acknowledged means kept, when writing fails', () => {
   it('a log whose last line was cut off (a crash mid-write) loses that line only; a log older than the state file is ignored', async () => {
     const statePath = await stateIn();
     const h = await startHarness({ statePath });

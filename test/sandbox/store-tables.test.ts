@@ -2,9 +2,9 @@
 // between index buckets, and the records they show.
 import { describe, expect, it } from 'vitest';
 import { IdColumn } from '../../src/sandbox/store/id-column.js';
-import { WorldStore } from '../../src/sandbox/store/world-store.js';
-import { Prng, formatUuid } from '../../src/sandbox/seed/prng.js';
-import { isoString } from '../../src/sandbox/store/iso-time.js';
+import { WorldStore } from '../../src/sandbox/world-store.js';
+import { Prng, formatUuid } from '../../src/sandbox/common/prng.js';
+import { isoString } from '../../src/sandbox/common/iso-time.js';
 
 describe('IdColumn', () => {
   it('finds every id it indexed, through growth and rehashing, and nothing else', () => {

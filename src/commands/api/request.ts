@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.js';
 import { checkIdempotencyKey } from '../../api/device-commands.js';
 import { PageParameterError, parseLimit } from '../../api/paginate.js';
 import { quoteInput } from '../../shared/terminal-text.js';
+import { MAX_LIMIT, MIN_LIMIT } from '../../shared/page-limits.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../../io/read-input.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -69,7 +70,7 @@ function checkedLimit(value: string): string {
   try {
     return String(parseLimit(value));
   } catch (error) {
-    throw error instanceof PageParameterError ? error.as('the limit parameter', 'page sizes are 1 to 500') : error;
+    throw error instanceof PageParameterError ? error.as('the limit parameter', `page sizes are ${MIN_LIMIT} to ${MAX_LIMIT}`) : error;
   }
 }
 

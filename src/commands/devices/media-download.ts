@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Deps } from '../../factory.js';
 import { ApiError, FleetctlError, InvalidResponseError, NetworkError, UsageError } from '../../errors.js';
 import type { Transport } from '../../http/transport.js';
+import { MAX_LIMIT } from '../../shared/page-limits.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
@@ -124,7 +125,7 @@ async function mediaToDownload(deps: DevicesMediaDownloadDeps, opts: DevicesMedi
   const pager = api.list(
     'listDeviceMedia',
     { pathParams: { hardwareId: opts.hardwareId }, query: dateQuery(opts.window), signal: deps.signal },
-    { limit: 500, all: true },
+    { limit: MAX_LIMIT, all: true },
   );
   const found: MediaItem[] = [];
   const wanted = new Set(opts.mediaIds);

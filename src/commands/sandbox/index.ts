@@ -36,7 +36,7 @@ export function newSandboxCommand(deps: Deps): Command {
     const state = flags.state ?? sandbox.opts<{ state?: string }>().state;
     const file = requireRegularFileOrMissing(state ?? embeddedStatePath(deps.configDir()), '--state');
     // not under a sandbox still using it: that one would save its world again when it stops
-    const { lockStateFile } = await import('../../sandbox/store/state-file.js');
+    const { lockStateFile } = await import('../../sandbox/state-file.js');
     const { changeLogOf } = await import('../../sandbox/store/state-changes.js');
     const lock = await lockStateFile(file, { waitMs: state === undefined ? EMBEDDED_STATE_WAIT_MS : 0, notice: (line) => deps.io.info(line), noticeAfterMs: EMBEDDED_NOTICE_AFTER_MS, purpose: 'fleetctl sandbox reset' });
     try {

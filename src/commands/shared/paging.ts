@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.js';
 import { cursorWords, type CursorFlag, type CursorHintDeps } from './cursor-hint.js';
 import { parseSort, type SortKey } from '../../output/sort.js';
 import { requireNonEmpty, requireWholeNumber } from './validate.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MIN_LIMIT } from '../../shared/page-limits.js';
 
 export interface RawPagingFlags {
   limit?: string;
@@ -27,7 +28,7 @@ export interface ListPaging extends PageOptions {
 
 export function addPagingOptions(command: Command): Command {
   return command
-    .addOption(new Option('--limit <n>', 'items per page, 1 to 500 (default 50)'))
+    .addOption(new Option('--limit <n>', `items per page, ${MIN_LIMIT} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`))
     .option('--cursor <cursor>', 'start at this page (the next_cursor of an earlier answer)')
     .option('--all', 'follow next_cursor through every page')
     .option('--max-items <n>', 'stop after this many items in total')

@@ -7,6 +7,7 @@ import type { IOStreams } from '../../io/streams.js';
 import type { PromptChoice, SearchItem } from '../../io/prompter.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { safeText } from '../../shared/terminal-text.js';
+import { MAX_LIMIT } from '../../shared/page-limits.js';
 import { isIdentifierColumn } from '../../records/members.js';
 import { rephrase } from './api-errors.js';
 
@@ -92,8 +93,8 @@ export interface ListCheck<T> extends Omit<ListPick<T>, 'filters' | 'key'> {
   unavailable?: (item: T) => string | undefined;
 }
 
-/** Several items of a list operation, ticked in one list of its first `max` items. */
-export async function checkFromList<T>(deps: PickerDeps, spec: ListCheck<T>, max = 500): Promise<T[]> {
+/** Several items of a list operation, ticked in one list of its first `max` items (one page, the largest). */
+export async function checkFromList<T>(deps: PickerDeps, spec: ListCheck<T>, max = MAX_LIMIT): Promise<T[]> {
   const api = await deps.api();
   const pager = spec.list(api, { limit: max, all: false });
   const items = await explained(spec, collect(pager));

@@ -1,6 +1,6 @@
 // Bearer token check for API routes. spec (Authentication 5): missing, malformed or expired token → 401;
 // missing required scope → 403. The 401s carry WWW-Authenticate (RFC 6750 section 3).
-import { problem } from '../http/problems.js';
+import { problem } from '../common/problems.js';
 import type { TokenRecord, TokenStore } from './tokens.js';
 
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;

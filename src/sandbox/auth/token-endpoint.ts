@@ -1,9 +1,9 @@
 // POST /connect/token: OAuth 2.0 client credentials (RFC 6749 section 4.4). Client authentication by
 // form fields (client_id, client_secret) or HTTP Basic (RFC 6749 2.3.1). Errors are RFC 6749 5.2 JSON.
 import { constantTimeEqual } from '../../shared/constant-time.js';
-import type { RequestContext } from '../http/context.js';
-import type { Reply } from '../http/reply.js';
-import { ProblemError } from '../http/problems.js';
+import type { RequestContext } from '../common/context.js';
+import type { Reply } from '../common/reply.js';
+import { ProblemError } from '../common/problems.js';
 import type { SandboxClient } from './clients.js';
 import type { TokenStore } from './tokens.js';
 

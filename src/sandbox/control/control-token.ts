@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { constantTimeEqual } from '../../shared/constant-time.js';
 import { isLoopbackHost } from '../../shared/loopback.js';
-import { ProblemError } from '../http/problems.js';
+import { ProblemError } from '../common/problems.js';
 import type { ControlRoute } from '../app.js';
 
 const REALM = 'fleetctl-sandbox-control';

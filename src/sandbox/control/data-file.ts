@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { parseYaml } from '../../io/read-input.js';
 import { asScenario, ScenarioError, type Scenario } from '../scenario/scenario.js';
 import { checkShape, describeIssue, fileShapeError } from '../../openapi/schema-check.js';
-import { CONTROL_DOCUMENT } from './document.js';
+import { CONTROL_DOCUMENT } from '../common/control-document.js';
 import { faultRuleIssue, type FaultRuleInput } from '../faults/rules.js';
 
 /** The parsed content of a YAML or JSON file (JSON by its .json name, YAML otherwise; YAML reads JSON too). */

@@ -1,5 +1,5 @@
-// Control routes of the targeted faults: add, list, remove one, clear (control/openapi.json, tag faults).
-import { invalidBody, problem } from '../http/problems.js';
+// Control routes of the targeted faults: add, list, remove one, clear (common/control-openapi.json, tag faults).
+import { invalidBody, problem } from '../common/problems.js';
 import { describeAnswer } from '../faults/answer.js';
 import { faultRuleIssue, type FaultRuleInput } from '../faults/rules.js';
 import type { ControlRoute } from '../app.js';

@@ -1,4 +1,4 @@
-// Every control route (/_sandbox/*), one per operation of the control document (control/openapi.json).
+// Every control route (/_sandbox/*), one per operation of the control document (common/control-openapi.json).
 import { worldRoutes } from './world-routes.js';
 import { faultRoutes } from './fault-routes.js';
 import { journalRoutes } from './journal-routes.js';

@@ -1,6 +1,6 @@
-// GET /_sandbox/requests: the request journal, filtered (control/openapi.json, tag journal).
-import { invalidParameter } from '../http/problems.js';
-import { optionalBoolean, optionalString } from '../http/params.js';
+// GET /_sandbox/requests: the request journal, filtered (common/control-openapi.json, tag journal).
+import { invalidParameter } from '../common/problems.js';
+import { optionalBoolean, optionalString } from '../common/params.js';
 import type { StatusFilter } from '../journal/journal.js';
 import type { ControlRoute } from '../app.js';
 

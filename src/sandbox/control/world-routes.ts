@@ -1,13 +1,13 @@
 // Control routes of the world: readiness, this document, scenarios, reset, the executed commands and the
 // signed media downloads.
-import { invalidBody, notFound, problem } from '../http/problems.js';
+import { invalidBody, notFound, problem } from '../common/problems.js';
 import { mediaDeviceSeq } from '../seed/telemetry.js';
-import { hash32, Prng } from '../seed/prng.js';
-import { controlDocument } from './document.js';
+import { hash32, Prng } from '../common/prng.js';
+import { controlDocument } from '../common/control-document.js';
 import { ScenarioError, type Scenario } from '../scenario/scenario.js';
 import { organizationView } from '../routes/views.js';
 import type { ControlRoute } from '../app.js';
-import type { MediaRecord } from '../store/records.js';
+import type { MediaRecord } from '../common/records.js';
 
 export const worldRoutes: ControlRoute[] = [
   {

@@ -1,8 +1,8 @@
 // How a fault rule answers: an error as the spec says errors look (problem+json with a stable code and, for
 // 429 and 503, Retry-After; RFC 6749 JSON for 400 and 401 from the token endpoint), or a damaged body.
-import { problem, problemReply } from '../http/problems.js';
+import { problem, problemReply } from '../common/problems.js';
 import { scopeFor, OPERATIONS } from '../../openapi/operations.js';
-import type { Reply } from '../http/reply.js';
+import type { Reply } from '../common/reply.js';
 import type { FaultAnswer, FaultRule } from './rules.js';
 
 const DEFAULT_CODES: Record<number, string> = {

@@ -3,7 +3,7 @@
 // first that matches and wins its probability draw answers, `times` times at most.
 import { compileTemplate, fitsTemplate, pathSegments, type PathTemplate } from '../../openapi/path-template.js';
 import { OPERATIONS } from '../../openapi/operations.js';
-import { Prng, hash32 } from '../seed/prng.js';
+import { Prng, hash32 } from '../common/prng.js';
 import type { SchemaIssue } from '../../openapi/schema-check.js';
 import type { components } from '../../openapi/control.gen.js';
 
@@ -12,7 +12,7 @@ export const TOKEN_OPERATION_ID = 'requestToken';
 
 type ControlSchema = components['schemas'];
 
-/** The shapes of the control document (control/openapi.json), so a rule has one definition. */
+/** The shapes of the control document (common/control-openapi.json), so a rule has one definition. */
 export type FaultMatch = ControlSchema['FaultMatch'];
 export type FaultAnswer = ControlSchema['FaultAnswer'];
 /** What POST /_sandbox/faults takes, once its schema has accepted it. */

@@ -1,7 +1,7 @@
 // The sandbox's wrapper of the schema validator: a JSON request body that does not conform to its schema is
 // 400 request.invalid_body, problem+json with invalid_params naming the member (from the instance path).
 import { checkShape, type SchemaDocument, type SchemaIssue } from '../../openapi/schema-check.js';
-import { invalidBody, problem } from './problems.js';
+import { invalidBody, problem } from '../common/problems.js';
 
 export type JsonObject = Record<string, unknown>;
 

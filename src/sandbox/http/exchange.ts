@@ -1,7 +1,7 @@
 // One request as the journal and the fault rules see it: which operation and device it is about, which client
 // sent it, what fault (if any) answered it, and at the end the journal entry, secrets redacted.
 import type { IncomingMessage } from 'node:http';
-import type { RequestContext } from './context.js';
+import type { RequestContext } from '../common/context.js';
 import type { RouteEntry, SandboxApp } from '../app.js';
 import { bearerToken } from '../auth/bearer.js';
 import { tokenRequestClientId } from '../auth/token-endpoint.js';

@@ -2,7 +2,7 @@
 // A path that no template matches is 404 route.not_found; a path that matches with another method is 405
 // method.not_allowed (+ Allow); HEAD is served wherever GET is (HTTP requires it; Node sends no body).
 // Parameters are decoded after the match: bad percent-encoding is 400 naming the chosen template's parameter.
-import { problem } from './problems.js';
+import { problem } from '../common/problems.js';
 import { compileTemplate, decodeParams, fitsTemplate, mostSpecific, pathSegments, type PathTemplate } from '../../openapi/path-template.js';
 
 export interface Route<H> {

@@ -4,9 +4,9 @@
 // are journalled (GET /_sandbox/requests) once answered.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { IncompleteRequestError, parseJsonBody, readBody, type AuthContext, type RequestContext } from './context.js';
-import type { Reply } from './reply.js';
-import { ProblemError, problem, problemReply } from './problems.js';
+import { IncompleteRequestError, parseJsonBody, readBody, type AuthContext, type RequestContext } from '../common/context.js';
+import type { Reply } from '../common/reply.js';
+import { ProblemError, problem, problemReply } from '../common/problems.js';
 import { Exchange } from './exchange.js';
 import type { Router } from './router.js';
 import type { ApiRoute, PublicRoute, RouteEntry, SandboxApp } from '../app.js';

@@ -1,13 +1,13 @@
 // Device commands: reboot and wake-up (spec: Devices rules 1-3). Each executed command is logged for
 // GET /_sandbox/commands; a replayed one is answered from its idempotency record and not executed again.
 import { createHash, randomUUID } from 'node:crypto';
-import { problem, invalidBody } from '../http/problems.js';
+import { problem, invalidBody } from '../common/problems.js';
 import { CommandStore } from '../store/commands.js';
 import { deviceByHardwareId } from './lookup.js';
-import type { ApiContext } from '../http/context.js';
-import type { Reply } from '../http/reply.js';
+import type { ApiContext } from '../common/context.js';
+import type { Reply } from '../common/reply.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
-import type { Capability } from '../store/records.js';
+import type { Capability } from '../common/records.js';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 

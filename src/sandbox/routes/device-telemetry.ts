@@ -1,6 +1,6 @@
 // Per-device telemetry: events, last reported state, media items and the live position.
-import { dateWindow, listParam, optionalBoolean } from '../http/params.js';
-import { problem } from '../http/problems.js';
+import { dateWindow, listParam, optionalBoolean } from '../common/params.js';
+import { problem } from '../common/problems.js';
 import { timeOrderedPage } from '../paging.js';
 import { deviceByHardwareId } from './lookup.js';
 import { deviceEventSummaryView, mediaView } from './views.js';

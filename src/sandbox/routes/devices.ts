@@ -1,15 +1,15 @@
 // Devices: list, get, and the assignment state machine (spec: Devices, States and transitions).
 // Sandbox choice: assigning to a vehicle that is unknown or outside the caller's tenant is
 // 400 request.invalid_body naming vehicle_id (a 404 would be indistinguishable from an unknown device).
-import { optionalString } from '../http/params.js';
-import { invalidBody } from '../http/problems.js';
+import { optionalString } from '../common/params.js';
+import { invalidBody } from '../common/problems.js';
 import { requireShape } from '../http/body-schema.js';
 import { API_DOCUMENT } from '../../openapi/schema-check.js';
 import { byPathId } from './lookup.js';
 import { pageOfTenantCollection } from './tenant-list.js';
 import { deviceView } from './views.js';
 import type { ApiRoute } from '../app.js';
-import type { DeviceRecord } from '../store/records.js';
+import type { DeviceRecord } from '../common/records.js';
 
 export const deviceRoutes: ApiRoute[] = [
   {

@@ -2,14 +2,14 @@
 // Sandbox choices: an organization_id not in the tenant (even unknown) is 403 tenant.forbidden; a fleet_id that is not a
 // fleet of that organization (or not visible) is 400 request.invalid_body; a driver keeps its organization.
 import { randomUUID } from 'node:crypto';
-import { invalidBody } from '../http/problems.js';
+import { invalidBody } from '../common/problems.js';
 import { requireShape } from '../http/body-schema.js';
 import { API_DOCUMENT } from '../../openapi/schema-check.js';
 import { byPathId, requireOrganizationFilterInTenant } from './lookup.js';
 import { pageOfTenantCollection } from './tenant-list.js';
 import { driverView } from './views.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
-import type { DriverRecord } from '../store/records.js';
+import type { DriverRecord } from '../common/records.js';
 
 type OptionalFields = Partial<Pick<DriverRecord, 'email' | 'phone' | 'license_number' | 'employee_id'>>;
 type CreateDriverCommand = Pick<DriverRecord, 'organization_id' | 'fleet_id' | 'first_name' | 'last_name'> & OptionalFields;

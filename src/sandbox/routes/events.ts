@@ -1,14 +1,14 @@
 // Events search, event lookup by its opaque id, and an event's media (spec: Events).
 // Sandbox choice: an event id that does not decode to "<hardware id>~<uuid>" is 404 resource.not_found,
 // like a well-formed id of an unknown (or another tenant's) event: the document lists no 400 for it.
-import { dateWindow, listParam, optionalString, uuidList } from '../http/params.js';
-import { notFound, problem } from '../http/problems.js';
+import { dateWindow, listParam, optionalString, uuidList } from '../common/params.js';
+import { notFound, problem } from '../common/problems.js';
 import { timeOrderedPage } from '../paging.js';
 import { decodeEventId } from '../seed/telemetry.js';
 import { eventListItemView, eventRecordView, mediaView } from './views.js';
-import type { ApiContext } from '../http/context.js';
+import type { ApiContext } from '../common/context.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
-import type { DeviceRecord, EventRecord } from '../store/records.js';
+import type { DeviceRecord, EventRecord } from '../common/records.js';
 
 export const eventRoutes: ApiRoute[] = [
   {

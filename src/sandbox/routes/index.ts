@@ -11,9 +11,9 @@ import { organizationRoutes } from './organizations.js';
 import { journeyRoutes } from './journeys.js';
 import { webhookConfigRoutes } from './webhook-config.js';
 import { publicRoutes } from './control.js';
-import { controlOperations } from '../control/document.js';
+import { controlOperations } from '../common/control-document.js';
 import { requireShape } from '../http/body-schema.js';
-import { CONTROL_DOCUMENT, type ControlSchemaName } from '../control/document.js';
+import { CONTROL_DOCUMENT, type ControlSchemaName } from '../common/control-document.js';
 import type { ApiRoute, ControlRoute, PublicRoute, RouteEntry } from '../app.js';
 
 export const apiRoutes: ApiRoute[] = [
@@ -24,7 +24,7 @@ export const apiRoutes: ApiRoute[] = [
 /**
  * Routes every operation of the OpenAPI document to its handler (by operationId), with the scope the
  * document's security requirement names (spec: every endpoint requires exactly one scope), and every
- * operation of the control document (control/openapi.json) to its control route. Fails when a handler is
+ * operation of the control document (common/control-openapi.json) to its control route. Fails when a handler is
  * missing, or a handler is not in its document, or their method or path disagree.
  */
 export function buildRouter(controlRoutes: readonly ControlRoute[]): Router<RouteEntry> {

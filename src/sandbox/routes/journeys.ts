@@ -1,13 +1,13 @@
 // Journeys (sandbox design): completed journeys of one device, vehicle or fleet within a date window.
 // Exactly one of hardware_id, vehicle_id, fleet_id and both date_from and date_to are required
 // (400 request.invalid_parameter naming what is missing). A journey matches when it starts in the window.
-import { dateWindow, optionalString, optionalUuid } from '../http/params.js';
-import { problem } from '../http/problems.js';
+import { dateWindow, optionalString, optionalUuid } from '../common/params.js';
+import { problem } from '../common/problems.js';
 import { timeOrderedPage } from '../paging.js';
 import { candidateDevices } from './events.js';
 import { journeyView } from './views.js';
 import type { ApiRoute } from '../app.js';
-import type { JourneyRecord } from '../store/records.js';
+import type { JourneyRecord } from '../common/records.js';
 
 export const journeyRoutes: ApiRoute[] = [
   {

@@ -1,8 +1,8 @@
 // Finding a resource the caller may see. Another tenant's resource is reported as not found.
-import { uuidParam } from '../http/params.js';
-import type { ApiContext } from '../http/context.js';
+import { uuidParam } from '../common/params.js';
+import type { ApiContext } from '../common/context.js';
 import type { SandboxApp } from '../app.js';
-import type { DeviceRecord } from '../store/records.js';
+import type { DeviceRecord } from '../common/records.js';
 import type { SeqTable, Sequenced } from '../store/collection.js';
 
 /** The record of the path's {id} in `table` (devices, drivers, fleets, vehicles); `what` names it when not found. */

@@ -1,10 +1,10 @@
 // Organizations (sandbox design): the caller's tenant, one organization, and its descendants.
 import { isSeq, readPage } from '../paging.js';
-import { Tenant } from '../tenancy.js';
+import { Tenant } from '../common/tenancy.js';
 import { organizationInPath } from './lookup.js';
 import { organizationView } from './views.js';
-import type { ApiContext } from '../http/context.js';
-import type { Reply } from '../http/reply.js';
+import type { ApiContext } from '../common/context.js';
+import type { Reply } from '../common/reply.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
 
 export const organizationRoutes: ApiRoute[] = [

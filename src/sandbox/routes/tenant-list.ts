@@ -1,10 +1,10 @@
 // The list operations over seeded collections (devices, drivers, fleets, vehicles): optional
 // organization_id and fleet_id filters, the caller's tenant, seq order, opaque cursors.
-import { optionalUuid } from '../http/params.js';
+import { optionalUuid } from '../common/params.js';
 import { isSeq, readPage } from '../paging.js';
 import { requireOrganizationFilterInTenant } from './lookup.js';
-import type { ApiContext } from '../http/context.js';
-import type { Reply } from '../http/reply.js';
+import type { ApiContext } from '../common/context.js';
+import type { Reply } from '../common/reply.js';
 import type { SandboxApp } from '../app.js';
 import type { SeqTable, Sequenced } from '../store/collection.js';
 

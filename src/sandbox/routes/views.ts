@@ -1,7 +1,7 @@
 // API representations of the records: internal fields (seq, seed attribution, ms timestamps) removed.
 import type {
   DeviceRecord, DriverRecord, EventRecord, FleetRecord, JourneyRecord, MediaRecord, OrganizationRecord, VehicleRecord,
-} from '../store/records.js';
+} from '../common/records.js';
 import type { SandboxApp } from '../app.js';
 
 export const organizationView = (o: OrganizationRecord) => ({ id: o.id, name: o.name, parent_id: o.parent_id });

@@ -3,7 +3,7 @@
 import { checkCallbackUrl, isCallbackUrlShapeIssue, isTopicType, MAX_TOPICS, TOPIC_TYPES, type TopicType } from '../../webhooks/index.js';
 import { API_DOCUMENT, type SchemaIssue } from '../../openapi/schema-check.js';
 import { bodyIssue, issueProblem, requireShape } from '../http/body-schema.js';
-import { invalidParameter, problem } from '../http/problems.js';
+import { invalidParameter, problem } from '../common/problems.js';
 import type { WebhookTopic } from '../store/webhook-configs.js';
 
 interface TopicInput {

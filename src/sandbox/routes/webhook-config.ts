@@ -2,13 +2,13 @@
 // Optimistic concurrency: every answer carrying the configuration has a strong ETag; once a configuration
 // exists, PUT/PATCH/DELETE and topic changes need If-Match (412 precondition.required without it,
 // 412 precondition.failed when stale). Checks run in this order: tenant, existence, If-Match, body.
-import { notFound, problem } from '../http/problems.js';
+import { notFound, problem } from '../common/problems.js';
 import { MAX_TOPICS } from '../../webhooks/index.js';
 import { organizationInPath } from './lookup.js';
 import { parseConfigBody, parsePatchBody, parseTopicUpsert, tooManyTopics, topicTypeParam } from './webhook-body.js';
 import { webhookEtag, webhookView, type StoredWebhookConfig } from '../store/webhook-configs.js';
-import type { ApiContext } from '../http/context.js';
-import type { Reply } from '../http/reply.js';
+import type { ApiContext } from '../common/context.js';
+import type { Reply } from '../common/reply.js';
 import type { ApiRoute, SandboxApp } from '../app.js';
 import type { WebhookConfigChangeKind } from '../hooks.js';
 

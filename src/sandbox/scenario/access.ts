@@ -4,7 +4,7 @@ import { ALL_SCOPES, SCOPE_PREFIX, clientSecret, seedClients, type SandboxClient
 import { checkCallbackUrl } from '../../webhooks/index.js';
 import { fail, type Scenario } from './scenario.js';
 import type { WebhookTopic } from '../store/webhook-configs.js';
-import type { WorldStore } from '../store/world-store.js';
+import type { WorldStore } from '../world-store.js';
 
 /** What clients and webhooks need of the scenario's names (build.ts's ScenarioRefs): an organization's id. */
 type OrganizationRefs = { organization(ref: string, member: string): string };

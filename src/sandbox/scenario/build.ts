@@ -2,12 +2,12 @@
 // fleets, vehicles, devices and drivers, in document order, with ids drawn from the seed (so the same
 // scenario and seed always give the same world, which is what lets a state file record only changes).
 // Mistakes the schema cannot see are ScenarioErrors naming the member.
-import { prngFor, type Prng } from '../seed/prng.js';
-import { DEVICE_MODELS, FIRMWARE_VERSIONS } from '../seed/catalog.js';
+import { prngFor, type Prng } from '../common/prng.js';
+import { DEVICE_MODELS, FIRMWARE_VERSIONS } from '../common/catalog.js';
 import { SEED_EPOCH_MS, countVehicles } from '../seed/world.js';
 import { capabilityCode } from '../store/device-table.js';
-import { WorldStore, type WorldChanges } from '../store/world-store.js';
-import type { Capability, FleetRecord } from '../store/records.js';
+import { WorldStore, type WorldChanges } from '../world-store.js';
+import type { Capability, FleetRecord } from '../common/records.js';
 import { ScenarioError, fail, type Scenario, type ScenarioDevices } from './scenario.js';
 import { scenarioClients, scenarioWebhooks, type WebhookSeed } from './access.js';
 import type { SandboxClient } from '../auth/clients.js';

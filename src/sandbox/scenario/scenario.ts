@@ -5,7 +5,7 @@
 // (scenario/build.ts). Either way a mistake is reported with the member it is in.
 import type { components } from '../../openapi/control.gen.js';
 import { checkShape, type SchemaIssue } from '../../openapi/schema-check.js';
-import { CONTROL_DOCUMENT } from '../control/document.js';
+import { CONTROL_DOCUMENT } from '../common/control-document.js';
 
 type ControlSchema = components['schemas'];
 

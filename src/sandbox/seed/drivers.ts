@@ -1,7 +1,7 @@
 // Seeded drivers: three per fleet, deterministic for the seed.
-import { prngFor } from './prng.js';
-import { FIRST_NAMES, LAST_NAMES } from './catalog.js';
-import type { DriverRecord, FleetRecord } from '../store/records.js';
+import { prngFor } from '../common/prng.js';
+import { FIRST_NAMES, LAST_NAMES } from '../common/catalog.js';
+import type { DriverRecord, FleetRecord } from '../common/records.js';
 
 const DRIVERS_PER_FLEET = 3;
 const SEED_EPOCH_MS = Date.UTC(2024, 0, 1);

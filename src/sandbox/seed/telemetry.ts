@@ -1,12 +1,12 @@
 // Per-device telemetry (events, media, journeys, last report, live position), derived on demand from
 // (seed, device) and cached: a 100,000-device world starts without generating millions of records.
-import { Prng, prngFor } from './prng.js';
+import { Prng, prngFor } from '../common/prng.js';
 import { canonicalUuid } from '../../shared/uuid.js';
-import { CITIES, EVENT_TYPES, STREETS } from './catalog.js';
-import { LiveStore } from '../telemetry/live-store.js';
+import { CITIES, EVENT_TYPES, STREETS } from '../common/catalog.js';
+import { LiveStore } from '../store/live-store.js';
 import type {
   DeviceRecord, DeviceTelemetry, EventRecord, JourneyRecord, LastReportedState, LivePosition, MediaRecord,
-} from '../store/records.js';
+} from '../common/records.js';
 
 const DAY_MS = 86_400_000;
 export const TELEMETRY_WINDOW_MS = 30 * DAY_MS;

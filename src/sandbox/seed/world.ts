@@ -1,13 +1,13 @@
 // The seeded world: organizations, fleets, vehicles and devices, deterministic for (seed, device count).
 // Built with one sequential generator per kind and no per-item hashing, so 100,000 devices take well
 // under a second. Telemetry (events, media, journeys) is derived lazily per device in telemetry.ts.
-import { Prng, prngFor } from './prng.js';
-import { DEVICE_MODELS, FIRMWARE_VERSIONS, FLEET_KINDS, ORGANIZATION_NAMES } from './catalog.js';
+import { Prng, prngFor } from '../common/prng.js';
+import { DEVICE_MODELS, FIRMWARE_VERSIONS, FLEET_KINDS, ORGANIZATION_NAMES } from '../common/catalog.js';
 import { capabilityCode, type DeviceInit, type DeviceTable } from '../store/device-table.js';
 import type { IndexedCollection } from '../store/collection.js';
 import type { VehicleTable } from '../store/vehicle-table.js';
 import type { WorldRefs } from '../store/world-refs.js';
-import type { FleetRecord, OrganizationRecord } from '../store/records.js';
+import type { FleetRecord, OrganizationRecord } from '../common/records.js';
 
 export interface SeedOrganizations {
   root: OrganizationRecord;
@@ -47,7 +47,7 @@ export function seedOrganizations(seed: number): SeedOrganizations {
   return { root, north, south, northDepot, unrelated, all: [root, north, south, northDepot, unrelated] };
 }
 
-/** The tables a world is built into (store/world-store.ts owns them). */
+/** The tables a world is built into (world-store.ts owns them). */
 export interface WorldTables {
   refs: WorldRefs;
   fleets: IndexedCollection<FleetRecord>;

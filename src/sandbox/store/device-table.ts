@@ -2,11 +2,11 @@
 // words, organization, fleet and vehicle as numbers, model, firmware and capabilities as small codes, times as
 // epoch milliseconds. Hardware ids and names follow from the row unless a scenario named them. A row becomes
 // a DeviceRecord (a fresh object) only when a request needs it; changes go through the table.
-import { DEVICE_MODELS, FIRMWARE_VERSIONS } from '../seed/catalog.js';
-import { parseUuid } from '../seed/prng.js';
-import { isoString } from './iso-time.js';
+import { DEVICE_MODELS, FIRMWARE_VERSIONS } from '../common/catalog.js';
+import { parseUuid } from '../common/prng.js';
+import { isoString } from '../common/iso-time.js';
 import { ColumnTable } from './column-table.js';
-import type { Capability, DeviceRecord } from './records.js';
+import type { Capability, DeviceRecord } from '../common/records.js';
 import type { VehicleTable } from './vehicle-table.js';
 import type { WorldRefs } from './world-refs.js';
 

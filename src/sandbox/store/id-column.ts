@@ -1,7 +1,7 @@
 // Uuids kept as four 32-bit words per row, with an open-addressing hash index from uuid to row. A million
 // ids as strings in a Map cost about 100 MB and seconds of garbage collection at start-up; as words, 16 bytes
 // a row plus 8 in the index. The text of an id is made only when a record is shown.
-import { formatUuid, parseUuid } from '../seed/prng.js';
+import { formatUuid, parseUuid } from '../common/prng.js';
 
 const EMPTY = 0; // table slots hold row + 1
 

@@ -4,7 +4,7 @@
 // state as the last holder left it (reloaded only when the files changed since this process last saw them), is
 // answered with its changes on the disk, and lets go; between requests, another process has the world.
 import { statSync } from 'node:fs';
-import type { HeldLock } from '../../shared/file-lock.js';
+import type { HeldLock } from '../../io/file-lock.js';
 import { changeLogOf } from './state-changes.js';
 
 export interface StateTurnsOptions {

@@ -1,10 +1,10 @@
 // Vehicles as columns (a 1,000,000-device world has about 900,000 vehicles): the uuid as words, organization
 // and fleet as numbers, the make/model as an index into the catalog, the VIN and plate as letter indexes.
 // A row becomes a VehicleRecord only when it is shown. Vehicles never change fleet (the API cannot move them).
-import { LETTERS, VEHICLE_MODELS, VIN_ALPHABET } from '../seed/catalog.js';
-import { parseUuid, type Prng } from '../seed/prng.js';
+import { LETTERS, VEHICLE_MODELS, VIN_ALPHABET } from '../common/catalog.js';
+import { parseUuid, type Prng } from '../common/prng.js';
 import { ColumnTable } from './column-table.js';
-import type { VehicleRecord } from './records.js';
+import type { VehicleRecord } from '../common/records.js';
 import type { WorldRefs } from './world-refs.js';
 
 const VIN_LENGTH = 17;

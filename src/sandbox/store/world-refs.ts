@@ -1,7 +1,7 @@
 // What the device and vehicle tables need to show a row as a record: organizations by index (rows keep an
 // index, not the uuid text) and fleets by seq.
 import type { IndexedCollection } from './collection.js';
-import type { FleetRecord, OrganizationRecord } from './records.js';
+import type { FleetRecord, OrganizationRecord } from '../common/records.js';
 
 export class WorldRefs {
   /** Organizations in the order they were made (parents before children). */

@@ -3,10 +3,10 @@
 // then reports again; a woken device reports within seconds; a device of never_back, once rebooted, never does.
 // Lazy: nothing runs on a timer; the reports that are due are made when someone looks (settle), stamped at the
 // time they were due, so a sandbox under load answers the same as an idle one.
-import { prngFor } from '../seed/prng.js';
-import { isoString } from '../store/iso-time.js';
-import type { Capability, DeviceRecord, LastReportedState } from '../store/records.js';
-import type { WorldStore } from '../store/world-store.js';
+import { prngFor } from '../common/prng.js';
+import { isoString } from '../common/iso-time.js';
+import type { Capability, DeviceRecord, LastReportedState } from '../common/records.js';
+import type { WorldStore } from '../world-store.js';
 import type { CommandLogEntry } from '../store/commands.js';
 import type { ScenarioDeviceReporting } from '../scenario/scenario.js';
 

@@ -8,9 +8,9 @@
 // recorded on the device (listed by GET /v1/events and /v1/devices/{hw}/events from then on, so a follower
 // sees it), a fix from the device's live position, an alarm with a fresh id.
 import { randomUUID } from 'node:crypto';
-import { prngFor, type Prng } from '../seed/prng.js';
+import { prngFor, type Prng } from '../common/prng.js';
 import { makeEvent, nearTo, round } from '../seed/telemetry.js';
-import type { DeviceRecord, EventRecord, JourneyRecord, MediaRecord } from '../store/records.js';
+import type { DeviceRecord, EventRecord, JourneyRecord, MediaRecord } from '../common/records.js';
 import type { SandboxApp } from '../app.js';
 import type { EventDataByType, EventType } from '../../webhooks/index.js';
 

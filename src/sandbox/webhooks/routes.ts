@@ -1,8 +1,8 @@
-// Sandbox-only webhook control routes (control/openapi.json, tag webhooks):
+// Sandbox-only webhook control routes (common/control-openapi.json, tag webhooks):
 //   POST /_sandbox/emit {"type": TYPE, "count": N, "organization_id"?: ID} → 202 {events: [...]}
 //   GET  /_sandbox/deliveries → every delivery attempt, oldest first
 import type { EventType } from '../../webhooks/index.js';
-import { invalidBody } from '../http/problems.js';
+import { invalidBody } from '../common/problems.js';
 import type { ControlRoute } from '../app.js';
 import type { SandboxWebhookDelivery } from './delivery.js';
 

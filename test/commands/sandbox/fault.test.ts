@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULT_METHODS, FAULT_STATUSES, faultAddRun, faultClearRun, faultListRun, newSandboxFaultCommand, type FaultAddOptions } from '../../../src/commands/sandbox/fault.js';
 import type { components } from '../../../src/openapi/control.gen.js';
-import control from '../../../src/sandbox/control/openapi.json' with { type: 'json' };
+import control from '../../../src/sandbox/common/control-openapi.json' with { type: 'json' };
 import { fakeDeps, parseVerb } from '../fake-deps.js';
 
 const rule: components['schemas']['FaultRule'] = {

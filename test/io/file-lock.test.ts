@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { LockBusyError, acquireLock, readLockOwner, withLock } from '../../src/shared/file-lock.js';
+import { LockBusyError, acquireLock, readLockOwner, withLock } from '../../src/io/file-lock.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /** A pid that ran and has ended: a lock it left is a crashed holder's. */
@@ -45,6 +45,9 @@ describe('acquireLock', () => {
     second.release();
   });
 
+});
+
+describe('acquireLock, when a lock was left stale', () => {
   it('recovers the lock of a process that has ended', async () => {
     const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     writeFileSync(file, JSON.stringify({ pid: endedPid(), hostname: os.hostname(), acquired_at: '2026-01-01T00:00:00Z', purpose: 'config set', token: 'dead' }));
@@ -110,6 +113,9 @@ describe('acquireLock', () => {
     }
   });
 
+});
+
+describe('acquireLock among live holders', () => {
   it('a wait longer than a second says once what it waits for and who holds it', async () => {
     const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     const first = await acquireLock(file, { what: 'the store', waitMs: 0, purpose: 'config set' });
@@ -134,7 +140,7 @@ describe('acquireLock', () => {
     writeFileSync(counter, '0');
     // the children run the module itself, bundled: they are plain node processes
     const module = path.join(dir, 'file-lock.mjs');
-    buildSync({ entryPoints: [path.resolve('src/shared/file-lock.ts')], bundle: true, platform: 'node', format: 'esm', outfile: module, logLevel: 'silent' });
+    buildSync({ entryPoints: [path.resolve('src/io/file-lock.ts')], bundle: true, platform: 'node', format: 'esm', outfile: module, logLevel: 'silent' });
     const script = `
       const { withLock } = await import(${JSON.stringify(module)});
       const fs = await import('node:fs');

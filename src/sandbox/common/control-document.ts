@@ -1,6 +1,6 @@
 // The OpenAPI 3.1.1 document of the sandbox's control routes (/_sandbox/*), served at /_sandbox/openapi.json.
 // Imported (not read from disk) so the bundle of the CLI carries it wherever dist/ goes.
-import document from './openapi.json' with { type: 'json' };
+import document from './control-openapi.json' with { type: 'json' };
 import type { SchemaDocument } from '../../openapi/schema-check.js';
 import type { components } from '../../openapi/control.gen.js';
 

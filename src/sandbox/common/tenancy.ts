@@ -1,8 +1,8 @@
 // spec: credentials are scoped to the caller's organization and its descendant tenants. A request for an
 // organization outside it is 403 tenant.forbidden; a resource of another tenant asked for by id is 404
 // (its existence is not leaked); lists never contain another tenant's data.
-import { problem, notFound } from './http/problems.js';
-import type { OrganizationRecord } from './store/records.js';
+import { problem, notFound } from './problems.js';
+import type { OrganizationRecord } from './records.js';
 
 export class Tenant {
   /** The caller's organization first, then its descendants (breadth first). */

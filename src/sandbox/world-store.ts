@@ -1,14 +1,14 @@
 // The live world: the seed plus every change made through the API (device assignments, drivers).
 // Only the changes are persisted (WorldChanges); the seed is regenerated from (seed, devices) at start.
-import { seedWorld, type SeedOrganizations } from '../seed/world.js';
-import { generateDrivers } from '../seed/drivers.js';
-import { TelemetryCache } from '../seed/telemetry.js';
-import { IndexedCollection } from './collection.js';
-import { DeviceTable } from './device-table.js';
-import { VehicleTable } from './vehicle-table.js';
-import { WorldRefs } from './world-refs.js';
-import { ignoreChange, type StateChangeSink } from './state-changes.js';
-import type { DeviceRecord, DriverRecord, FleetRecord, OrganizationRecord, VehicleRecord } from './records.js';
+import { seedWorld, type SeedOrganizations } from './seed/world.js';
+import { generateDrivers } from './seed/drivers.js';
+import { TelemetryCache } from './seed/telemetry.js';
+import { IndexedCollection } from './store/collection.js';
+import { DeviceTable } from './store/device-table.js';
+import { VehicleTable } from './store/vehicle-table.js';
+import { WorldRefs } from './store/world-refs.js';
+import { ignoreChange, type StateChangeSink } from './store/state-changes.js';
+import type { DeviceRecord, DriverRecord, FleetRecord, OrganizationRecord, VehicleRecord } from './common/records.js';
 
 export interface DeviceAssignment {
   vehicle_id: string | null;

@@ -2,20 +2,20 @@
 // that made it is answered (state-changes.ts: a log beside the file, folded into it now and then; the file itself is
 // replaced atomically); read at start, under its lock, and by a sandbox sharing it whenever another process changed
 // it (state-turns.ts). A file that cannot be read as sandbox state makes start-up fail and is never overwritten.
-import { writeFileAtomically } from '../../io/atomic-file.js';
-import { acquireLock, type HeldLock } from '../../shared/file-lock.js';
-import { ensureParentDirectory } from '../../io/directories.js';
+import { writeFileAtomically } from '../io/atomic-file.js';
+import { acquireLock, type HeldLock } from '../io/file-lock.js';
+import { ensureParentDirectory } from '../io/directories.js';
 import type { WorldChanges } from './world-store.js';
-import type { CommandsState } from './commands.js';
-import type { WebhookConfigsState } from './webhook-configs.js';
-export { CorruptStateError } from './state-errors.js';
-import type { TokenRecord } from '../auth/tokens.js';
-import type { Scenario } from '../scenario/scenario.js';
-import { ConfigError } from '../../errors.js';
-import { CorruptStateError, StateNotSavedError } from './state-errors.js';
-import { ChangeLogWriter, applyChange, changeLogOf, readChangeLog, stateDigest, type ChangeLogContent, type StateChange } from './state-changes.js';
-import { InputFileError, readTextFile } from '../../io/read-input.js';
-import { describeIssue, issueOf } from '../../openapi/schema-check.js';
+import type { CommandsState } from './store/commands.js';
+import type { WebhookConfigsState } from './store/webhook-configs.js';
+export { CorruptStateError } from './store/state-errors.js';
+import type { TokenRecord } from './auth/tokens.js';
+import type { Scenario } from './scenario/scenario.js';
+import { ConfigError } from '../errors.js';
+import { CorruptStateError, StateNotSavedError } from './store/state-errors.js';
+import { ChangeLogWriter, applyChange, changeLogOf, readChangeLog, stateDigest, type ChangeLogContent, type StateChange } from './store/state-changes.js';
+import { InputFileError, readTextFile } from '../io/read-input.js';
+import { describeIssue, issueOf } from '../openapi/schema-check.js';
 
 /** Changes to a seeded world, never the world itself: far below this even after millions of requests. */
 const MAX_STATE_BYTES = 256 * 1024 * 1024;
@@ -98,7 +98,7 @@ export async function loadState(file: string): Promise<LoadedState | null> {
   const log = await readChangeLog(file, digest);
   if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) for (const change of log.changes) applyChange(parsed as Record<string, unknown>, change);
   // the SandboxStateFile schema of local-files.json, compiled at build time: `--sandbox --state` starts each command
-  const { SandboxStateFile } = await import('../../openapi/validators.gen.js');
+  const { SandboxStateFile } = await import('../openapi/validators.gen.js');
   const issue = issueOf(SandboxStateFile, parsed);
   if (issue) throw new CorruptStateError(file, `${describeIssue(issue)}${log.changes.length ? ` (with the ${log.changes.length} changes of ${changeLogOf(file)})` : ''}`);
   return { state: parsed as SandboxState, digest, bytes: text.length, log };

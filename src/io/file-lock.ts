@@ -10,10 +10,15 @@
 // when its holder stopped refreshing it (a live holder touches it every staleMs / 3). Breaking a stale lock is
 // itself done under a short-lived second lock, so two waiters never both break it and then both take it. Each
 // recovery is one line to the caller's notice, and so is a wait past a second: what it waits for, and who holds it.
+// A wait passes on the injected clock, its pauses chosen by the one retry decision (shared/retry.ts); the age of a
+// lock file is its modification time against the system's, since the file system keeps that time.
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import { diskFullOf, ExitCode, FleetctlError } from '../errors.js';
+import { decideRetry, type RetryPolicy } from '../shared/retry.js';
+import { systemClock, type Clock } from './clock.js';
+import { isHolder, isRunning, processStartOf } from './lock-holder.js';
 
 export interface LockOwner {
   pid: number;
@@ -41,6 +46,10 @@ export interface LockOptions {
   notice?: (line: string) => void;
   /** How long a wait goes unsaid (default a second); a lock normally held for milliseconds says so sooner. */
   noticeAfterMs?: number;
+  /** What the wait passes on (default the system clock). */
+  clock?: Clock;
+  /** The jitter of each pause, from [0, 1) (default Math.random). */
+  random?: () => number;
 }
 
 export interface HeldLock {
@@ -71,24 +80,29 @@ const BREAKER_STALE_MS = 5_000;
 const UNREADABLE_STALE_MS = 500;
 /** A wait longer than this says what it waits for (unless the caller says sooner). */
 const WAIT_NOTICE_MS = 1_000;
+/**
+ * Pauses between attempts at a busy lock: short and jittered, since many waiters for a lock held milliseconds must
+ * not retry in step; as many as the wait allows (its end is the caller's waitMs, not a count of attempts).
+ */
+export const LOCK_WAIT_POLICY: Readonly<RetryPolicy> = { maxRetries: Infinity, maxRetryWaitMs: 0, baseDelayMs: 5, maxDelayMs: 100, jitter: true };
 const held = new Set<() => void>();
 let releasedAtExit = false;
 
 /** Takes the lock at `file`, waiting up to opts.waitMs for its holder; throws LockBusyError when it cannot. */
 export async function acquireLock(file: string, opts: LockOptions): Promise<HeldLock> {
   const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
+  const clock = opts.clock ?? systemClock;
   const owner: LockOwner = {
     pid: process.pid,
     hostname: os.hostname(),
-    acquired_at: new Date().toISOString(),
+    acquired_at: clock.now().toISOString(),
     purpose: opts.purpose ?? opts.what,
     token: randomBytes(8).toString('hex'),
     process_started: processStartOf(process.pid),
   };
-  const started = Date.now();
-  const deadline = started + opts.waitMs;
+  const started = clock.now().getTime();
   let told = false;
-  for (let attempt = 0; ; attempt++) {
+  for (let retries = 0; ; retries++) {
     if (tryCreate(file, owner)) return holdLock(file, owner.token, staleMs);
     const current = readLockOwner(file);
     const stale = staleness(file, current, staleMs);
@@ -97,14 +111,16 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<Held
       opts.notice?.(`Recovered the lock ${file}: ${stale}.`);
       continue;
     }
-    if (Date.now() >= deadline) throw busy(file, current, opts);
-    if (!told && Date.now() - started >= (opts.noticeAfterMs ?? WAIT_NOTICE_MS)) {
+    const waited = clock.now().getTime() - started;
+    if (waited >= opts.waitMs) throw busy(file, current, opts);
+    if (!told && waited >= (opts.noticeAfterMs ?? WAIT_NOTICE_MS)) {
       told = true;
       opts.notice?.(`Waiting for ${opts.what}: ${file} is held by ${holderOf(current)} (up to ${Math.round(opts.waitMs / 1000)} s)...`);
     }
-    // short and jittered: many waiters for a lock held milliseconds must not retry in step
-    const pause = Math.min(100, 5 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random());
-    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(1, deadline - Date.now()))));
+    const decision = decideRetry({ retries }, LOCK_WAIT_POLICY, opts.random);
+    if (!decision.retry) throw busy(file, current, opts);
+    // the last pause ends with the wait, for one more attempt then
+    await clock.sleep(Math.min(decision.delayMs, opts.waitMs - waited));
   }
 }
 
@@ -198,45 +214,6 @@ function staleness(file: string, owner: LockOwner | undefined, staleMs: number):
     if (!isHolder(owner)) return `process ${owner.pid} is no longer the fleetctl that took it`;
   }
   return age > staleMs ? `${holderOf(owner)} has not refreshed it for ${Math.round(age / 1000)} s` : undefined;
-}
-
-/** Whether the live process `owner.pid` is the one that took the lock (not a later process given its pid). */
-function isHolder(owner: LockOwner): boolean {
-  if (owner.pid === process.pid) return owner.process_started === undefined || owner.process_started === processStartOf(process.pid);
-  const started = processStartOf(owner.pid);
-  if (started === undefined) return true; // no /proc: cannot tell, so it is taken for the holder
-  if (owner.process_started !== undefined) return owner.process_started === started;
-  // a lock that records no start time (written by hand, or by an older fleetctl): the holder's command line says
-  return commandLineOf(owner.pid)?.includes('fleetctl') ?? true;
-}
-
-/** The start time of a process, in clock ticks after boot (Linux /proc/PID/stat, field 22); undefined elsewhere. */
-function processStartOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // the command name (field 2) may hold spaces and parentheses: the fields after it follow its last ')'
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function commandLineOf(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return undefined;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 /** Removes the stale lock seen as `seen`, unless another waiter already replaced it with a live one; true if it did. */

@@ -1,7 +1,7 @@
 // What a route handler gets (RequestContext); what it gives back is a Reply (reply.ts).
 import type { IncomingMessage } from 'node:http';
 import { problem } from './problems.js';
-import type { Tenant } from '../tenancy.js';
+import type { Tenant } from './tenancy.js';
 
 export interface AuthContext {
   clientId: string;

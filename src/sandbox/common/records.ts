@@ -57,7 +57,7 @@ export interface JourneyRecord extends Schema<'Journey'> {
 
 export type LastReportedState = Schema<'DeviceLastReported'>;
 export type LivePosition = Schema<'DeviceLastPosition'>;
-/** What a device reported: derived from the seed, with what it reported live on top (telemetry/live-store.ts). */
+/** What a device reported: derived from the seed, with what it reported live on top (store/live-store.ts). */
 export interface DeviceTelemetry {
   /** Newest first. */
   events: EventRecord[];

@@ -1,7 +1,7 @@
 // What devices reported while the sandbox ran (--telemetry-rate): new events, the latest state and live
 // position, per device, on top of the telemetry derived from the seed. Bounded: a device keeps its latest
 // MAX_EVENTS_PER_DEVICE live events, and the world its latest MAX_LIVE_EVENTS; the oldest go first.
-import type { DeviceTelemetry, EventRecord, LastReportedState, LivePosition } from '../store/records.js';
+import type { DeviceTelemetry, EventRecord, LastReportedState, LivePosition } from '../common/records.js';
 
 export const MAX_EVENTS_PER_DEVICE = 50;
 export const MAX_LIVE_EVENTS = 20_000;

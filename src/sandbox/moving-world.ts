@@ -3,13 +3,13 @@
 // report in ten arrives late, stamped up to five minutes back: its event lands in the past of the lists and
 // its state does not replace a newer one. Subscribers hear of them as live.gps and event.generic webhooks.
 // Devices that never reported stay silent, so the seeded examples (HW-000006) keep their meaning; at most the
-// first MAX_MOVING_DEVICES devices move, which keeps the memory of a long run bounded (telemetry/live-store.ts).
-import { prngFor, type Prng } from '../seed/prng.js';
-import { makeEvent, nearTo, round } from '../seed/telemetry.js';
-import { eventGeneric } from '../webhooks/event-source.js';
-import { isoString } from '../store/iso-time.js';
-import type { SandboxApp } from '../app.js';
-import type { DeviceRecord, EventRecord, LastReportedState, LivePosition } from '../store/records.js';
+// first MAX_MOVING_DEVICES devices move, which keeps the memory of a long run bounded (store/live-store.ts).
+import { prngFor, type Prng } from './common/prng.js';
+import { makeEvent, nearTo, round } from './seed/telemetry.js';
+import { eventGeneric } from './webhooks/event-source.js';
+import { isoString } from './common/iso-time.js';
+import type { SandboxApp } from './app.js';
+import type { DeviceRecord, EventRecord, LastReportedState, LivePosition } from './common/records.js';
 
 export const MAX_MOVING_DEVICES = 10_000;
 const LATE_SHARE = 0.1;
