@@ -2,8 +2,8 @@
 // commander's choices are read as they are; the rest (paths, profiles, ids from the API) is marked here.
 import type { Argument, Command, Option } from 'commander';
 
-/** Values that `fleetctl __complete` looks up: profiles and saved selections in the config store, ids through the API. */
-export const LOOKED_UP_VALUES = ['profile', 'selection', 'hardware-id', 'fleet-id', 'organization-id'] as const;
+/** Values that `fleetctl __complete` looks up: profiles, saved selections and aliases in the config store, ids through the API. */
+export const LOOKED_UP_VALUES = ['profile', 'selection', 'alias', 'hardware-id', 'fleet-id', 'organization-id'] as const;
 export type LookedUpValue = (typeof LOOKED_UP_VALUES)[number];
 
 /** Values the shell completes by itself. */
