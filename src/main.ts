@@ -195,7 +195,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     if (alias?.expanded.kind === 'shell') {
       const { runShellAlias } = await import('./aliases/shell.js');
       // the script's own status, whatever it is: the shell said what failed
-      const status = await runShellAlias(alias, deps.env, io);
+      const status = await runShellAlias(alias, deps.env, io, argv[1]);
       if (status !== 0) io.info(aliasRanLine(alias));
       return status as ExitCodeValue;
     }

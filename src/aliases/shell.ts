@@ -5,12 +5,12 @@ import type { IOStreams } from '../io/streams.js';
 import { shellAliasEnv, type AliasRun } from './line.js';
 
 /** The script's exit status; killed by a signal, 128 and the signal's number, as a shell reports it. */
-export async function runShellAlias(run: AliasRun, env: NodeJS.ProcessEnv, io: IOStreams): Promise<number> {
+/** `program`: argv[1] of the line, how the script calls this very fleetctl (bin/fleetctl.js, or a single executable), whatever PATH holds. */
+export async function runShellAlias(run: AliasRun, env: NodeJS.ProcessEnv, io: IOStreams, program: string | undefined): Promise<number> {
   if (run.expanded.kind !== 'shell') throw new Error('runShellAlias: not a shell alias');
   const { spawn } = await import('node:child_process');
   const { constants } = await import('node:os');
-  // how the script calls this very fleetctl (bin/fleetctl.js, or a single executable), whatever PATH holds
-  const executable = path.resolve(process.argv[1] ?? process.execPath);
+  const executable = path.resolve(program ?? process.execPath);
   // $0 is the alias's name, as in the script's messages
   const child = spawn('sh', ['-c', run.expanded.script, run.name, ...run.expanded.args], {
     env: shellAliasEnv(run, env, executable),

@@ -34,10 +34,10 @@ export function newAliasCommand(deps: AliasDeps, builtIns: BuiltIns): Command {
     notes:
       'An argument fills each $N that names it, as one word whatever it holds; the arguments no $N names are appended. ' +
       'A --shell alias gets its arguments as $1, $2, ... of the script, and FLEETCTL_ALIAS and FLEETCTL_EXECUTABLE (this fleetctl) in its environment, ' +
-      'with FLEETCTL_PROFILE, FLEETCTL_BASE_URL and FLEETCTL_AUTH_URL when given as flags before the alias name.',
+      'and the global flags given before the alias name as the variables fleetctl reads (--profile, --base-url, --auth-url, --ca-file, --debug, --no-color; any other is refused: give it in the script).',
     examples: [
       { comment: 'the devices of a fleet: fleetctl fleet-devices FLEET_ID', command: "fleetctl alias set fleet-devices 'devices list --fleet-id $1'" },
-      { comment: 'count them, through the shell', command: "fleetctl alias set count-devices --shell '\"$FLEETCTL_EXECUTABLE\" devices list --fleet-id \"$1\" --jq .hardware_id | wc -l'" },
+      { comment: 'count them, through the shell: fleetctl count-devices FLEET_ID', command: "fleetctl alias set count-devices --shell '\"$FLEETCTL_EXECUTABLE\" devices list --fleet-id \"$1\" --all -o ndjson | wc -l'" },
     ],
   });
   set.action(async (name: string, expansion: string, flags: { shell?: boolean }) => {
@@ -49,7 +49,7 @@ export function newAliasCommand(deps: AliasDeps, builtIns: BuiltIns): Command {
   });
 
   const list = new Command('list').description('List your aliases and what each expands to');
-  describeVerb(list, { output: 'records', examples: [{ comment: 'every alias', command: 'fleetctl alias list' }] });
+  describeVerb(list, { output: 'records', examples: [{ comment: 'every alias', command: 'fleetctl alias list', given: "fleetctl alias set fleet-devices 'devices list --fleet-id $1'" }] });
   list.action(async () => {
     const aliases = storedAliases((await deps.config()).read());
     const rows = Object.keys(aliases).sort().map((name) => ({ name, expansion: aliases[name]! }));
