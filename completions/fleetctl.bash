@@ -1,7 +1,7 @@
 # bash completion for fleetctl (generated from the command tree)
 _fleetctl_subcommands() {
   case "$1" in
-    "") echo "api auth completion config devices drivers events fleets help journeys organizations sandbox selection status vehicles webhook webhook-config" ;;
+    "") echo "alias api auth completion config devices drivers events fleets help journeys organizations sandbox selection status vehicles webhook webhook-config" ;;
     "devices") echo "assign events get last-position last-reported list media reboot unassign wake-up" ;;
     "devices list") echo "" ;;
     "devices get") echo "" ;;
@@ -69,6 +69,10 @@ _fleetctl_subcommands() {
     "config unset") echo "" ;;
     "config profiles") echo "" ;;
     "config use") echo "" ;;
+    "alias") echo "delete list set" ;;
+    "alias set") echo "" ;;
+    "alias list") echo "" ;;
+    "alias delete") echo "" ;;
     "sandbox") echo "emit fault requests reset" ;;
     "sandbox reset") echo "" ;;
     "sandbox emit") echo "" ;;
@@ -153,6 +157,10 @@ _fleetctl_options() {
     "config unset") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "config profiles") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "config use") echo "--auth-url --base-url --ca-file --columns --create --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "alias") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "alias set") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --shell --slurp --timeout --version -V -o" ;;
+    "alias list") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "alias delete") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "sandbox") echo "--allow-private-webhooks --auth-url --base-url --ca-file --columns --control-token --debug --devices --emit-rate --fault --fault-rate --help --host --insecure --journal-size --jq --json --latency --max-retries --max-retry-wait --no-color --no-input --output --port --profile --propagation --rate-limit --sandbox --scenario --seed --slurp --state --telemetry-rate --timeout --tls --token-ttl --version -V -o" ;;
     "sandbox reset") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --state --timeout --version -V -o" ;;
     "sandbox emit") echo "--auth-url --base-url --ca-file --columns --count --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --slurp --timeout --version -V -o" ;;
@@ -276,6 +284,7 @@ _fleetctl_value() {
 # How positional argument $2 (from 0) of command $1 completes.
 _fleetctl_argument() {
   case "$1|$2" in
+    "|0") echo "lookup alias" ;;
     "devices get|0") echo "lookup hardware-id" ;;
     "devices assign|0") echo "lookup hardware-id" ;;
     "devices unassign|0") echo "lookup hardware-id" ;;
@@ -299,6 +308,7 @@ _fleetctl_argument() {
     "config set|0") echo "words base_url auth_url client_id client_secret client_secret_command scopes organization_id ca_file" ;;
     "config unset|0") echo "words base_url auth_url client_id client_secret client_secret_command scopes organization_id ca_file" ;;
     "config use|0") echo "lookup profile" ;;
+    "alias delete|0") echo "lookup alias" ;;
     "sandbox emit|0") echo "words live.gps journey.closed alarm.triggered event.generic media.ready" ;;
     "completion|0") echo "words bash zsh fish" ;;
   esac
@@ -388,6 +398,8 @@ _fleetctl() {
     mapfile -t COMPREPLY < <(compgen -W "$(_fleetctl_options "$cmdpath")" -- "$cur")
   elif [[ $argindex -eq 0 && -n "$(_fleetctl_subcommands "$cmdpath")" ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$(_fleetctl_subcommands "$cmdpath")" -- "$cur")
+    # the first word may also be an alias: a lookup, whose candidates are added to the commands
+    spec="$(_fleetctl_argument "$cmdpath" 0)"
   else
     spec="$(_fleetctl_argument "$cmdpath" "$argindex")"
   fi

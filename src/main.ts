@@ -7,7 +7,8 @@ import { createDeps, type Deps, type Runtime } from './factory.js';
 import type { GlobalOptions } from './config/global-flags.js';
 import type { SettingsOverride } from './config/settings.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
-import { addCommandGroups } from './commands/index.js';
+import { addCommandGroups, BUILT_IN_COMMANDS, operandsIn } from './commands/index.js';
+import { aliasesFor, aliasesSection, aliasRanLine, expandedLine, type Aliases, type AliasRun } from './aliases/line.js';
 import { fitHelp, needsStoredProfile } from './commands/shared/help.js';
 import { namedProfile, requireStoredProfile } from './config/settings.js';
 import { completeValues } from './completion/values.js';
@@ -53,8 +54,19 @@ export const EXIT_CODES_HELP = `Exit codes:
 /** How long a command may take to stop after Ctrl-C or SIGTERM before the process ends regardless. */
 const STOP_GRACE_MS = 1500;
 
-/** The command tree: with argv, only the command group it names (every group for help and completion). */
-export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command> {
+/**
+ * The command tree: with argv, only the command group it names (every group for help and completion). The user's
+ * aliases, when given, are listed in the program's help.
+ */
+export async function buildProgram(deps: Deps, argv?: string[], aliases: Aliases = {}): Promise<Command> {
+  const program = rootCommand(deps, aliases);
+  await addCommandGroups(program, deps, argv);
+  configureTree(program, deps);
+  return program;
+}
+
+/** The program with its global options, before any group is added: enough to find the first word of a line. */
+function rootCommand(deps: Deps, aliases: Aliases): Command {
   const program = new Command('fleetctl')
     .description('Operate fleets, devices and webhooks through the Fleet and Telematics Developer API.')
     .version(VERSION_LINE, '-V, --version', 'print the version')
@@ -77,7 +89,7 @@ export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
     .showSuggestionAfterError();
   // after the options, fitted to the width with them (fitHelp)
-  Object.assign(program, { helpAfter: `Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n` });
+  Object.assign(program, { helpAfter: `${aliasesSection(aliases)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n` });
   completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
   program.hook('preAction', async (_program, verb) => {
@@ -90,9 +102,6 @@ export async function buildProgram(deps: Deps, argv?: string[]): Promise<Command
     // --jq is compiled here: a bad expression is refused before any request
     await deps.output().prepare();
   });
-
-  await addCommandGroups(program, deps, argv);
-  configureTree(program, deps);
   return program;
 }
 
@@ -185,9 +194,22 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   // command, whose data may still be flowing to stdout.
   const onStderrError = () => undefined;
   if (!runtime?.io) process.stderr.on('error', onStderrError);
+  let alias: AliasRun | undefined;
   try {
-    program = await buildProgram(deps, argv);
-    await program.parseAsync(argv);
+    // an alias is expanded before the line is parsed, and only the group its expansion names is loaded
+    const { group: first, at } = operandsIn(rootCommand(deps, {}), argv);
+    const aliases = await aliasesFor(first, BUILT_IN_COMMANDS, deps.config);
+    const line = expandedLine(argv, at, aliases);
+    alias = line.alias;
+    if (alias?.expanded.kind === 'shell') {
+      const { runShellAlias } = await import('./aliases/shell.js');
+      // the script's own status, whatever it is: the shell said what failed
+      const status = await runShellAlias(alias, deps.env, io, argv[1]);
+      if (status !== 0) io.info(aliasRanLine(alias));
+      return status as ExitCodeValue;
+    }
+    program = await buildProgram(deps, line.argv, aliases);
+    await program.parseAsync(line.argv);
     if (await stdoutFailed()) return reportError(stdoutFull, deps, false, false);
     // A command that runs until stopped (a --follow, a --watch, `webhook listen`, `fleetctl sandbox`) ends well by
     // Ctrl-C or SIGTERM, as documented; stopped by a hang-up it says so, for whatever supervises it: the session
@@ -197,6 +219,8 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     if (error === stdoutClosed) return ExitCode.ok;
     if (await stdoutFailed()) return reportError(stdoutFull, deps, false, false);
     const code = reportError(error, deps, controller.signal.aborted || runtime?.signal?.aborted === true, deps.debug() || (program === undefined && debugBeforeParse(argv)));
+    // what the user typed is not what failed: the line it stood for is
+    if (alias && code !== ExitCode.ok && code !== ExitCode.interrupted) io.info(aliasRanLine(alias));
     return code === ExitCode.interrupted ? stoppedWith : code;
   } finally {
     await deps.cleanup().catch(() => undefined);

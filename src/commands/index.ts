@@ -23,6 +23,7 @@ const GROUPS: [name: string, load: GroupLoader][] = [
   ['webhook', async (deps) => (await import('./webhook/index.js')).newWebhookCommand(deps)],
   ['auth', async (deps) => (await import('./auth/index.js')).newAuthCommand(deps)],
   ['config', async (deps) => (await import('./config/index.js')).newConfigCommand(deps)],
+  ['alias', async (deps, program) => (await import('./alias/index.js')).newAliasCommand(deps, { names: BUILT_IN_COMMANDS, commandNamed: (words) => operandsIn(program, ['', '', ...words]).group })],
   ['sandbox', async (deps) => (await import('./sandbox/index.js')).newSandboxCommand(deps)],
   ['completion', async (deps, program) => (await import('./completion/index.js')).newCompletionCommand(deps, () => program)],
   ['help', async (deps, program) => (await import('./help/index.js')).newHelpCommand(deps, () => program)],
@@ -30,6 +31,9 @@ const GROUPS: [name: string, load: GroupLoader][] = [
 
 /** Groups that work on the whole tree: with them on the line, every group is loaded. */
 const NEEDS_WHOLE_TREE = new Set(['completion', '__complete', 'help']);
+
+/** The names a first word can have for fleetctl itself: what no alias may take. */
+export const BUILT_IN_COMMANDS: ReadonlySet<string> = new Set([...GROUPS.map(([name]) => name), ...NEEDS_WHOLE_TREE]);
 
 /**
  * Adds the group `argv` names, or every group when it names none of them (help, an unknown name, completion).
@@ -48,18 +52,18 @@ export async function addCommandGroups(program: Command, deps: Deps, argv?: stri
 }
 
 /**
- * The group the line names (its first operand, the program's options and their values skipped), and the verb
- * right after it. A verb is named only when it follows the group at once: after an option, which could take a
+ * The group the line names (its first operand, the program's options and their values skipped), its index in
+ * argv (`at`), and the verb right after it. A verb is named only when it follows the group at once: after an option, which could take a
  * value, it is not known.
  */
-export function operandsIn(program: Command, argv: string[]): { group?: string; verb?: string } {
+export function operandsIn(program: Command, argv: string[]): { group?: string; verb?: string; at?: number } {
   const words = argv.slice(2);
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
-    if (word === '--') return { group: words[i + 1] };
+    if (word === '--') return words[i + 1] === undefined ? {} : { group: words[i + 1], at: i + 3 };
     if (!word.startsWith('-') || word === '-') {
       const next = words[i + 1];
-      return { group: word, verb: next === undefined || next.startsWith('-') ? undefined : next };
+      return { group: word, verb: next === undefined || next.startsWith('-') ? undefined : next, at: i + 2 };
     }
     const [flag, inline] = word.startsWith('--') ? [word.split('=')[0], word.includes('=')] : [word.slice(0, 2), word.length > 2];
     const option = program.options.find((o) => o.long === flag || o.short === flag);

@@ -139,6 +139,8 @@ ${fn}() {
     mapfile -t COMPREPLY < <(compgen -W "$(${fn}_options "$cmdpath")" -- "$cur")
   elif [[ $argindex -eq 0 && -n "$(${fn}_subcommands "$cmdpath")" ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$(${fn}_subcommands "$cmdpath")" -- "$cur")
+    # the first word may also be an alias: a lookup, whose candidates are added to the commands
+    spec="$(${fn}_argument "$cmdpath" 0)"
   else
     spec="$(${fn}_argument "$cmdpath" "$argindex")"
   fi

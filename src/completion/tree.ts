@@ -45,6 +45,8 @@ function argumentNode(argument: Argument): ArgumentNode {
   return { name: argument.name(), variadic: argument.variadic, values: valueCompletionOf(argument) };
 }
 
+const FIRST_WORD_ALIAS: ArgumentNode = { name: 'alias', variadic: false, values: 'alias' };
+
 export function completionTree(program: Command): CompletionTree {
   const commands: CommandNode[] = [];
   const visit = (command: Command, path: string, isProgram: boolean) => {
@@ -53,7 +55,8 @@ export function completionTree(program: Command): CompletionTree {
       path,
       subcommands: visible.map((sub) => sub.name()).sort(),
       options: isProgram ? [] : command.options.filter((o) => !isHidden(o)).map(optionNode),
-      arguments: command.registeredArguments.map(argumentNode),
+      // the program's first word is a command, or one of the user's aliases (asked of __complete, as they change)
+      arguments: isProgram ? [FIRST_WORD_ALIAS] : command.registeredArguments.map(argumentNode),
     });
     for (const sub of visible) visit(sub, path ? `${path} ${sub.name()}` : sub.name(), false);
   };

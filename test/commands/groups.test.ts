@@ -66,7 +66,17 @@ describe('the verb a command line names', () => {
     [['devices'], 'devices', undefined],
     [['--', 'devices', 'get'], 'devices', undefined],
   ])('%j names %s %s', (words, group, verb) => {
-    expect(operandsIn(globalsOnly(), ['node', 'fleetctl', ...words])).toEqual({ group, verb });
+    const named = operandsIn(globalsOnly(), ['node', 'fleetctl', ...words]);
+    expect({ group: named.group, verb: named.verb }).toEqual({ group, verb });
+  });
+
+  it.each([
+    [['myalias', 'a'], 2],
+    [['--profile', 'p', '-o', 'json', 'myalias'], 6],
+    [['--', 'myalias'], 3],
+    [['--sandbox'], undefined],
+  ])('%j has its first operand at argv[%s] (where an alias is expanded)', (words, at) => {
+    expect(operandsIn(globalsOnly(), ['node', 'fleetctl', ...words]).at).toBe(at);
   });
 
   const deps = () => createDeps({ io: IOStreams.forTest(), env: {} }, () => ({}));

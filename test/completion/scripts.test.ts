@@ -87,7 +87,7 @@ beforeAll(() => {
   fakeBin = path.join(work, 'bin');
   mkdirSync(fakeBin);
   const fake = `#!/bin/sh
-printf '%s\\n' "$@" > "${work}/args"
+printf '%s\\n' "$@" > "${work}/bin/args"
 if [ -n "$FAKE_ANSWER" ]; then printf "$FAKE_ANSWER\\n"; else printf 'HW-000001\\tVan 1\\nHW-000002\\n'; fi
 `;
   writeFileSync(path.join(fakeBin, 'fleetctl'), fake);
@@ -95,7 +95,7 @@ if [ -n "$FAKE_ANSWER" ]; then printf "$FAKE_ANSWER\\n"; else printf 'HW-000001\
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const recordedArgs = () => readFileSync(path.join(work, 'args'), 'utf8').split('\n').slice(0, -1);
+const recordedArgs = () => readFileSync(path.join(fakeBin, 'args'), 'utf8').split('\n').slice(0, -1);
 
 describe('bash, through its completion function', () => {
 
@@ -120,9 +120,16 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
 
   it('commands: fleetctl devices l → list, and no hidden command', async () => {
     expect(await complete('fleetctl devices li')).toEqual(['list']);
-    expect((await complete('fleetctl co')).sort()).toEqual(['completion', 'config']);
+    expect((await complete('fleetctl co', 'co-night\\talias: devices list')).sort()).toEqual(['co-night', 'completion', 'config']);
     expect(await complete('fleetctl ')).not.toContain(COMPLETE_COMMAND);
     expect(await complete('fleetctl --json fleets li')).toEqual(['list']);
+  });
+
+  it("the first word may be one of the user's aliases, asked of the hidden command (they change)", async () => {
+    expect(await complete('fleetctl --profile p night', 'night-reboot\\talias: devices reboot')).toEqual(['night-reboot']);
+    expect(recordedArgs()).toEqual([COMPLETE_COMMAND, 'alias', '--', '--profile', 'p', 'night']);
+    // after a command, no alias is asked for
+    expect(await complete('fleetctl devices li', 'night-reboot')).toEqual(['list']);
   });
 
   it('flags after a verb, including the global ones', async () => {
@@ -198,6 +205,14 @@ describe('fish, through `complete -C`', () => {
     expect(complete('fleetctl completion ').sort()).toEqual(['bash', 'fish', 'zsh']);
     expect(complete('fleetctl webhook-config create --topics events,al')).toEqual(['events,alarms']);
     expect(complete('fleetctl ')).not.toContain(COMPLETE_COMMAND);
+  });
+
+  it("the first word may be one of the user's aliases, with what it expands to", () => {
+    const env = { PATH: `${fakeBin}:${process.env.PATH}`, FAKE_ANSWER: 'night-reboot\\talias: devices reboot' };
+    const script = path.join(root, 'completions', FILES.fish);
+    const out = execFileSync('fish', ['--no-config', '-c', `source '${script}'; complete -C 'fleetctl nig'`], { encoding: 'utf8', cwd: path.join(work, 'here'), env });
+    expect(out.split('\n').filter(Boolean)).toEqual(['night-reboot\talias: devices reboot']);
+    expect(recordedArgs()).toEqual([COMPLETE_COMMAND, 'alias', '--', 'nig']);
   });
 
   it('ids come from the hidden command, with their descriptions; --flag=value keeps its flag', () => {

@@ -118,6 +118,7 @@ describe('a corrupted store', () => {
     ['a profile that is not an object', '{"profiles": {"default": "str"}}'],
     ['a setting that is not a string', '{"profiles": {"default": {"base_url": 5}}}'],
     ['a current profile that is not a string', '{"current_profile": 5, "profiles": {}}'],
+    ['an alias that is not a string', '{"profiles": {}, "aliases": {"fd": ["devices", "list"]}}'],
   ];
   const commands = [
     ['config', 'list'],
@@ -126,6 +127,8 @@ describe('a corrupted store', () => {
     ['auth', 'logout'],
     ['auth', 'status'],
     ['devices', 'list'],
+    ['alias', 'set', 'fd', 'devices list'],
+    ['alias', 'list'],
   ];
   for (const [what, content] of corruptions) {
     it.each(commands)(`${what}: %s %s … exits 2 naming the file and the fix, and leaves it byte for byte`, async (...args) => {

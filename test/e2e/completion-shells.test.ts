@@ -39,6 +39,7 @@ beforeAll(async () => {
   writeFileSync(path.join(work, 'design.json'), '{}');
   env = { ...harness.envFor(), PATH: `${bin}:${process.env.PATH}`, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', PS1: PROMPT };
   for (const profile of ['prod', 'staging']) await harness.cli(['config', 'set', 'base_url', harness.sandbox.baseUrl, '--profile', profile]);
+  expect((await harness.cli(['alias', 'set', 'night-devices', 'devices list --fleet-id $1'])).code).toBe(0);
   hardwareIds = (JSON.parse((await harness.cli(['devices', 'list', '--all', '-o', 'json'])).stdout) as { hardware_id: string }[]).map((d) => d.hardware_id);
   fleets = JSON.parse((await harness.cli(['fleets', 'list', '--all', '-o', 'json'])).stdout) as { id: string; name: string }[];
   closedPort = await new Promise<number>((resolve) => {
@@ -134,6 +135,12 @@ describe('bash (bash --norc --noprofile -i, the script sourced)', { timeout: 30_
     await expectNothingOffered(shell, 'fleetctl --sandbox devices get HW-0000', '\t\t');
   });
 
+  it("an alias of the config store completes where a command goes", async () => {
+    await shell.reset(PROMPT);
+    shell.type('fleetctl --profile prod nigh\tX');
+    await shell.waitFor(`${PROMPT}fleetctl --profile prod night-devices X`, 15_000);
+  });
+
   it('an API that cannot be reached: nothing offered, no error in the line', async () => {
     await shell.reset(PROMPT);
     await expectNothingOffered(shell, `fleetctl --base-url http://127.0.0.1:${closedPort} devices get HW-0000`, '\t\t');
@@ -178,6 +185,12 @@ describe('zsh (zsh -f -i, the script in fpath as the README says, compinit)', { 
     await shell.waitFor(`${PROMPT}fleetctl devices reboot --from-file ../design.json X`, 15_000);
   });
 
+  it("an alias of the config store completes where a command goes", async () => {
+    await shell.reset(PROMPT);
+    shell.type('fleetctl nigh\tX');
+    await shell.waitFor(`${PROMPT}fleetctl night-devices X`, 15_000);
+  });
+
   it('with --sandbox on the line, nothing live is offered and nothing is printed', async () => {
     await shell.reset(PROMPT);
     await expectNothingOffered(shell, 'fleetctl --sandbox devices get HW-0000', '\t');
@@ -196,5 +209,8 @@ describe('fish (its own `complete -C`, the script where the README installs it)'
     expect(ids.map((line) => line.split('\t')[0])).toEqual(expected);
     expect(ids.every((line) => /^HW-\d{6}\t\S/.test(line))).toBe(true);
     expect(complete('fleetctl devices list --fleet-id ').map((line) => line.split('\t')[0]).sort()).toEqual(fleets.map((f) => f.id).sort());
+    // an alias where a command goes, with what it expands to, and after alias delete
+    expect(complete('fleetctl nigh')).toEqual(['night-devices\talias: devices list --fleet-id $1']);
+    expect(complete('fleetctl alias delete nigh')).toEqual(['night-devices\talias: devices list --fleet-id $1']);
   });
 });

@@ -78,6 +78,7 @@ const HERE: Record<string, Here> = {
     given: "fleetctl devices list --limit 2 --columns hardware_id,vehicle_id -o csv | sed '1s/.*/device,vehicle_id/' > installs.csv",
   },
   'Acting on devices by condition': {},
+  Aliases: {},
   'Fleet health: `fleetctl status`': {
     given: 'alert() { echo "alert: $*" >&2; }',
     // the report goes to the example's own folder, not the machine's /var/tmp

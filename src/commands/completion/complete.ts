@@ -2,6 +2,7 @@
 // help and from completion. It never prompts and never writes to stderr: on any failure, or when its time budget
 // runs out, it prints nothing and succeeds, so the operator's command line is left as it was.
 import { savedSelections, selectedProfile } from '../../config/settings.js';
+import { storedAliases } from '../../config/aliases.js';
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { candidateLines, type Candidate } from '../../completion/candidates.js';
@@ -25,7 +26,7 @@ type CompleteDeps = Pick<Deps, 'config' | 'output' | 'derive' | 'env'>;
 export function newCompleteCommand(deps: CompleteDeps, run = completeRun): Command {
   const command = new Command(COMPLETE_COMMAND)
     .description('Print completion candidates for the shell scripts')
-    .argument('<kind>', 'profile, hardware-id, fleet-id or organization-id')
+    .argument('<kind>', 'profile, selection, alias, hardware-id, fleet-id or organization-id')
     .argument('[words...]', 'the words of the line after the program name, the one being completed last')
     // The words are the operator's line: its --help or unknown flags are data here, not options of this command.
     .helpOption(false)
@@ -50,6 +51,7 @@ export async function completeRun(deps: CompleteDeps, opts: CompleteOptions): Pr
 async function candidatesFor(deps: CompleteDeps, kind: LookedUpValue, line: CompletionLine, budgetMs: number): Promise<Candidate[]> {
   if (kind === 'profile') return profiles(deps);
   if (kind === 'selection') return selections(deps, line);
+  if (kind === 'alias') return aliases(deps);
   // An embedded sandbox takes seconds to start: far too long for a Tab.
   if (line.sandbox && kind !== 'where') return [];
   const budget = AbortSignal.timeout(budgetMs);
@@ -87,6 +89,11 @@ async function selections(deps: Pick<Deps, 'config' | 'env'>, line: CompletionLi
   const profile = selectedProfile({ profile: line.globals.profile }, deps.env, data).value;
   const saved = savedSelections(data, profile);
   return Object.keys(saved).sort().map((value) => ({ value, description: saved[value] }));
+}
+
+async function aliases(deps: Pick<Deps, 'config'>): Promise<Candidate[]> {
+  const stored = storedAliases((await deps.config()).read());
+  return Object.keys(stored).sort().map((value) => ({ value, description: `alias: ${stored[value]}` }));
 }
 
 /** Requests follow the budget's signal; should anything not, the answer still comes a moment after it. */
