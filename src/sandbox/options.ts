@@ -71,6 +71,8 @@ export const DEFAULT_DEVICES = 200;
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const MAX_JOURNAL_SIZE = 10_000;
 export const MAX_TELEMETRY_RATE = 10_000;
+/** Webhook events a second from --emit-rate: beyond it the timer's loop would never let the server answer. */
+export const MAX_EMIT_RATE = 10_000;
 export { DEFAULT_REQUEST_TIMEOUT_MS } from '../shared/server-timeouts.js';
 
 /** Programming errors of callers that bypass the CLI's checks (which say the same with flag names). */
@@ -86,6 +88,8 @@ export function validateOptions(opts: SandboxOptions): void {
   if (opts.tokenTtlSeconds !== undefined && !(Number.isInteger(opts.tokenTtlSeconds) && opts.tokenTtlSeconds > 0)) bad('tokenTtlSeconds must be a positive integer');
   const rate = opts.telemetryRatePerSecond;
   if (rate !== undefined && !(rate >= 0 && rate <= MAX_TELEMETRY_RATE)) bad(`telemetryRatePerSecond must be from 0 to ${MAX_TELEMETRY_RATE}`);
+  const emit = opts.emitRatePerSecond;
+  if (emit !== undefined && !(emit >= 0 && emit <= MAX_EMIT_RATE)) bad(`emitRatePerSecond must be from 0 to ${MAX_EMIT_RATE}`);
   const size = opts.journalSize;
   if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= MAX_JOURNAL_SIZE)) bad(`journalSize must be a whole number from 1 to ${MAX_JOURNAL_SIZE}`);
   const timeout = opts.requestTimeoutMs;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { completeValues } from '../../completion/values.js';
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE, MAX_TELEMETRY_RATE, type SandboxOptions } from '../../sandbox/options.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_EMIT_RATE, MAX_JOURNAL_SIZE, MAX_TELEMETRY_RATE, type SandboxOptions } from '../../sandbox/options.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { requireListenHost, requireNumber, requireWholeNumber } from '../shared/validate.js';
 import { requireRegularFileOrMissing } from '../../io/read-input.js';
@@ -79,7 +79,7 @@ export function sandboxOptionsFrom(flags: SandboxStartFlags): SandboxStartOption
     latencyMs: flags.latency === undefined ? undefined : requireWholeNumber(flags.latency, '--latency', 0, 60_000),
     tokenTtlSeconds: requireWholeNumber(flags.tokenTtl ?? '3600', '--token-ttl', 1, 31_536_000),
     allowPrivateWebhooks: flags.allowPrivateWebhooks === true,
-    emitRatePerSecond: flags.emitRate === undefined ? undefined : rate(flags.emitRate, '--emit-rate'),
+    emitRatePerSecond: flags.emitRate === undefined ? undefined : rate(flags.emitRate, '--emit-rate', MAX_EMIT_RATE),
     propagationMs: requireWholeNumber(flags.propagation ?? String(DEFAULT_PROPAGATION_MS), '--propagation', 0, 60_000),
     scenarioFile: flags.scenario,
     faultFile: flags.fault,
