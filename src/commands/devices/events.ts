@@ -9,6 +9,7 @@ import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
 import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { records } from '../../records/resources.js';
+import { stdoutFileOf } from '../../io/stdout-file.js';
 import { addDateWindowOptions, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNonEmpty } from '../shared/validate.js';
 import { suggestingHardwareIdCase } from './hardware-id-case.js';
@@ -60,7 +61,7 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
   });
   command.action(async (hardwareId: string | undefined, flags: RawFlags) => {
     const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));
-    const follow = followFrom(flags);
+    const follow = followFrom(flags, deps.clock.now());
     const window = dateWindowFrom(flags, deps.clock.now());
     const paging = pagingFrom(flags);
     await run(deps, {
@@ -85,7 +86,7 @@ export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEve
     api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query: { date_from: dateFrom, date_to: dateTo, ...filters } }, paging);
   if (opts.follow) {
     const source: EventSource<unknown> = { what: `events of ${opts.hardwareId}`, fetch: list, id: (e) => records.event.keyOf(e, opts.hardwareId), time: records.event.timeOf };
-    await followEvents(deps, source, viewOf('deviceEvent'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
+    await followEvents(deps, source, viewOf('deviceEvent'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging, stdoutFile: stdoutFileOf(deps.io.out) });
     return;
   }
   const pager = list(opts.window.dateFrom, opts.window.dateTo, opts.paging);

@@ -7,6 +7,7 @@ import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
 import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { records } from '../../records/resources.js';
+import { stdoutFileOf } from '../../io/stdout-file.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNothingMissing } from '../shared/validate.js';
 import { checkParameters } from '../shared/request-checks.js';
@@ -80,7 +81,7 @@ export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSea
   const types = listOf(flags.type);
   const window = dateWindowFrom(flags, now);
   const paging = pagingFrom(flags);
-  const follow = followFrom(flags);
+  const follow = followFrom(flags, now);
   const filter = hardwareId || fleetIds || vehicleIds ? undefined : `a narrowing filter (${FILTER_FLAGS})`;
   // a followed window ends at each poll's now
   requireNothingMissing('events search', [filter, follow ? undefined : missingWindowPart(window)], 'fleetctl events search --hardware-id HW-000001 --since 24h');
@@ -102,7 +103,7 @@ export async function eventsSearchRun(deps: EventsSearchDeps, opts: EventsSearch
   if (opts.follow) {
     const narrowed = [opts.hardwareId, ...(opts.fleetIds ?? []).map((id) => `fleet ${id}`), ...(opts.vehicleIds ?? []).map((id) => `vehicle ${id}`)];
     const source: EventSource<unknown> = { what: `events of ${narrowed.filter(Boolean).join(', ')}`, fetch: search, id: (e) => records.event.keyOf(e), time: records.event.timeOf };
-    await followEvents(deps, source, viewOf('event'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
+    await followEvents(deps, source, viewOf('event'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging, stdoutFile: stdoutFileOf(deps.io.out) });
     return;
   }
   const pager = search(opts.window.dateFrom, opts.window.dateTo, opts.paging);
