@@ -52,6 +52,8 @@ export interface RunningSandbox {
   organizations: { id: string; name: string; parent_id: string | null }[];
   /** Webhook seams (issue 6): configuration changes and emitted telemetry. */
   hooks: SandboxHooks;
+  /** Stops the world that moves (--telemetry-rate): no report after this, so a test can compare what was listed. */
+  stopTelemetry(): void;
   close(): Promise<void>;
 }
 
@@ -173,6 +175,7 @@ async function serveSandbox(opts: SandboxOptions, start: StartingWorld, state: H
     clients: app.clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
     organizations: app.world.refs.organizationList.map(organizationView),
     hooks: app.hooks,
+    stopTelemetry: () => movingWorld.stop(),
     close: () =>
       (closing ??= (async () => {
         try {

@@ -14,7 +14,7 @@ export const REBOOTABLE = 31;
 export const rebootArgs = (key: string, ...extra: string[]) => ['devices', 'reboot', '--fleet-id', FLEET, '--idempotency-key', key, '--concurrency', '4', '--yes', ...extra];
 
 /** The built CLI as a process of its own, as a shell starts it: no TTY, CI, no colour, no keychain. */
-export function spawnFleetctl(args: string[], env: Record<string, string>, stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+export function spawnFleetctl(args: string[], env: Record<string, string>, stdout: 'ignore' | 'pipe' | number = 'ignore'): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CI: 'true', NO_COLOR: '1', FLEETCTL_KEYCHAIN: 'off', ...env },
     stdio: ['ignore', stdout, 'pipe'],
