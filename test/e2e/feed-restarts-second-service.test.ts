@@ -5,24 +5,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventRef, seedUuid, type SecondService } from '../support/second-service.js';
+import { eventRef, seedUuid } from '../support/second-service.js';
 import { expectOk, useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
 import { tempDir } from '../support/temp-dir.js';
 
 let h: SecondHarness;
-let svc: SecondService;
+useSecondHarness((started) => (h = started));
 const FLEET_1 = seedUuid(0xf1, 1);
-
-useSecondHarness((started) => {
-  h = started;
-  svc = started.svc;
-});
 
 /** A new event of the fleet's first device, stamped `agoMs` before now: the shape of the service's own. */
 function addEvent(n: number, agoMs: number): string {
-  const model = svc.state.events.find((e) => e.fleet_ref === FLEET_1)!;
+  const model = h.svc.state.events.find((e) => e.fleet_ref === FLEET_1)!;
   const ref = eventRef(model.device_hw, `new${n}`);
-  svc.state.events.push({ ...model, ref, id: 100 + n, occurred_at: new Date(Date.now() - agoMs).toISOString() });
+  h.svc.state.events.push({ ...model, ref, id: 100 + n, occurred_at: new Date(Date.now() - agoMs).toISOString() });
   return ref;
 }
 

@@ -13,6 +13,7 @@ import type { ListPaging } from './paging.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import { compareInstants, instantOfMs, parseInstant, parseRfc3339, type Instant } from '../../shared/rfc3339.js';
 import { FeedCheckpoint } from './feed-checkpoint.js';
+import { completeValues } from '../../completion/values.js';
 import type { StdoutFile } from '../../io/stdout-file.js';
 
 /** How far back each poll looks beyond the last one: events whose device time is older are not waited for. */
@@ -48,12 +49,13 @@ export interface FollowOptions {
 }
 
 export function addFollowOptions(command: Command): Command {
-  return command
+  command
     .option('-f, --follow', 'print the window, then keep printing new events until Ctrl-C (piped: NDJSON)')
     .addOption(new Option('--interval <duration>', 'time between polls with --follow, at least 1s (default 5s); longer while nothing comes'))
     .option('--checkpoint <file>', "with --follow: keep the position after each event written (fleetctl's versioned JSON); run again with it to go on with the next event")
     .option('--max-events <n>', 'with --follow: stop (exit 0) after this many events')
     .option('--until <time>', 'with --follow: stop (exit 0) once the window up to this time is printed');
+  return completeValues(command, { '--checkpoint': 'file' });
 }
 
 /** --follow and its flags, checked with the flags they cannot go with, before any request. */
