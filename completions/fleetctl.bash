@@ -97,7 +97,7 @@ _fleetctl_options() {
     "devices unassign") echo "--auth-url --base-url --ca-file --columns --concurrency --debug --dry-run --from-file --help --insecure --journal --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --resume --sandbox --slurp --timeout --version --yes -V -o -y" ;;
     "devices reboot") echo "--abort-if-failed --allow-empty --auth-url --base-url --ca-file --canary --canary-wait --columns --concurrency --debug --dry-run --fleet-id --from-file --from-run --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --only --organization-id --output --profile --report-time-field --resume --sandbox --slurp --timeout --version --wait --wait-timeout --wave --wave-pause --where --yes -V -o -y" ;;
     "devices wake-up") echo "--abort-if-failed --allow-empty --auth-url --base-url --ca-file --canary --canary-wait --columns --concurrency --debug --dry-run --fleet-id --from-file --from-run --help --idempotency-key --insecure --journal --jq --json --max-devices --max-retries --max-retry-wait --no-color --no-input --only --organization-id --output --profile --report-time-field --resume --sandbox --slurp --timeout --version --wait --wait-timeout --wave --wave-pause --where --yes -V -o -y" ;;
-    "devices events") echo "--accident --all --auth-url --base-url --ca-file --columns --cursor --debug --follow --from --help --important --insecure --interval --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --type --version -V -f -o" ;;
+    "devices events") echo "--accident --all --auth-url --base-url --ca-file --checkpoint --columns --cursor --debug --follow --from --help --important --insecure --interval --jq --json --limit --max-events --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --type --until --version -V -f -o" ;;
     "devices last-reported") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "devices last-position") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --interval --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version --watch -V -o -w" ;;
     "devices media") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --from --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --version -V -o" ;;
@@ -111,7 +111,7 @@ _fleetctl_options() {
     "drivers create") echo "--auth-url --base-url --ca-file --columns --debug --email --employee-id --field --first-name --fleet-id --from-file --help --insecure --jq --json --last-name --license-number --max-retries --max-retry-wait --no-color --no-input --organization-id --output --phone --profile --sandbox --slurp --timeout --version -V -o" ;;
     "drivers update") echo "--auth-url --base-url --ca-file --columns --debug --email --employee-id --field --first-name --fleet-id --from-file --help --insecure --jq --json --last-name --license-number --max-retries --max-retry-wait --no-color --no-input --output --phone --profile --sandbox --slurp --status --timeout --version -V -o" ;;
     "events") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
-    "events search") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --follow --from --hardware-id --help --insecure --interval --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --type --vehicle-id --version -V -f -o" ;;
+    "events search") echo "--all --auth-url --base-url --ca-file --checkpoint --columns --cursor --debug --fleet-id --follow --from --hardware-id --help --insecure --interval --jq --json --limit --max-events --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --type --until --vehicle-id --version -V -f -o" ;;
     "events get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "events media") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --sort --timeout --version -V -o" ;;
     "vehicles") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
@@ -197,7 +197,8 @@ _fleetctl_value() {
     "devices wake-up|--fleet-id") echo "lookup fleet-id" ;;
     "devices wake-up|--organization-id") echo "lookup organization-id" ;;
     "devices wake-up|--where") echo "lookup where" ;;
-    "devices events|--since" | "devices events|--from" | "devices events|--to" | "devices events|--type" | "devices events|--limit" | "devices events|--cursor" | "devices events|--max-items" | "devices events|--sort" | "devices events|--interval") echo "any" ;;
+    "devices events|--since" | "devices events|--from" | "devices events|--to" | "devices events|--type" | "devices events|--limit" | "devices events|--cursor" | "devices events|--max-items" | "devices events|--sort" | "devices events|--interval" | "devices events|--max-events" | "devices events|--until") echo "any" ;;
+    "devices events|--checkpoint") echo "file" ;;
     "devices last-position|--interval") echo "any" ;;
     "devices media|--since" | "devices media|--from" | "devices media|--to" | "devices media|--limit" | "devices media|--cursor" | "devices media|--max-items" | "devices media|--sort") echo "any" ;;
     "devices media download|--dir") echo "directory" ;;
@@ -217,7 +218,8 @@ _fleetctl_value() {
     "drivers update|--from-file") echo "file" ;;
     "events search|--hardware-id") echo "lookup hardware-id" ;;
     "events search|--fleet-id") echo "lookup fleet-id" ;;
-    "events search|--vehicle-id" | "events search|--type" | "events search|--since" | "events search|--from" | "events search|--to" | "events search|--limit" | "events search|--cursor" | "events search|--max-items" | "events search|--sort" | "events search|--interval") echo "any" ;;
+    "events search|--vehicle-id" | "events search|--type" | "events search|--since" | "events search|--from" | "events search|--to" | "events search|--limit" | "events search|--cursor" | "events search|--max-items" | "events search|--sort" | "events search|--interval" | "events search|--max-events" | "events search|--until") echo "any" ;;
+    "events search|--checkpoint") echo "file" ;;
     "events media|--limit" | "events media|--cursor" | "events media|--max-items" | "events media|--sort") echo "any" ;;
     "vehicles list|--organization-id") echo "lookup organization-id" ;;
     "vehicles list|--fleet-id") echo "lookup fleet-id" ;;

@@ -53,6 +53,8 @@ export interface RunningSandbox {
   organizations: { id: string; name: string; parent_id: string | null }[];
   /** Webhook seams (issue 6): configuration changes and emitted telemetry. */
   hooks: SandboxHooks;
+  /** Stops the world that moves (--telemetry-rate): no report after this, so a test can compare what was listed. */
+  stopTelemetry(): void;
   close(): Promise<void>;
 }
 
@@ -165,7 +167,7 @@ async function serveSandbox(opts: SandboxOptions, start: StartingWorld, state: H
     // shared: every turn saved what it changed, and outside a turn the files are another's to write
     if (turns) await saver?.close();
     else await saver?.flush();
-  }, releaseState);
+  }, releaseState, () => movingWorld.stop());
 }
 
 /** What a started sandbox tells its caller; `stop` runs once, however often close is called, and the state's lock goes after it. */
@@ -173,6 +175,7 @@ function runningSandbox(
   serving: { app: SandboxApp; baseUrl: string; controlToken: string | undefined; address: string },
   stop: () => Promise<void>,
   releaseState: () => void,
+  stopTelemetry: () => void,
 ): RunningSandbox {
   const { app, baseUrl, controlToken, address } = serving;
   let closing: Promise<void> | undefined;
@@ -187,6 +190,7 @@ function runningSandbox(
     clients: app.clients.map((c) => ({ ...c, scopes: [...c.scopes] })),
     organizations: app.world.refs.organizationList.map(organizationView),
     hooks: app.hooks,
+    stopTelemetry,
     close: () =>
       (closing ??= (async () => {
         try {

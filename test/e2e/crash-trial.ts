@@ -14,7 +14,7 @@ export const REBOOTABLE = 31;
 export const rebootArgs = (key: string, ...extra: string[]) => ['devices', 'reboot', '--fleet-id', FLEET, '--idempotency-key', key, '--concurrency', '4', '--yes', ...extra];
 
 /** The built CLI as a process of its own, as a shell starts it: no TTY, CI, no colour, no keychain. */
-export function spawnFleetctl(args: string[], env: Record<string, string>, stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+export function spawnFleetctl(args: string[], env: Record<string, string>, stdout: 'ignore' | 'pipe' | number = 'ignore'): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CI: 'true', NO_COLOR: '1', FLEETCTL_KEYCHAIN: 'off', ...env },
     stdio: ['ignore', stdout, 'pipe'],
@@ -41,14 +41,4 @@ export async function embeddedCommandLog(configDir: string): Promise<CommandLogE
   return saved?.state.commands.log ?? [];
 }
 
-/** mulberry32: a small seeded generator, so a failing trial can be run again. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded } from '../support/seeded-random.js';

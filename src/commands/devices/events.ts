@@ -9,6 +9,7 @@ import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
 import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { records } from '../../records/resources.js';
+import { stdoutFileOf } from '../../io/stdout-file.js';
 import { addDateWindowOptions, dateWindowFrom, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNonEmpty } from '../shared/validate.js';
 import { suggestingHardwareIdCase } from './hardware-id-case.js';
@@ -55,12 +56,16 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
         command: 'fleetctl devices events HW-000001 --since 30d --follow --interval 2s -o ndjson',
         runsUntilInterrupted: true,
       },
+      {
+        comment: 'the events of a device up to a time, for CI: run again with the same checkpoint, it goes on where it stopped',
+        command: `fleetctl devices events ${SANDBOX_IDS.hardwareId} --since 30d --follow --until 1m --checkpoint hw.feed -o ndjson`,
+      },
     ],
-    notes: 'With --follow the window is printed oldest first (the last hour when none is given), then each new event once, until Ctrl-C.',
+    notes: 'With --follow the window is printed oldest first (the last hour when none is given), then each new event once, until Ctrl-C.\nWith --checkpoint FILE the position after each event written is kept in FILE (fleetctl\'s own format: versioned JSON holding the next window\'s start and the keys of the events written from it); run the same command with the same FILE to go on with the next event, none missed or doubled, even after kill -9. Standard output appended to a file (>>) is cut back to the last recorded event at restart. --max-events N and --until TIME end the follow (exit 0); polls that bring nothing wait longer, up to 8 intervals.',
   });
   command.action(async (hardwareId: string | undefined, flags: RawFlags) => {
     const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));
-    const follow = followFrom(flags);
+    const follow = followFrom(flags, deps.clock.now());
     const window = dateWindowFrom(flags, deps.clock.now());
     const paging = pagingFrom(flags);
     await run(deps, {
@@ -85,7 +90,7 @@ export async function devicesEventsRun(deps: DevicesEventsDeps, opts: DevicesEve
     api.list('listDeviceEvents', { pathParams: { hardwareId: opts.hardwareId }, query: { date_from: dateFrom, date_to: dateTo, ...filters } }, paging);
   if (opts.follow) {
     const source: EventSource<unknown> = { what: `events of ${opts.hardwareId}`, fetch: list, id: (e) => records.event.keyOf(e, opts.hardwareId), time: records.event.timeOf };
-    await followEvents(deps, source, viewOf('deviceEvent'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
+    await followEvents(deps, source, viewOf('deviceEvent'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging, stdoutFile: stdoutFileOf(deps.io.out) });
     return;
   }
   const pager = list(opts.window.dateFrom, opts.window.dateTo, opts.paging);

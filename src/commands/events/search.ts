@@ -7,6 +7,7 @@ import { completeValues } from '../../completion/values.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from '../shared/paging.js';
 import { addFollowOptions, followEvents, followFrom, type EventSource, type FollowOptions, type RawFollowFlags } from '../shared/follow.js';
 import { records } from '../../records/resources.js';
+import { stdoutFileOf } from '../../io/stdout-file.js';
 import { addDateWindowOptions, dateWindowFrom, missingWindowPart, type DateWindow, type RawDateFlags } from '../shared/dates.js';
 import { collect, requireNothingMissing } from '../shared/validate.js';
 import { checkParameters } from '../shared/request-checks.js';
@@ -46,12 +47,16 @@ export function newEventsSearchCommand(deps: EventsSearchDeps, run = eventsSearc
     operationIds: ['searchEvents'],
     shows: viewOf('event'),
     output: 'records',
-    notes: `The API needs a narrowing filter (${FILTER_FLAGS}) and a date window (${WINDOW_FLAGS}; with --follow, the last hour unless --since or --from says).\nDates are ISO 8601 (2024-05-01T08:00:00Z) or relative (30m, 24h, 7d), sent as UTC.`,
+    notes: `The API needs a narrowing filter (${FILTER_FLAGS}) and a date window (${WINDOW_FLAGS}; with --follow, the last hour unless --since or --from says).\nDates are ISO 8601 (2024-05-01T08:00:00Z) or relative (30m, 24h, 7d), sent as UTC.\nWith --checkpoint FILE the position after each event written is kept in FILE (fleetctl's own format: versioned JSON holding the next window's start and the keys of the events written from it); run the same command with the same FILE to go on with the next event, none missed or doubled, even after kill -9. Standard output appended to a file (>>) is cut back to the last recorded event at restart. --max-events N and --until TIME end the follow (exit 0); polls that bring nothing wait longer, up to 8 intervals.`,
     examples: [
       { comment: 'the last 30 days of one device', command: 'fleetctl events search --hardware-id HW-000001 --since 30d' },
       {
         comment: 'harsh braking and speeding in the first fleet this week, as NDJSON',
         command: 'fleetctl --sandbox events search --fleet-id $(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1) --since 7d --type harsh_braking,speeding --all -o ndjson',
+      },
+      {
+        comment: 'a feed that survives restarts: each run prints the next event after the last one written before (appended to a file), then stops',
+        command: 'fleetctl events search --hardware-id HW-000001 --since 30d --follow --checkpoint hw-000001.feed --max-events 1 -o ndjson >> hw-000001.ndjson',
       },
     ],
   });
@@ -80,7 +85,7 @@ export function eventsSearchOptions(flags: RawSearchFlags, now: Date): EventsSea
   const types = listOf(flags.type);
   const window = dateWindowFrom(flags, now);
   const paging = pagingFrom(flags);
-  const follow = followFrom(flags);
+  const follow = followFrom(flags, now);
   const filter = hardwareId || fleetIds || vehicleIds ? undefined : `a narrowing filter (${FILTER_FLAGS})`;
   // a followed window ends at each poll's now
   requireNothingMissing('events search', [filter, follow ? undefined : missingWindowPart(window)], 'fleetctl events search --hardware-id HW-000001 --since 24h');
@@ -102,7 +107,7 @@ export async function eventsSearchRun(deps: EventsSearchDeps, opts: EventsSearch
   if (opts.follow) {
     const narrowed = [opts.hardwareId, ...(opts.fleetIds ?? []).map((id) => `fleet ${id}`), ...(opts.vehicleIds ?? []).map((id) => `vehicle ${id}`)];
     const source: EventSource<unknown> = { what: `events of ${narrowed.filter(Boolean).join(', ')}`, fetch: search, id: (e) => records.event.keyOf(e), time: records.event.timeOf };
-    await followEvents(deps, source, viewOf('event'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging });
+    await followEvents(deps, source, viewOf('event'), { ...opts.follow, dateFrom: opts.window.dateFrom, paging: opts.paging, stdoutFile: stdoutFileOf(deps.io.out) });
     return;
   }
   const pager = search(opts.window.dateFrom, opts.window.dateTo, opts.paging);

@@ -7,10 +7,14 @@ import type { Deps } from '../../factory.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../errors.js';
 import { backoffDelay } from '../../shared/retry.js';
 import type { Shape } from '../../output/render.js';
-import { parseDuration } from './dates.js';
+import { parseDateTime, parseDuration } from './dates.js';
+import { requireWholeNumber } from '../../shared/flag-numbers.js';
 import type { ListPaging } from './paging.js';
 import { quoteInput } from '../../shared/terminal-text.js';
-import { compareInstants, parseInstant, parseRfc3339, type Instant } from '../../shared/rfc3339.js';
+import { compareInstants, instantOfMs, parseInstant, parseRfc3339, type Instant } from '../../shared/rfc3339.js';
+import { FeedCheckpoint } from './feed-checkpoint.js';
+import { completeValues } from '../../completion/values.js';
+import type { StdoutFile } from '../../io/stdout-file.js';
 
 /** How far back each poll looks beyond the last one: events whose device time is older are not waited for. */
 export const LATE_ARRIVAL_MS = 5 * 60_000;
@@ -22,37 +26,59 @@ const DEFAULT_INTERVAL_MS = 5_000;
 const MIN_INTERVAL_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
 
+/** Waits after polls that brought nothing grow to this many intervals (and at most MAX_BACKOFF_MS). */
+const MAX_IDLE_INTERVALS = 8;
+
 export interface RawFollowFlags {
   follow?: boolean;
   interval?: string;
+  checkpoint?: string;
+  maxEvents?: string;
+  until?: string;
 }
 
 export interface FollowOptions {
   /** Milliseconds between polls. */
   intervalMs: number;
+  /** --checkpoint: the file that keeps the feed's position. */
+  checkpoint?: string;
+  /** --max-events: ends the follow once this many events were written. */
+  maxEvents?: number;
+  /** --until: the window's end; the follow ends once it is read. */
+  until?: string;
 }
 
 export function addFollowOptions(command: Command): Command {
-  return command
+  command
     .option('-f, --follow', 'print the window, then keep printing new events until Ctrl-C (piped: NDJSON)')
-    .addOption(new Option('--interval <duration>', 'time between polls with --follow, at least 1s (default 5s)'));
+    .addOption(new Option('--interval <duration>', 'time between polls with --follow, at least 1s (default 5s); longer while nothing comes'))
+    .option('--checkpoint <file>', "with --follow: keep the position after each event written (fleetctl's versioned JSON); run again with it to go on with the next event")
+    .option('--max-events <n>', 'with --follow: stop (exit 0) after this many events')
+    .option('--until <time>', 'with --follow: stop (exit 0) once the window up to this time is printed');
+  return completeValues(command, { '--checkpoint': 'file' });
 }
 
-/** --follow and --interval, checked with the flags they cannot go with, before any request. */
-export function followFrom(flags: RawFollowFlags & { to?: string; cursor?: string; maxItems?: string; sort?: string }): FollowOptions | undefined {
+/** --follow and its flags, checked with the flags they cannot go with, before any request. */
+export function followFrom(flags: RawFollowFlags & { to?: string; cursor?: string; maxItems?: string; sort?: string }, now: Date): FollowOptions | undefined {
   if (!flags.follow) {
-    if (flags.interval !== undefined) throw new UsageError('--interval only applies with --follow');
+    const stray = (['interval', 'checkpoint', 'maxEvents', 'until'] as const).find((flag) => flags[flag] !== undefined);
+    if (stray) throw new UsageError(`${flagName(stray)} only applies with --follow`);
     return undefined;
   }
   const clash = (['to', 'cursor', 'maxItems', 'sort'] as const).filter((flag) => flags[flag] !== undefined);
   if (clash.length > 0) {
-    const names = clash.map((flag) => `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
-    throw new UsageError(`--follow cannot be combined with ${names.join(', ')}`, 'a followed window ends now and moves on; events print oldest first, each once');
+    const hint = 'a followed window ends now and moves on (--until ends it); events print oldest first, each once';
+    throw new UsageError(`--follow cannot be combined with ${clash.map(flagName).join(', ')}`, hint);
   }
   const intervalMs = flags.interval === undefined ? DEFAULT_INTERVAL_MS : parseDuration(flags.interval, '--interval');
   if (intervalMs < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least 1s, got ${quoteInput(String(flags.interval))}`);
-  return { intervalMs };
+  if (flags.checkpoint !== undefined && flags.checkpoint.trim() === '') throw new UsageError('--checkpoint needs a file name');
+  const maxEvents = flags.maxEvents === undefined ? undefined : requireWholeNumber(flags.maxEvents, '--max-events', 1);
+  const until = flags.until === undefined ? undefined : parseDateTime(flags.until, '--until', now);
+  return { intervalMs, checkpoint: flags.checkpoint, maxEvents, until };
 }
+
+const flagName = (flag: string) => `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Where followed events come from: every page of one date window, and what identifies and dates an event. */
 export interface EventSource<T> {
@@ -65,24 +91,62 @@ export interface EventSource<T> {
 
 type FollowDeps = Pick<Deps, 'io' | 'clock' | 'signal' | 'output'>;
 
-export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, shape: Shape, opts: FollowOptions & { dateFrom?: string; paging: ListPaging }): Promise<void> {
+export interface FollowRun extends FollowOptions {
+  dateFrom?: string;
+  paging: ListPaging;
+  /** Standard output when it is a regular file: the checkpoint records its length (io/stdout-file.ts). */
+  stdoutFile?: StdoutFile;
+}
+
+interface Fresh<T> {
+  event: T;
+  at: Instant | undefined;
+  id: string;
+}
+
+export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, shape: Shape, opts: FollowRun): Promise<void> {
   const sink = deps.output().follow(shape);
-  const seen = new Map<string, number>();
+  const checkpoint = opts.checkpoint === undefined ? undefined : new FeedCheckpoint(opts.checkpoint, source.what, opts.stdoutFile, (line) => deps.io.info(line));
+  const resumed = await checkpoint?.load();
+  const seen = resumed?.written ?? new Map<string, number>();
   const paging = { ...opts.paging, all: true, cursor: undefined, maxItems: undefined };
-  let windowEnd = deps.clock.now();
-  let from = opts.dateFrom ?? new Date(windowEnd.getTime() - DEFAULT_FOLLOW_WINDOW_MS).toISOString();
+  const until = opts.until === undefined ? undefined : parseInstant(opts.until)!;
+  // a window ends at each poll's now, or at --until once now is past it
+  const windowEndAt = (now: Date) => (until && compareInstants(instantOfMs(now.getTime()), until) >= 0 ? { ms: until.ms, text: opts.until!, last: true } : { ms: now.getTime(), text: now.toISOString(), last: false });
+  let windowEnd = windowEndAt(deps.clock.now());
+  let from = resumed?.from ?? opts.dateFrom ?? new Date(windowEnd.ms - DEFAULT_FOLLOW_WINDOW_MS).toISOString();
+  if (until && compareInstants(parseInstant(from)!, until) >= 0) return;
   let failures = 0;
+  let idle = 0;
+  let written = 0;
   if (deps.io.stderrIsTTY) deps.io.info(`Following: new events every ${opts.intervalMs / 1000} s; Ctrl-C to stop.`);
   while (!deps.signal.aborted) {
-    let waitMs = opts.intervalMs;
+    let waitMs: number;
     try {
-      const fresh = await newEvents(source, seen, from, windowEnd.toISOString(), paging);
-      await sink.add(fresh);
+      const fresh = await newEvents(source, seen, from, windowEnd.text, paging);
+      const printed = opts.maxEvents === undefined ? fresh : fresh.slice(0, opts.maxEvents - written);
+      if (checkpoint) {
+        // one at a time, each recorded after its write: a kill between two loses neither and doubles neither
+        for (const one of printed) {
+          await sink.add([one.event]);
+          remember(seen, one);
+          await checkpoint.save({ from, written: seen });
+        }
+      } else {
+        await sink.add(printed.map((one) => one.event));
+        for (const one of printed) remember(seen, one);
+      }
+      written += printed.length;
       if (failures > 0) deps.io.info(`Polling again: ${fresh.length} new event${fresh.length === 1 ? '' : 's'}.`);
       failures = 0;
+      if (windowEnd.last || (opts.maxEvents !== undefined && written >= opts.maxEvents)) return;
+      idle = fresh.length === 0 ? idle + 1 : 0;
+      waitMs = idleWait(opts.intervalMs, idle);
       // the next window starts a little before this one ended: late events are caught, and printed once
-      if (parseRfc3339(from)! < windowEnd.getTime() - LATE_ARRIVAL_MS) from = new Date(windowEnd.getTime() - LATE_ARRIVAL_MS).toISOString();
+      const before = from;
+      if (parseRfc3339(from)! < windowEnd.ms - LATE_ARRIVAL_MS) from = new Date(windowEnd.ms - LATE_ARRIVAL_MS).toISOString();
       forgetBefore(seen, parseRfc3339(from)!);
+      if (from !== before) await checkpoint?.save({ from, written: seen });
     } catch (error) {
       if (deps.signal.aborted) return;
       if (!isTransient(error)) throw error;
@@ -90,30 +154,37 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
       waitMs = Math.max(backoffDelay(failures - 1, { baseDelayMs: opts.intervalMs, maxDelayMs: MAX_BACKOFF_MS, maxRetries: 0, maxRetryWaitMs: 0, jitter: true }), retryAfterMs(error));
       deps.io.warn(`polling ${source.what} failed (${describe(error)}); trying again in ${Math.ceil(waitMs / 1000)} s`);
     }
+    // the window up to --until is read as soon as it is complete, however long the idle wait has grown
+    if (until) waitMs = Math.min(waitMs, Math.max(0, until.ms + 1 - deps.clock.now().getTime()));
     if (!(await pause(deps, waitMs))) return;
-    windowEnd = deps.clock.now();
+    windowEnd = windowEndAt(deps.clock.now());
   }
+}
+
+/** The wait after `idle` polls in a row that brought nothing: doubling from the interval, to MAX_IDLE_INTERVALS of it or MAX_BACKOFF_MS. */
+export function idleWait(intervalMs: number, idle: number): number {
+  const grown = intervalMs * Math.min(2 ** Math.max(0, idle - 1), MAX_IDLE_INTERVALS);
+  return Math.max(intervalMs, Math.min(grown, MAX_BACKOFF_MS));
 }
 
 /**
  * Every event of the window not printed before, oldest first (the API lists newest first): ordered by the instant
- * each names, whatever its offset or fraction; an event without a readable time comes after those with one.
+ * each names, whatever its offset or fraction; an event without a readable time comes after those with one. Each
+ * is remembered only once written (remember): a failed poll, or one cut short, is read again in full.
  */
-async function newEvents<T>(source: EventSource<T>, seen: Map<string, number>, from: string, to: string, paging: ListPaging): Promise<T[]> {
-  const fresh: { event: T; at: Instant | undefined; id: string }[] = [];
+async function newEvents<T>(source: EventSource<T>, seen: Map<string, number>, from: string, to: string, paging: ListPaging): Promise<Fresh<T>[]> {
+  const fresh = new Map<string, Fresh<T>>();
   for await (const event of source.fetch(from, to, paging)) {
     const id = source.id(event);
-    if (!seen.has(id)) fresh.push({ event, at: parseInstant(source.time(event)), id });
+    if (!seen.has(id) && !fresh.has(id)) fresh.set(id, { event, at: parseInstant(source.time(event)), id });
   }
-  fresh.sort((a, b) => byInstant(a.at, b.at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  // remembered only once the whole window was read: a failed poll is read again in full
-  for (const { id, at } of fresh) {
-    if (seen.has(id)) continue;
-    // by its millisecond: the window's start is one too, and an event of an unknown time is never forgotten early
-    seen.set(id, at?.ms ?? Number.NaN);
-    if (seen.size > MAX_REMEMBERED) seen.delete(seen.keys().next().value!);
-  }
-  return [...new Map(fresh.map((f) => [f.id, f.event])).values()];
+  return [...fresh.values()].sort((a, b) => byInstant(a.at, b.at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function remember(seen: Map<string, number>, { id, at }: Fresh<unknown>): void {
+  // by its millisecond: the window's start is one too, and an event of an unknown time is never forgotten early
+  seen.set(id, at?.ms ?? Number.NaN);
+  if (seen.size > MAX_REMEMBERED) seen.delete(seen.keys().next().value!);
 }
 
 function byInstant(a: Instant | undefined, b: Instant | undefined): number {

@@ -222,7 +222,7 @@ describe('followFrom', () => {
     [{ follow: true, interval: '2s' }, { intervalMs: 2_000 }],
     [{}, undefined],
   ])('%j → %j', (flags, expected) => {
-    expect(followFrom(flags)).toEqual(expected);
+    expect(followFrom(flags, T0)).toEqual(expected);
   });
 
   it.each([
@@ -232,6 +232,6 @@ describe('followFrom', () => {
     [{ follow: true, to: '1h', sort: 'x' }, '--follow cannot be combined with --to, --sort'],
     [{ follow: true, maxItems: '5', cursor: 'c' }, '--follow cannot be combined with --cursor, --max-items'],
   ])('%j is refused', (flags, message) => {
-    expect(() => followFrom(flags)).toThrow(message);
+    expect(() => followFrom(flags, T0)).toThrow(message);
   });
 });
