@@ -120,6 +120,8 @@ describe('pickers for what a command needs besides its argument', { timeout: 60_
     const vehicles = (await h.cli(['vehicles', 'list', '--limit', '1', '-o', 'ndjson'])).stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string });
     const run = cli(['devices', 'assign', 'HW-000001', '-o', 'json'], cols);
     await run.waitFor(/Vehicle \(type a name or plate\)/);
+    // Enter before the first page of vehicles is listed would choose nothing
+    await run.waitFor(/^❯ /);
     expect(run.wrappedRows()).toBe(0);
     run.type(KEY.enter);
     expect(await run.exit).toBe(0);
@@ -134,6 +136,8 @@ describe('pickers for what a command needs besides its argument', { timeout: 60_
     const run = runInPty(['drivers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '-o', 'json'], { env, cols, rows: 30 });
     running.push(run);
     await run.waitFor(/Fleet \(type a name\)/);
+    // Enter before the first page of fleets is listed would choose nothing
+    await run.waitFor(/^❯ /);
     expect(run.wrappedRows()).toBe(0);
     run.type(KEY.enter);
     expect(await run.exit).toBe(0);

@@ -79,6 +79,11 @@ const HERE: Record<string, Here> = {
   },
   'Acting on devices by condition': {},
   Aliases: {},
+  Paging: {
+    given: FIRST_FLEET,
+    // a follow runs until stopped: --until ends it once it has caught up with the window
+    rewrite: (command) => command.replace('--follow', '--follow --until 1s'),
+  },
   'Fleet health: `fleetctl status`': {
     given: 'alert() { echo "alert: $*" >&2; }',
     // the report goes to the example's own folder, not the machine's /var/tmp

@@ -39,8 +39,8 @@ describe('sandbox: webhook flags', () => {
   it.each([['0', 0], ['0.5', 0.5], ['20', 20]])('--emit-rate %s', (value, rate) => {
     expect(sandboxOptionsFrom({ ...flags, emitRate: value }).emitRatePerSecond).toBe(rate);
   });
-  it.each(['-1', 'x', ''])('--emit-rate %j is refused', (value) => {
-    expect(() => sandboxOptionsFrom({ ...flags, emitRate: value })).toThrow(`--emit-rate must be a number of events per second, 0 or more, got "${value}"`);
+  it.each(['-1', 'x', '', '10001', '9007199254740993'])('--emit-rate %j is refused', (value) => {
+    expect(() => sandboxOptionsFrom({ ...flags, emitRate: value })).toThrow(`--emit-rate must be a number of events per second, 0 or more (at most 10000), got "${value}"`);
   });
   it.each([
     ['faultRate', '--fault-rate', 'a number from 0 to 1'],
