@@ -69,6 +69,8 @@ export interface Deps {
    * request rules come from it.
    */
   servedDocument(opts?: { quiet?: boolean }): Promise<ServedDocument>;
+  /** True once servedDocument has answered in this process: what it knows then costs no request. */
+  servedDocumentAtHand(): boolean;
   /** Registered by long-lived resources (an embedded sandbox) and run before the process ends. */
   onCleanup(task: () => Promise<void>): void;
   cleanup(): Promise<void>;
@@ -89,6 +91,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
   let api: Promise<ApiClient> | undefined;
   let served: Promise<ServedDocument> | undefined;
   let servedWarned = false;
+  let servedLoaded = false;
   let jq: Promise<JqProgram> | undefined;
   let keychain: Keychain | undefined = runtime.keychain;
   let override: Promise<SettingsOverride> | undefined;
@@ -149,7 +152,10 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       return api;
     },
     servedDocument(opts) {
-      served ??= loadServedDocumentFor(deps);
+      served ??= loadServedDocumentFor(deps).then((document) => {
+        servedLoaded = true;
+        return document;
+      });
       if (opts?.quiet) return served;
       return served.then((document) => {
         if (document.warning && !servedWarned) deps.io.warn(document.warning);
@@ -157,6 +163,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
         return document;
       });
     },
+    servedDocumentAtHand: () => servedLoaded,
     onCleanup(task) {
       cleanups.push(task);
     },

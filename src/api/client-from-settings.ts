@@ -29,6 +29,8 @@ export interface ClientSources {
   io: { activity: Activity };
   /** The service's API document, asked after a 404 whether it has the operation at all (quietly). */
   servedDocument?(opts?: { quiet?: boolean }): Promise<ServedDocument>;
+  /** True once that document is loaded in this process. */
+  servedDocumentAtHand?(): boolean;
 }
 
 export async function buildApiClient(from: ClientSources): Promise<ApiClient> {
@@ -71,6 +73,7 @@ export async function buildApiClient(from: ClientSources): Promise<ApiClient> {
     activity: from.io.activity,
     offers: from.servedDocument && offeredBy(() => from.servedDocument!({ quiet: true })),
     parameterStyles: from.servedDocument && stylesIn(() => from.servedDocument!({ quiet: true })),
+    documentAtHand: from.servedDocumentAtHand && (() => from.servedDocumentAtHand!()),
   });
 }
 

@@ -71,6 +71,11 @@ export interface ApiClientDeps {
    * list, and after a 404 without a problem code of a request with a path parameter (callOperation says why).
    */
   parameterStyles?: (method: string, pathTemplate: string) => Promise<ParameterStyles>;
+  /**
+   * True once the document in use is loaded in this process (a command that checked its request, read record
+   * shapes or a report time): its path styles then cost nothing and apply from the first request.
+   */
+  documentAtHand?: () => boolean;
 }
 
 export class ApiClient {
@@ -113,15 +118,16 @@ export class ApiClient {
 
   /**
    * One request of an operation, its parameters written as the document in use says (parameter-style.ts). The
-   * document is asked up front only for a query holding a list. A path parameter is written simple (OpenAPI's
-   * default) until the service does not know the path: asking the document on every call would cost a request to
-   * the service on each one (bench/latency.mjs), and a path written in another style (label, matrix) is answered a
-   * 404 that names no problem code (no route took it). Then, when the document does give a path parameter another
-   * style, the request is sent once more so written.
+   * document is asked up front for a query holding a list, and for a path parameter when the document is already
+   * at hand. Otherwise a path parameter is written simple (OpenAPI's default) until the service does not know the
+   * path: loading the document for every call would cost a request to the service on each one (bench/latency.mjs),
+   * and a path written in another style (label, matrix) is answered a 404 that names no problem code (no route took
+   * it). Then, when the document does give a path parameter another style, the request is sent once more so written.
    */
   private async callOperation(operationId: OperationId, options: UntypedOptions, paging?: Record<string, QueryValue>): Promise<ApiResponse> {
     const op = this.deps.operation(operationId);
-    const styles = this.deps.parameterStyles && hasList(options.query) ? await this.deps.parameterStyles(op.method, op.path) : undefined;
+    const upFront = hasList(options.query) || (op.path.includes('{') && this.deps.documentAtHand?.() === true);
+    const styles = this.deps.parameterStyles && upFront ? await this.deps.parameterStyles(op.method, op.path) : undefined;
     const first = this.toRequest(op, options, styles, paging);
     try {
       return await this.request(first);

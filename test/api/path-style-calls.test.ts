@@ -18,7 +18,7 @@ const noSuchDevice = { status: 404, headers: { 'content-type': 'application/prob
 const ok = (body: unknown) => ({ status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });
 
 /** A client whose service answers the paths it knows, 404 to any other; `asked` counts the look-ups of the document. */
-function clientFor(answers: Record<string, unknown>, styles: Partial<ParameterStyles>, otherwise = notFound) {
+function clientFor(answers: Record<string, unknown>, styles: Partial<ParameterStyles>, otherwise = notFound, documentAtHand = false) {
   const sent: HttpRequest[] = [];
   let asked = 0;
   const transport = {
@@ -40,6 +40,7 @@ function clientFor(answers: Record<string, unknown>, styles: Partial<ParameterSt
       asked++;
       return { query: new Map(), path: new Map(), ...styles };
     },
+    documentAtHand: () => documentAtHand,
   });
   return { api, sent, asked: () => asked };
 }
@@ -93,5 +94,19 @@ describe('path parameters in the style of the document', () => {
     for await (const item of pages) expect(item).toBeUndefined();
     expect(sent).toHaveLength(1);
     expect(asked()).toBe(1);
+  });
+
+  it('once the document is at hand (a command read it already), a path is written in its style from the first request', async () => {
+    const { api, sent, asked } = clientFor({ '/v1/devices/.HW-1/commands/reboot': { accepted: true } }, { path: new Map([['hardwareId', { style: 'label', explode: false }]]) }, notFound, true);
+    const answer = await api.call('rebootDevice', { pathParams: { hardwareId: 'HW-1' }, headers: { 'Idempotency-Key': 'k1' } });
+    expect(answer.body).toEqual({ accepted: true });
+    expect(sent.map((r) => r.url.slice(BASE.length))).toEqual(['/v1/devices/.HW-1/commands/reboot']);
+    expect(asked()).toBe(1);
+  });
+
+  it('a POST without an Idempotency-Key, not safe to send twice, reaches a label path when the document is at hand', async () => {
+    const { api, sent } = clientFor({ '/v1/devices/.HW-1/commands/reboot': { accepted: true } }, { path: new Map([['hardwareId', { style: 'label', explode: false }]]) }, notFound, true);
+    await expect(api.call('rebootDevice', { pathParams: { hardwareId: 'HW-1' } } as never)).resolves.toMatchObject({ body: { accepted: true } });
+    expect(sent).toHaveLength(1);
   });
 });

@@ -178,6 +178,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     transport: async () => transport,
     api: async () => api,
     servedDocument: async () => (opts.servedDocument ? { document: await composeDocument(opts.servedDocument), source: 'served' } : { document: await bundledDocument(), source: 'bundled' }),
+    servedDocumentAtHand: () => false,
     onCleanup: () => undefined,
     cleanup: async () => undefined,
     // The fake's settings are fixed: a derived view differs only in the signal its requests follow.
