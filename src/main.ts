@@ -10,6 +10,7 @@ import { OUTPUT_FORMATS } from './output/formats.js';
 import { addCommandGroups, BUILT_IN_COMMANDS, operandsIn } from './commands/index.js';
 import { aliasesFor, aliasesSection, aliasRanLine, expandedLine, type Aliases, type AliasRun } from './aliases/line.js';
 import { fitHelp, needsStoredProfile } from './commands/shared/help.js';
+import { setEpilogue } from './commands/shared/verb-record.js';
 import { namedProfile, requireStoredProfile } from './config/settings.js';
 import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText, terminalSafeJson } from './shared/terminal-text.js';
@@ -89,7 +90,7 @@ function rootCommand(deps: Deps, aliases: Aliases): Command {
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
     .showSuggestionAfterError();
   // after the options, fitted to the width with them (fitHelp)
-  Object.assign(program, { helpAfter: `${aliasesSection(aliases)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n` });
+  setEpilogue(program, `${aliasesSection(aliases)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
   completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
   program.hook('preAction', async (_program, verb) => {

@@ -1,6 +1,6 @@
 // The command tree as completion sees it: commands, their flags, which flags take a value, and how each value
 // (flag value or positional argument) completes. Hidden commands and options stay out of it.
-import type { Argument, Command, Option } from 'commander';
+import { Help, type Argument, type Command, type Option } from 'commander';
 import { valueCompletionOf, type ValueCompletion } from './values.js';
 
 /** The hidden command the scripts call for values they cannot know in advance (profiles, ids). */
@@ -33,7 +33,15 @@ export interface CompletionTree {
   commands: CommandNode[];
 }
 
-export const isHidden = (item: Command | Option): boolean => Boolean((item as { hidden?: boolean; _hidden?: boolean }).hidden ?? (item as { _hidden?: boolean })._hidden);
+/**
+ * The subcommands help lists, in their order. Commander declares no public hidden flag on a command (an option's
+ * `hidden` is public), but its Help does say which commands it shows: asking it keeps help, the manual and
+ * completion agreeing on every command added with `{ hidden: true }`, whoever adds it. Its implicit `help [command]`
+ * is not one of the tree's commands, so it is left out.
+ */
+export function visibleSubcommands(command: Command): Command[] {
+  return new Help().visibleCommands(command).filter((sub) => command.commands.includes(sub));
+}
 
 function optionNode(option: Option): OptionNode {
   const flags = [option.short, option.long].filter((flag): flag is string => Boolean(flag));
@@ -50,18 +58,18 @@ const FIRST_WORD_ALIAS: ArgumentNode = { name: 'alias', variadic: false, values:
 export function completionTree(program: Command): CompletionTree {
   const commands: CommandNode[] = [];
   const visit = (command: Command, path: string, isProgram: boolean) => {
-    const visible = command.commands.filter((sub) => !isHidden(sub));
+    const visible = visibleSubcommands(command);
     commands.push({
       path,
       subcommands: visible.map((sub) => sub.name()).sort(),
-      options: isProgram ? [] : command.options.filter((o) => !isHidden(o)).map(optionNode),
+      options: isProgram ? [] : command.options.filter((o) => !o.hidden).map(optionNode),
       // the program's first word is a command, or one of the user's aliases (asked of __complete, as they change)
       arguments: isProgram ? [FIRST_WORD_ALIAS] : command.registeredArguments.map(argumentNode),
     });
     for (const sub of visible) visit(sub, path ? `${path} ${sub.name()}` : sub.name(), false);
   };
   visit(program, '', true);
-  const global = program.options.filter((o) => !isHidden(o)).map(optionNode);
+  const global = program.options.filter((o) => !o.hidden).map(optionNode);
   return { name: program.name(), global, commands };
 }
 

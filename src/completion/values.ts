@@ -20,8 +20,10 @@ export interface WordValues {
 
 export type ValueCompletion = LookedUpValue | PathValue | WordValues;
 
-const COMPLETION = Symbol('value completion');
-type Marked = { [COMPLETION]?: ValueCompletion };
+// Typed, beside commander's objects rather than on them: a WeakMap keyed by the option or argument. It lives here
+// and not in the verbs' registry (commands/shared/verb-record.ts) because completion sits below the commands: the
+// commands import it, never the other way.
+const declared = new WeakMap<Option | Argument, ValueCompletion>();
 
 /**
  * Marks how the values of a verb's options (`--from-file`) and arguments (`hardware-ids`) complete. A name that
@@ -29,21 +31,27 @@ type Marked = { [COMPLETION]?: ValueCompletion };
  */
 export function completeValues(command: Command, values: Record<string, ValueCompletion>): Command {
   for (const [name, completion] of Object.entries(values)) {
-    const target: Option | Argument | undefined = name.startsWith('-')
-      ? command.options.find((option) => option.long === name || option.short === name)
-      : command.registeredArguments.find((argument) => argument.name() === name);
-    if (!target) throw new Error(`completeValues: ${command.name()} has no ${name.startsWith('-') ? 'option' : 'argument'} ${name}`);
-    if (name.startsWith('-') && !(target as Option).required && !(target as Option).optional) {
-      throw new Error(`completeValues: ${command.name()} ${name} takes no value`);
-    }
-    (target as Marked)[COMPLETION] = completion;
+    declared.set(name.startsWith('-') ? optionTakingValue(command, name) : argumentNamed(command, name), completion);
   }
   return command;
 }
 
+function optionTakingValue(command: Command, flag: string): Option {
+  const option = command.options.find((o) => o.long === flag || o.short === flag);
+  if (!option) throw new Error(`completeValues: ${command.name()} has no option ${flag}`);
+  if (!option.required && !option.optional) throw new Error(`completeValues: ${command.name()} ${flag} takes no value`);
+  return option;
+}
+
+function argumentNamed(command: Command, name: string): Argument {
+  const argument = command.registeredArguments.find((a) => a.name() === name);
+  if (!argument) throw new Error(`completeValues: ${command.name()} has no argument ${name}`);
+  return argument;
+}
+
 /** How a value completes: its declared completion, else commander's choices, else nothing to offer. */
 export function valueCompletionOf(target: Option | Argument): ValueCompletion | undefined {
-  const marked = (target as Marked)[COMPLETION];
+  const marked = declared.get(target);
   if (marked) return marked;
   return target.argChoices ? { words: target.argChoices } : undefined;
 }

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command, Option } from 'commander';
+import { Help, type Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../../src/main.js';
 import { createDeps } from '../../src/factory.js';
@@ -22,13 +22,14 @@ const pages = manualOf(program);
 const markdown = referenceMarkdown(pages);
 const work = suiteTempDir('fleetctl-manual-');
 
-const hidden = (item: Command | Option) => Boolean((item as { _hidden?: boolean })._hidden ?? (item as { hidden?: boolean }).hidden);
+// commander's public word on what help shows: its Help's visible commands (without its implicit `help [command]`)
+const shownSubcommands = (command: Command) => new Help().visibleCommands(command).filter((sub) => command.commands.includes(sub));
 
 /** Every command help shows, by its words, with the flags its help lists (its own, and --help). */
 function tree(command: Command, words: string[] = [], out: { words: string[]; flags: string[] }[] = []) {
-  const flags = command.options.filter((o) => !hidden(o)).map((o) => o.long ?? o.short!);
+  const flags = command.options.filter((o) => !o.hidden).map((o) => o.long ?? o.short!);
   out.push({ words, flags: [...flags, '--help'] });
-  for (const sub of command.commands) if (!hidden(sub)) tree(sub, [...words, sub.name()], out);
+  for (const sub of shownSubcommands(command)) tree(sub, [...words, sub.name()], out);
   return out;
 }
 const commands = tree(program);

@@ -4,31 +4,9 @@ import { Help, type Command, type Option } from 'commander';
 import { afterOptions, fitLines, FITTED_HELP } from './help-layout.js';
 import { operation, type OperationId } from '../../openapi/operations.js';
 import type { ResourceView } from '../../output/columns.js';
+import { epilogueOf, recordVerb, verbRecordOf, type Example, type VerbOutput, type VerbTraits, type VerbUse } from './verb-record.js';
 
-export interface Example {
-  /** What the example does, shown as a comment line. */
-  comment: string;
-  /** The command line, without the leading `$ `. */
-  command: string;
-  /** A server or watcher that runs until Ctrl-C (the examples test stops it once it has printed). */
-  runsUntilInterrupted?: boolean;
-  /** Asks for confirmation on a terminal (the examples test runs it in a pseudo-terminal and answers yes). */
-  asks?: boolean;
-  /**
-   * The state the example presumes (a webhook configuration exists, ...): a shell command the examples test runs
-   * first, against the same API. Not shown in the help.
-   */
-  given?: string;
-}
-
-/**
- * What a verb writes on stdout: records (tables, JSON, CSV: -o, --json and --columns apply), a document (-o and
- * --json apply, not --columns), plain text (a token, a script), or nothing.
- */
-export type VerbOutput = 'records' | 'document' | 'text' | 'nothing';
-
-/** What a verb draws on besides its own arguments; each decides global options it honours. */
-export type VerbUse = 'profile' | 'endpoints' | 'sandbox' | 'timeout' | 'retries' | 'debug' | 'insecure';
+export type { Example, VerbOutput, VerbUse } from './verb-record.js';
 
 /** A verb that calls the API draws on all of it: the default of a verb that declares operationIds. */
 export const API_USES: readonly VerbUse[] = ['profile', 'endpoints', 'sandbox', 'timeout', 'retries', 'debug', 'insecure'];
@@ -48,13 +26,6 @@ export interface VerbMetadata {
   notes?: string;
   /** The records it prints, for output 'records': --columns is checked against them before any request. */
   shows?: ResourceView;
-}
-
-interface VerbTraits {
-  output: VerbOutput;
-  uses: ReadonlySet<VerbUse>;
-  prompts: boolean;
-  makesProfile: boolean;
 }
 
 // Which verbs honour a global option, by the option's attribute name. An option not named here is listed for
@@ -98,7 +69,7 @@ export function describeVerb(command: Command, meta: VerbMetadata): Command {
       return fitLines(`${Help.prototype.formatHelp.call(helper, cmd, helper)}\n${after}\n`, helper.helpWidth ?? 80, helper);
     },
   });
-  Object.assign(command, { examples: meta.examples, operationIds, verbTraits: traits, shows: meta.shows, scopes, notes: meta.notes });
+  recordVerb(command, { examples: meta.examples, operationIds, traits, shows: meta.shows, scopes, notes: meta.notes });
   return command;
 }
 
@@ -110,7 +81,7 @@ export function fitHelp(command: Command): void {
     ...FITTED_HELP,
     formatHelp: (cmd, helper) => {
       // the program's examples and exit codes, set by main.ts, are fitted as the rest
-      const after = (cmd as Command & { helpAfter?: string }).helpAfter;
+      const after = epilogueOf(cmd);
       const text = Help.prototype.formatHelp.call(helper, cmd, helper);
       return fitLines(after ? `${text}\n${after}` : text, helper.helpWidth ?? 80, helper);
     },
@@ -127,28 +98,28 @@ function globalOptionsHonoured(command: Command, traits: VerbTraits): Option[] {
 
 /** The API operations a verb calls, as it declared them: a test checks every operation has a verb. */
 export function operationIdsOf(command: Command): string[] {
-  return (command as Command & { operationIds?: string[] }).operationIds ?? [];
+  return verbRecordOf(command)?.operationIds ?? [];
 }
 
 /** The examples a verb declared: the test suite runs every one of them against a sandbox. */
 export function examplesOf(command: Command): Example[] {
-  return (command as Command & { examples?: Example[] }).examples ?? [];
+  return verbRecordOf(command)?.examples ?? [];
 }
 
 /** What the help of a verb says after its options, for the manual (src/commands/help/manual/): the same words, unwrapped. */
 export function afterOptionsOf(command: Command): { scopes: string[]; notes?: string; globals: Option[] } {
-  const described = command as Command & { scopes?: string[]; notes?: string; verbTraits?: VerbTraits };
-  if (!described.verbTraits) return { scopes: [], globals: [] };
-  return { scopes: described.scopes ?? [], notes: described.notes, globals: globalOptionsHonoured(command, described.verbTraits) };
+  const verb = verbRecordOf(command);
+  if (!verb) return { scopes: [], globals: [] };
+  return { scopes: verb.scopes, notes: verb.notes, globals: globalOptionsHonoured(command, verb.traits) };
 }
 
 /** A verb that reads a profile and does not make one: a profile it is given must be stored (main.ts checks). */
 export function needsStoredProfile(command: Command): boolean {
-  const traits = (command as Command & { verbTraits?: VerbTraits }).verbTraits;
+  const traits = verbRecordOf(command)?.traits;
   return traits !== undefined && traits.uses.has('profile') && !traits.makesProfile;
 }
 
 /** True for a command declared through describeVerb (a verb, as opposed to a group of verbs). */
 export function isDescribedVerb(command: Command): boolean {
-  return (command as Command & { verbTraits?: VerbTraits }).verbTraits !== undefined;
+  return verbRecordOf(command) !== undefined;
 }

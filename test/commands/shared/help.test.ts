@@ -6,6 +6,7 @@ import { buildProgram } from '../../../src/main.js';
 import { createDeps } from '../../../src/factory.js';
 import { IOStreams } from '../../../src/io/streams.js';
 import { examplesOf, isDescribedVerb } from '../../../src/commands/shared/help.js';
+import { visibleSubcommands } from '../../../src/completion/tree.js';
 
 const io = IOStreams.forTest();
 
@@ -31,8 +32,7 @@ function rootOf(command: Command): Command {
  * hidden command the completion scripts call, which has no help to read.
  */
 function verbs(command: Command, where: string, out: [string, Command][] = []): [string, Command][] {
-  for (const sub of command.commands) {
-    if ((sub as Command & { _hidden?: boolean })._hidden) continue;
+  for (const sub of visibleSubcommands(command)) {
     const name = `${where} ${sub.name()}`;
     if (sub.commands.length === 0 || isDescribedVerb(sub)) out.push([name, sub]);
     verbs(sub, name, out);

@@ -4,7 +4,8 @@
 // neither can describe a command or flag that does not exist, nor miss one.
 import { Help, type Command } from 'commander';
 import { afterOptionsOf, examplesOf, type Example } from '../../shared/help.js';
-import { isHidden } from '../../../completion/tree.js';
+import { epilogueOf } from '../../shared/verb-record.js';
+import { visibleSubcommands } from '../../../completion/tree.js';
 
 export interface ManualItem {
   /** As help shows it: `-o, --output <format>`, `[hardware-ids...]`. */
@@ -41,7 +42,7 @@ export function visibleCommands(program: Command): Command[] {
   const all: Command[] = [];
   const visit = (command: Command) => {
     all.push(command);
-    for (const sub of command.commands) if (!isHidden(sub)) visit(sub);
+    for (const sub of visibleSubcommands(command)) visit(sub);
   };
   visit(program);
   return all;
@@ -69,11 +70,11 @@ function pageOf(command: Command, programName: string): ManualPage {
     options: helper.visibleOptions(command).map((o) => ({ term: helper.optionTerm(o), description: helper.optionDescription(o) })),
     globals: after.globals.map((o) => o.long ?? o.flags),
     // the tree's own subcommands: not commander's implicit `help [command]` of a group
-    subcommands: command.commands.filter((sub) => !isHidden(sub)).map((sub) => ({ term: helper.subcommandTerm(sub), description: helper.subcommandDescription(sub) })),
+    subcommands: visibleSubcommands(command).map((sub) => ({ term: helper.subcommandTerm(sub), description: helper.subcommandDescription(sub) })),
     scopes: after.scopes,
     notes: after.notes,
     examples: examplesOf(command),
-    epilogue: (command as Command & { helpAfter?: string }).helpAfter,
+    epilogue: epilogueOf(command),
   };
 }
 
