@@ -2,18 +2,16 @@
 // The devices list is the report: without it the command fails. Any other section the credentials may not read
 // (a missing scope: 403, or the issuer refusing the scope) is reported as unavailable, with why, and the rest stands.
 import type { Deps } from '../../factory.js';
-import { ApiError, AuthError } from '../../errors.js';
 import { startProgress } from '../../io/progress.js';
 import { parseScopeList, shortScope } from '../../auth/scopes.js';
 import { scopeFor } from '../../openapi/operations.js';
-import { isUuid } from '../../shared/uuid.js';
-import { WebhookConfigClient } from '../webhook-config/config-client.js';
 import { reportTimeFromDocument, type ReportTimeField } from '../../records/report-time.js';
 import { tallyDevices } from './device-tally.js';
 import { selectedDevices, type DeviceClass } from './selected-devices.js';
 import { recentRuns, type RecentRun, type RunsElsewhere } from './recent-runs.js';
 import { currentService } from '../../bulk/service.js';
 import { judge, round, type Threshold, type ThresholdVerdict } from './thresholds.js';
+import { readWebhooks, WEBHOOK_SCOPE, webhookScopeState, webhookSectionOf, type ScopeState, type WebhookSection } from './webhook-section.js';
 
 export type StatusDeps = Pick<Deps, 'api' | 'io' | 'output' | 'clock' | 'configDir' | 'settings' | 'servedDocument' | 'signal' | 'globals' | 'config' | 'env'>;
 
@@ -37,14 +35,6 @@ export interface Coverage {
   percent: number;
 }
 
-export interface WebhookSection {
-  /** enabled, disabled, none (404: nothing configured), unavailable (could not be read: see note). */
-  state: 'enabled' | 'disabled' | 'none' | 'unavailable';
-  organization_id: string | null;
-  topics: { type: string; is_enabled: boolean | null; url: string | null }[];
-  note: string | null;
-}
-
 export interface StatusReport {
   version: 1;
   generated_at: string;
@@ -64,7 +54,7 @@ export interface StatusReport {
   /** runs: those sent to the profile's service and client; elsewhere: the others, by service (null: not recorded). */
   commands: { since: string; runs: RecentRun[]; elsewhere: RunsElsewhere[]; note: string | null };
   webhooks: WebhookSection;
-  scopes: { configured: string[] | null; sections: { section: string; scope: string; state: 'granted' | 'refused' | 'not asked' }[] };
+  scopes: { configured: string[] | null; sections: { section: string; scope: string; state: ScopeState }[] };
   thresholds: ThresholdVerdict[];
 }
 
@@ -95,7 +85,8 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promis
   const { stated } = tally.capabilities;
   const coverage = stated === 0 ? null : [...tally.capabilities.counts].sort(([a], [b]) => a.localeCompare(b)).map(([capability, n]) => ({ capability, devices: n, percent: round((n / stated) * 100) }));
   const commands = await recentRuns(deps.configDir(), now - opts.sinceMs, await currentService(deps));
-  const webhooks = await webhookSection(deps, opts.organizationId);
+  const webhookOutcome = await readWebhooks(deps, opts.organizationId);
+  const webhooks = webhookSectionOf(webhookOutcome);
   const counts = { total: devices.total, unknown: devices.unknown, ...definedCounts(devices) };
   return {
     version: 1,
@@ -114,7 +105,7 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promis
       configured: parseScopeList((await deps.settings()).scopes.value)?.map(shortScope) ?? null,
       sections: [
         { section: 'devices', scope: shortScope(scopeFor('listDevices')), state: 'granted' },
-        { section: 'webhooks', scope: shortScope(scopeFor('getWebhookConfig')), state: webhookScopeState(webhooks) },
+        { section: 'webhooks', scope: WEBHOOK_SCOPE, state: webhookScopeState(webhookOutcome) },
       ],
     },
     thresholds: opts.thresholds.map((t) => judge(t, counts)),
@@ -132,32 +123,4 @@ export async function fromDocument(deps: StatusDeps): Promise<ReportTimeField | 
   if (served.source === 'bundled') return undefined;
   const found = reportTimeFromDocument(served.document);
   return found?.field === undefined ? undefined : found;
-}
-
-async function webhookSection(deps: StatusDeps, organizationFlag: string | undefined): Promise<WebhookSection> {
-  const configured = (await deps.settings()).organization_id.value;
-  const organization = organizationFlag ?? (configured !== undefined && isUuid(configured) ? configured : undefined);
-  const unavailable = (note: string): WebhookSection => ({ state: 'unavailable', organization_id: organization ?? null, topics: [], note });
-  if (organization === undefined) return unavailable('no organization: pass --organization-id or set organization_id');
-  try {
-    const found = await new WebhookConfigClient(await deps.api(), organization).readIfExists();
-    if (!found) return { state: 'none', organization_id: organization, topics: [], note: 'no webhook configuration' };
-    const config = found.config as { is_enabled?: unknown; topics?: unknown };
-    const topics = (Array.isArray(config.topics) ? config.topics : []).map((t: { type?: unknown; is_enabled?: unknown; delivery?: { url?: unknown } }) => ({
-      type: String(t?.type ?? ''),
-      is_enabled: typeof t?.is_enabled === 'boolean' ? t.is_enabled : null,
-      url: typeof t?.delivery?.url === 'string' ? t.delivery.url : null,
-    }));
-    return { state: config.is_enabled === true ? 'enabled' : 'disabled', organization_id: organization, topics, note: null };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 403) return unavailable(`not readable with these credentials (HTTP 403${error.code ? `, ${error.code}` : ''}): the webhooks_read scope is needed`);
-    if (error instanceof AuthError) return unavailable(`no token for webhooks_read: ${error.message}`);
-    if (error instanceof ApiError) return unavailable(`the service answered HTTP ${error.status}${error.code ? ` (${error.code})` : ''}`);
-    throw error;
-  }
-}
-
-function webhookScopeState(webhooks: WebhookSection): 'granted' | 'refused' | 'not asked' {
-  if (webhooks.state !== 'unavailable' || /^the service answered/.test(webhooks.note ?? '')) return 'granted';
-  return /403|webhooks_read/.test(webhooks.note ?? '') ? 'refused' : 'not asked';
 }
