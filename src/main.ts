@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ApiError, CancelledError, DeclinedError, diskFullOf, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
 import { OWNED_SIGNALS } from './io/signals.js';
+import { watchStdoutEnd } from './io/stdout-end.js';
 import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type Runtime } from './factory.js';
 import type { GlobalOptions } from './config/global-flags.js';
@@ -165,32 +166,9 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     }, STOP_GRACE_MS).unref();
   };
   const hungUp = () => controller.signal.aborted && stoppedWith === ExitCode.hungUp;
-  // A reader that stops early (`| head`) closes stdout: that is a normal end, not a crash. Reads and watchers
-  // stop quietly (deps.signal); confirmed work such as a bulk reboot goes on (deps.interruptSignal), and the
-  // cleanups still run (an embedded sandbox saves its state).
-  const stdoutClosed = new CancelledError('stdout closed');
-  // A stdout that cannot take what is written (a file on a full disk) loses the data: the command stops as for a
-  // closed one, but says so, as a full disk anywhere else (exit 15), where a reader gone is no failure.
-  let stdoutFull: FleetctlError | undefined;
-  const onStdoutError = (error: NodeJS.ErrnoException) => {
-    if (stdoutGone.signal.aborted) return;
-    if (error.code === 'EPIPE') {
-      io.outClosed = true;
-      return stdoutGone.abort(stdoutClosed);
-    }
-    stdoutFull = diskFullOf(error, 'standard output');
-    if (!stdoutFull) return;
-    // what was printed is not all on the disk: no resume point is said for it, only the full disk
-    io.outClosed = true;
-    stdoutGone.abort(stdoutFull);
-  };
-  // a write to a file fails in a later turn (its error is emitted on the next tick): the last one is waited for
-  const stdoutFailed = async (): Promise<boolean> => {
-    if (!runtime?.io) await new Promise((resolve) => setImmediate(resolve));
-    return stdoutFull !== undefined;
-  };
+  const stdout = watchStdoutEnd(io, stdoutGone, !runtime?.io);
   if (!runtime?.signal) for (const signal of OWNED_SIGNALS) process.on(signal, onSignal);
-  if (!runtime?.io) process.stdout.on('error', onStdoutError);
+  if (!runtime?.io) process.stdout.on('error', stdout.onError);
   // A closed stderr (`2>&1 | head`, a log reader gone) leaves messages nowhere to go: no reason to fail the
   // command, whose data may still be flowing to stdout.
   const onStderrError = () => undefined;
@@ -211,14 +189,14 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     }
     program = await buildProgram(deps, line.argv, aliases);
     await program.parseAsync(line.argv);
-    if (await stdoutFailed()) return reportError(stdoutFull, deps, false, false);
+    if (await stdout.failed()) return reportError(stdout.full, deps, false, false);
     // A command that runs until stopped (a --follow, a --watch, `webhook listen`, `fleetctl sandbox`) ends well by
     // Ctrl-C or SIGTERM, as documented; stopped by a hang-up it says so, for whatever supervises it: the session
     // that started it went away (exit 129, as for every other command)
     return hungUp() ? ExitCode.hungUp : ExitCode.ok;
   } catch (error) {
-    if (error === stdoutClosed) return ExitCode.ok;
-    if (await stdoutFailed()) return reportError(stdoutFull, deps, false, false);
+    if (error === stdout.closed) return ExitCode.ok;
+    if (await stdout.failed()) return reportError(stdout.full, deps, false, false);
     const code = reportError(error, deps, controller.signal.aborted || runtime?.signal?.aborted === true, deps.debug() || (program === undefined && debugBeforeParse(argv)));
     // what the user typed is not what failed: the line it stood for is
     if (alias && code !== ExitCode.ok && code !== ExitCode.interrupted) io.info(aliasRanLine(alias));
