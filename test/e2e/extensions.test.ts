@@ -7,12 +7,13 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, startHarness, type SandboxHarness } from './harness.js';
+import { readmeExtension } from './examples.js';
 import { tempDir } from '../support/temp-dir.js';
 
 let h: SandboxHarness;
 
 beforeAll(async () => {
-  h = await startHarness({ devices: 6 });
+  h = await startHarness({ devices: 40 });
 }, 60_000);
 afterAll(async () => h?.close());
 
@@ -61,6 +62,24 @@ describe('running an extension', () => {
     const listed = await h.cli(['devices', 'list', '--limit', '3', '--jq', '.hardware_id'], { env });
     expect(listed.code).toBe(0);
     expect(listed.stdout.trim().split('\n')).toEqual(devices.map((d) => d.hardware_id));
+  });
+
+  it("the README's example lists every device of a fleet, page after page, as fleetctl lists them", async () => {
+    // pages of 4 rather than 100: the sandbox's fleets hold a few devices each, and the loop must turn
+    const script = readmeExtension().replace(/^#!\/bin\/sh\n/, '');
+    expect(script).toContain('-d limit=100');
+    const env = onPath({ 'fleet-devices': script.replace('-d limit=100', '-d limit=4') });
+    const fleet = (await h.cli(['fleets', 'list', '--limit', '1', '--jq', '.id'])).stdout.trim();
+    const listed = await h.cli(['devices', 'list', '--fleet-id', fleet, '--all', '--jq', '.id']);
+    expect(listed.code).toBe(0);
+    const result = await h.cli(['fleet-devices', fleet], { env, process: true });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const ids = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(ids).toEqual(listed.stdout.trim().split('\n'));
+    expect(ids.length).toBeGreaterThan(4);
+    const usage = await h.cli(['fleet-devices'], { env, process: true });
+    expect(usage.code).not.toBe(0);
+    expect(usage.stderr).toContain('usage: fleetctl fleet-devices FLEET_ID');
   });
 
   it('a global flag no variable carries to it is refused (exit 2), and the extension does not run', async () => {
