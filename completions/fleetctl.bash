@@ -1,7 +1,7 @@
 # bash completion for fleetctl (generated from the command tree)
 _fleetctl_subcommands() {
   case "$1" in
-    "") echo "alias api auth completion config devices drivers events fleets help journeys organizations sandbox selection status vehicles webhook webhook-config" ;;
+    "") echo "alias api auth completion config devices drivers events extension fleets help journeys organizations sandbox selection status vehicles webhook webhook-config" ;;
     "devices") echo "assign events get last-position last-reported list media reboot unassign wake-up" ;;
     "devices list") echo "" ;;
     "devices get") echo "" ;;
@@ -73,6 +73,8 @@ _fleetctl_subcommands() {
     "alias set") echo "" ;;
     "alias list") echo "" ;;
     "alias delete") echo "" ;;
+    "extension") echo "list" ;;
+    "extension list") echo "" ;;
     "sandbox") echo "emit fault requests reset" ;;
     "sandbox reset") echo "" ;;
     "sandbox emit") echo "" ;;
@@ -161,6 +163,8 @@ _fleetctl_options() {
     "alias set") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --shell --slurp --timeout --version -V -o" ;;
     "alias list") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "alias delete") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "extension") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
+    "extension list") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "sandbox") echo "--allow-private-webhooks --auth-url --base-url --ca-file --columns --control-token --debug --devices --emit-rate --fault --fault-rate --help --host --insecure --journal-size --jq --json --latency --max-retries --max-retry-wait --no-color --no-input --output --port --profile --propagation --rate-limit --sandbox --scenario --seed --slurp --state --telemetry-rate --timeout --tls --token-ttl --version -V -o" ;;
     "sandbox reset") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --state --timeout --version -V -o" ;;
     "sandbox emit") echo "--auth-url --base-url --ca-file --columns --count --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --slurp --timeout --version -V -o" ;;
@@ -286,7 +290,7 @@ _fleetctl_value() {
 # How positional argument $2 (from 0) of command $1 completes.
 _fleetctl_argument() {
   case "$1|$2" in
-    "|0") echo "lookup alias" ;;
+    "|0") echo "lookup alias-or-extension" ;;
     "devices get|0") echo "lookup hardware-id" ;;
     "devices assign|0") echo "lookup hardware-id" ;;
     "devices unassign|0") echo "lookup hardware-id" ;;

@@ -2,7 +2,7 @@
 function __fleetctl_subcommands
   switch "$argv[1]"
     case ''
-      printf '%s\n' 'alias' 'api' 'auth' 'completion' 'config' 'devices' 'drivers' 'events' 'fleets' 'help' 'journeys' 'organizations' 'sandbox' 'selection' 'status' 'vehicles' 'webhook' 'webhook-config'
+      printf '%s\n' 'alias' 'api' 'auth' 'completion' 'config' 'devices' 'drivers' 'events' 'extension' 'fleets' 'help' 'journeys' 'organizations' 'sandbox' 'selection' 'status' 'vehicles' 'webhook' 'webhook-config'
     case 'devices'
       printf '%s\n' 'assign' 'events' 'get' 'last-position' 'last-reported' 'list' 'media' 'reboot' 'unassign' 'wake-up'
     case 'devices list'
@@ -144,6 +144,10 @@ function __fleetctl_subcommands
     case 'alias list'
       printf '%s\n' 
     case 'alias delete'
+      printf '%s\n' 
+    case 'extension'
+      printf '%s\n' 'list'
+    case 'extension list'
       printf '%s\n' 
     case 'sandbox'
       printf '%s\n' 'emit' 'fault' 'requests' 'reset'
@@ -316,6 +320,10 @@ function __fleetctl_options
     case 'alias list'
       printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
     case 'alias delete'
+      printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
+    case 'extension'
+      printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
+    case 'extension list'
       printf '%s\n' '--auth-url' '--base-url' '--ca-file' '--columns' '--debug' '--help' '--insecure' '--jq' '--json' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--profile' '--sandbox' '--slurp' '--timeout' '--version' '-V' '-o'
     case 'sandbox'
       printf '%s\n' '--allow-private-webhooks' '--auth-url' '--base-url' '--ca-file' '--columns' '--control-token' '--debug' '--devices' '--emit-rate' '--fault' '--fault-rate' '--help' '--host' '--insecure' '--journal-size' '--jq' '--json' '--latency' '--max-retries' '--max-retry-wait' '--no-color' '--no-input' '--output' '--port' '--profile' '--propagation' '--rate-limit' '--sandbox' '--scenario' '--seed' '--slurp' '--state' '--telemetry-rate' '--timeout' '--tls' '--token-ttl' '--version' '-V' '-o'
@@ -558,7 +566,7 @@ end
 function __fleetctl_argument
   switch "$argv[1]|$argv[2]"
     case '|0'
-      echo 'lookup alias'
+      echo 'lookup alias-or-extension'
     case 'devices get|0'
       echo 'lookup hardware-id'
     case 'devices assign|0'

@@ -8,8 +8,10 @@ import { createDeps, type Deps, type Runtime } from './factory.js';
 import type { GlobalOptions } from './config/global-flags.js';
 import type { SettingsOverride } from './config/settings.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
-import { addCommandGroups, BUILT_IN_COMMANDS, operandsIn } from './commands/index.js';
-import { aliasesFor, aliasesSection, aliasRanLine, expandedLine, type Aliases, type AliasRun } from './aliases/line.js';
+import { addCommandGroups } from './commands/index.js';
+import { aliasesSection, aliasRanLine, type Aliases, type AliasRun } from './aliases/line.js';
+import { extensionsSection, type ListedExtension } from './extensions/listing.js';
+import { readFirstWord } from './first-word.js';
 import { fitHelp, needsStoredProfile } from './commands/shared/help.js';
 import { setEpilogue } from './commands/shared/verb-record.js';
 import { namedProfile, requireStoredProfile } from './config/settings.js';
@@ -58,17 +60,17 @@ const STOP_GRACE_MS = 1500;
 
 /**
  * The command tree: with argv, only the command group it names (every group for help and completion). The user's
- * aliases, when given, are listed in the program's help.
+ * aliases and the extensions on PATH, when given, are listed in the program's help.
  */
-export async function buildProgram(deps: Deps, argv?: string[], aliases: Aliases = {}): Promise<Command> {
-  const program = rootCommand(deps, aliases);
+export async function buildProgram(deps: Deps, argv?: string[], aliases: Aliases = {}, extensions: readonly ListedExtension[] = []): Promise<Command> {
+  const program = rootCommand(deps, aliases, extensions);
   await addCommandGroups(program, deps, argv);
   configureTree(program, deps);
   return program;
 }
 
 /** The program with its global options, before any group is added: enough to find the first word of a line. */
-function rootCommand(deps: Deps, aliases: Aliases): Command {
+function rootCommand(deps: Deps, aliases: Aliases = {}, extensions: readonly ListedExtension[] = []): Command {
   const program = new Command('fleetctl')
     .description('Operate fleets, devices and webhooks through the Fleet and Telematics Developer API.')
     .version(VERSION_LINE, '-V, --version', 'print the version')
@@ -91,7 +93,7 @@ function rootCommand(deps: Deps, aliases: Aliases): Command {
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
     .showSuggestionAfterError();
   // after the options, fitted to the width with them (fitHelp)
-  setEpilogue(program, `${aliasesSection(aliases)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
+  setEpilogue(program, `${aliasesSection(aliases)}${extensionsSection(extensions)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
   completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
   program.hook('preAction', async (_program, verb) => {
@@ -176,19 +178,11 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   let alias: AliasRun | undefined;
   try {
     // an alias is expanded before the line is parsed, and only the group its expansion names is loaded
-    const { group: first, at } = operandsIn(rootCommand(deps, {}), argv);
-    const aliases = await aliasesFor(first, BUILT_IN_COMMANDS, deps.config);
-    const line = expandedLine(argv, at, aliases);
-    alias = line.alias;
-    if (alias?.expanded.kind === 'shell') {
-      const { runShellAlias } = await import('./aliases/shell.js');
-      // the script's own status, whatever it is: the shell said what failed
-      const status = await runShellAlias(alias, deps.env, io, argv[1]);
-      if (status !== 0) io.info(aliasRanLine(alias));
-      return status as ExitCodeValue;
-    }
-    program = await buildProgram(deps, line.argv, aliases);
-    await program.parseAsync(line.argv);
+    const word = await readFirstWord(argv, rootCommand(deps), deps, io);
+    alias = word.alias;
+    if ('ran' in word) return word.ran as ExitCodeValue;
+    program = await buildProgram(deps, word.argv, word.aliases, word.extensions);
+    await program.parseAsync(word.argv);
     if (await stdout.failed()) return reportError(stdout.full, deps, false, false);
     // A command that runs until stopped (a --follow, a --watch, `webhook listen`, `fleetctl sandbox`) ends well by
     // Ctrl-C or SIGTERM, as documented; stopped by a hang-up it says so, for whatever supervises it: the session

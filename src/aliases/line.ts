@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { storedAliases } from '../config/aliases.js';
 import type { ConfigStore } from '../config/store.js';
 import { shellLine } from '../shared/shell-quote.js';
+import { carriedFlagNames, flagsAsEnv, FLAGS_FLEETCTL_READS } from '../config/flags-as-env.js';
 import { expandAlias, SHELL_PREFIX, type ExpandedAlias } from './expansion.js';
 
 export interface AliasRun {
@@ -51,34 +52,18 @@ export function aliasRanLine(run: AliasRun): string {
   return `alias ${run.name} expanded to: ${ran}`;
 }
 
-/** The global flags a --shell alias passes on to the fleetctl its script runs, as the variables fleetctl reads. */
-const FLAGS_AS_ENV: Record<string, string> = { '--profile': 'FLEETCTL_PROFILE', '--base-url': 'FLEETCTL_BASE_URL', '--auth-url': 'FLEETCTL_AUTH_URL', '--ca-file': 'FLEETCTL_CA_FILE' };
-const SWITCHES_AS_ENV: Record<string, [string, string]> = { '--debug': ['FLEETCTL_DEBUG', '1'], '--no-color': ['NO_COLOR', '1'] };
-
 /**
  * The environment of a --shell alias: fleetctl's own, how to call this fleetctl, and the global flags given before
  * the name as the variables fleetctl reads. A flag no variable carries (--sandbox, -o) would be lost on the way to
  * the script's fleetctl: refused, not dropped.
  */
 export function shellAliasEnv(run: AliasRun, env: NodeJS.ProcessEnv, executable: string): NodeJS.ProcessEnv {
-  const context: NodeJS.ProcessEnv = {};
-  for (let i = 0; i < run.before.length; i++) {
-    const word = run.before[i]!;
-    const at = word.indexOf('=');
-    const flag = word.startsWith('--') && at > 0 ? word.slice(0, at) : word;
-    if (Object.hasOwn(FLAGS_AS_ENV, flag)) {
-      const value = flag === word ? run.before[++i] : word.slice(at + 1);
-      if (value !== undefined) context[FLAGS_AS_ENV[flag]!] = value;
-    } else if (Object.hasOwn(SWITCHES_AS_ENV, word)) {
-      const [name, value] = SWITCHES_AS_ENV[word]!;
-      context[name] = value;
-    } else {
-      throw new UsageError(
-        `${flag} before the shell alias ${run.name} would not reach the fleetctl its script runs`,
-        `give it inside the script (fleetctl alias list shows it); before a shell alias go only ${[...Object.keys(FLAGS_AS_ENV), ...Object.keys(SWITCHES_AS_ENV)].join(', ')}`,
-      );
-    }
-  }
+  const context = flagsAsEnv(run.before, FLAGS_FLEETCTL_READS, (flag) =>
+    new UsageError(
+      `${flag} before the shell alias ${run.name} would not reach the fleetctl its script runs`,
+      `give it inside the script (fleetctl alias list shows it); before a shell alias go only ${carriedFlagNames(FLAGS_FLEETCTL_READS).join(', ')}`,
+    ),
+  );
   return { ...env, ...context, FLEETCTL_ALIAS: run.name, FLEETCTL_EXECUTABLE: executable };
 }
 

@@ -24,6 +24,7 @@ const GROUPS: [name: string, load: GroupLoader][] = [
   ['auth', async (deps) => (await import('./auth/index.js')).newAuthCommand(deps)],
   ['config', async (deps) => (await import('./config/index.js')).newConfigCommand(deps)],
   ['alias', async (deps, program) => (await import('./alias/index.js')).newAliasCommand(deps, { names: BUILT_IN_COMMANDS, commandNamed: (words) => operandsIn(program, ['', '', ...words]).group })],
+  ['extension', async (deps) => (await import('./extension/index.js')).newExtensionCommand(deps, BUILT_IN_COMMANDS)],
   ['sandbox', async (deps) => (await import('./sandbox/index.js')).newSandboxCommand(deps)],
   ['completion', async (deps, program) => (await import('./completion/index.js')).newCompletionCommand(deps, () => program)],
   ['help', async (deps, program) => (await import('./help/index.js')).newHelpCommand(deps, () => program)],
@@ -47,7 +48,7 @@ export async function addCommandGroups(program: Command, deps: Deps, argv?: stri
   for (const command of commands) program.addCommand(command);
   if (whole) {
     const { newCompleteCommand } = await import('./completion/complete.js');
-    program.addCommand(newCompleteCommand(deps), { hidden: true });
+    program.addCommand(newCompleteCommand(deps, BUILT_IN_COMMANDS), { hidden: true });
   }
 }
 

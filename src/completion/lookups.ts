@@ -12,7 +12,7 @@ import { recordLabel } from '../output/record-fields.js';
 import { hardwareIdOf, recordId } from '../records/members.js';
 import { RECORD_VIEWS, type ResourceView } from '../records/views.js';
 
-export type ApiValue = Exclude<LookedUpValue, 'profile' | 'selection' | 'alias' | 'where'>;
+export type ApiValue = Exclude<LookedUpValue, 'profile' | 'selection' | 'alias' | 'alias-or-extension' | 'where'>;
 export type LookupDeps = Pick<Deps, 'api' | 'settings' | 'configDir' | 'clock'>;
 
 /** Enough for most tenants in a few requests; beyond it, a hardware id is checked with the API's own filter. */

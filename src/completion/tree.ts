@@ -53,7 +53,7 @@ function argumentNode(argument: Argument): ArgumentNode {
   return { name: argument.name(), variadic: argument.variadic, values: valueCompletionOf(argument) };
 }
 
-const FIRST_WORD_ALIAS: ArgumentNode = { name: 'alias', variadic: false, values: 'alias' };
+const FIRST_WORD_ALIAS: ArgumentNode = { name: 'alias', variadic: false, values: 'alias-or-extension' };
 
 export function completionTree(program: Command): CompletionTree {
   const commands: CommandNode[] = [];
@@ -63,7 +63,7 @@ export function completionTree(program: Command): CompletionTree {
       path,
       subcommands: visible.map((sub) => sub.name()).sort(),
       options: isProgram ? [] : command.options.filter((o) => !o.hidden).map(optionNode),
-      // the program's first word is a command, or one of the user's aliases (asked of __complete, as they change)
+      // the program's first word is a command, or one of the user's aliases or extensions (asked of __complete, as they change)
       arguments: isProgram ? [FIRST_WORD_ALIAS] : command.registeredArguments.map(argumentNode),
     });
     for (const sub of visible) visit(sub, path ? `${path} ${sub.name()}` : sub.name(), false);

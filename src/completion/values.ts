@@ -3,10 +3,11 @@
 import type { Argument, Command, Option } from 'commander';
 
 /**
- * Values that `fleetctl __complete` looks up: profiles, saved selections and aliases in the config store, ids
+ * Values that `fleetctl __complete` looks up: profiles, saved selections and aliases in the config store, the
+ * extensions on PATH (with the aliases, for the first word), ids
  * through the API, and the terms of a --where expression (qualifiers, members, fleets, saved selections).
  */
-export const LOOKED_UP_VALUES = ['profile', 'selection', 'alias', 'where', 'hardware-id', 'fleet-id', 'organization-id'] as const;
+export const LOOKED_UP_VALUES = ['profile', 'selection', 'alias', 'alias-or-extension', 'where', 'hardware-id', 'fleet-id', 'organization-id'] as const;
 export type LookedUpValue = (typeof LOOKED_UP_VALUES)[number];
 
 /** Values the shell completes by itself. */

@@ -127,7 +127,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
 
   it("the first word may be one of the user's aliases, asked of the hidden command (they change)", async () => {
     expect(await complete('fleetctl --profile p night', 'night-reboot\\talias: devices reboot')).toEqual(['night-reboot']);
-    expect(recordedArgs()).toEqual([COMPLETE_COMMAND, 'alias', '--', '--profile', 'p', 'night']);
+    expect(recordedArgs()).toEqual([COMPLETE_COMMAND, 'alias-or-extension', '--', '--profile', 'p', 'night']);
     // after a command, no alias is asked for
     expect(await complete('fleetctl devices li', 'night-reboot')).toEqual(['list']);
   });
@@ -212,7 +212,7 @@ describe('fish, through `complete -C`', () => {
     const script = path.join(root, 'completions', FILES.fish);
     const out = execFileSync('fish', ['--no-config', '-c', `source '${script}'; complete -C 'fleetctl nig'`], { encoding: 'utf8', cwd: path.join(work, 'here'), env });
     expect(out.split('\n').filter(Boolean)).toEqual(['night-reboot\talias: devices reboot']);
-    expect(recordedArgs()).toEqual([COMPLETE_COMMAND, 'alias', '--', 'nig']);
+    expect(recordedArgs()).toEqual([COMPLETE_COMMAND, 'alias-or-extension', '--', 'nig']);
   });
 
   it('ids come from the hidden command, with their descriptions; --flag=value keeps its flag', () => {

@@ -32,6 +32,9 @@ beforeAll(async () => {
   mkdirSync(bin);
   writeFileSync(path.join(bin, 'fleetctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(path.join(bin, 'fleetctl'), 0o755);
+  // an extension on PATH: completes where a command goes, as an alias does
+  writeFileSync(path.join(bin, 'fleetctl-daybook'), '#!/bin/sh\necho daybook\n');
+  chmodSync(path.join(bin, 'fleetctl-daybook'), 0o755);
   // ./here is where the shells run; ../design.json and ../desk/ are there to be completed.
   work = path.join(home, 'work');
   mkdirSync(path.join(work, 'here'), { recursive: true });
@@ -141,6 +144,12 @@ describe('bash (bash --norc --noprofile -i, the script sourced)', { timeout: 30_
     await shell.waitFor(`${PROMPT}fleetctl --profile prod night-devices X`, 15_000);
   });
 
+  it('an extension on PATH completes where a command goes', async () => {
+    await shell.reset(PROMPT);
+    shell.type('fleetctl dayb\tX');
+    await shell.waitFor(`${PROMPT}fleetctl daybook X`, 15_000);
+  });
+
   it('an API that cannot be reached: nothing offered, no error in the line', async () => {
     await shell.reset(PROMPT);
     await expectNothingOffered(shell, `fleetctl --base-url http://127.0.0.1:${closedPort} devices get HW-0000`, '\t\t');
@@ -191,6 +200,12 @@ describe('zsh (zsh -f -i, the script in fpath as the README says, compinit)', { 
     await shell.waitFor(`${PROMPT}fleetctl night-devices X`, 15_000);
   });
 
+  it('an extension on PATH completes where a command goes', async () => {
+    await shell.reset(PROMPT);
+    shell.type('fleetctl dayb\tX');
+    await shell.waitFor(`${PROMPT}fleetctl daybook X`, 15_000);
+  });
+
   it('with --sandbox on the line, nothing live is offered and nothing is printed', async () => {
     await shell.reset(PROMPT);
     await expectNothingOffered(shell, 'fleetctl --sandbox devices get HW-0000', '\t');
@@ -212,5 +227,8 @@ describe('fish (its own `complete -C`, the script where the README installs it)'
     // an alias where a command goes, with what it expands to, and after alias delete
     expect(complete('fleetctl nigh')).toEqual(['night-devices\talias: devices list --fleet-id $1']);
     expect(complete('fleetctl alias delete nigh')).toEqual(['night-devices\talias: devices list --fleet-id $1']);
+    // an extension on PATH where a command goes, with its path; alias delete offers aliases only
+    expect(complete('fleetctl dayb')).toEqual([`daybook\textension: ${path.join(home, 'bin', 'fleetctl-daybook')}`]);
+    expect(complete('fleetctl alias delete dayb')).toEqual([]);
   });
 });

@@ -3,11 +3,11 @@
 // every --help and for the README's recipes.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import path from 'node:path';
-import { BIN } from './harness.js';
+import { BIN, ROOT } from './harness.js';
 
 export interface Outcome {
   code: number | null;
@@ -37,6 +37,14 @@ export interface RunOptions {
   until?: (cwd: string) => Promise<void>;
   /** Called with the working directory once the command ended, before it is removed (files it wrote). */
   inspect?: (cwd: string) => void;
+}
+
+/** The example extension of the README's Extensions section: its #!/bin/sh script, as written. */
+export function readmeExtension(): string {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const script = /^## Extensions\n[\s\S]*?```sh\n(#!\/bin\/sh\n[\s\S]*?)```/m.exec(readme)?.[1];
+  if (!script) throw new Error('README: the Extensions section has no #!/bin/sh script');
+  return script;
 }
 
 /**

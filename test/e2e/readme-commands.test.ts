@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startHarness, type SandboxHarness } from './harness.js';
-import { fleetctlOnPath, runExample } from './examples.js';
+import { fleetctlOnPath, readmeExtension, runExample } from './examples.js';
 import { useSecondHarness, type SecondHarness } from '../support/second-service/harness.js';
 
 interface Section {
@@ -67,6 +67,12 @@ interface Here {
   servers?: true;
 }
 
+/** The README's example extension saved as ~/.local/bin/fleetctl-fleet-devices, that folder put first on PATH. */
+function savedExampleExtension(): string {
+  const file = '~/.local/bin/fleetctl-fleet-devices';
+  return `mkdir -p ~/.local/bin && cat > ${file} <<'SCRIPT'\n${readmeExtension()}SCRIPT\nchmod +x ${file} && PATH=~/.local/bin:$PATH`;
+}
+
 const FIRST_FLEET = 'FLEET=$(fleetctl fleets list --limit 1 --jq .id)';
 
 const HERE: Record<string, Here> = {
@@ -79,6 +85,8 @@ const HERE: Record<string, Here> = {
   },
   'Acting on devices by condition': {},
   Aliases: {},
+  // the README's script, saved where the section says, first on PATH; a pipe fails when the extension does
+  Extensions: { given: `set -o pipefail\n${savedExampleExtension()}` },
   Paging: {
     given: FIRST_FLEET,
     // a follow runs until stopped: --until ends it once it has caught up with the window

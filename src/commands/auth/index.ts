@@ -12,6 +12,7 @@ import { completeValues } from '../../completion/values.js';
 import { API_USES, describeVerb } from '../shared/help.js';
 import { newAuthLoginCommand } from './login.js';
 import { quoteInput } from '../../shared/terminal-text.js';
+import { didYouMean } from '../../shared/did-you-mean.js';
 
 export function newAuthCommand(deps: Deps): Command {
   const auth = new Command('auth').description('Client-credentials login, status and tokens');
@@ -63,10 +64,12 @@ export function newAuthCommand(deps: Deps): Command {
     }
     if (tokens.length === 0) deps.io.info('No cached tokens.');
     // on a terminal every scope shares the prefix thirdparty.api.: what tells them apart is what follows it
-    else await output.list(deps.io.stdoutIsTTY ? tokens.map((t) => ({ ...t, scope: shortScope(t.scope) })) : tokens, ['scope', 'client_id', 'expires_at', 'state']);
+    else await output.list(deps.io.stdoutIsTTY ? tokens.map((t) => ({ ...t, scope: t.scope.split(' ').map(shortScope).join(' ') })) : tokens, ['scope', 'client_id', 'expires_at', 'state']);
   });
 
-  const token = new Command('token').description('Print an access token for one scope, for use with curl').requiredOption('--scope <scope>', 'the scope, e.g. devices_read');
+  const token = new Command('token')
+    .description('Print an access token for the scopes asked, from the token cache or else fetched with the profile\'s credentials (never the client secret), for curl and extensions')
+    .requiredOption('--scope <scope>', 'a scope, e.g. devices_read; repeat it for one token that carries several', (scope: string, before: string[] = []) => [...before, scope]);
   completeValues(token, { '--scope': { words: SCOPES.map(shortScope) } });
   describeVerb(token, {
     output: 'text',
@@ -74,13 +77,14 @@ export function newAuthCommand(deps: Deps): Command {
     examples: [
       { comment: 'an access token for reading devices', command: 'fleetctl auth token --scope devices_read' },
       { comment: 'call the API with curl', command: 'curl -H "Authorization: Bearer $(fleetctl auth token --scope devices_read)" "$FLEETCTL_BASE_URL/v1/devices"' },
+      { comment: 'one token for two scopes', command: 'fleetctl auth token --scope devices_read --scope fleets_read' },
     ],
   });
-  token.action(async (flags: { scope: string }) => {
-    const scope = fullScope(flags.scope);
-    if (!(SCOPES as readonly string[]).includes(scope)) throw new UsageError(`unknown scope ${quoteInput(flags.scope)}`, `scopes are: ${SCOPES.map(shortScope).join(', ')}`);
+  token.action(async (flags: { scope: string[] }) => {
+    const scopes = knownScopes(flags.scope);
     const api = await deps.api();
-    deps.output().text(await api.accessToken(scope));
+    // this command exists to print a token: the only place fleetctl writes one
+    deps.output().text(await api.accessToken(scopes.join(' ')));
   });
 
   const logout = new Command('logout').description('Forget the cached tokens and the stored client secret of the profile');
@@ -112,6 +116,17 @@ export function newAuthCommand(deps: Deps): Command {
   });
 
   return auth.addCommand(newAuthLoginCommand(deps)).addCommand(status).addCommand(token).addCommand(logout);
+}
+
+/** The scopes asked, in full, each once and in order (one token, one cache entry, whatever order they were typed in); an unknown one is refused. */
+function knownScopes(asked: string[]): string[] {
+  const known = SCOPES.map(shortScope);
+  for (const scope of asked) {
+    if ((SCOPES as readonly string[]).includes(fullScope(scope))) continue;
+    const guess = didYouMean(shortScope(scope), known);
+    throw new UsageError(`unknown scope ${quoteInput(scope)}${guess ? `; ${guess}` : ''}`, `scopes are: ${known.join(', ')}`);
+  }
+  return [...new Set(asked.map(fullScope))].sort();
 }
 
 /** Where the secret of each profile lives; for the current one, the environment and flags count too. */

@@ -19,20 +19,22 @@ export interface CompleteOptions {
   /** The words after the program name; the last is the start of the word being completed. */
   words: string[];
   budgetMs: number;
+  /** fleetctl's own first words: an extension of one of these names never runs, and is not offered. */
+  builtIns: ReadonlySet<string>;
 }
 
 type CompleteDeps = Pick<Deps, 'config' | 'output' | 'derive' | 'env'>;
 
-export function newCompleteCommand(deps: CompleteDeps, run = completeRun): Command {
+export function newCompleteCommand(deps: CompleteDeps, builtIns: ReadonlySet<string>, run = completeRun): Command {
   const command = new Command(COMPLETE_COMMAND)
     .description('Print completion candidates for the shell scripts')
-    .argument('<kind>', 'profile, selection, alias, hardware-id, fleet-id or organization-id')
+    .argument('<kind>', 'profile, selection, alias, alias-or-extension, hardware-id, fleet-id or organization-id')
     .argument('[words...]', 'the words of the line after the program name, the one being completed last')
     // The words are the operator's line: its --help or unknown flags are data here, not options of this command.
     .helpOption(false)
     .allowUnknownOption()
     .allowExcessArguments();
-  command.action(async (kind: string, words: string[]) => run(deps, { kind, words, budgetMs: LOOKUP_BUDGET_MS }));
+  command.action(async (kind: string, words: string[]) => run(deps, { kind, words, budgetMs: LOOKUP_BUDGET_MS, builtIns }));
   return command;
 }
 
@@ -40,7 +42,7 @@ export async function completeRun(deps: CompleteDeps, opts: CompleteOptions): Pr
   const line = readCompletionLine(opts.words);
   let candidates: Candidate[] = [];
   try {
-    if (isLookedUp(opts.kind)) candidates = await candidatesFor(deps, opts.kind, line, opts.budgetMs);
+    if (isLookedUp(opts.kind)) candidates = await candidatesFor(deps, { ...opts, kind: opts.kind }, line);
   } catch {
     // Silence is the answer: an error text would land in the middle of the operator's command line.
   }
@@ -48,10 +50,11 @@ export async function completeRun(deps: CompleteDeps, opts: CompleteOptions): Pr
   if (lines.length > 0) deps.output().text(lines.join('\n'));
 }
 
-async function candidatesFor(deps: CompleteDeps, kind: LookedUpValue, line: CompletionLine, budgetMs: number): Promise<Candidate[]> {
+async function candidatesFor(deps: CompleteDeps, { kind, budgetMs, builtIns }: CompleteOptions & { kind: LookedUpValue }, line: CompletionLine): Promise<Candidate[]> {
   if (kind === 'profile') return profiles(deps);
   if (kind === 'selection') return selections(deps, line);
   if (kind === 'alias') return aliases(deps);
+  if (kind === 'alias-or-extension') return [...(await aliases(deps)), ...(await extensions(deps, builtIns))];
   // An embedded sandbox takes seconds to start: far too long for a Tab.
   if (line.sandbox && kind !== 'where') return [];
   const budget = AbortSignal.timeout(budgetMs);
@@ -94,6 +97,14 @@ async function selections(deps: Pick<Deps, 'config' | 'env'>, line: CompletionLi
 async function aliases(deps: Pick<Deps, 'config'>): Promise<Candidate[]> {
   const stored = storedAliases((await deps.config()).read());
   return Object.keys(stored).sort().map((value) => ({ value, description: `alias: ${stored[value]}` }));
+}
+
+/** The extensions on PATH a first word can run: a command or an alias of the same name runs instead. */
+async function extensions(deps: Pick<Deps, 'config' | 'env'>, builtIns: ReadonlySet<string>): Promise<Candidate[]> {
+  const { listedExtensions } = await import('../../extensions/path-lookup.js');
+  const aliases = storedAliases((await deps.config()).read());
+  const runnable = listedExtensions(deps.env, { builtIns, aliases }).filter((extension) => extension.shadowed_by === null);
+  return runnable.map((extension) => ({ value: extension.name, description: `extension: ${extension.path}` }));
 }
 
 /** Requests follow the budget's signal; should anything not, the answer still comes a moment after it. */

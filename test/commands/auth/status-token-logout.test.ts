@@ -21,10 +21,29 @@ describe('auth token', () => {
     expect(second.stdout).toBe('tok-for-curl\n');
   });
 
-  it('an unknown scope is a usage error before any request', async () => {
+  it('an unknown scope is a usage error before any request, with the scope it may have meant', async () => {
     const result = await runCli(['auth', 'token', '--scope', 'devices_rule'], { env: ciEnv(tempConfigDir()), agent: newMockAgent() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Error: unknown scope "devices_rule"');
+    expect(result.stderr).toContain('Error: unknown scope "devices_rule"; did you mean devices_read or devices_write?');
+    // one unknown among known ones: still nothing asked of the issuer (the agent has no stub to answer)
+    const among = await runCli(['auth', 'token', '--scope', 'devices_read', '--scope', 'fleet_read'], { env: ciEnv(tempConfigDir()), agent: newMockAgent() });
+    expect(among.code).toBe(2);
+    expect(among.stderr).toContain('unknown scope "fleet_read"; did you mean fleets_read?');
+    expect(among.stderr).toContain('scopes are: ');
+  });
+
+  it('--scope repeated: one token for every scope asked, cached for them whatever their order', async () => {
+    const dir = tempConfigDir();
+    const agent = newMockAgent();
+    const seen = stubToken(agent, { scope: 'thirdparty.api.devices_read thirdparty.api.fleets_read', token: 'tok-two-scopes' });
+    const clock = new FakeClock();
+    const first = await runCli(['auth', 'token', '--scope', 'fleets_read', '--scope', 'devices_read'], { env: ciEnv(dir), agent, clock });
+    expect(first).toEqual({ code: 0, stdout: 'tok-two-scopes\n', stderr: '' });
+    expect(seen).toHaveLength(1);
+    // from the cache: the stub answers once only
+    const again = await runCli(['auth', 'token', '--scope', 'devices_read', '--scope', 'thirdparty.api.fleets_read', '--scope', 'devices_read'], { env: ciEnv(dir), agent, clock });
+    expect(again).toEqual({ code: 0, stdout: 'tok-two-scopes\n', stderr: '' });
+    expect(JSON.stringify(storeOf(dir))).not.toContain(CLIENT_SECRET);
   });
 
   it('no credentials: exit 3 saying how to provide them', async () => {
