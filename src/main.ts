@@ -56,17 +56,20 @@ const STOP_GRACE_MS = 1500;
 
 /**
  * The command tree: with argv, only the command group it names (every group for help and completion). The user's
- * aliases, when given, are listed in the program's help.
+ * aliases, when given, are listed in the program's help. `root`: the program already made to find the group
+ * (rootCommand), made once per call.
  */
-export async function buildProgram(deps: Deps, argv?: string[], aliases: Aliases = {}): Promise<Command> {
-  const program = rootCommand(deps, aliases);
+export async function buildProgram(deps: Deps, argv?: string[], aliases: Aliases = {}, root: Command = rootCommand(deps)): Promise<Command> {
+  const program = root;
+  // after the options, fitted to the width with them (fitHelp)
+  Object.assign(program, { helpAfter: `${aliasesSection(aliases)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n` });
   await addCommandGroups(program, deps, argv);
   configureTree(program, deps);
   return program;
 }
 
 /** The program with its global options, before any group is added: enough to find the first word of a line. */
-function rootCommand(deps: Deps, aliases: Aliases): Command {
+function rootCommand(deps: Deps): Command {
   const program = new Command('fleetctl')
     .description('Operate fleets, devices and webhooks through the Fleet and Telematics Developer API.')
     .version(VERSION_LINE, '-V, --version', 'print the version')
@@ -88,8 +91,6 @@ function rootCommand(deps: Deps, aliases: Aliases): Command {
     .option('--insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
     .showSuggestionAfterError();
-  // after the options, fitted to the width with them (fitHelp)
-  Object.assign(program, { helpAfter: `${aliasesSection(aliases)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n` });
   completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
   program.hook('preAction', async (_program, verb) => {
@@ -197,7 +198,9 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   let alias: AliasRun | undefined;
   try {
     // an alias is expanded before the line is parsed, and only the group its expansion names is loaded
-    const { group: first, at } = operandsIn(rootCommand(deps, {}), argv);
+    // the program's options tell where the first word is; the same program then gets the group it names
+    const root = rootCommand(deps);
+    const { group: first, at } = operandsIn(root, argv);
     const aliases = await aliasesFor(first, BUILT_IN_COMMANDS, deps.config);
     const line = expandedLine(argv, at, aliases);
     alias = line.alias;
@@ -208,7 +211,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
       if (status !== 0) io.info(aliasRanLine(alias));
       return status as ExitCodeValue;
     }
-    program = await buildProgram(deps, line.argv, aliases);
+    program = await buildProgram(deps, line.argv, aliases, root);
     await program.parseAsync(line.argv);
     if (await stdoutFailed()) return reportError(stdoutFull, deps, false, false);
     // A command that runs until stopped (a --follow, a --watch, `webhook listen`, `fleetctl sandbox`) ends well by
