@@ -60,17 +60,20 @@ const STOP_GRACE_MS = 1500;
 
 /**
  * The command tree: with argv, only the command group it names (every group for help and completion). The user's
- * aliases and the extensions on PATH, when given, are listed in the program's help.
+ * aliases and the extensions on PATH, when given, are listed in the program's help. `root`: the program already
+ * made to find the first word (rootCommand), made once per call.
  */
-export async function buildProgram(deps: Deps, argv?: string[], aliases: Aliases = {}, extensions: readonly ListedExtension[] = []): Promise<Command> {
-  const program = rootCommand(deps, aliases, extensions);
+export async function buildProgram(deps: Deps, argv?: string[], aliases: Aliases = {}, extensions: readonly ListedExtension[] = [], root: Command = rootCommand(deps)): Promise<Command> {
+  const program = root;
+  // after the options, fitted to the width with them (fitHelp)
+  setEpilogue(program, `${aliasesSection(aliases)}${extensionsSection(extensions)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
   await addCommandGroups(program, deps, argv);
   configureTree(program, deps);
   return program;
 }
 
 /** The program with its global options, before any group is added: enough to find the first word of a line. */
-function rootCommand(deps: Deps, aliases: Aliases = {}, extensions: readonly ListedExtension[] = []): Command {
+function rootCommand(deps: Deps): Command {
   const program = new Command('fleetctl')
     .description('Operate fleets, devices and webhooks through the Fleet and Telematics Developer API.')
     .version(VERSION_LINE, '-V, --version', 'print the version')
@@ -92,8 +95,6 @@ function rootCommand(deps: Deps, aliases: Aliases = {}, extensions: readonly Lis
     .option('--insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
     .showSuggestionAfterError();
-  // after the options, fitted to the width with them (fitHelp)
-  setEpilogue(program, `${aliasesSection(aliases)}${extensionsSection(extensions)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
   completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
   program.hook('preAction', async (_program, verb) => {
@@ -178,10 +179,12 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   let alias: AliasRun | undefined;
   try {
     // an alias is expanded before the line is parsed, and only the group its expansion names is loaded
-    const word = await readFirstWord(argv, rootCommand(deps), deps, io);
+    // the program's options tell where the first word is; the same program then gets the group it names
+    const root = rootCommand(deps);
+    const word = await readFirstWord(argv, root, deps, io);
     alias = word.alias;
     if ('ran' in word) return word.ran as ExitCodeValue;
-    program = await buildProgram(deps, word.argv, word.aliases, word.extensions);
+    program = await buildProgram(deps, word.argv, word.aliases, word.extensions, root);
     await program.parseAsync(word.argv);
     if (await stdout.failed()) return reportError(stdout.full, deps, false, false);
     // A command that runs until stopped (a --follow, a --watch, `webhook listen`, `fleetctl sandbox`) ends well by

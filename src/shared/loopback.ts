@@ -16,11 +16,16 @@
 import ipaddr from 'ipaddr.js';
 
 const LOCALHOST_NAME = /^(?:[a-z0-9_-]+\.)*localhost$/;
+/** 127.x.y.z written as a URL's hostname writes it (every byte in decimal, no leading zero): loopback at once. */
+const CANONICAL_127 = /^127(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** `host`: a URL's hostname (IPv6 in brackets) or an address as a socket gives it. */
 export function isLoopbackHost(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
   if (LOCALHOST_NAME.test(name)) return true;
+  // the sandbox's and most local services' host, checked before every request with credentials: ipaddr.js
+  // compiles its parsers on first use, a millisecond of a one-request command, for the answer this gives
+  if (CANONICAL_127.test(name)) return true;
   const literal = name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
   // ipaddr.process turns an IPv4-mapped address into the IPv4 address it maps
   return ipaddr.isValid(literal) && ipaddr.process(literal).range() === 'loopback';

@@ -134,6 +134,12 @@ describe('start-up of the built CLI', () => {
     expect(code.match(/__toESM\(require_node_\w+\(\)/g) ?? []).toEqual([]);
   });
 
+  // Node looks for the package.json of every file it imports, folder by folder up: Node 22 notes no folder that
+  // has none, and a cached `devices get` tried to open two missing ones 106 times (src/build/bundle.mjs)
+  it('dist/ and dist/chunks/ each hold the package.json that says their files are ES modules', () => {
+    for (const folder of ['dist', 'dist/chunks']) expect(JSON.parse(readFileSync(path.join(root, folder, 'package.json'), 'utf8'))).toEqual({ type: 'module' });
+  });
+
   it('the prompts come from @inquirer/prompts without the ones fleetctl never asks (the editor and its encoding tables)', () => {
     const bundled = new Set(Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs).map(packageOf)));
     expect(bundled).toContain('@inquirer/prompts');

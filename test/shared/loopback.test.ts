@@ -1,6 +1,8 @@
 // The one loopback rule (src/shared/loopback.ts), as a table, and proof that every caller gives its answer: plain
 // http with credentials, the served document's cache, http:// webhook destinations in local development and the
 // sandbox's control token once disagreed (api.localhost, localhost. and [::ffff:127.0.0.1] each split them).
+import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { isLoopbackHost, isLoopbackUrl } from '../../src/shared/loopback.js';
 import { assertSafeForCredentials } from '../../src/auth/secure-url.js';
@@ -66,6 +68,25 @@ describe('the loopback rule', () => {
 
   it.each(SOCKET_ADDRESSES)('bound address %s → %s', (address, loopback) => {
     expect(isLoopbackHost(address)).toBe(loopback);
+  });
+
+  // 127.x.y.z in a URL's own notation is answered before ipaddr.js is asked: the answer is the same for any four
+  // bytes, and for the forms it leaves to ipaddr.js (a leading zero, a byte over 255)
+  it('answers any dotted quad as ipaddr.js does, bare and as a URL writes it', () => {
+    const byte = fc.oneof(fc.integer({ min: 0, max: 255 }).map(String), fc.constantFrom('00', '0127', '256', '1000'));
+    const first = fc.oneof(byte, fc.constant('127'));
+    fc.assert(
+      fc.property(first, byte, byte, byte, (a, b, c, d) => {
+        const host = `${a}.${b}.${c}.${d}`;
+        const expected = ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+        expect(isLoopbackHost(host)).toBe(expected);
+        if (URL.canParse(`http://${host}/`)) {
+          const written = new URL(`http://${host}/`).hostname;
+          expect(isLoopbackHost(written)).toBe(ipaddr.process(written).range() === 'loopback');
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('is false for text that is not a URL', () => {
