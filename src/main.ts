@@ -6,7 +6,7 @@ import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type Runtime } from './factory.js';
 import type { GlobalOptions } from './config/global-flags.js';
 import type { SettingsOverride } from './config/settings.js';
-import { OUTPUT_FORMATS } from './output/formats.js';
+import { OUTPUT_FORMATS } from './output/writers/registry.js';
 import { addCommandGroups, BUILT_IN_COMMANDS, operandsIn } from './commands/index.js';
 import { aliasesFor, aliasesSection, aliasRanLine, expandedLine, type Aliases, type AliasRun } from './aliases/line.js';
 import { fitHelp, needsStoredProfile } from './commands/shared/help.js';

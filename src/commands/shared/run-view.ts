@@ -5,7 +5,7 @@ import type { Deps } from '../../factory.js';
 import { startProgress, type Progress } from '../../io/progress.js';
 
 export interface RunView {
-  /** -o ndjson: results go out one by one; otherwise they are listed once the run ends. */
+  /** The format writes results one by one (-o ndjson); otherwise they are listed once the run ends. */
   readonly streaming: boolean;
   readonly progress: Progress;
   /** A line for stderr that does not land on the progress line. */
@@ -21,7 +21,7 @@ export interface RunView {
 
 export async function startRunView(deps: Pick<Deps, 'io' | 'output'>, opts: { label: string; total: number }): Promise<RunView> {
   const output = deps.output();
-  const streaming = output.format === 'ndjson';
+  const streaming = output.streamsRecords;
   const progress = await startProgress(deps.io, opts);
   let printed = Promise.resolve();
   return {
