@@ -13,7 +13,7 @@ export interface RunView {
   warn(line: string): void;
   /** A result, streamed (ndjson only). */
   print(record: object): void;
-  /** The run ended: the progress line ends, and every streamed line is out (a failure to write is thrown). */
+  /** The run ended: the progress line is cleared, and every streamed line is out (a failure to write is thrown). */
   finish(): Promise<void>;
   /** The run failed: the same, with a failure to write left to the failure being reported. */
   abandon(): Promise<void>;
@@ -22,7 +22,8 @@ export interface RunView {
 export async function startRunView(deps: Pick<Deps, 'io' | 'output'>, opts: { label: string; total: number }): Promise<RunView> {
   const output = deps.output();
   const streaming = output.streamsRecords;
-  const progress = await startProgress(deps.io, opts);
+  // the summary that follows says what was done: the line is cleared, as status clears its own
+  const progress = await startProgress(deps.io, { ...opts, leave: 'nothing' });
   let printed = Promise.resolve();
   return {
     streaming,
