@@ -54,7 +54,7 @@ export class Output {
 
   constructor(
     private readonly io: IOStreams,
-    readonly options: OutputOptions,
+    private readonly options: OutputOptions,
   ) {
     this.writer = writerFor(options.format);
     this.terminal = new TerminalTables(io, this.chosenColumns !== undefined);
