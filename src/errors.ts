@@ -30,6 +30,11 @@ export abstract class FleetctlError extends Error {
   abstract readonly exitCode: ExitCodeValue;
   /** A second line that tells the user what to do next. */
   hint?: string;
+  /**
+   * Set by a list that printed items before this failure stopped a later page (requestFailure), when errors are
+   * JSON (-o json): where to go on from, a member of the error's document, so a script has the cursor with it.
+   */
+  resume?: ResumePoint;
 
   constructor(message: string, hint?: string) {
     super(message);
@@ -75,6 +80,15 @@ export class InvalidResponseError extends failureClass('InvalidResponseError', E
   constructor(message: string, hint = 'the service or a proxy in front of it answered something unexpected: try again later, or report it') {
     super(message, hint);
   }
+}
+
+/**
+ * A request that failed, with an HTTP answer or none (a refused or dropped connection, a timeout, an answer that
+ * is not what the API promises): a later page of a list may end so, and with errors as JSON the failure is then a
+ * document that carries where to resume (main.ts reportError).
+ */
+export function isRequestFailure(error: unknown): error is ApiError | NetworkError | InvalidResponseError {
+  return error instanceof ApiError || error instanceof NetworkError || error instanceof InvalidResponseError;
 }
 
 export class CancelledError extends failureClass('CancelledError', ExitCode.interrupted) {
@@ -148,11 +162,6 @@ export class ApiError extends FleetctlError {
   /** Seconds to wait before retrying, from Retry-After. */
   readonly retryAfter: number | undefined;
   readonly problem: ProblemDocument | undefined;
-  /**
-   * Set by a list that printed items before this answer failed a later page: where to go on from. Printed as the
-   * `resume` member of the problem when errors are JSON (-o json), so a script has the cursor with the failure.
-   */
-  resume?: ResumePoint;
 
   constructor(init: {
     status: number;

@@ -1,13 +1,13 @@
 // Builds the command tree, runs it, and is the only place that turns errors into exit codes.
 import { Command, CommanderError, Option } from 'commander';
-import { ApiError, CancelledError, DeclinedError, diskFullOf, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
+import { ApiError, CancelledError, DeclinedError, diskFullOf, ExitCode, FleetctlError, isRequestFailure, type ExitCodeValue } from './errors.js';
 import { OWNED_SIGNALS } from './io/signals.js';
 import { watchStdoutEnd } from './io/stdout-end.js';
 import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type Runtime } from './factory.js';
 import type { GlobalOptions } from './config/global-flags.js';
 import type { SettingsOverride } from './config/settings.js';
-import { OUTPUT_FORMATS } from './output/formats.js';
+import { OUTPUT_FORMATS } from './output/writers/registry.js';
 import { addCommandGroups } from './commands/index.js';
 import { aliasesSection, aliasRanLine, type Aliases, type AliasRun } from './aliases/line.js';
 import { extensionsSection, type ListedExtension } from './extensions/listing.js';
@@ -244,6 +244,12 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
       deps.io.error(text.includes(`HTTP ${error.status}`) ? named : `${text} (${tag})`);
       if (error.hint) deps.io.hint(error.hint);
     }
+    return error.exitCode;
+  }
+  // no answer came for a later page of a list (its connection refused or dropped): for a program, a document too,
+  // with where to resume (commands/shared/paging.ts set it only when errors are JSON)
+  if (machine && isRequestFailure(error) && error.resume) {
+    deps.io.err.write(`${terminalSafeJson({ title: error.message, ...(error.hint ? { hint: error.hint } : {}), resume: error.resume })}\n`);
     return error.exitCode;
   }
   if (error instanceof DeclinedError) {

@@ -1,8 +1,7 @@
 // The global flags, as commander parses them, and what each means once checked: the output format, request
 // timeout, retry policy and debug switch. Verbs that make requests of their own (`auth login`, `webhook trigger`)
 // read them from here, as the factory does.
-import { UsageError } from '../errors.js';
-import { parseOutputFormat, type OutputFormat } from '../output/formats.js';
+import { formatFromFlags, type OutputFormat } from '../output/writers/registry.js';
 import { requireNumber, requireWholeNumber } from '../shared/flag-numbers.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../shared/retry.js';
 
@@ -36,12 +35,7 @@ export function debugWanted(g: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
 
 /** -o (--json its short form), checked against --jq and --slurp, which only make sense with JSON values. */
 export function outputFormat(g: GlobalOptions): OutputFormat {
-  const format: OutputFormat = g.json ? 'json' : parseOutputFormat(g.output ?? 'table');
-  if (g.slurp && g.jq === undefined) throw new UsageError('--slurp only applies with --jq', "for example: --jq 'length' --slurp");
-  if (g.jq !== undefined && (format === 'csv' || format === 'wide' || format === 'yaml')) {
-    throw new UsageError(`--jq prints JSON values and raw strings, not ${format}`, 'drop -o, or use -o json (indented) or -o ndjson (one line a value)');
-  }
-  return format;
+  return formatFromFlags(g);
 }
 
 export function timeoutMs(g: GlobalOptions): number {

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigData } from '../config/store.js';
 import { carriedFlagNames, flagsAsEnv, FLAGS_FLEETCTL_READS, type CarriedFlags } from '../config/flags-as-env.js';
+import { outputFormat } from '../config/global-flags.js';
 import { namedProfile, requireStoredProfile, resolveSettings } from '../config/settings.js';
-import { parseOutputFormat } from '../output/formats.js';
 import type { IOStreams } from '../io/streams.js';
 import { findExtension, type ExtensionOnPath } from './path-lookup.js';
 
@@ -47,7 +47,8 @@ export function extensionEnv(line: ExtensionLine, env: NodeJS.ProcessEnv, data: 
   const flags = flagsAsEnv(line.before, CARRIED, (flag) =>
     new UsageError(`${flag} before the extension ${name} would not reach it`, `give the extension its own flags after its name; before it go only ${carriedFlagNames(CARRIED).join(', ')}`),
   );
-  const output = flags.FLEETCTL_OUTPUT === undefined ? 'table' : parseOutputFormat(flags.FLEETCTL_OUTPUT);
+  // the format -o named, checked as -o is (the default when none was given)
+  const output = outputFormat({ output: flags.FLEETCTL_OUTPUT });
   const given = { profile: flags.FLEETCTL_PROFILE, baseUrl: flags.FLEETCTL_BASE_URL, authUrl: flags.FLEETCTL_AUTH_URL, caFile: flags.FLEETCTL_CA_FILE };
   const named = namedProfile(given, env);
   if (named) requireStoredProfile(named.name, data, named.by);

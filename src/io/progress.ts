@@ -1,7 +1,7 @@
 // The one progress display of long work (bulk commands, downloads): a bar, the count, the rate and the time left,
 // on one line of stderr redrawn at most ten times a second, fitted to the terminal's width, and left behind with
-// its final figures and a newline (or cleared, for a step the command then reports on). Nothing at all when
-// stderr is not a terminal for a person (progressEnabled).
+// its final figures and a newline (a download), or cleared when the command then reports on what was done (a bulk
+// run's summary, `status`). Nothing at all when stderr is not a terminal for a person (progressEnabled).
 import type { IOStreams } from './streams.js';
 import type { Theme } from './theme.js';
 import { safeText } from '../shared/terminal-text.js';
@@ -15,8 +15,8 @@ export interface ProgressOptions {
   /** Milliseconds; tests pass a fake. */
   now?: () => number;
   /**
-   * What stays once finished: the final figures (a bulk run's or a download's record of what was done), or
-   * nothing (a step that gathers what the command then reports, as `status` counting devices).
+   * What stays once finished: the final figures (a download's record of what was done), or nothing (work the
+   * command then reports on: a bulk run's summary, `status` counting devices).
    */
   leave?: 'figures' | 'nothing';
 }

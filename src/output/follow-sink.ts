@@ -1,8 +1,7 @@
-// Where --follow prints, as events come: a table that grows on a terminal, CSV rows under one header, and
-// otherwise one item at a time (an NDJSON line, a YAML document, or what --jq makes of it).
+// Where --follow prints, as events come: a table that grows on a terminal, CSV rows under one header, or one item
+// at a time (an NDJSON line, a YAML document). Each format's writer (writers/) picks its sink.
 import { valueAt } from './values.js';
 import { csvHeader, csvRow, tableHeads } from './cells.js';
-import type { OutputFormat } from './formats.js';
 import type { GrowingTable } from './growing-table.js';
 import type { PersonTable } from './person-table.js';
 
@@ -12,8 +11,9 @@ export interface RecordSink {
 
 /** What the output layer lends a sink: its choices, and its writers (which wait for a slow reader). */
 export interface SinkWriters {
-  format: OutputFormat;
   stdoutIsTTY: boolean;
+  /** --columns was given. */
+  chosen: boolean;
   /** The columns, chosen when the first records come (the records decide which fields there are). */
   columnsFor(first: readonly unknown[]): string[];
   /** A person's table of the first records, from those columns: what it shows, and what it says once. */
@@ -28,17 +28,10 @@ export interface SinkWriters {
   bold(text: string): string;
   write(text: string): Promise<void>;
   item(record: unknown): Promise<void>;
-  /** --jq: a batch of records through the program. */
-  jq?: (records: readonly unknown[]) => Promise<void>;
 }
 
-export function followSink(w: SinkWriters): RecordSink {
-  if (w.jq) {
-    const run = w.jq;
-    return { add: async (records) => (records.length > 0 ? run(records) : undefined) };
-  }
-  if (w.format === 'csv') return csvSink(w);
-  if ((w.format === 'table' || w.format === 'wide') && w.stdoutIsTTY) return growingTableSink(w);
+/** One item at a time, as the format writes an item of a stream. */
+export function itemSink(w: SinkWriters): RecordSink {
   return {
     add: async (records) => {
       for (const record of records) await w.item(record);
@@ -46,7 +39,8 @@ export function followSink(w: SinkWriters): RecordSink {
   };
 }
 
-function csvSink(w: SinkWriters): RecordSink {
+/** CSV rows under one header, its columns chosen when the first records come. */
+export function csvSink(w: SinkWriters): RecordSink {
   let columns: string[] | undefined;
   return {
     add: async (records) => {
@@ -65,7 +59,8 @@ function csvSink(w: SinkWriters): RecordSink {
   };
 }
 
-function growingTableSink(w: SinkWriters): RecordSink {
+/** A table that grows on a terminal: its header and widths come with the first rows. */
+export function growingTableSink(w: SinkWriters): RecordSink {
   let table: GrowingTable | undefined;
   let plan: PersonTable | undefined;
   let columns: string[] = [];

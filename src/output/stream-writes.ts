@@ -54,3 +54,32 @@ export class GatheredWrites {
     return this.readerBehind;
   }
 }
+
+/** A write in a stream of items: waits while the reader is behind, so memory stays flat however long the list. */
+export async function writeInStream(out: Writable, text: string): Promise<void> {
+  if (out.write(text) || out.destroyed) return;
+  await caughtUp(out);
+}
+
+/**
+ * Each record's line as it comes, gathered per page. The header goes out with the first record (or after an empty
+ * list), so a failed request leaves stdout empty. Returns how many records were written.
+ */
+export async function writeEach(out: Writable, records: AsyncIterable<unknown> | Iterable<unknown>, line: (record: unknown) => string, header = ''): Promise<number> {
+  let count = 0;
+  const writes = new GatheredWrites(out);
+  try {
+    for await (const record of records) {
+      // no promise for a write the reader keeps up with: on a list of 100,000 items that is time
+      const readerBehind = writes.add(`${count === 0 ? header : ''}${line(record)}`);
+      if (readerBehind) await readerBehind;
+      count++;
+    }
+  } catch (error) {
+    writes.flush();
+    throw error;
+  }
+  if (count === 0) writes.add(header);
+  await writes.flush();
+  return count;
+}

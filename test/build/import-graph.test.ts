@@ -1,7 +1,8 @@
 // The module graph of src/, read from the sources: no import cycle anywhere, between modules or between folders,
 // type-only imports counted; the sandbox reaches nothing of the CLI (it runs alone as `fleetctl sandbox`,
 // embedded, or in tests), only the leaf modules both sides share; nothing below the commands, the factory
-// included, imports a command module; only the record boundary (src/records/) and src/openapi/ read schemas.
+// included, imports a command module; only the record boundary (src/records/) and src/openapi/ read schemas; the
+// writers of the output formats are the output layer's own.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -229,6 +230,15 @@ describe('the layers of src/', () => {
     expect(found.filter((file) => !(file in SCHEMAS_READ_ELSEWHERE))).toEqual([]);
     // an entry whose file no longer reads schemas is taken off the list
     expect(Object.keys(SCHEMAS_READ_ELSEWHERE).filter((file) => !found.includes(file))).toEqual([]);
+  });
+
+  it('keeps the writers of the formats inside the output layer: outside it, only the -o choices (main.ts) and their parsing (config/global-flags.ts) read the registry', () => {
+    const outside = [...graph].flatMap(([file, edges]) =>
+      file.startsWith('src/output/') ? [] : edges.filter((edge) => edge.to.startsWith('src/output/writers/')).map((edge) => `${file} -> ${edge.to}`),
+    );
+    // the rule reads what it means to: the output layer itself asks the registry for its writer
+    expect(graph.get('src/output/render.ts')).toContainEqual({ to: 'src/output/writers/registry.ts', typeOnly: false });
+    expect(outside.sort()).toEqual(['src/config/global-flags.ts -> src/output/writers/registry.ts', 'src/main.ts -> src/output/writers/registry.ts']);
   });
 
   it('keeps the record boundary below its readers: src/records/ imports only src/openapi/, src/shared/ and errors', () => {

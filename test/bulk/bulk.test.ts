@@ -472,8 +472,11 @@ describe('devices reboot, bulk: run', () => {
   it('the progress line on a TTY counts as failed what the summary does (a device without the capability too)', async () => {
     const f = fakeDeps({ configDir: tempDir(), tty: true, answers: [reboot('HW-1'), reboot('HW-2', 422, problem(422, 'device.capability_missing'))] });
     await expect(bulkCommandRun(f.deps, REBOOT, base({ source: { ids: ['HW-1', 'HW-2'] } }))).rejects.toMatchObject({ exitCode: 10 });
-    const lines = stripVTControlCharacters(f.io.stderr()).split('\n');
+    // each drawing of the line starts at its first column (the line is redrawn in place, then cleared)
+    const drawings = f.io.stderr().split(/\n|\u001b\[1G/).map((text) => stripVTControlCharacters(text));
     // no rate before a second has passed (io/progress.ts): this run takes milliseconds
-    expect(lines.find((line) => / 2\/2 /.test(line))).toMatch(/^reboot .* 100% {2}2\/2 {2}1 failed {2}in \ds$/);
+    expect(drawings.find((line) => / 2\/2 /.test(line))).toMatch(/^reboot .* 100% {2}2\/2 {2}1 failed$/);
+    // cleared once the run ended: its last drawing is not ended with a newline but emptied, what follows in its place
+    expect(f.io.stderr()).toMatch(/2\/2 {2}(\u001b\[\d+m)?1 failed(\u001b\[\d+m)?\u001b\[1G\u001b\[2K[^\n]/);
   });
 });

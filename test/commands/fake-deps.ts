@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { Command } from 'commander';
 import { IOStreams, type TestIOStreams } from '../../src/io/streams.js';
 import { Output } from '../../src/output/render.js';
-import type { OutputFormat } from '../../src/output/formats.js';
+import type { OutputFormat } from '../../src/output/writers/registry.js';
 import { ApiClient } from '../../src/api/client.js';
 import { silentTracer } from '../../src/http/trace.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/shared/retry.js';

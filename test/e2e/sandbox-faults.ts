@@ -26,10 +26,13 @@ export async function faultsUsedUp(h: SandboxHarness): Promise<boolean> {
   return rules.every((r) => r.hits === r.times);
 }
 
-/** The first page of a list is answered as usual (a rule that waits 0 ms, used up by it), the second with 503. */
-export function failSecondPage(h: SandboxHarness, operationId: string): Promise<string[]> {
+/**
+ * The first page of a list is answered as usual (a rule that waits 0 ms, used up by it), the second with 503, or
+ * as `respond` says (its connection dropped: no answer at all).
+ */
+export function failSecondPage(h: SandboxHarness, operationId: string, respond: FaultRule['respond'] = { status: 503 }): Promise<string[]> {
   return addFaults(h, [
     { match: { operation_id: operationId }, respond: { delay_ms: 0 }, times: 1 },
-    { match: { operation_id: operationId }, respond: { status: 503 }, times: 1 },
+    { match: { operation_id: operationId }, respond, times: 1 },
   ]);
 }

@@ -1,7 +1,7 @@
 // The output layer: table (TTY: box drawing and colour; piped: TSV with a header), json, ndjson, csv.
 import { describe, expect, it } from 'vitest';
 import { Output } from '../../src/output/render.js';
-import { parseOutputFormat, type OutputFormat } from '../../src/output/formats.js';
+import { parseOutputFormat, type OutputFormat } from '../../src/output/writers/registry.js';
 import { IOStreams, type TerminalEnv } from '../../src/io/streams.js';
 import { ANSI } from '../support/cli.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { Output } from '../../src/output/render.js';
-import type { OutputFormat } from '../../src/output/formats.js';
+import type { OutputFormat } from '../../src/output/writers/registry.js';
 import { compileJq } from '../../src/output/jq.js';
 import { HOLD_LIMIT, parseSort, sortRecords } from '../../src/output/sort.js';
 import { batchesOf } from '../../src/output/batches.js';

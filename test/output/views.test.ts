@@ -3,7 +3,7 @@
 // API document, and hostile records made harmless by every renderer.
 import { describe, expect, it } from 'vitest';
 import { Output } from '../../src/output/render.js';
-import type { OutputFormat } from '../../src/output/formats.js';
+import type { OutputFormat } from '../../src/output/writers/registry.js';
 import { IOStreams } from '../../src/io/streams.js';
 import { viewOf } from '../../src/output/columns.js';
 import { closestNames } from '../../src/shared/did-you-mean.js';

@@ -84,7 +84,7 @@ export function operationFor(catalog: OperationCatalog, method: string, path: st
 function outputOf(deps: Pick<Deps, 'output' | 'globals'>): Output {
   const g = deps.globals();
   if (g.output !== undefined || g.json || g.jq !== undefined) return deps.output();
-  return deps.output().withFormat('json');
+  return deps.output().asJson();
 }
 
 function isPage(body: unknown): body is Page<unknown> {
@@ -93,7 +93,7 @@ function isPage(body: unknown): body is Page<unknown> {
 
 /** Tables and CSV need columns: --columns, else the members of the first item. */
 async function withColumns(records: AsyncIterable<unknown>, output: Output): Promise<{ records: AsyncIterable<unknown>; columns: string[] }> {
-  if (output.isMachineReadable && output.format !== 'csv') return { records, columns: [] };
+  if (!output.showsColumns) return { records, columns: [] };
   const iterator = records[Symbol.asyncIterator]();
   const first = await iterator.next();
   const columns = first.done || first.value === null || typeof first.value !== 'object' ? ['value'] : Object.keys(first.value as object);

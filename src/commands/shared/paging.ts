@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { PageParameterError, parseLimit, type PageOptions, type Pager } from '../../api/paginate.js';
 import type { Output, Shape } from '../../output/render.js';
-import { ApiError } from '../../errors.js';
+import { isRequestFailure } from '../../errors.js';
 import { cursorWords, type CursorFlag, type CursorHintDeps } from './cursor-hint.js';
 import { parseSort, type SortKey } from '../../output/sort.js';
 import { requireNonEmpty, requireWholeNumber } from './validate.js';
@@ -121,8 +121,9 @@ interface StoppedAt {
 
 async function sayWhereToResume(deps: PagesDeps, error: unknown, at: StoppedAt): Promise<void> {
   const maxItems = at.maxItems === undefined ? undefined : at.maxItems - at.fetched;
-  // a problem document printed as JSON carries it, whole, for the program that reads it
-  if (error instanceof ApiError && (deps.errorsAs ?? deps.output).errorsAsJson(deps.io.stderrIsTTY)) {
+  // the failure printed as JSON (the service's problem, or what is known of a request that got no answer) carries
+  // it, whole, for the program that reads it
+  if (isRequestFailure(error) && (deps.errorsAs ?? deps.output).errorsAsJson(deps.io.stderrIsTTY)) {
     error.resume = { cursor: at.cursor, items_printed: at.printed, ...(maxItems === undefined ? {} : { max_items: maxItems }) };
     return;
   }

@@ -5,7 +5,7 @@ import type { Deps } from '../../factory.js';
 import { startProgress, type Progress } from '../../io/progress.js';
 
 export interface RunView {
-  /** -o ndjson: results go out one by one; otherwise they are listed once the run ends. */
+  /** The format writes results one by one (-o ndjson); otherwise they are listed once the run ends. */
   readonly streaming: boolean;
   readonly progress: Progress;
   /** A line for stderr that does not land on the progress line. */
@@ -13,7 +13,7 @@ export interface RunView {
   warn(line: string): void;
   /** A result, streamed (ndjson only). */
   print(record: object): void;
-  /** The run ended: the progress line ends, and every streamed line is out (a failure to write is thrown). */
+  /** The run ended: the progress line is cleared, and every streamed line is out (a failure to write is thrown). */
   finish(): Promise<void>;
   /** The run failed: the same, with a failure to write left to the failure being reported. */
   abandon(): Promise<void>;
@@ -21,8 +21,9 @@ export interface RunView {
 
 export async function startRunView(deps: Pick<Deps, 'io' | 'output'>, opts: { label: string; total: number }): Promise<RunView> {
   const output = deps.output();
-  const streaming = output.format === 'ndjson';
-  const progress = await startProgress(deps.io, opts);
+  const streaming = output.streamsRecords;
+  // the summary that follows says what was done: the line is cleared, as status clears its own
+  const progress = await startProgress(deps.io, { ...opts, leave: 'nothing' });
   let printed = Promise.resolve();
   return {
     streaming,

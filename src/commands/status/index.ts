@@ -80,12 +80,9 @@ export async function statusRun(deps: StatusDeps, opts: StatusOptions): Promise<
   }
   const report = await buildReport(deps, opts);
   const output = deps.output();
-  if (output.format === 'table' || output.format === 'wide') {
-    if (output.hasJq) await output.object(report);
-    else output.text(summaryLines(report, deps.io.outTheme(), deps.io.columns ?? 80).join('\n'));
-  } else {
-    await output.object(report);
-  }
+  // a person reads the summary; programs (and --jq) get the report
+  if (output.isMachineReadable) await output.object(report);
+  else output.text(summaryLines(report, deps.io.outTheme(), deps.io.columns ?? 80).join('\n'));
   for (const note of [report.devices.note, report.webhooks.state === 'unavailable' ? `webhooks: ${report.webhooks.note}` : null]) if (note && output.isMachineReadable) deps.io.warn(note);
   const breached = report.thresholds.filter((t) => t.breached);
   if (breached.length > 0) {

@@ -18,7 +18,7 @@ export function topicLabel(topic: WebhookTopic): string {
 
 export async function showConfig(output: Output, v: Versioned): Promise<void> {
   // the record as the API has it wherever whole records are printed
-  if (output.format === 'json' || output.format === 'ndjson' || output.format === 'yaml' || output.hasJq) {
+  if (!output.showsColumns) {
     await output.object(configRecord(v));
     return;
   }

@@ -88,7 +88,7 @@ export function newWebhookListenCommand(deps: WebhookListenDeps, run = webhookLi
 
 export async function webhookListenRun(deps: WebhookListenDeps, opts: WebhookListenOptions): Promise<void> {
   const output = deps.output();
-  if (output.format === 'csv') throw new UsageError('webhook listen prints envelopes as NDJSON (-o ndjson) or summaries (on a terminal), not CSV');
+  if (!output.writesLoneItems) throw new UsageError(`webhook listen prints envelopes as NDJSON (-o ndjson) or summaries (on a terminal), not ${output.formatName.toUpperCase()}`);
   const asNdjson = output.isMachineReadable || !deps.io.stdoutIsTTY;
   const { startReceiver } = await import('../../webhooks/index.js');
   let accepted = 0;

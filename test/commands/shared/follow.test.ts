@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { followEvents, followFrom, LATE_ARRIVAL_MS, type EventSource } from '../../../src/commands/shared/follow.js';
 import { eventKey, eventTime } from '../../../src/records/event-identity.js';
 import { Output } from '../../../src/output/render.js';
-import type { OutputFormat } from '../../../src/output/formats.js';
+import type { OutputFormat } from '../../../src/output/writers/registry.js';
 import { viewOf } from '../../../src/output/columns.js';
 import { IOStreams } from '../../../src/io/streams.js';
 import { ApiError } from '../../../src/errors.js';
