@@ -11,6 +11,8 @@ import { lookUpSaved } from '../../selection/saved.js';
 import { deviceSelector, type DeviceSelector } from '../../selection/devices.js';
 import type { TargetSelection } from '../../bulk/targets.js';
 import { savedSelections, selectedProfile } from '../../config/settings.js';
+import { quoteInput } from '../../shared/terminal-text.js';
+import { sampleOf } from '../../bulk/capability.js';
 
 export type WhereDeps = Pick<Deps, 'api' | 'clock' | 'servedDocument' | 'signal' | 'io' | 'config' | 'globals' | 'env'>;
 
@@ -84,4 +86,10 @@ export async function targetSelection(deps: WhereDeps, expression: string, flags
   const selector = await selectorFor(deps, selection, {});
   const query = listFilters({ fleet_id: flags.fleetId, organization_id: flags.organizationId }, selector);
   return { target: { expression, query, keep: (page) => selector.keep(page) }, said: () => sayUndecided(deps, selection, selector) };
+}
+
+/** What a bulk verb's selection resolved to: how many devices it matched and the first of those it goes to. */
+export function saySelected(deps: Pick<Deps, 'io'>, expression: string, matched: number, targets: readonly string[]): void {
+  const first = targets.length > 0 ? ` (${sampleOf([...targets], 3)})` : '';
+  deps.io.info(`--where ${quoteInput(expression)} selected ${matched} device${matched === 1 ? '' : 's'}${first}.`);
 }
