@@ -4,6 +4,7 @@
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { readReportBefore } from '../../bulk/return-watcher.js';
+import { PacedReads } from '../../bulk/paced-reads.js';
 import { DEFAULT_STALE_AFTER_MS, waitReportTimeField, type ReportTimeField } from '../../records/report-time.js';
 import { parseSelection, printSelection, type Selection } from '../../selection/grammar.js';
 import { checkSelection } from '../../selection/check.js';
@@ -39,13 +40,17 @@ export interface WhereOptions {
 export async function selectorFor(deps: WhereDeps, selection: Selection, opts: WhereOptions): Promise<DeviceSelector> {
   const api = await deps.api();
   let lastReportedField: string | undefined;
+  // made once a device's last-reported state is needed (the expression asks a report time its record lacks)
+  let reads: PacedReads | undefined;
+  const paced = () => (reads ??= new PacedReads(api, deps.clock));
   return deviceSelector(
     {
       list: api.list.bind(api),
       lastReport: async (hardwareId) => {
         lastReportedField ??= waitReportTimeField(await deps.servedDocument({ quiet: true }), undefined);
-        return readReportBefore(api, lastReportedField, hardwareId, deps.signal);
+        return paced().read((client) => readReportBefore(client, lastReportedField!, hardwareId, deps.signal));
       },
+      readsAtOnce: () => paced().limit,
     },
     selection,
     { nowMs: deps.clock.now().getTime(), staleAfterMs: opts.staleAfterMs ?? DEFAULT_STALE_AFTER_MS, signal: deps.signal, ...(opts.reportTime ? { reportTime: opts.reportTime } : {}) },
