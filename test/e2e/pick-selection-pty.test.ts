@@ -100,4 +100,26 @@ describe('a bulk picker that starts from a selection', { timeout: 90_000 }, () =
     expect(await run.exit).toBe(2);
     expect(run.history().join('')).toContain('did you mean last_seen_at?');
   });
+
+  it('devices assign with nothing named: @NAME chosen, then the vehicle picked; every device of it goes on that vehicle', async () => {
+    const vehicle = (JSON.parse((await h.cli(['vehicles', 'list', '--limit', '1', '-o', 'json'])).stdout) as { id: string }[])[0]!.id;
+    const run = cli(['devices', 'assign']);
+    await run.waitFor(/start from \(type a condition, or choose\)/);
+    await run.waitFor(/^❯ One device, picked from the list/);
+    run.type('north');
+    await run.waitFor(/^❯ @north-reboot {2}fleet:/);
+    run.type(KEY.enter);
+    await run.waitFor(/Vehicle \(type a name or plate\)/);
+    // Enter once the first page of vehicles is listed
+    await run.waitFor(/^❯ (?!@)/);
+    run.type(KEY.enter);
+    await run.waitFor(/\(y\/N\)/);
+    expect(run.history().join('')).toContain(`Assign ${expected.length} devices (${expected[0]} → ${vehicle}`);
+    run.type('y');
+    run.type(KEY.enter);
+    expect(await run.exit).toBe(0);
+    // by hardware id: an assignment may move a device into its vehicle's fleet (out of the selection)
+    const all = JSON.parse((await h.cli(['devices', 'list', '--all', '-o', 'json'])).stdout) as { hardware_id: string; vehicle_id: string }[];
+    expect(all.filter((d) => expected.includes(d.hardware_id)).map((d) => d.vehicle_id)).toEqual(expected.map(() => vehicle));
+  });
 });

@@ -9,6 +9,7 @@ import type { RequestBody } from '../../openapi/operation-types.js';
 import { bodyRules, checkBody, FIELD_OPTION, fieldTexts, typedMemberValue } from '../shared/request-checks.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { pickVehicle } from '../shared/pickers.js';
+import { startingExpression } from '../shared/pick-selection.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
 import { assignmentRun, type AssignmentRunDeps } from './assign-run.js';
 import { assignVehicleMember } from '../../records/assignment.js';
@@ -64,6 +65,9 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
   command.action(async (device: string | undefined, flags: { vehicleId?: string; field?: string[] } & BulkAssignmentFlags) => {
     const many = bulkAssignmentFrom('assign', device, flags);
     if (many) return bulk(deps, many);
+    // on a terminal with nothing named, the picker may start from a selection: its devices, to one vehicle picked
+    const start = device === undefined && flags.vehicleId === undefined && !flags.field?.length && deps.io.canPrompt() ? await startingExpression(deps, 'assign', 'One device, picked from the list') : undefined;
+    if (start !== undefined) return bulk(deps, bulkAssignmentFrom('assign', undefined, { ...flags, where: start, vehicleId: await pickVehicle(deps) })!);
     const rules = await bodyRules(deps, 'PUT', '/v1/devices/{id}/assignment');
     // --vehicle-id fills the member the service's document names for the vehicle (vehicle_id, vehicleId ...)
     const vehicleMember = assignVehicleMember(rules.doc);

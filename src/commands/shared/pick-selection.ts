@@ -12,17 +12,11 @@ import { listFilters, readWhere, sayUndecided, selectorFor, type WhereDeps } fro
 
 /** The value of the first line: no starting set, every device listed unticked. */
 const ONE_BY_ONE = '';
+const ONE_BY_ONE_LINE = 'Every device, ticked one by one';
 
 export async function pickDevicesToAct(deps: PickerDeps & WhereDeps, capability: Schema<'DeviceCapability'>, verb: string): Promise<PickedDevices> {
-  const data = (await deps.config()).read();
-  const saved = savedSelections(data, selectedProfile(deps.globals(), deps.env, data).value);
-  // nothing saved: the devices straight away, as before selections were kept
-  if (Object.keys(saved).length === 0) return pickDevicesFor(deps, capability, verb);
-  const { cutToWidth } = await import('../../output/text-width.js');
-  // a line as wide as the terminal less the prompt's cursor: a long expression is cut, never wrapped
-  const fit = (line: string) => cutToWidth(line, Math.max(20, (deps.io.columns ?? 80) - 3));
-  const start = await deps.prompter.search(`Devices to ${verb}: start from (type a condition, or choose)`, { source: async (term) => startingChoices(saved, term, fit), pageSize: 10 });
-  if (start === ONE_BY_ONE) return pickDevicesFor(deps, capability, verb);
+  const start = await startingExpression(deps, verb);
+  if (start === undefined) return pickDevicesFor(deps, capability, verb);
   // read and checked as --where is: a mistake is exit 2 before anything is listed
   const selection = await readWhere(deps, start);
   const selector = await selectorFor(deps, selection, {});
@@ -36,12 +30,28 @@ export async function pickDevicesToAct(deps: PickerDeps & WhereDeps, capability:
   return picked;
 }
 
+/**
+ * What a bulk verb's picker starts from: a saved selection (@NAME) or a condition typed; undefined when the profile
+ * has none saved (nothing is asked) or the operator chose to go one by one (`oneByOne` names that line).
+ */
+export async function startingExpression(deps: PickerDeps & WhereDeps, verb: string, oneByOne = ONE_BY_ONE_LINE): Promise<string | undefined> {
+  const data = (await deps.config()).read();
+  const saved = savedSelections(data, selectedProfile(deps.globals(), deps.env, data).value);
+  // nothing saved: the devices straight away, as before selections were kept
+  if (Object.keys(saved).length === 0) return undefined;
+  const { cutToWidth } = await import('../../output/text-width.js');
+  // a line as wide as the terminal less the prompt's cursor: a long expression is cut, never wrapped
+  const fit = (line: string) => cutToWidth(line, Math.max(20, (deps.io.columns ?? 80) - 3));
+  const start = await deps.prompter.search(`Devices to ${verb}: start from (type a condition, or choose)`, { source: async (term) => startingChoices(saved, term, fit, oneByOne), pageSize: 10 });
+  return start === ONE_BY_ONE ? undefined : start;
+}
+
 /** The lines of the first prompt for what was typed: the saved selections it names, the condition typed, one by one. */
-export function startingChoices(saved: Readonly<Record<string, string>>, term: string, fit: (line: string) => string = (line) => line): SearchItem<string>[] {
+export function startingChoices(saved: Readonly<Record<string, string>>, term: string, fit: (line: string) => string = (line) => line, oneByOneLine = ONE_BY_ONE_LINE): SearchItem<string>[] {
   const typed = term.trim();
   const needle = typed.toLowerCase().replace(/^@/, '');
   const named = Object.entries(saved).filter(([name]) => name.toLowerCase().includes(needle));
-  const oneByOne = { value: ONE_BY_ONE, name: 'Every device, ticked one by one', short: 'one by one' };
+  const oneByOne = { value: ONE_BY_ONE, name: oneByOneLine, short: 'one by one' };
   const savedLines = named.map(([name, expression]) => ({ value: `@${name}`, name: fit(safeText(`@${name}  ${expression}`)), short: `@${name}` }));
   if (typed === '') return [oneByOne, ...savedLines];
   return [...savedLines, { value: typed, name: fit(safeText(`Devices where ${typed}`)), short: safeText(typed) }, oneByOne];
