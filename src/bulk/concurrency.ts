@@ -9,6 +9,9 @@ export interface ConcurrencyBounds {
   max: number;
 }
 
+/** A run's requests in flight unless --concurrency fixes it: from 8, up to 64 while the API accepts them. */
+export const DEFAULT_CONCURRENCY: ConcurrencyBounds = { initial: 8, max: 64 };
+
 export class AdaptiveConcurrency {
   private window: number;
   private sent = 0;

@@ -10,7 +10,7 @@ import { RatePacer } from '../api/rate-pacer.js';
 import type { RetryPolicy } from '../shared/retry.js';
 import type { DeviceCommandResult } from '../api/device-commands.js';
 import { Journal, journalPathOf, noteJournalElsewhere, type JournalEntry, type JournalHeader } from './journal.js';
-import type { ConcurrencyBounds } from './concurrency.js';
+import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { Brake, type WavePlan } from './waves.js';
 import { WaveSender, type TargetOutcome, type WavesDone } from './wave-run.js';
 import { ReturnWatcher, type WaitOutcome } from './return-watcher.js';
@@ -20,7 +20,6 @@ import { brakeFrom, journalWatching, stillWatched } from './wait-journal.js';
 export const BULK_MAX_RETRIES = 10;
 
 /** Without --concurrency: 8 in flight at first, up to 64 while the API accepts them. */
-export const DEFAULT_CONCURRENCY: ConcurrencyBounds = { initial: 8, max: 64 };
 
 /** A journal to start: where (--journal as given, else the config folder's by run id) and its header. */
 export interface NewJournal {

@@ -120,7 +120,8 @@ async function newRun(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions, 
   return { runId, keyBase: opts.keyBase ?? keyBaseForRun(runId), targets: capability.sendable, capability, earlier: new Map(), settings, changed: [], plan: NO_PLAN, service, named, selected: resolved.selected, ...where };
 }
 
-function nothingMatched(source: TargetSource): NotFoundError {
+/** A selection that matched no device: in CI a mistyped fleet must fail (exit 5), not pass as nothing to send. */
+export function nothingMatched(source: TargetSource): NotFoundError {
   const lists = [source.fleetId !== undefined && 'fleetctl fleets list', source.organizationId !== undefined && 'fleetctl organizations list', source.where !== undefined && 'fleetctl devices list --where'].filter(Boolean);
   return new NotFoundError(
     `${selectionText(source)} matched no device`,

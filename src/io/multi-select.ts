@@ -9,6 +9,8 @@ interface PromptChoice<T> {
   name: string;
   short?: string;
   disabled?: boolean | string;
+  /** A tick list: ticked from the start (a set the operator chose to start from). */
+  checked?: boolean;
 }
 
 export interface MultiSelectConfig<T> {
@@ -38,7 +40,7 @@ export const multiSelect = createPrompt(<T>(config: MultiSelectConfig<T>, done: 
   const [filter, setFilter] = useState('');
   // on the first line that can be ticked, never on "tick every device": a stray space ticks one line at most
   const [cursor, setCursor] = useState(firstSelectableRow(config.choices, matching(config.choices, '')));
-  const [ticked, setTicked] = useState<ReadonlySet<number>>(new Set());
+  const [ticked, setTicked] = useState<ReadonlySet<number>>(new Set(config.choices.flatMap((choice, index) => (choice.checked && !choice.disabled ? [index] : []))));
   const [error, setError] = useState<string | undefined>(undefined);
   const prefix = usePrefix({ status, theme });
   const shown = matching(config.choices, filter);

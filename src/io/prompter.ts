@@ -11,6 +11,8 @@ export interface PromptChoice<T> {
   short?: string;
   /** Shown but not selectable; a string says why. */
   disabled?: boolean | string;
+  /** A tick list: ticked from the start (a set the operator chose to start from). */
+  checked?: boolean;
 }
 
 /** A search result: a choice, or a line of text between choices. */

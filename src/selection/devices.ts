@@ -9,6 +9,7 @@ import { didYouMeanSuffix } from '../shared/did-you-mean.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { MAX_LIMIT } from '../shared/page-limits.js';
 import type { Instant } from '../shared/rfc3339.js';
+import { eachWithin } from '../bulk/paced-reads.js';
 import { evaluateSelection, type DeviceFacts } from './evaluate.js';
 import type { Selection, Term } from './grammar.js';
 
@@ -17,6 +18,8 @@ export interface SelectionService {
   list: ApiClient['list'];
   /** A device's last report read from its last-reported state: null never reported, undefined unreadable. */
   lastReport(hardwareId: string): Promise<Instant | null | undefined>;
+  /** How many lastReport reads may be in flight now (their pace is the service's business: bulk/paced-reads.ts). */
+  readsAtOnce(): number;
 }
 
 export interface SelectorOptions {
@@ -89,8 +92,9 @@ export async function deviceSelector(service: SelectionService, selection: Selec
       if (needsReports && reportTime === undefined && page.length > 0) reportTime = reportTimeFromRecords(page);
       reports = new Map();
       if (needsReports && reportTime?.field === undefined) {
-        // the device records carry no report time: each device's last-reported state says it, read a few at a time
-        await eachLimited(page, 4, async (device) => {
+        // the device records carry no report time: each device's last-reported state says it, as many at once as
+        // the service lets through
+        await eachWithin(page, () => service.readsAtOnce(), async (device) => {
           const hardwareId = records.device.hardwareIdOf(device);
           reports.set(device, hardwareId === undefined ? undefined : await service.lastReport(hardwareId));
         });
@@ -165,12 +169,4 @@ async function hardwareIdsWith(service: SelectionService, query: Record<string, 
     if (hardwareId !== undefined) found.add(hardwareId);
   }
   return found;
-}
-
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

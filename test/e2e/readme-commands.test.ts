@@ -1,5 +1,5 @@
 // Every fleetctl command in a fenced block of the README is exercised: its section is run as written by a README
-// test of its own (quick start, recipes, runbook, CI recipe), or its fleetctl lines run here against a sandbox
+// test of its own (quick start, recipes, runbook, CI recipe, acting by condition), or its fleetctl lines run here against a sandbox
 // (or the second service double, for a line written for a service shaped otherwise), in bash with fleetctl on
 // PATH, each line exiting 0 (a server: serving, then stopped with Ctrl-C); or it is excused below with the reason. A new fenced command fails this test until
 // it is one of the three. Needs `npm run build` first.
@@ -49,6 +49,7 @@ const RUN_BY: Record<string, string> = {
   Recipes: 'readme-recipes.test.ts',
   'Rebooting a fleet safely': 'readme-runbook.test.ts',
   'Readiness, and a CI recipe': 'readme-ci-recipe.test.ts',
+  'Acting on devices by condition': 'readme-where.test.ts',
 };
 
 /** Sections whose lines are not run, with the reason. */
@@ -83,7 +84,6 @@ const HERE: Record<string, Here> = {
     // the file of the installation day: two devices, each back onto the vehicle it is on
     given: "fleetctl devices list --limit 2 --columns hardware_id,vehicle_id -o csv | sed '1s/.*/device,vehicle_id/' > installs.csv",
   },
-  'Acting on devices by condition': {},
   Aliases: {},
   // the README's script, saved where the section says, first on PATH; a pipe fails when the extension does
   Extensions: { given: `set -o pipefail\n${savedExampleExtension()}` },

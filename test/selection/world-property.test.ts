@@ -192,6 +192,7 @@ function serviceOver(world: World): SelectionService {
       return paginate(pages(world.devices.filter((d) => fleet === undefined || world.fleetOf.get(d.hardware_id as string) === fleet)), paging);
     }) as SelectionService['list'],
     lastReport: () => Promise.reject(new Error('the device records carry their report time')),
+    readsAtOnce: () => 1,
   };
 }
 

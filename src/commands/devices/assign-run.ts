@@ -1,4 +1,4 @@
-// `devices assign|unassign --from-file`, as the person running it sees it: a confirmation (or --yes) once the rows
+// `devices assign|unassign --from-file` (or `--where`), as the person running it sees it: a confirmation (or --yes) once the rows
 // are read, the run through the one pipeline (bulk/pipeline.ts: journalled, paced and adaptive as a bulk reboot
 // is), per-device results on stdout, exit 10 when some failed; --resume RUN_ID finishes an interrupted run.
 // --dry-run reads each device and shows the change it would make.
@@ -14,6 +14,7 @@ import { assignVehicleMember } from '../../records/assignment.js';
 import { assignmentAttempt, isAssignmentDone, type AssignmentOutcome, type AssignmentResult } from '../../bulk/assignment-task.js';
 import { assignmentRunHeader, prepareAssignmentRun, type AssignmentPlan, type AssignmentRunOptions } from '../../bulk/assignment-run.js';
 import { runStartLine, startRunView, type RunView } from '../shared/run-view.js';
+import { saySelected, targetSelection, type WhereDeps } from '../shared/where.js';
 
 /** What stdout shows of a result: the device as the row named it. */
 const COLUMNS = ['device', 'device_id', 'vehicle_id', 'command', 'status', 'http_status', 'code'];
@@ -23,8 +24,17 @@ function printed(r: AssignmentResult) {
   return { device: r.hardware_id, device_id: r.device_id, vehicle_id: r.vehicle_id, command: r.command, status: r.status, http_status: r.http_status, code: r.code };
 }
 
-export async function assignmentRun(deps: BulkDeps, opts: AssignmentRunOptions): Promise<void> {
+export type AssignmentRunDeps = BulkDeps & WhereDeps;
+
+export async function assignmentRun(deps: AssignmentRunDeps, given: AssignmentRunOptions): Promise<void> {
+  // the expression read, checked and its names resolved before any device is listed
+  const selected = given.where === undefined ? undefined : await targetSelection(deps, given.where, {});
+  const opts = selected ? { ...given, selection: selected.target } : given;
   const plan = await prepareAssignmentRun(deps, opts, (line) => deps.io.info(line));
+  if (selected) {
+    selected.said();
+    saySelected(deps, selected.target.expression, plan.selected, plan.targets);
+  }
   try {
     await carryOut(deps, opts, plan);
   } finally {

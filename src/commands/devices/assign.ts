@@ -9,10 +9,10 @@ import type { RequestBody } from '../../openapi/operation-types.js';
 import { bodyRules, checkBody, FIELD_OPTION, fieldTexts, typedMemberValue } from '../shared/request-checks.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { pickVehicle } from '../shared/pickers.js';
+import { startingExpression } from '../shared/pick-selection.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
-import { assignmentRun } from './assign-run.js';
+import { assignmentRun, type AssignmentRunDeps } from './assign-run.js';
 import { assignVehicleMember } from '../../records/assignment.js';
-import type { BulkDeps } from '../../bulk/run.js';
 
 export interface DevicesAssignOptions {
   /** A device id (uuid) or a hardware id. */
@@ -23,7 +23,7 @@ export interface DevicesAssignOptions {
   vehicleMember: string;
 }
 
-type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'servedDocument'> & BulkDeps;
+type DevicesAssignDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'servedDocument'> & AssignmentRunDeps;
 
 export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAssignRun, bulk = assignmentRun): Command {
   const command = new Command('assign')
@@ -31,7 +31,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     .argument('[device]', DEVICE_ARGUMENT)
     .option('--vehicle-id <uuid>', 'vehicle to assign the device to (within your tenant); picked from a list on a terminal when left out')
     .option(...FIELD_OPTION, collect)
-    .option('-y, --yes', 'with --from-file: do not ask for confirmation (required when not interactive)');
+    .option('-y, --yes', 'with --from-file or --where: do not ask for confirmation (required when not interactive)');
   addBulkAssignmentOptions(command, 'assign');
   completeValues(command, { device: 'hardware-id' });
   describeVerb(command, {
@@ -41,7 +41,8 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     prompts: true,
     notes: [
       'The command is checked against the service\'s own document (GET {base_url}/openapi/v1.json) before sending.',
-      'With --from-file each device is read first: one already on its vehicle is unchanged (nothing sent). Results are',
+      'With --from-file (or --where EXPR, @NAME: each selected device to --vehicle-id) each device is read first: one',
+      'already on its vehicle is unchanged (nothing sent). The journal keeps the expression and the devices it selected. Results are',
       'journalled; an interrupted run is finished with --resume RUN_ID. Exit code: 0, or 10 when some devices failed.',
     ].join('\n'),
     examples: [
@@ -55,11 +56,18 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
         comment: 'what putting every assigned device back on its own vehicle would change (nothing: all unchanged)',
         command: 'fleetctl --sandbox devices list --all --columns hardware_id,vehicle_id -o csv | awk -F, \'NR == 1 || $2 != ""\' | fleetctl --sandbox devices assign --from-file - --dry-run',
       },
+      {
+        comment: 'what putting every device that never reported on the first vehicle would change (fleetctl help select)',
+        command: 'fleetctl --sandbox devices assign --where never-reported --vehicle-id $(fleetctl --sandbox vehicles list --limit 1 --columns id -o csv | tail -n 1) --dry-run',
+      },
     ],
   });
   command.action(async (device: string | undefined, flags: { vehicleId?: string; field?: string[] } & BulkAssignmentFlags) => {
     const many = bulkAssignmentFrom('assign', device, flags);
     if (many) return bulk(deps, many);
+    // on a terminal with nothing named, the picker may start from a selection: its devices, to one vehicle picked
+    const start = device === undefined && flags.vehicleId === undefined && !flags.field?.length && deps.io.canPrompt() ? await startingExpression(deps, 'assign', 'One device, picked from the list') : undefined;
+    if (start !== undefined) return bulk(deps, bulkAssignmentFrom('assign', undefined, { ...flags, where: start, vehicleId: await pickVehicle(deps) })!);
     const rules = await bodyRules(deps, 'PUT', '/v1/devices/{id}/assignment');
     // --vehicle-id fills the member the service's document names for the vehicle (vehicle_id, vehicleId ...)
     const vehicleMember = assignVehicleMember(rules.doc);

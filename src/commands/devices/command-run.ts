@@ -21,8 +21,7 @@ import { checkBeforeSending } from '../../bulk/preflight.js';
 import { capabilityLines, nothingSendableError, sampleOf, skippedSummaryLine, type Moment } from '../../bulk/capability.js';
 import { commandRunHeader, commandTask, pendingOf, prepareCommandRun, runKeyFor, type BulkCommandOptions, type BulkDeps, type BulkVerb, type Run } from '../../bulk/run.js';
 import { runStartLine, startRunView, type RunView } from '../shared/run-view.js';
-import { targetSelection, type WhereDeps } from '../shared/where.js';
-import { quoteInput } from '../../shared/terminal-text.js';
+import { saySelected, targetSelection, type WhereDeps } from '../shared/where.js';
 
 export async function bulkCommandRun(deps: BulkDeps & WhereDeps, verb: BulkVerb, given: BulkCommandOptions): Promise<void> {
   const selected = given.where === undefined ? undefined : await targetSelection(deps, given.where, given.source);
@@ -30,7 +29,7 @@ export async function bulkCommandRun(deps: BulkDeps & WhereDeps, verb: BulkVerb,
   const run = await prepareCommandRun(deps, verb, opts, (line) => deps.io.info(line));
   if (selected) {
     selected.said();
-    deps.io.info(`--where ${quoteInput(selected.target.expression)} selected ${run.selected} device${run.selected === 1 ? '' : 's'}.`);
+    saySelected(deps, selected.target.expression, run.selected, run.targets);
   }
   try {
     await carryOut(deps, verb, opts, run);

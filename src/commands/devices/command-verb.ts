@@ -17,7 +17,7 @@ import type { WaitOutcome } from '../../bulk/return-watcher.js';
 import { RUN_ID_PATTERN } from '../../bulk/keys.js';
 import { DEFAULT_OUTCOMES, parseOutcomes, RUN_OUTCOMES, type FromRun } from '../../bulk/from-run.js';
 import { rephrase } from '../shared/api-errors.js';
-import { pickDevicesFor } from '../shared/pickers.js';
+import { pickDevicesToAct } from '../shared/pick-selection.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
 import { hasWaves, planWaves } from '../../bulk/waves.js';
@@ -136,7 +136,7 @@ export function newDeviceCommandVerb(
   command.action(async (hardwareIds: string[], flags: RawFlags) => {
     const invocation = invocationFrom(verb, hardwareIds, flags, deps.io.canPrompt());
     if (invocation.mode !== 'pick') return run(deps, verb, invocation);
-    const picked = await pickDevicesFor(deps, verb.command, verb.name);
+    const picked = await pickDevicesToAct(deps, verb.command, verb.name);
     const chosen = invocationFrom(verb, picked.hardwareIds, flags, false) as DeviceCommandInvocation;
     // the list showed their capabilities: they are checked, not "named by hardware id"
     if (chosen.mode === 'bulk') chosen.source.known = picked.capabilities;

@@ -7,8 +7,7 @@ import { completeValues } from '../../completion/values.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
-import { assignmentRun } from './assign-run.js';
-import type { BulkDeps } from '../../bulk/run.js';
+import { assignmentRun, type AssignmentRunDeps } from './assign-run.js';
 
 export interface DevicesUnassignOptions {
   /** A device id (uuid) or a hardware id. */
@@ -16,7 +15,7 @@ export interface DevicesUnassignOptions {
   yes: boolean;
 }
 
-type DevicesUnassignDeps = Pick<Deps, 'api' | 'io' | 'prompter'> & BulkDeps;
+type DevicesUnassignDeps = Pick<Deps, 'api' | 'io' | 'prompter'> & AssignmentRunDeps;
 
 export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devicesUnassignRun, bulk = assignmentRun): Command {
   const command = new Command('unassign')
@@ -29,7 +28,7 @@ export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devic
     operationIds: ['unassignDevice', 'listDevices'],
     output: 'records',
     prompts: true,
-    notes: 'With --from-file each device is read first: one on no vehicle is unchanged (nothing sent). Exit code: 0, or 10 when some failed.',
+    notes: 'With --from-file or --where EXPR (@NAME) each device is read first: one on no vehicle is unchanged (nothing sent). Exit code: 0, or 10 when some failed.',
     examples: [
       { comment: 'take a device off its vehicle (asks first)', command: 'fleetctl devices unassign HW-000001', asks: true },
       { comment: 'the same, without a prompt, by its id', command: `fleetctl devices unassign ${SANDBOX_IDS.deviceId} --yes` },
@@ -41,6 +40,7 @@ export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devic
         comment: 'what taking the first three devices off their vehicles would change, by hardware id from stdin',
         command: 'fleetctl --sandbox devices list --limit 3 --columns hardware_id -o csv | fleetctl --sandbox devices unassign --from-file - --dry-run',
       },
+      { comment: 'what taking every device that never reported off its vehicle would change', command: 'fleetctl --sandbox devices unassign --where never-reported --dry-run' },
     ],
   });
   command.action(async (device: string | undefined, flags: BulkAssignmentFlags) => {

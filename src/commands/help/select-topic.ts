@@ -35,7 +35,14 @@ service's document does not declare is refused before any request, with the
 names it may have meant. The report time is the one fleetctl status uses
 (--report-time-field where a command takes it). A device the selection
 cannot decide on (its report time or capabilities unreadable) is left out
-and counted on stderr, never acted on.`;
+and counted on stderr, never acted on.
+
+--where is taken by devices list, status and the bulk verbs (devices
+reboot, wake-up, assign --vehicle-id ID, unassign), @NAME also as their
+target; a bulk run's journal keeps the expression and the devices it
+selected, and --resume goes on with those. On a terminal, a bulk verb with
+no devices named can start its picker from a saved selection or a condition
+typed there.`;
 
 export function newSelectTopicCommand(deps: Pick<Deps, 'output'>): Command {
   const topic = new Command('select').description('The selection language of --where and saved selections');

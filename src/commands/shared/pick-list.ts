@@ -91,6 +91,8 @@ export async function pickFromList<T>(deps: PickerDeps, spec: ListPick<T>): Prom
 export interface ListCheck<T> extends Omit<ListPick<T>, 'filters' | 'key'> {
   /** Why an item may not be chosen, if it may not. */
   unavailable?: (item: T) => string | undefined;
+  /** Every item that may be chosen is ticked from the start (the list is a set the operator chose to start from). */
+  ticked?: boolean;
 }
 
 /** Several items of a list operation, ticked in one list of its first `max` items (one page, the largest). */
@@ -107,7 +109,7 @@ export async function checkFromList<T>(deps: PickerDeps, spec: ListCheck<T>, max
     const reason = spec.unavailable?.(item);
     // the prompt writes the reason after the line: both must fit
     const room = reason === undefined ? width : width - 3 - displayWidth(reason);
-    return { value: item, name: cutToWidth(lines[i]!, room), short: shortOf(spec, item), disabled: reason ?? false };
+    return { value: item, name: cutToWidth(lines[i]!, room), short: shortOf(spec, item), disabled: reason ?? false, ...(spec.ticked ? { checked: reason === undefined } : {}) };
   });
   if (choices.every((choice) => choice.disabled)) {
     throw new UsageError(`none of the ${items.length} ${spec.noun}s listed can be chosen ${String(choices[0]!.disabled)}`, `give the ${spec.noun}s as arguments`);

@@ -6,7 +6,7 @@ import { records, type Resource } from '../../records/resources.js';
 import { RECORD_VIEWS } from '../../records/views.js';
 import { InvalidResponseError } from '../../errors.js';
 import { dateQuery, type DateWindow } from './dates.js';
-import { checkFromList, givenOrPicked, pickable, pickFromList, type ListPick, type PickerDeps } from './pick-list.js';
+import { checkFromList, givenOrPicked, pickable, pickFromList, type ListCheck, type ListPick, type PickerDeps } from './pick-list.js';
 import { requireNonEmpty, requireUuid } from './validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
 import type { Schema } from '../../openapi/operation-types.js';
@@ -51,18 +51,26 @@ function requirePickedId(id: string | undefined, noun: string): string {
   return id;
 }
 
-/** Devices for a command: those without its capability are shown, and cannot be ticked. */
+/** A set of devices the operator chose to start from (a selection): listed with every device ticked. */
+export interface StartingSet {
+  /** As the prompt names it: `--where "fleet:North stale"`, `@stale-north`. */
+  name: string;
+  list: ListCheck<unknown>['list'];
+}
+
 /** The devices ticked, with the capabilities their list showed: the run counts them as checked. */
 export interface PickedDevices {
   hardwareIds: string[];
   capabilities: Map<string, readonly string[]>;
 }
 
-export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'DeviceCapability'>, verb: string): Promise<PickedDevices> {
+/** Devices for a command, ticked in one list: those without its capability are shown, and cannot be ticked. */
+export async function pickDevicesFor(deps: PickerDeps, capability: Schema<'DeviceCapability'>, verb: string, from?: StartingSet): Promise<PickedDevices> {
   const devices = await checkFromList(deps, {
-    message: `Devices to ${verb}`,
+    message: from ? `Devices to ${verb} (${from.name})` : `Devices to ${verb}`,
     noun: 'device',
-    list: (api, paging) => api.list('listDevices', {}, paging),
+    list: from?.list ?? ((api, paging) => api.list('listDevices', {}, paging)),
+    ...(from ? { ticked: true, none: { message: `${from.name} selects no device`, hint: 'start from another selection, or name the devices' } } : {}),
     cells: deviceCells,
     // a record that says nothing of capabilities is not shown as lacking one: the service decides (422)
     unavailable: (d) => (records.device.capabilitiesOf(d)?.includes(capability) === false ? `(no ${capability})` : undefined),

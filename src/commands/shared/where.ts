@@ -4,6 +4,7 @@
 import type { Deps } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import { readReportBefore } from '../../bulk/return-watcher.js';
+import { PacedReads } from '../../bulk/paced-reads.js';
 import { DEFAULT_STALE_AFTER_MS, waitReportTimeField, type ReportTimeField } from '../../records/report-time.js';
 import { parseSelection, printSelection, type Selection } from '../../selection/grammar.js';
 import { checkSelection } from '../../selection/check.js';
@@ -11,6 +12,8 @@ import { lookUpSaved } from '../../selection/saved.js';
 import { deviceSelector, type DeviceSelector } from '../../selection/devices.js';
 import type { TargetSelection } from '../../bulk/targets.js';
 import { savedSelections, selectedProfile } from '../../config/settings.js';
+import { quoteInput } from '../../shared/terminal-text.js';
+import { sampleOf } from '../../bulk/capability.js';
 
 export type WhereDeps = Pick<Deps, 'api' | 'clock' | 'servedDocument' | 'signal' | 'io' | 'config' | 'globals' | 'env'>;
 
@@ -37,13 +40,17 @@ export interface WhereOptions {
 export async function selectorFor(deps: WhereDeps, selection: Selection, opts: WhereOptions): Promise<DeviceSelector> {
   const api = await deps.api();
   let lastReportedField: string | undefined;
+  // made once a device's last-reported state is needed (the expression asks a report time its record lacks)
+  let reads: PacedReads | undefined;
+  const paced = () => (reads ??= new PacedReads(api, deps.clock));
   return deviceSelector(
     {
       list: api.list.bind(api),
       lastReport: async (hardwareId) => {
         lastReportedField ??= waitReportTimeField(await deps.servedDocument({ quiet: true }), undefined);
-        return readReportBefore(api, lastReportedField, hardwareId, deps.signal);
+        return paced().read((client) => readReportBefore(client, lastReportedField!, hardwareId, deps.signal));
       },
+      readsAtOnce: () => paced().limit,
     },
     selection,
     { nowMs: deps.clock.now().getTime(), staleAfterMs: opts.staleAfterMs ?? DEFAULT_STALE_AFTER_MS, signal: deps.signal, ...(opts.reportTime ? { reportTime: opts.reportTime } : {}) },
@@ -84,4 +91,10 @@ export async function targetSelection(deps: WhereDeps, expression: string, flags
   const selector = await selectorFor(deps, selection, {});
   const query = listFilters({ fleet_id: flags.fleetId, organization_id: flags.organizationId }, selector);
   return { target: { expression, query, keep: (page) => selector.keep(page) }, said: () => sayUndecided(deps, selection, selector) };
+}
+
+/** What a bulk verb's selection resolved to: how many devices it matched and the first of those it goes to. */
+export function saySelected(deps: Pick<Deps, 'io'>, expression: string, matched: number, targets: readonly string[]): void {
+  const first = targets.length > 0 ? ` (${sampleOf([...targets], 3)})` : '';
+  deps.io.info(`--where ${quoteInput(expression)} selected ${matched} device${matched === 1 ? '' : 's'}${first}.`);
 }
