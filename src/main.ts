@@ -14,6 +14,7 @@ import { namedProfile, requireStoredProfile } from './config/settings.js';
 import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText, terminalSafeJson } from './shared/terminal-text.js';
 import { describeMemberErrors } from './api/problem-members.js';
+import { asksForGuided, guidedLine } from './guided/entry.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
@@ -87,6 +88,7 @@ function rootCommand(deps: Deps, aliases: Aliases): Command {
     .option('--ca-file <file>', 'PEM bundle of certificate authorities to trust besides the usual ones (env FLEETCTL_CA_FILE)')
     .option('--insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
+    .option('--guided', 'choose a command, its arguments and flags step by step, see its line, then run it (a terminal; fleetctl alone too)')
     .showSuggestionAfterError();
   // after the options, fitted to the width with them (fitHelp)
   Object.assign(program, { helpAfter: `${aliasesSection(aliases)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n` });
@@ -131,7 +133,6 @@ function commanderMessage(text: string): string {
     .map((line) => cutText(line, MAX_LINE))
     .join('\n');
 }
-
 const MAX_QUOTED = 80;
 const MAX_LINE = 400;
 
@@ -208,8 +209,10 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
       if (status !== 0) io.info(aliasRanLine(alias));
       return status as ExitCodeValue;
     }
-    program = await buildProgram(deps, line.argv, aliases);
-    await program.parseAsync(line.argv);
+    const guided = asksForGuided(line.argv, at, io);
+    program = await buildProgram(deps, guided ? undefined : line.argv, aliases);
+    const run = guided ? await guidedLine(deps, program, line.argv) : line.argv;
+    if (run) await program.parseAsync(run);
     if (await stdoutFailed()) return reportError(stdoutFull, deps, false, false);
     // A command that runs until stopped (a --follow, a --watch, `webhook listen`, `fleetctl sandbox`) ends well by
     // Ctrl-C or SIGTERM, as documented; stopped by a hang-up it says so, for whatever supervises it: the session

@@ -48,7 +48,8 @@ export async function completeRun(deps: CompleteDeps, opts: CompleteOptions): Pr
   if (lines.length > 0) deps.output().text(lines.join('\n'));
 }
 
-async function candidatesFor(deps: CompleteDeps, kind: LookedUpValue, line: CompletionLine, budgetMs: number): Promise<Candidate[]> {
+/** The candidates of a kind for the line (the guided mode offers them too, with no line but its global flags). */
+export async function candidatesFor(deps: CompleteDeps, kind: LookedUpValue, line: CompletionLine, budgetMs: number): Promise<Candidate[]> {
   if (kind === 'profile') return profiles(deps);
   if (kind === 'selection') return selections(deps, line);
   if (kind === 'alias') return aliases(deps);

@@ -41,9 +41,16 @@ const PAGE_SIZE = 10;
 // A long name does not push the other cells off the line.
 const MAX_CELL_WIDTH = 32;
 
+const PICKED_ON_A_TERMINAL = ' (left out on a terminal: picked from a list)';
+
 /** An argument's help, saying that it may be left out on a terminal. */
 export function pickable(description: string): string {
-  return `${description} (left out on a terminal: picked from a list)`;
+  return `${description}${PICKED_ON_A_TERMINAL}`;
+}
+
+/** An argument or option whose help says that the command picks it from a list when it is left out on a terminal. */
+export function isPickable(description: string): boolean {
+  return description.endsWith(PICKED_ON_A_TERMINAL);
 }
 
 /** commander's own words for an argument left out, where nothing may be asked. */

@@ -1,0 +1,137 @@
+// The guided mode in a real terminal at 80 columns: the built CLI in a pseudo-terminal against a sandbox, driven by
+// keystrokes, the screen read back through a terminal emulator. Needs `npm run build` first.
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startHarness, type SandboxHarness } from './harness.js';
+import { KEY, runInPty, type PtyRun } from '../support/pty-keys.js';
+
+let h: SandboxHarness;
+let devices: { id: string; hardware_id: string; capabilities: string[] }[];
+
+beforeAll(async () => {
+  h = await startHarness({ devices: 30 });
+  devices = JSON.parse((await h.cli(['devices', 'list', '--all', '-o', 'json'])).stdout) as typeof devices;
+}, 60_000);
+afterAll(() => h?.close());
+
+/** fleetctl ARGS in a terminal of 80 columns, ended with the test however it ends. */
+function guided(args: string[]): PtyRun {
+  const run = runInPty(args, { env: h.envFor(), cols: 80, rows: 30 });
+  onTestFinished(() => run.kill());
+  return run;
+}
+
+const commandsSent = async () => (await (await fetch(`${h.sandbox.baseUrl}/_sandbox/commands`)).json()) as { hardware_id: string; command: string }[];
+
+/** The rows from the line that introduces the command line on, read as one text (a long line wraps at 80 columns). */
+const shownLine = (run: PtyRun) => {
+  const rows = run.screen();
+  const at = rows.findIndex((row) => row.startsWith('The command line'));
+  return rows[at + 1] ?? '';
+};
+
+describe('guided mode in a terminal at 80 columns', { timeout: 90_000 }, () => {
+  it('fleetctl alone: search "reboot", pick a device, see the line, confirm, and the reboot asks its own confirmation', async () => {
+    const before = (await commandsSent()).length;
+    const run = guided([]);
+    await run.waitFor(/Command \(type words of its name or what it does\)/);
+    run.type('reboot');
+    await run.waitFor(/^❯ devices reboot\s+Reboot/);
+    expect(run.wrappedRows()).toBe(0);
+    run.type(KEY.enter);
+    await run.waitFor(/Device \(type a hardware id or name\)/);
+    const capable = devices.filter((d) => d.capabilities.includes('reboot'));
+    const chosen = capable[1]!;
+    run.type(chosen.hardware_id);
+    await run.waitFor(new RegExp(`^❯ ${chosen.hardware_id} `));
+    run.type(KEY.enter);
+    await run.waitFor(/Another one for hardware-ids\?/);
+    run.type(KEY.enter);
+    // the optional flags, grouped by purpose; Done is first, so Enter alone skips them
+    await run.waitFor(/Optional flags, by purpose/);
+    await run.waitFor(/── Which records/);
+    expect(run.screen().some((row) => /^\s+--fleet-id <uuid>\s+every device of this fleet/.test(row))).toBe(true);
+    expect(run.wrappedRows()).toBe(0);
+    run.type(KEY.enter);
+    await run.waitFor(/Run it now\?/);
+    expect(shownLine(run)).toBe(`fleetctl devices reboot ${chosen.hardware_id}`);
+    run.type(KEY.enter);
+    // the command's own confirmation, as when typed
+    await run.waitFor(/\(y\/N\)/);
+    expect((await commandsSent()).length).toBe(before);
+    run.type('y');
+    run.type(KEY.enter);
+    expect(await run.exit).toBe(0);
+    const sent = (await commandsSent()).slice(before);
+    expect(sent.map((c) => [c.hardware_id, c.command])).toEqual([[chosen.hardware_id, 'reboot']]);
+  });
+
+  it('fleetctl --guided: "devices get", a device picked, --json chosen among the output flags, the line run', async () => {
+    const run = guided(['--guided']);
+    await run.waitFor(/Command \(type words/);
+    run.type('devices get');
+    await run.waitFor(/^❯ devices get\s+Show one device/);
+    run.type(KEY.enter);
+    await run.waitFor(/Device \(type a hardware id or name\)/);
+    await run.waitFor(/^❯ HW-/);
+    const chosen = devices[0]!;
+    await run.waitFor(new RegExp(`^❯ ${chosen.hardware_id} `));
+    run.type(KEY.enter);
+    await run.waitFor(/── Output/);
+    // Done, then --output, then --json (the heading between is not a choice)
+    run.type(KEY.down);
+    run.type(KEY.down);
+    await run.waitFor(/^❯ --json /);
+    run.type(KEY.enter);
+    await run.waitFor(/^❯ --json\s+= on/);
+    run.type(KEY.up);
+    run.type(KEY.up);
+    await run.waitFor(/^❯ Done: show the command line/);
+    run.type(KEY.enter);
+    await run.waitFor(/Run it now\?/);
+    expect(shownLine(run)).toBe(`fleetctl devices get ${chosen.hardware_id} --json`);
+    run.type(KEY.enter);
+    await run.waitFor(new RegExp(`"id": "${chosen.id}"`));
+    expect(await run.exit).toBe(0);
+  });
+
+  it('declined: the line stays on the screen to copy, nothing runs, exit 0', async () => {
+    const run = guided(['--guided']);
+    await run.waitFor(/Command \(type words/);
+    run.type('fleets list');
+    await run.waitFor(/^❯ fleets list /);
+    run.type(KEY.enter);
+    await run.waitFor(/Optional flags, by purpose/);
+    run.type(KEY.enter);
+    await run.waitFor(/Run it now\?/);
+    expect(shownLine(run)).toBe('fleetctl fleets list');
+    run.type('n');
+    run.type(KEY.enter);
+    expect(await run.exit).toBe(0);
+    expect(run.history().join('\n')).toContain('Not run.');
+  });
+});
+
+describe('guided mode off a terminal', () => {
+  it('fleetctl alone, piped: the help, as always', async () => {
+    const result = await h.cli([]);
+    expect(result.code).toBe(0);
+    const help = result.stdout + result.stderr;
+    expect(help).toMatch(/^Usage: fleetctl \[options\] \[command\]/);
+    expect(help).toContain('--guided');
+    expect(help).not.toContain('Command (type words');
+  });
+
+  it.each([[['--guided', '--no-input']], [['--guided']]])('fleetctl %j: one line, exit 2, nothing asked', async (args) => {
+    const result = await h.cli(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(args.includes('--no-input') ? /--guided asks questions, which --no-input rules out/ : /--guided asks questions, which (CI|input and output not both on a terminal) rules out/);
+  });
+
+  it('--guided with a command: said to leave one of them out, exit 2', async () => {
+    const result = await h.cli(['--guided', 'devices', 'list']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--guided asks for the command itself; leave out "devices list"');
+  });
+});
