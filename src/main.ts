@@ -91,7 +91,7 @@ function rootCommand(deps: Deps, aliases: Aliases): Command {
     .option('--guided', 'choose a command, its arguments and flags step by step, see its line, then run it (a terminal; fleetctl alone too)')
     .showSuggestionAfterError();
   // after the options, fitted to the width with them (fitHelp)
-  Object.assign(program, { helpAfter: `${aliasesSection(aliases)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n` });
+  Object.assign(program, { helpAfter: `${aliasesSection(aliases)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n  # on a terminal: choose a command step by step\n  $ fleetctl --guided\n\n${EXIT_CODES_HELP}\n` });
   completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
   program.hook('preAction', async (_program, verb) => {

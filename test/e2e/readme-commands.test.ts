@@ -49,6 +49,7 @@ const RUN_BY: Record<string, string> = {
   Recipes: 'readme-recipes.test.ts',
   'Rebooting a fleet safely': 'readme-runbook.test.ts',
   'Readiness, and a CI recipe': 'readme-ci-recipe.test.ts',
+  'Guided mode': 'guided-pty.test.ts',
 };
 
 /** Sections whose lines are not run, with the reason. */
