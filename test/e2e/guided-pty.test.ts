@@ -26,6 +26,15 @@ function guided(args: string[]): PtyRun {
   return run;
 }
 
+/** The words typed at the first question, and Enter once `verb` is the first of the list (its line follows the pattern). */
+async function chooseVerb(run: PtyRun, words: string, verb: RegExp): Promise<void> {
+  await run.waitFor(/Command \(type words of its name or what it does\)/);
+  run.type(words);
+  await run.waitFor(verb);
+  expect(run.wrappedRows()).toBe(0);
+  run.type(KEY.enter);
+}
+
 const commandsSent = async () => (await (await fetch(`${h.sandbox.baseUrl}/_sandbox/commands`)).json()) as { hardware_id: string; command: string }[];
 
 /** The rows from the line that introduces the command line on, read as one text (a long line wraps at 80 columns). */
@@ -40,11 +49,7 @@ describe('guided mode in a terminal at 80 columns', { timeout: 90_000 }, () => {
     expect(ALONE).toEqual([]);
     const before = (await commandsSent()).length;
     const run = guided(ALONE!);
-    await run.waitFor(/Command \(type words of its name or what it does\)/);
-    run.type('reboot');
-    await run.waitFor(/^❯ devices reboot\s+Reboot/);
-    expect(run.wrappedRows()).toBe(0);
-    run.type(KEY.enter);
+    await chooseVerb(run, 'reboot', /^❯ devices reboot\s+Reboot/);
     await run.waitFor(/Device \(type a hardware id or name\)/);
     const capable = devices.filter((d) => d.capabilities.includes('reboot'));
     const chosen = capable[1]!;
@@ -75,10 +80,7 @@ describe('guided mode in a terminal at 80 columns', { timeout: 90_000 }, () => {
   it('fleetctl --guided: "devices get", a device picked, --json chosen among the output flags, the line run', async () => {
     expect(NAMED).toEqual(['--guided']);
     const run = guided(NAMED!);
-    await run.waitFor(/Command \(type words/);
-    run.type('devices get');
-    await run.waitFor(/^❯ devices get\s+Show one device/);
-    run.type(KEY.enter);
+    await chooseVerb(run, 'devices get', /^❯ devices get\s+Show one device/);
     await run.waitFor(/Device \(type a hardware id or name\)/);
     await run.waitFor(/^❯ HW-/);
     const chosen = devices[0]!;
@@ -104,10 +106,7 @@ describe('guided mode in a terminal at 80 columns', { timeout: 90_000 }, () => {
 
   it('declined: the line stays on the screen to copy, nothing runs, exit 0', async () => {
     const run = guided(['--guided']);
-    await run.waitFor(/Command \(type words/);
-    run.type('fleets list');
-    await run.waitFor(/^❯ fleets list /);
-    run.type(KEY.enter);
+    await chooseVerb(run, 'fleets list', /^❯ fleets list /);
     await run.waitFor(/Optional flags, by purpose/);
     run.type(KEY.enter);
     await run.waitFor(/Run it now\?/);
@@ -121,10 +120,7 @@ describe('guided mode in a terminal at 80 columns', { timeout: 90_000 }, () => {
 
   it('Ctrl-C at a question: interrupted, exit 130, nothing run', async () => {
     const run = guided(['--guided']);
-    await run.waitFor(/Command \(type words/);
-    run.type('reboot');
-    await run.waitFor(/^❯ devices reboot /);
-    run.type(KEY.enter);
+    await chooseVerb(run, 'reboot', /^❯ devices reboot /);
     await run.waitFor(/Device \(type a hardware id or name\)/);
     run.type(KEY.ctrlC);
     await run.waitFor(/^Interrupted\.$/);
