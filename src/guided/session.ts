@@ -52,14 +52,14 @@ function requirePerson(deps: Pick<Deps, 'io'>, noInput: boolean): void {
 
 /**
  * The command's arguments, in order, then its required flags. An optional argument the command picks on a
- * terminal, and that no picker here knows, is left to the command (it asks for it when it runs), and so are the
- * arguments after it.
+ * terminal with no picker it declared (media items, picked within the command's own window), is left to the
+ * command (it asks for it when it runs), and so are the arguments after it.
  */
 async function requiredWords(deps: Deps, command: Command, globals: readonly string[]): Promise<string[]> {
   const words: string[] = [];
   for (const argument of command.registeredArguments) {
     const asked = argumentValue(argument);
-    if (asked.values === undefined && isPickable(asked.description)) {
+    if (asked.values === undefined && asked.pick === undefined && isPickable(asked.description)) {
       deps.io.info(`${asked.label}: picked from a list when the command runs.`);
       break;
     }

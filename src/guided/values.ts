@@ -8,6 +8,7 @@ import { isLookedUp, valueCompletionOf, type LookedUpValue, type ValueCompletion
 import { readCompletionLine } from '../completion/line.js';
 import { candidatesFor, LOOKUP_BUDGET_MS } from '../commands/completion/complete.js';
 import { hardwareIdArgument, pickFleet, pickOrganization } from '../commands/shared/pickers.js';
+import { pickerOf, type ValuePicker } from '../commands/shared/pick-list.js';
 import { DATE_FORMS, parseDateTime } from '../commands/shared/dates.js';
 import { UsageError } from '../errors.js';
 import { safeText } from '../shared/terminal-text.js';
@@ -23,15 +24,17 @@ export interface AskedValue {
   optional: boolean;
   /** The value's name in the flag (`<time>` is a date). */
   placeholder?: string;
+  /** The picker the command declared for it (a vehicle, a driver, an event). */
+  pick?: ValuePicker;
 }
 
 export function argumentValue(argument: Argument): AskedValue {
-  return { label: argument.name(), description: argument.description, values: valueCompletionOf(argument), variadic: argument.variadic, optional: !argument.required };
+  return { label: argument.name(), description: argument.description, values: valueCompletionOf(argument), variadic: argument.variadic, optional: !argument.required, pick: pickerOf(argument) };
 }
 
 export function optionValue(option: Option): AskedValue {
   const placeholder = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
-  return { label: option.long ?? option.flags, description: option.description, values: valueCompletionOf(option), variadic: option.variadic, optional: true, placeholder };
+  return { label: option.long ?? option.flags, description: option.description, values: valueCompletionOf(option), variadic: option.variadic, optional: true, placeholder, pick: pickerOf(option) };
 }
 
 export type ValueDeps = Pick<Deps, 'api' | 'io' | 'prompter' | 'clock' | 'config' | 'output' | 'derive' | 'env'>;
@@ -51,7 +54,7 @@ const LEFT_OUT = '';
  * of the line, which say where completion's names come from (its --profile).
  */
 export async function askValue(deps: ValueDeps, asked: AskedValue, globals: readonly string[]): Promise<string[]> {
-  const pick = isLookedUp(asked.values) ? PICKERS[asked.values] : undefined;
+  const pick = asked.pick ?? (isLookedUp(asked.values) ? PICKERS[asked.values] : undefined);
   if (pick) return pickAll(deps, asked, () => pick(deps));
   const message = questionOf(asked);
   if (isLookedUp(asked.values) && asked.values !== 'where') {

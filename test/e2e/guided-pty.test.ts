@@ -104,6 +104,25 @@ describe('guided mode in a terminal at 80 columns', { timeout: 90_000 }, () => {
     expect(await run.exit).toBe(0);
   });
 
+  it('--json --guided, vehicles get: the vehicle from the picker the command declares, its id on the line after --json', async () => {
+    const vehicles = JSON.parse((await h.cli(['vehicles', 'list', '--limit', '1', '-o', 'json'])).stdout) as { id: string }[];
+    // a global flag given with --guided stays on the line
+    const run = guided(['--json', '--guided']);
+    await chooseVerb(run, 'vehicles get', /^❯ vehicles get /);
+    await run.waitFor(/Vehicle \(type a name or plate\)/);
+    // Enter before the first page of vehicles is listed would choose nothing
+    await run.waitFor(/^❯ /);
+    expect(run.wrappedRows()).toBe(0);
+    run.type(KEY.enter);
+    await run.waitFor(/Optional flags, by purpose/);
+    run.type(KEY.enter);
+    await run.waitFor(/Run it now\?/);
+    expect(shownLine(run)).toBe(`fleetctl --json vehicles get ${vehicles[0]!.id}`);
+    run.type(KEY.enter);
+    await run.waitFor(new RegExp(`"id": "${vehicles[0]!.id}"`));
+    expect(await run.exit).toBe(0);
+  });
+
   it('declined: the line stays on the screen to copy, nothing runs, exit 0', async () => {
     const run = guided(['--guided']);
     await chooseVerb(run, 'fleets list', /^❯ fleets list /);
