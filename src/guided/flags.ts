@@ -67,7 +67,7 @@ export async function askFlags(deps: ValueDeps, command: Command, globals: reado
   const width = Math.max(20, (deps.io.columns ?? 80) - 3);
   let last: Choice = DONE;
   for (;;) {
-    const choice: Choice = await deps.prompter.select('Optional flags, by purpose (Enter on Done when you have all you want)', { choices: flagItems(options, chosen, width), default: last, pageSize: 14 });
+    const choice: Choice = await deps.prompter.select('Optional flags, by purpose (Done to go on)', { choices: flagItems(options, chosen, width), default: last, pageSize: 14 });
     if (choice === DONE) break;
     last = choice;
     const words = await flagWords(deps, choice, chosen.has(choice), globals);
