@@ -40,7 +40,10 @@ export function optionalFlags(command: Command, given: readonly string[]): Optio
 
 /** The list, by purpose, with what was chosen so far after each flag. */
 function flagItems(options: readonly Option[], chosen: ReadonlyMap<Option, string[]>, width: number): SearchItem<Choice>[] {
-  const named = (option: Option) => (option.long ?? option.flags) + (option.required || option.optional ? ` ${/[<[][^>\]]+[>\]]/.exec(option.flags)?.[0] ?? ''}` : '');
+  const named = (option: Option) => {
+    const { label, placeholder } = optionValue(option);
+    return placeholder === undefined ? label : `${label} <${placeholder}>`;
+  };
   const nameWidth = Math.min(30, Math.max(...options.map((option) => displayWidth(named(option)))));
   const items: SearchItem<Choice>[] = [{ value: DONE, name: chosen.size === 0 ? 'Done: no optional flag' : 'Done: show the command line' }];
   for (const purpose of [...PURPOSES.map(([p]) => p), OTHER]) {

@@ -6,6 +6,7 @@ import type { Deps } from '../factory.js';
 import { UsageError } from '../errors.js';
 import { isPickable } from '../commands/shared/pick-list.js';
 import { shellLine } from '../shared/shell-quote.js';
+import { quoteInput } from '../shared/terminal-text.js';
 import { chooseVerb } from './command-search.js';
 import { askFlags } from './flags.js';
 import { argumentValue, askValue, optionValue } from './values.js';
@@ -37,9 +38,9 @@ function globalWords(program: Command, argv: string[]): string[] {
   const words = argv.slice(2);
   const { operands, unknown } = program.parseOptions(words);
   if (operands.length > 0) {
-    throw new UsageError(`${GUIDED_FLAG} asks for the command itself; leave out ${JSON.stringify(operands.join(' '))}, or leave out ${GUIDED_FLAG}`);
+    throw new UsageError(`${GUIDED_FLAG} asks for the command itself; leave out ${quoteInput(operands.join(' '))}, or leave out ${GUIDED_FLAG}`);
   }
-  if (unknown.length > 0) throw new UsageError(`unknown option '${unknown[0]}' (the options before a command: fleetctl --help)`);
+  if (unknown.length > 0) throw new UsageError(`unknown option ${quoteInput(unknown[0]!)} (the options before a command: fleetctl --help)`);
   return words.filter((word) => word !== GUIDED_FLAG);
 }
 

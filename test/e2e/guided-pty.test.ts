@@ -170,4 +170,10 @@ describe('guided mode off a terminal', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--guided asks for the command itself; leave out "devices list"');
   });
+
+  it('--guided with an option the program does not have: named, exit 2', async () => {
+    const result = await h.cli(['--guided', '--colour']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe('Error: unknown option "--colour" (the options before a command: fleetctl --help)');
+  });
 });
