@@ -9,8 +9,8 @@ import { BUILT_IN_COMMANDS, operandsIn } from './commands/index.js';
 import { aliasesFor, aliasRanLine, expandedLine, type Aliases, type AliasRun } from './aliases/line.js';
 import type { ListedExtension } from './extensions/listing.js';
 
-/** The line to parse, and what help lists; or the exit status of what ran instead (a shell alias, an extension). */
-export type FirstWord = { alias?: AliasRun } & ({ ran: number } | { argv: string[]; aliases: Aliases; extensions: ListedExtension[] });
+/** The line to parse (`at`: where its first operand is), and what help lists; or the exit status of what ran instead (a shell alias, an extension). */
+export type FirstWord = { alias?: AliasRun } & ({ ran: number } | { argv: string[]; aliases: Aliases; extensions: ListedExtension[]; at?: number });
 
 /** `root`: the program with its global options only, enough to find the first word. */
 export async function readFirstWord(argv: string[], root: Command, deps: Pick<Deps, 'config' | 'env'>, io: IOStreams): Promise<FirstWord> {
@@ -32,5 +32,5 @@ export async function readFirstWord(argv: string[], root: Command, deps: Pick<De
   }
   const forHelp = first === undefined || first === 'help';
   const extensions = forHelp ? (await import('./extensions/path-lookup.js')).listedExtensions(deps.env, { builtIns: BUILT_IN_COMMANDS, aliases }) : [];
-  return { alias, argv: line.argv, aliases, extensions };
+  return { alias, argv: line.argv, aliases, extensions, at };
 }

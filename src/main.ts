@@ -18,6 +18,7 @@ import { namedProfile, requireStoredProfile } from './config/settings.js';
 import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText, terminalSafeJson } from './shared/terminal-text.js';
 import { describeMemberErrors } from './api/problem-members.js';
+import { asksForGuided, guidedLine } from './guided/entry.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
@@ -66,7 +67,7 @@ const STOP_GRACE_MS = 1500;
 export async function buildProgram(deps: Deps, argv?: string[], aliases: Aliases = {}, extensions: readonly ListedExtension[] = [], root: Command = rootCommand(deps)): Promise<Command> {
   const program = root;
   // after the options, fitted to the width with them (fitHelp)
-  setEpilogue(program, `${aliasesSection(aliases)}${extensionsSection(extensions)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n${EXIT_CODES_HELP}\n`);
+  setEpilogue(program, `${aliasesSection(aliases)}${extensionsSection(extensions)}Examples:\n  # try it offline against the embedded sandbox\n  $ fleetctl --sandbox devices list\n\n  # on a terminal: choose a command step by step\n  $ fleetctl --guided\n\n${EXIT_CODES_HELP}\n`);
   await addCommandGroups(program, deps, argv);
   configureTree(program, deps);
   return program;
@@ -94,6 +95,7 @@ function rootCommand(deps: Deps): Command {
     .option('--ca-file <file>', 'PEM bundle of certificate authorities to trust besides the usual ones (env FLEETCTL_CA_FILE)')
     .option('--insecure', 'allow credentials over plain http to a non-loopback host')
     .option('--sandbox', 'run against an embedded local sandbox, as sandbox-admin')
+    .option('--guided', 'choose a command, its arguments and flags step by step, see its line, then run it (a terminal; fleetctl alone too)')
     .showSuggestionAfterError();
   completeValues(program, { '--profile': 'profile', '--ca-file': 'file' });
 
@@ -136,7 +138,6 @@ function commanderMessage(text: string): string {
     .map((line) => cutText(line, MAX_LINE))
     .join('\n');
 }
-
 const MAX_QUOTED = 80;
 const MAX_LINE = 400;
 
@@ -184,8 +185,10 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     const word = await readFirstWord(argv, root, deps, io);
     alias = word.alias;
     if ('ran' in word) return word.ran as ExitCodeValue;
-    program = await buildProgram(deps, word.argv, word.aliases, word.extensions, root);
-    await program.parseAsync(word.argv);
+    const guided = asksForGuided(word.argv, word.at, io);
+    program = await buildProgram(deps, guided ? undefined : word.argv, word.aliases, word.extensions, root);
+    const run = guided ? await guidedLine(deps, program, word.argv) : word.argv;
+    if (run) await program.parseAsync(run);
     if (await stdout.failed()) return reportError(stdout.full, deps, false, false);
     // A command that runs until stopped (a --follow, a --watch, `webhook listen`, `fleetctl sandbox`) ends well by
     // Ctrl-C or SIGTERM, as documented; stopped by a hang-up it says so, for whatever supervises it: the session

@@ -22,6 +22,8 @@ const COMMAND_GROUP = /^src\/commands\/[^/]+\/index\.ts$/;
  * boundary as the command groups do, so what it shares with them stays in their shared chunk.
  */
 const TABLE_PLAN = 'src/output/person-table.ts';
+/** The guided mode, loaded on its path only: it asks with the groups' pickers, from the chunk they share. */
+const GUIDED_MODE = 'src/guided/session.ts';
 const SHARED_BY_GROUPS = 4;
 
 /**
@@ -66,7 +68,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
   // request loads
   const requestFamily = new Set([...closure(requestEntries, ['import-statement', 'dynamic-import'])].filter((file) => outputs[file].entryPoint));
   const groupEntries = new Set(Object.keys(outputs).filter((file) => COMMAND_GROUP.test(outputs[file].entryPoint ?? '')));
-  const groupOrTableEntries = new Set([...groupEntries, ...Object.keys(outputs).filter((file) => outputs[file].entryPoint === TABLE_PLAN)]);
+  const groupOrTableEntries = new Set([...groupEntries, ...Object.keys(outputs).filter((file) => [TABLE_PLAN, GUIDED_MODE].includes(outputs[file].entryPoint))]);
   const reachedFrom = (file, entries) => [...(reachers.get(file) ?? [])].some((entry) => entries.has(entry));
   const onlyFrom = (file, entries) => [...(reachers.get(file) ?? [])].every((entry) => entries.has(entry));
   const chunkOf = (file) => {

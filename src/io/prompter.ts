@@ -29,6 +29,8 @@ export interface Prompter {
   search<T>(message: string, opts: { source: SearchSource<T>; pageSize?: number }): Promise<T>;
   /** Any number of items (at least one) from a fixed list, filtered as the operator types; ticking all is a labelled line. */
   checkbox<T>(message: string, opts: { choices: PromptChoice<T>[]; pageSize?: number }): Promise<T[]>;
+  /** One item from a fixed list, moved through with the arrows; lines of text may stand between choices. */
+  select<T>(message: string, opts: { choices: SearchItem<T>[]; default?: T; pageSize?: number }): Promise<T>;
 }
 
 // Keystrokes closer together than this are one search: a term is looked up once the operator pauses.
@@ -81,6 +83,11 @@ export function createPrompter(io: IOStreams): Prompter {
         throw failure ?? error;
       }
     },
+    select: (message, opts) =>
+      prompt(({ select, Separator }) => {
+        const choices = opts.choices.map((item) => ('separator' in item ? new Separator(item.separator) : item));
+        return select({ message, choices, default: opts.default, pageSize: opts.pageSize }, context());
+      }),
     // not @inquirer's checkbox: it cannot filter, and its `a`/`i` keys tick or invert every line (multi-select.ts)
     checkbox: (message, opts) =>
       prompt(async () => {

@@ -144,6 +144,9 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
       shown.push({ message, lines: o.choices.map(lineOf) });
       return answer.map((text) => chosen(o.choices, text, message, refuse));
     },
+    async select(message) {
+      throw refuse(`unexpected select prompt ${message}`);
+    },
   };
   const none = { value: undefined, source: undefined };
   const settings: Settings = {

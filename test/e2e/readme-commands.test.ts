@@ -50,6 +50,7 @@ const RUN_BY: Record<string, string> = {
   'Rebooting a fleet safely': 'readme-runbook.test.ts',
   'Readiness, and a CI recipe': 'readme-ci-recipe.test.ts',
   'Acting on devices by condition': 'readme-where.test.ts',
+  'Guided mode': 'guided-pty.test.ts',
 };
 
 /** Sections whose lines are not run, with the reason. */

@@ -61,6 +61,9 @@ describe('confirmOrRequireYes', () => {
       checkbox: async () => {
         throw new Error('must not show a checkbox');
       },
+      select: async () => {
+        throw new Error('must not show a select');
+      },
     };
   };
   const opts = { question: 'Reboot 3 devices?', refusal: 'not rebooting' };

@@ -50,7 +50,8 @@ export async function completeRun(deps: CompleteDeps, opts: CompleteOptions): Pr
   if (lines.length > 0) deps.output().text(lines.join('\n'));
 }
 
-async function candidatesFor(deps: CompleteDeps, { kind, budgetMs, builtIns }: CompleteOptions & { kind: LookedUpValue }, line: CompletionLine): Promise<Candidate[]> {
+/** The candidates of a kind for the line (the guided mode offers them too, with no line but its global flags). */
+export async function candidatesFor(deps: CompleteDeps, { kind, budgetMs, builtIns }: Omit<CompleteOptions, 'words'> & { kind: LookedUpValue }, line: CompletionLine): Promise<Candidate[]> {
   if (kind === 'profile') return profiles(deps);
   if (kind === 'selection') return selections(deps, line);
   if (kind === 'alias') return aliases(deps);

@@ -10,6 +10,7 @@ import { bodyRules, checkBody, FIELD_OPTION, fieldTexts, typedMemberValue } from
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { pickVehicle } from '../shared/pickers.js';
 import { startingExpression } from '../shared/pick-selection.js';
+import { declarePickers } from '../shared/pick-list.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
 import { assignmentRun, type AssignmentRunDeps } from './assign-run.js';
 import { assignVehicleMember } from '../../records/assignment.js';
@@ -34,6 +35,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     .option('-y, --yes', 'with --from-file or --where: do not ask for confirmation (required when not interactive)');
   addBulkAssignmentOptions(command, 'assign');
   completeValues(command, { device: 'hardware-id' });
+  declarePickers(command, { '--vehicle-id': pickVehicle });
   describeVerb(command, {
     operationIds: ['assignDevice', 'listDevices'],
     shows: operationView('assignDevice'),

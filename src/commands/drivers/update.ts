@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { requireUuid } from '../shared/validate.js';
-import { pickable } from '../shared/pick-list.js';
+import { declarePickers, pickable } from '../shared/pick-list.js';
 import { pickDriver, uuidArgument } from '../shared/pickers.js';
 import type { RequestBody } from '../../openapi/operation-types.js';
 import { bodyRules, checkBody } from '../shared/request-checks.js';
@@ -24,6 +24,7 @@ const FIRST_DRIVER = '$(fleetctl --sandbox drivers list --limit 1 --columns id -
 export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUpdateRun): Command {
   const command = new Command('update').description('Change attributes of a driver; prints the updated driver').argument('[id]', pickable('driver id (uuid)'));
   addDriverFieldOptions(command, UPDATE_FIELDS, true);
+  declarePickers(command, { id: pickDriver });
   describeVerb(command, {
     operationIds: ['updateDriver'],
     shows: operationView('updateDriver'),

@@ -2,8 +2,8 @@ import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { operationView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
-import { pickable } from '../shared/pick-list.js';
-import { eventIdArgument } from '../shared/pickers.js';
+import { declarePickers, pickable } from '../shared/pick-list.js';
+import { eventIdArgument, pickEvent } from '../shared/pickers.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 
 type EventsGetDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'clock'>;
@@ -14,6 +14,7 @@ export function newEventsGetCommand(deps: EventsGetDeps, run = eventsGetRun): Co
   const command = new Command('get')
     .description('Show one event in full: locations, address, speed and media ids')
     .argument('[event-id]', pickable('event id, as search prints it (an opaque composite, passed on unchanged)'));
+  declarePickers(command, { 'event-id': pickEvent });
   describeVerb(command, {
     operationIds: ['getEvent'],
     shows: operationView('getEvent'),

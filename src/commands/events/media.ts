@@ -6,8 +6,8 @@ import { describeVerb } from '../shared/help.js';
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addPagingOptions, pagingFrom, type RawPagingFlags } from '../shared/paging.js';
 import { renderList } from '../shared/record-verbs.js';
-import { pickable } from '../shared/pick-list.js';
-import { eventIdArgument } from '../shared/pickers.js';
+import { declarePickers, pickable } from '../shared/pick-list.js';
+import { eventIdArgument, pickEvent } from '../shared/pickers.js';
 import { FIRST_EVENT } from './get.js';
 
 export interface EventsMediaOptions {
@@ -22,6 +22,7 @@ export function newEventsMediaCommand(deps: EventsMediaDeps, run = eventsMediaRu
     .description('List the media items of an event, with their signed download URLs')
     .argument('[event-id]', pickable('event id, as search prints it'));
   addPagingOptions(command);
+  declarePickers(command, { 'event-id': pickEvent });
   describeVerb(command, {
     operationIds: ['listEventMedia'],
     shows: viewOf('deviceMedia'),

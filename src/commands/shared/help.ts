@@ -32,6 +32,7 @@ export interface VerbMetadata {
 // every verb, so a new global flag shows up in every help until it is given a rule.
 const HONOURED_BY: Record<string, (verb: VerbTraits) => boolean> = {
   version: () => false,
+  guided: () => false,
   profile: (v) => v.uses.has('profile'),
   baseUrl: (v) => v.uses.has('endpoints'),
   authUrl: (v) => v.uses.has('endpoints'),

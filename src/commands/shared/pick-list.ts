@@ -1,5 +1,6 @@
 // A required argument left out on a terminal: the operator picks it from the API's own list, fetched page by page
 // as they type. Off a terminal nothing is asked: the argument is missing, exit 2, as commander would say it.
+import type { Argument, Command, Option } from 'commander';
 import type { Deps } from '../../factory.js';
 import type { ApiClient } from '../../api/client.js';
 import type { PageOptions, Pager } from '../../api/paginate.js';
@@ -41,9 +42,40 @@ const PAGE_SIZE = 10;
 // A long name does not push the other cells off the line.
 const MAX_CELL_WIDTH = 32;
 
+const PICKED_ON_A_TERMINAL = ' (left out on a terminal: picked from a list)';
+
 /** An argument's help, saying that it may be left out on a terminal. */
 export function pickable(description: string): string {
-  return `${description} (left out on a terminal: picked from a list)`;
+  return `${description}${PICKED_ON_A_TERMINAL}`;
+}
+
+/** An argument or option whose help says that the command picks it from a list when it is left out on a terminal. */
+export function isPickable(description: string): boolean {
+  return description.endsWith(PICKED_ON_A_TERMINAL);
+}
+
+/** What picks a value of an argument or option left out on a terminal (a uuid, an event id). */
+export type ValuePicker = (deps: PickerDeps & Pick<Deps, 'clock'>) => Promise<string>;
+
+// Declared beside the argument, as its completion is (completion/values.ts), for the guided mode to ask with.
+const PICKERS = new WeakMap<Argument | Option, ValuePicker>();
+
+/**
+ * Names the picker a verb uses for each argument or option (`id`, `--vehicle-id`) it picks on a terminal when left
+ * out. A name the verb does not declare is a programming error, caught by any test that builds the command tree.
+ */
+export function declarePickers(command: Command, pickers: Record<string, ValuePicker>): Command {
+  for (const [name, pick] of Object.entries(pickers)) {
+    const target = name.startsWith('-') ? command.options.find((option) => option.long === name) : command.registeredArguments.find((argument) => argument.name() === name);
+    if (!target) throw new Error(`declarePickers: ${command.name()} has no ${name.startsWith('-') ? 'option' : 'argument'} ${name}`);
+    PICKERS.set(target, pick);
+  }
+  return command;
+}
+
+/** The picker a verb declared for an argument or option, if any. */
+export function pickerOf(target: Argument | Option): ValuePicker | undefined {
+  return PICKERS.get(target);
 }
 
 /** commander's own words for an argument left out, where nothing may be asked. */

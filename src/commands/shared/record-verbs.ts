@@ -9,7 +9,7 @@ import { completeValues, type LookedUpValue } from '../../completion/values.js';
 import { describeVerb, type Example } from './help.js';
 import { addPagingOptions, pagingFrom, renderPages, type ListPaging, type RawPagingFlags } from './paging.js';
 import { optionalHardwareId, optionalUuid } from './validate.js';
-import { pickable, type PickerDeps } from './pick-list.js';
+import { declarePickers, pickable, type PickerDeps } from './pick-list.js';
 import { uuidArgument } from './pickers.js';
 
 export type ListDeps = Pick<Deps, 'api' | 'output' | 'io' | 'configDir'>;
@@ -81,6 +81,7 @@ export interface GetByIdSpec {
 export function newGetByIdCommand(deps: GetDeps, run: (deps: GetDeps, opts: { id: string }) => Promise<void>, spec: GetByIdSpec): Command {
   const command = new Command('get').description(spec.description).argument('[id]', pickable(`${spec.noun} id (uuid)`));
   if (spec.completes) completeValues(command, { id: spec.completes });
+  declarePickers(command, { id: spec.pick });
   describeVerb(command, { operationIds: [spec.operationId], shows: operationView(spec.operationId), output: 'records', examples: spec.examples });
   command.action(async (id: string | undefined) => run(deps, { id: await uuidArgument(deps, id, 'id', `${spec.noun} id`, spec.pick) }));
   return command;

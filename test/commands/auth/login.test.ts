@@ -161,7 +161,7 @@ function refusingPrompter(): Prompter {
   const fail = async (): Promise<never> => {
     throw new Error('must not prompt');
   };
-  return { input: fail, password: fail, confirm: fail, search: fail, checkbox: fail };
+  return { input: fail, password: fail, confirm: fail, search: fail, checkbox: fail, select: fail };
 }
 
 describe('interactive', () => {
@@ -180,6 +180,9 @@ describe('interactive', () => {
       },
       checkbox: async () => {
         throw new Error('must not show a checkbox');
+      },
+      select: async () => {
+        throw new Error('must not show a select');
       },
     };
     const result = await runCli(['auth', 'login'], { env: { FLEETCTL_CONFIG_DIR: dir }, tty: true, prompter, agent });
@@ -200,6 +203,9 @@ describe('auth login that remembers (issue 24)', () => {
     },
     checkbox: async () => {
       throw new Error('must not show a checkbox');
+    },
+    select: async () => {
+      throw new Error('must not show a select');
     },
   });
 
