@@ -37,11 +37,19 @@ export function runInPty(args: string[], opts: PtyOptions): PtyRun {
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), TERM: 'xterm-256color', ...opts.env };
   const child = pty.spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', cols, rows, env });
   let pending = 0;
+  let lastDataAt = Date.now();
   child.onData((data) => {
     pending++;
+    lastDataAt = Date.now();
     terminal.write(data, () => pending--);
   });
-  const exit = new Promise<number>((resolve) => child.onExit(({ exitCode }) => resolve(exitCode)));
+  // The pty may report the exit before it has handed over what the process wrote last (an error line, the JSON a
+  // command prints as it ends): the exit is known once the output has gone quiet and the terminal has drawn it.
+  const exit = new Promise<number>((resolve) => child.onExit(({ exitCode }) => void settled().then(() => resolve(exitCode))));
+  const settled = async () => {
+    const givingUpAt = Date.now() + 2_000;
+    while ((pending > 0 || Date.now() - lastDataAt < 150) && Date.now() < givingUpAt) await new Promise((resolve) => setTimeout(resolve, 25));
+  };
   const rowsOf = (from: number, to: number) => {
     const buffer = terminal.buffer.active;
     const lines: string[] = [];

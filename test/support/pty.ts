@@ -111,14 +111,17 @@ export function startPty(args: string[], opts: PtyOptions = {}): PtySession {
   live.add(child.pid);
   let raw = '';
   let rendered = Promise.resolve();
+  let lastDataAt = Date.now();
   child.onData((data) => {
     raw += data;
+    lastDataAt = Date.now();
     rendered = rendered.then(() => new Promise<void>((resolve) => term.write(data, resolve)));
   });
   const exit = new Promise<PtyExit>((resolve) => {
     child.onExit(({ exitCode, signal }) => {
       live.delete(child.pid);
-      void rendered.then(() => resolve({ code: exitCode, signal: signal || undefined }));
+      // the exit may be reported before the last of the output is read: known once the output has gone quiet
+      void quiet(() => lastDataAt).then(() => rendered).then(() => resolve({ code: exitCode, signal: signal || undefined }));
     });
   });
   const session = newSession(term, child, { cols, rows, configDir, exit, raw: () => raw, rendered: () => rendered });
@@ -275,6 +278,12 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, message: 
     if (Date.now() > deadline) throw new Error(message());
     await delay(25);
   }
+}
+
+/** Resolves once no output has come for 150 ms, or after 2 s whatever comes. */
+async function quiet(lastDataAt: () => number): Promise<void> {
+  const givingUpAt = Date.now() + 2_000;
+  while (Date.now() - lastDataAt() < 150 && Date.now() < givingUpAt) await delay(25);
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
