@@ -60,7 +60,7 @@ export interface DeviceCommandOptions {
   wait?: WaitFlags;
 }
 
-export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'servedDocument' | 'clock'>;
+export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'servedDocument' | 'clock' | 'ledger'>;
 
 export type DeviceCommandVerbDeps = DeviceCommandDeps & BulkDeps & WhereDeps;
 
@@ -273,11 +273,13 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   let outcome: DeviceCommandOutcome | undefined;
   let waited: WaitOutcome | undefined;
   const id = opts.hardwareId;
+  const ledger = deps.ledger();
+  ledger.record({ command: `devices ${verb.name}` });
   // the client's own retries (no more for one device than for any other request), made by the pipeline
   await runPipeline<DeviceCommandOutcome>(
     {
       api, minRetries: 0, clock: deps.clock, signal: deps.signal, targets: [id], pending: [id], task: commandTask(verb.command, () => key),
-      succeeded: (r) => isSuccess(r.status), repeatable: true, concurrency: 1, plan: planWaves(1, {}, { wait: wait !== undefined }), wait,
+      succeeded: (r) => isSuccess(r.status), repeatable: true, concurrency: 1, plan: planWaves(1, {}, { wait: wait !== undefined }), wait, ledger,
     },
     {
       say: (line) => deps.io.info(line),
