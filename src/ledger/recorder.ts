@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Clock } from '../io/clock.js';
 import type { Settings } from '../config/settings.js';
 import { redactCommandLine } from '../shared/redact.js';
+import { appendLedgerLine } from './writer.js';
 import { LEDGER_VERSION, tallyOutcomes, type LedgerChange, type LedgerEntry, type LedgerTarget } from './entry.js';
 
 /** The ledger's name in the config directory, when neither FLEETCTL_LEDGER nor ledger_file names another file. */
@@ -81,8 +82,7 @@ export function createLedger(deps: LedgerDeps): Ledger {
         ...(error === undefined ? {} : { error }),
       };
       try {
-        const append = deps.append ?? (await import('./writer.js')).appendLedgerLine;
-        await append(file, JSON.stringify(entry));
+        await (deps.append ?? appendLedgerLine)(file, JSON.stringify(entry));
       } catch (failure) {
         deps.warn(`the audit ledger ${file} could not be written (${describe(failure)}); the command itself is not affected`);
       }

@@ -7,7 +7,6 @@
 // kept there, as the reader reads the rotated files too.
 import { closeSync, constants, fstatSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { ensureParentDirectory } from '../io/directories.js';
-import { acquireLock } from '../io/file-lock.js';
 
 /** The size at which the ledger is rotated: 10 MiB. */
 export const LEDGER_MAX_BYTES = 10 * 1024 * 1024;
@@ -27,10 +26,8 @@ export function ledgerGenerations(file: string, kept = LEDGER_KEPT): string[] {
 /** Appends one line (a newline is added) in a single write; rotates the file when it has reached its size. */
 export async function appendLedgerLine(file: string, line: string, opts: LedgerFileOptions = {}): Promise<void> {
   const maxBytes = opts.maxBytes ?? LEDGER_MAX_BYTES;
-  ensureParentDirectory(file);
   const bytes = Buffer.from(`${line}\n`);
-  // 0600: created readable by its owner only (a file that exists keeps the mode its owner gave it)
-  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+  const fd = openLedger(file);
   let size: number;
   try {
     const written = writeSync(fd, bytes);
@@ -47,6 +44,8 @@ export async function appendLedgerLine(file: string, line: string, opts: LedgerF
  * process means that process is rotating it now: nothing to do here.
  */
 export async function rotateLedger(file: string, maxBytes: number, kept: number): Promise<boolean> {
+  // loaded only to rotate (node:crypto and the lock's holder checks cost a command more than its append)
+  const { acquireLock } = await import('../io/file-lock.js');
   const lock = await acquireLock(`${file}.lock`, { what: 'the ledger', waitMs: 0, purpose: 'rotating the ledger' }).catch(() => undefined);
   if (!lock) return false;
   try {
@@ -57,6 +56,19 @@ export async function rotateLedger(file: string, maxBytes: number, kept: number)
     return true;
   } finally {
     lock.release();
+  }
+}
+
+/** 0600: created readable by its owner only (a file that exists keeps the mode its owner gave it). */
+function openLedger(file: string): number {
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
+  try {
+    return openSync(file, flags, 0o600);
+  } catch (error) {
+    // its folder is made on the first need only: every other command pays for the open alone
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    ensureParentDirectory(file);
+    return openSync(file, flags, 0o600);
   }
 }
 
