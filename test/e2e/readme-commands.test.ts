@@ -78,6 +78,7 @@ const HERE: Record<string, Here> = {
     given: "fleetctl devices list --limit 2 --columns hardware_id,vehicle_id -o csv | sed '1s/.*/device,vehicle_id/' > installs.csv",
   },
   'Acting on devices by condition': {},
+  'The audit ledger: `fleetctl history`': { given: 'fleetctl devices reboot HW-000001 --yes --idempotency-key readme-ledger' },
   Aliases: {},
   Paging: {
     given: FIRST_FLEET,
