@@ -36,7 +36,7 @@ export const VIEWS = {
     ...parts('id', 'method', 'path', 'status', 'outcome', 'fault'),
   },
   /** fleetctl history: one line of the audit ledger, its targets counted by outcome. */
-  ledgerEntry: { ...rows('run_id', 'time', 'command', 'outcomes'), ...parts('run_id', 'time', 'command', 'outcomes') },
+  ledgerEntry: { ...rows('run_id', 'time', 'action', 'outcomes'), ...parts('run_id', 'time', 'action', 'outcomes') },
   sandboxFault: { ...rows('id', 'match', 'respond', 'probability', 'times', 'hits'), ...parts('id', 'match', 'respond') },
 } as const satisfies Record<string, ResourceView>;
 

@@ -47,7 +47,7 @@ describe('the ledger of a reboot', () => {
     const table = await h.cli(['history'], { env });
     expect(table.code).toBe(0);
     const rows = table.stdout.trim().split('\n');
-    expect(rows[0]).toBe('run_id\ttime\tcommand\toutcomes');
+    expect(rows[0]).toBe('run_id\ttime\taction\toutcomes');
     expect(rows.slice(1).map((row) => row.split('\t').filter((_, i) => i !== 1))).toEqual([['', 'devices reboot', '1 accepted'], [runId, 'devices reboot', '2 accepted']]);
     const json = await h.cli(['history', '--since', '1h', '--where', `run:${runId}`, '-o', 'json'], { env });
     expect(JSON.parse(json.stdout)).toEqual([second]);
@@ -55,7 +55,7 @@ describe('the ledger of a reboot', () => {
     expect(ndjson.stdout).toBe(`${JSON.stringify(first)}\n`);
     const none = await h.cli(['history', '--since', '2099-01-01'], { env });
     // a piped table keeps its header, as every list does
-    expect([none.code, none.stdout]).toEqual([0, 'run_id\ttime\tcommand\toutcomes\n']);
+    expect([none.code, none.stdout]).toEqual([0, 'run_id\ttime\taction\toutcomes\n']);
     expect(none.stderr).toContain('No changes recorded that match');
   });
 

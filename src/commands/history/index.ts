@@ -75,7 +75,8 @@ async function* tableRows(entries: AsyncIterable<LedgerEntry>): AsyncGenerator<R
       run_id: entry.run_id ?? '',
       // to the second: a table row is read, not parsed (-o json has the time as written)
       time: entry.time.replace(/\.\d+Z$/, 'Z'),
-      command: entry.command,
+      // not named command: a command column is never cut (an enum's name), and it would leave no room for outcomes
+      action: entry.command,
       outcomes: [...counts, ...(entry.error === undefined ? [] : ['stopped'])].join(', ') || 'none',
     };
   }
