@@ -52,7 +52,6 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Assign
   let view: RunView | undefined;
   // a dry run changes nothing: no line in the ledger
   const ledger = opts.dryRun ? undefined : deps.ledger();
-  ledger?.record({ command: `devices ${opts.command}`, runId: plan.runId });
   try {
     await runPipeline<AssignmentOutcome>({
       api: await deps.api(), minRetries: deps.globals().maxRetries === undefined ? BULK_MAX_RETRIES : 0, clock: deps.clock, signal: deps.interruptSignal,
@@ -63,6 +62,8 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Assign
       succeeded: (r) => SUCCESS.has(r.status), repeatable: false, concurrency: opts.concurrency ?? null, plan: planWaves(plan.targets.length, {}, { wait: false }), ledger,
     }, {
       started: async ({ journal }) => {
+        // recorded once its journal is written (before that, nothing was sent)
+        ledger?.record({ command: `devices ${opts.command}`, runId: plan.runId });
         if (journal) plan.journal = journal;
         if (journal) deps.io.info(runStartLine(plan.runId, what(pending.length), earlier.size > 0 ? plan.targets.length - pending.length : undefined, journal.file));
         view = await startRunView(deps, { label: opts.dryRun ? `${opts.command} (dry run)` : opts.command, total: pending.length });

@@ -71,8 +71,8 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     const completed = pending.map((id) => run.journal!.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
     await deps.output().list(run.wait ? completed.map((r) => withWait(r, waits.get(r.hardware_id))) : completed, viewOf(run.wait ? 'deviceCommandWaitResult' : 'deviceCommandResult'));
   };
+  // a run is recorded once its journal is written (before that, nothing was sent)
   const ledger = deps.ledger();
-  ledger.record({ command: `devices ${verb.name}`, runId: run.runId });
   let end: WavesDone;
   try {
     end = await runPipeline<DeviceCommandOutcome>({
@@ -82,6 +82,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
       concurrency: run.settings.concurrency, plan: run.plan, wait: run.wait, ledger,
     }, {
       started: async ({ journal, rewatched }) => {
+        ledger.record({ command: `devices ${verb.name}`, runId: run.runId });
         run.journal = journal;
         const what = `${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}`;
         deps.io.info(runStartLine(run.runId, what, run.earlier.size > 0 ? run.targets.length - pending.length : undefined, journal!.file));
