@@ -111,6 +111,17 @@ describe('what the ledger never holds, and where it goes', () => {
     expect(existsSync(path.join(dir, 'ledger.ndjson'))).toBe(false);
   });
 
+  it('a change of the sandbox itself: a fault rule added, then cleared', async () => {
+    const { env, ledger } = ownConfig();
+    const added = await h.cli(['sandbox', 'fault', 'add', '--operation-id', 'rebootDevice', '--hardware-id', 'HW-NOPE-1', '--status', '503', '--times', '1'], { env });
+    const cleared = await h.cli(['sandbox', 'fault', 'clear'], { env });
+    expect([added.code, cleared.code], added.stderr + cleared.stderr).toEqual([0, 0]);
+    expect(ledger().map((e) => [e.command, e.targets.map((t) => `${t.target} ${t.outcome}`)])).toEqual([
+      ['sandbox addFault', ['POST /_sandbox/faults answered']],
+      ['sandbox clearFaults', ['DELETE /_sandbox/faults answered']],
+    ]);
+  });
+
   it('a ledger that cannot be written: one warning line, the command done and its exit code unchanged', async () => {
     const { dir, env } = ownConfig();
     // a directory is no file to append to (EISDIR), whoever runs the test
