@@ -1,7 +1,7 @@
 # bash completion for fleetctl (generated from the command tree)
 _fleetctl_subcommands() {
   case "$1" in
-    "") echo "alias api auth completion config devices drivers events extension fleets help journeys organizations sandbox selection status vehicles webhook webhook-config" ;;
+    "") echo "alias api auth completion config devices drivers events extension fleets help history journeys organizations sandbox selection status vehicles webhook webhook-config" ;;
     "devices") echo "assign events get last-position last-reported list media reboot unassign wake-up" ;;
     "devices list") echo "" ;;
     "devices get") echo "" ;;
@@ -57,6 +57,7 @@ _fleetctl_subcommands() {
     "webhook") echo "listen trigger" ;;
     "webhook listen") echo "" ;;
     "webhook trigger") echo "" ;;
+    "history") echo "" ;;
     "auth") echo "login logout status token" ;;
     "auth login") echo "" ;;
     "auth status") echo "" ;;
@@ -147,6 +148,7 @@ _fleetctl_options() {
     "webhook") echo "--auth-url --base-url --ca-file --columns --debug --guided --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "webhook listen") echo "--auth-url --base-url --ca-file --columns --debug --forward-to --guided --help --host --insecure --jq --json --key --key-env --max-events --max-retries --max-retry-wait --no-color --no-input --output --port --previous-key --profile --request-timeout --sandbox --slurp --strict --timeout --version -V -o" ;;
     "webhook trigger") echo "--auth-url --base-url --ca-file --columns --debug --guided --hardware-id --help --insecure --jq --json --key --key-env --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --to --version -V -o" ;;
+    "history") echo "--auth-url --base-url --ca-file --columns --debug --guided --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --timeout --version --where -V -o" ;;
     "auth") echo "--auth-url --base-url --ca-file --columns --debug --guided --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "auth login") echo "--auth-url --base-url --ca-file --client-id --client-secret-stdin --columns --debug --guided --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --sandbox --scopes --slurp --timeout --version -V -o" ;;
     "auth status") echo "--auth-url --base-url --ca-file --columns --debug --guided --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
@@ -267,6 +269,7 @@ _fleetctl_value() {
     "webhook listen|--port" | "webhook listen|--host" | "webhook listen|--key" | "webhook listen|--key-env" | "webhook listen|--previous-key" | "webhook listen|--forward-to" | "webhook listen|--max-events" | "webhook listen|--request-timeout") echo "any" ;;
     "webhook trigger|--to" | "webhook trigger|--key" | "webhook trigger|--key-env") echo "any" ;;
     "webhook trigger|--hardware-id") echo "lookup hardware-id" ;;
+    "history|--since" | "history|--where") echo "any" ;;
     "auth login|--client-id") echo "any" ;;
     "auth login|--scopes") echo "list organizations_read fleets_read vehicles_read drivers_read devices_read events_read journeys_read live_positions_read webhooks_read fleets_write vehicles_write drivers_write devices_write video_requests_write live_streams_write playback_sessions_write webhooks_write device_commands_reboot device_commands_wake_up" ;;
     "auth login|--organization-id") echo "lookup organization-id" ;;
@@ -312,9 +315,9 @@ _fleetctl_argument() {
     "webhook-config topics set|0") echo "words events alarms media live_gps journeys" ;;
     "webhook-config topics remove|0") echo "words events alarms media live_gps journeys" ;;
     "webhook trigger|0") echo "words live.gps journey.closed alarm.triggered event.generic media.ready" ;;
-    "config get|0") echo "words base_url auth_url client_id client_secret client_secret_command scopes organization_id ca_file" ;;
-    "config set|0") echo "words base_url auth_url client_id client_secret client_secret_command scopes organization_id ca_file" ;;
-    "config unset|0") echo "words base_url auth_url client_id client_secret client_secret_command scopes organization_id ca_file" ;;
+    "config get|0") echo "words base_url auth_url client_id client_secret client_secret_command scopes organization_id ca_file ledger_file" ;;
+    "config set|0") echo "words base_url auth_url client_id client_secret client_secret_command scopes organization_id ca_file ledger_file" ;;
+    "config unset|0") echo "words base_url auth_url client_id client_secret client_secret_command scopes organization_id ca_file ledger_file" ;;
     "config use|0") echo "lookup profile" ;;
     "alias delete|0") echo "lookup alias" ;;
     "sandbox emit|0") echo "words live.gps journey.closed alarm.triggered event.generic media.ready" ;;

@@ -18,6 +18,7 @@ import { buildApiClient, lazyKeychain, networkSettings } from './api/client-from
 import type { ServedDocument } from './api/served-document.js';
 import type { OperationId } from './openapi/operation-types.js';
 import type { Dispatcher } from 'undici';
+import { createLedger, type Ledger } from './ledger/recorder.js';
 
 export interface Runtime {
   io: IOStreams;
@@ -37,6 +38,8 @@ export interface Runtime {
    * replace the configured ones. Without it, --sandbox changes nothing.
    */
   startOverride?: (deps: Deps) => Promise<SettingsOverride>;
+  /** The command line as given (process.argv): what the audit ledger records of it, redacted. */
+  argv?: readonly string[];
 }
 
 export interface Deps {
@@ -71,6 +74,11 @@ export interface Deps {
   servedDocument(opts?: { quiet?: boolean }): Promise<ServedDocument>;
   /** True once servedDocument has answered in this process: what it knows then costs no request. */
   servedDocumentAtHand(): boolean;
+  /**
+   * The audit ledger: a command that changes something says what, and its line is written as the process ends
+   * (src/ledger/recorder.ts); a --dry-run says nothing.
+   */
+  ledger(): Ledger;
   /** Registered by long-lived resources (an embedded sandbox) and run before the process ends. */
   onCleanup(task: () => Promise<void>): void;
   cleanup(): Promise<void>;
@@ -95,6 +103,7 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
   let jq: Promise<JqProgram> | undefined;
   let keychain: Keychain | undefined = runtime.keychain;
   let override: Promise<SettingsOverride> | undefined;
+  let ledger: Ledger | undefined;
   // started once, on the first need of settings, and only when --sandbox was given
   const sandboxOverride = () => (globals().sandbox && runtime.startOverride ? (override ??= runtime.startOverride(deps)) : undefined);
 
@@ -164,6 +173,13 @@ export function createDeps(runtime: Runtime, globals: () => GlobalOptions): Deps
       });
     },
     servedDocumentAtHand: () => servedLoaded,
+    ledger() {
+      if (ledger) return ledger;
+      const made = createLedger({ env: runtime.env, clock, configDir: deps.configDir, settings: deps.settings, warn: (line) => runtime.io.warn(line), argv: runtime.argv?.slice(2) ?? [] });
+      // the last cleanup to run, whenever it was made: the line says how every target ended, an interrupted run's too
+      cleanups.unshift(() => made.flush());
+      return (ledger = made);
+    },
     onCleanup(task) {
       cleanups.push(task);
     },

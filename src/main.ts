@@ -148,7 +148,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   const stop = AbortSignal.any([controller.signal, stdoutGone.signal]);
   let program: Command | undefined;
   const deps = createDeps(
-    { io, env: runtime?.env ?? process.env, signal: runtime?.signal ?? stop, interruptSignal: runtime?.signal ?? controller.signal, startOverride: startEmbeddedSandbox, ...runtime },
+    { io, env: runtime?.env ?? process.env, signal: runtime?.signal ?? stop, interruptSignal: runtime?.signal ?? controller.signal, startOverride: startEmbeddedSandbox, argv, ...runtime },
     () => program?.opts<GlobalOptions>() ?? {},
   );
   // Ctrl-C, and SIGTERM (a CI job cancelled, a service stopped), stop the command cleanly: the cleanups still

@@ -15,6 +15,8 @@ import { Brake, type WavePlan } from './waves.js';
 import { WaveSender, type TargetOutcome, type WavesDone } from './wave-run.js';
 import { ReturnWatcher, type WaitOutcome } from './return-watcher.js';
 import { brakeFrom, journalWatching, stillWatched } from './wait-journal.js';
+import { ledgerTargetOf } from '../ledger/entry.js';
+import type { Ledger } from '../ledger/recorder.js';
 
 /** Retries per request in a bulk run unless --max-retries says otherwise: 503s and drops are retried with the same key. */
 export const BULK_MAX_RETRIES = 10;
@@ -50,6 +52,8 @@ export interface PipelineSpec<O extends TargetOutcome> {
   plan: WavePlan;
   /** --wait: each accepted device is followed until its report time (`field`) is later than before its command. */
   wait?: { field: string; timeoutMs: number };
+  /** The audit ledger, handed each target's end (none for a dry run: it changes nothing). */
+  ledger?: Pick<Ledger, 'outcome'>;
 }
 
 export interface PipelineEvents<O extends TargetOutcome> {
@@ -88,6 +92,7 @@ export async function runPipeline<O extends TargetOutcome>(spec: PipelineSpec<O>
     onBefore: (id, before) => commands && journalWatching(commands, id, undefined, before, now()),
     onOutcome: (outcome) => {
       if (!outcome.back) brake.notBack(outcome.hardwareId);
+      spec.ledger?.outcome({ ...ledgerTargetOf(results.get(outcome.hardwareId)!), wait: outcome.back ? 'back' : 'not_back' });
       journal?.appendWait({ type: 'wait', hardware_id: outcome.hardwareId, outcome: outcome.back ? 'back' : 'not_back', after_ms: outcome.afterMs, at: now().toISOString() });
       events.waited?.(results.get(outcome.hardwareId)!, outcome);
     },
@@ -105,6 +110,7 @@ export async function runPipeline<O extends TargetOutcome>(spec: PipelineSpec<O>
       const { result } = outcome;
       results.set(result.hardware_id, result);
       journal?.append(result, now());
+      spec.ledger?.outcome(ledgerTargetOf(result));
       const followed = Boolean(watcher) && spec.succeeded(result);
       if (followed && commands) journalWatching(commands, result.hardware_id, now(), before, now());
       events.answered(outcome, followed);

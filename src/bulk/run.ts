@@ -44,7 +44,7 @@ export interface BulkCommandOptions {
   wait?: { timeoutMs?: number; reportTimeField?: string };
 }
 
-export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals' | 'servedDocument' | 'settings'>;
+export type BulkDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'interruptSignal' | 'clock' | 'configDir' | 'globals' | 'servedDocument' | 'settings' | 'ledger'>;
 
 /** Replaced by the plan over the run's targets once the run is known. */
 const NO_PLAN: WavePlan = planWaves(0, {}, { wait: false });

@@ -21,6 +21,7 @@ const GROUPS: [name: string, load: GroupLoader][] = [
   ['api', async (deps) => (await import('./api/index.js')).newApiCommand(deps)],
   ['webhook-config', async (deps, _program, verb) => (await import('./webhook-config/index.js')).newWebhookConfigCommand(deps, verb)],
   ['webhook', async (deps) => (await import('./webhook/index.js')).newWebhookCommand(deps)],
+  ['history', async (deps) => (await import('./history/index.js')).newHistoryCommand(deps)],
   ['auth', async (deps) => (await import('./auth/index.js')).newAuthCommand(deps)],
   ['config', async (deps) => (await import('./config/index.js')).newConfigCommand(deps)],
   ['alias', async (deps, program) => (await import('./alias/index.js')).newAliasCommand(deps, { names: BUILT_IN_COMMANDS, commandNamed: (words) => operandsIn(program, ['', '', ...words]).group })],

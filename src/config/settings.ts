@@ -13,7 +13,8 @@ export interface Setting {
 
 /**
  * The selected profile and every profile key (client_secret_command: a command whose standard output is the
- * client secret; ca_file: a PEM bundle of certificate authorities trusted on top of the usual roots).
+ * client secret; ca_file: a PEM bundle of certificate authorities trusted on top of the usual roots; ledger_file: where
+ * the audit ledger goes, src/ledger/).
  */
 export type Settings = { profile: Setting & { value: string } } & Record<ProfileKey, Setting> & {
   /** Names the token issuer in the token cache instead of auth_url (an override's, whose port changes). */
@@ -40,9 +41,9 @@ export interface SettingFlags {
 
 export const DEFAULT_PROFILE = 'default';
 
-/** FLEETCTL_ and the key in capitals: FLEETCTL_BASE_URL, FLEETCTL_CLIENT_SECRET, FLEETCTL_CA_FILE ... */
+/** FLEETCTL_ and the key in capitals: FLEETCTL_BASE_URL, FLEETCTL_CLIENT_SECRET, FLEETCTL_CA_FILE ...; the ledger's is FLEETCTL_LEDGER. */
 export function environmentVariableFor(key: ProfileKey): string {
-  return `FLEETCTL_${key.toUpperCase()}`;
+  return key === 'ledger_file' ? 'FLEETCTL_LEDGER' : `FLEETCTL_${key.toUpperCase()}`;
 }
 
 export function selectedProfile(flags: SettingFlags, env: NodeJS.ProcessEnv, data: ConfigData | undefined): Setting & { value: string } {
@@ -121,6 +122,7 @@ function configuredSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, data: C
     scopes: pick('scopes', undefined),
     organization_id: pick('organization_id', undefined),
     ca_file: pick('ca_file', flags.caFile),
+    ledger_file: pick('ledger_file', undefined),
   };
 }
 

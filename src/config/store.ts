@@ -24,7 +24,7 @@ export type ConfigData = Omit<LocalFile['ConfigFile'], 'profiles' | 'tokens'> & 
 };
 
 /** The settings of a profile (its string members: client_secret_store says where the secret is, it is not one). */
-export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file'] as const satisfies readonly (keyof Profile)[];
+export const PROFILE_KEYS = ['base_url', 'auth_url', 'client_id', 'client_secret', 'client_secret_command', 'scopes', 'organization_id', 'ca_file', 'ledger_file'] as const satisfies readonly (keyof Profile)[];
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 
 export interface ConfigStore {

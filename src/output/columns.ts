@@ -35,6 +35,8 @@ export const VIEWS = {
     ...rows('id', 'at', 'method', 'path', 'operation_id', 'client_id', 'status', 'outcome', 'duration_ms', 'fault'),
     ...parts('id', 'method', 'path', 'status', 'outcome', 'fault'),
   },
+  /** fleetctl history: one line of the audit ledger, its targets counted by outcome. */
+  ledgerEntry: { ...rows('run_id', 'time', 'action', 'outcomes'), ...parts('run_id', 'time', 'action', 'outcomes') },
   sandboxFault: { ...rows('id', 'match', 'respond', 'probability', 'times', 'hits'), ...parts('id', 'match', 'respond') },
 } as const satisfies Record<string, ResourceView>;
 

@@ -37,3 +37,56 @@ export function redactJson(value: unknown): unknown {
   }
   return out;
 }
+
+/** Flags whose value is a secret: a webhook key, a bearer token, a client secret given on the line. */
+const SECRET_FLAGS = new Set(['--key', '--previous-key', '--control-token', '--client-secret', '--token', '--password', '--auth-key']);
+/** Flags whose value is a header line (`Name: value`), redacted as the trace redacts headers. */
+const HEADER_FLAGS = new Set(['-H', '--header']);
+
+/**
+ * A command line (the words after `fleetctl`) with every secret replaced: the value of a secret flag, a secret
+ * header given with -H, a `field=value` whose field holds secrets (`-f auth_key=...`), the word after a secret
+ * setting's name (`config set client_secret VALUE`), and the secret members of a JSON argument.
+ */
+export function redactCommandLine(words: readonly string[]): string[] {
+  const out: string[] = [];
+  let next: ((word: string) => string) | undefined;
+  for (const word of words) {
+    if (next) {
+      out.push(next(word));
+      next = undefined;
+      continue;
+    }
+    const [flag, inline] = splitFlag(word);
+    const valueRedaction = SECRET_FLAGS.has(flag) ? () => REDACTED : HEADER_FLAGS.has(flag) ? redactHeaderLine : undefined;
+    if (valueRedaction && inline !== undefined) out.push(`${flag}=${valueRedaction(inline)}`);
+    else if (valueRedaction) (out.push(word), (next = valueRedaction));
+    else if (SECRET_FIELDS.has(word)) (out.push(word), (next = () => REDACTED));
+    else out.push(redactWord(word));
+  }
+  return out;
+}
+
+function splitFlag(word: string): [string, string | undefined] {
+  const at = word.startsWith('--') ? word.indexOf('=') : -1;
+  return at < 0 ? [word, undefined] : [word.slice(0, at), word.slice(at + 1)];
+}
+
+function redactHeaderLine(line: string): string {
+  const at = line.indexOf(':');
+  if (at < 0) return line;
+  const name = line.slice(0, at).trim();
+  return `${name}: ${redactHeaders({ [name]: line.slice(at + 1).trim() })[name]}`;
+}
+
+/** `auth_key=...` (a field of `fleetctl api`), or a JSON body given inline. */
+function redactWord(word: string): string {
+  const field = /^([A-Za-z_][\w.]*)(:?=)/.exec(word);
+  if (field && SECRET_FIELDS.has(field[1]!.split('.').pop()!)) return `${field[1]}${field[2]}${REDACTED}`;
+  if (!/^\s*[[{]/.test(word)) return word;
+  try {
+    return JSON.stringify(redactJson(JSON.parse(word)));
+  } catch {
+    return word;
+  }
+}

@@ -15,6 +15,7 @@ import type { Settings } from '../../src/config/settings.js';
 import type { Deps } from '../../src/factory.js';
 import type { TokenSource } from '../../src/auth/tokens.js';
 import { memoryConfigStore } from '../../src/config/store.js';
+import { createLedger } from '../../src/ledger/recorder.js';
 import { bundledDocument, type OpenApiDoc } from '../../src/api/served-document.js';
 import { composeDocument } from '../../src/openapi/document-shapes.js';
 import { registerFake } from '../support/fakes.js';
@@ -61,6 +62,8 @@ export interface FakeDeps {
   deps: Deps;
   io: TestIOStreams;
   sent: SentRequest[];
+  /** The audit ledger's lines, once deps.ledger().flush() has written them. */
+  ledgerLines: string[];
   prompts: string[];
   /** The lists search and checkbox prompts showed, in order. */
   shown: ShownList[];
@@ -158,9 +161,13 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     scopes: none,
     organization_id: opts.organizationId ? { value: opts.organizationId, source: 'environment' } : none,
     ca_file: none,
+    ledger_file: none,
     client_secret_command: none,
   };
   const store = memoryConfigStore();
+  // the ledger's lines, as it would append them (written when the test calls deps.ledger().flush())
+  const ledgerLines: string[] = [];
+  const ledger = createLedger({ env: {}, clock, configDir: () => '/nonexistent/fleetctl-test', settings: async () => settings, warn: (line) => io.warn(line), argv: [], append: async (_file, line) => void ledgerLines.push(line) });
   const deps: Deps = {
     io,
     env: opts.env ?? {},
@@ -182,6 +189,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     api: async () => api,
     servedDocument: async () => (opts.servedDocument ? { document: await composeDocument(opts.servedDocument), source: 'served' } : { document: await bundledDocument(), source: 'bundled' }),
     servedDocumentAtHand: () => false,
+    ledger: () => ledger,
     onCleanup: () => undefined,
     cleanup: async () => undefined,
     // The fake's settings are fixed: a derived view differs only in the signal its requests follow.
@@ -191,6 +199,7 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     deps,
     io,
     sent: transport.sent,
+    ledgerLines,
     prompts,
     shown,
     assertAllAnswered: () => transport.assertAllAnswered(),

@@ -90,6 +90,7 @@ describe('through the CLI', () => {
         'scopes\t\t',
         'organization_id\t\t',
         'ca_file\t\t',
+        'ledger_file\t\t',
         '',
       ].join('\n'),
     );

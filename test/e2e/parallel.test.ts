@@ -59,6 +59,9 @@ describe('many processes at once', () => {
     const saved = JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8')) as { profiles: Record<string, { base_url: string }>; tokens: object };
     for (let i = 0; i < WRITERS; i++) expect(saved.profiles[`p${i}`]).toEqual({ base_url: `https://p${i}.example.com` });
     expect(Object.keys(saved.tokens).length).toBeGreaterThanOrEqual(1);
+    // each writer's line in the audit ledger, whole, once (the token fetches change nothing of the service's)
+    const ledger = readFileSync(path.join(configDir, 'ledger.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { command: string; targets: { target: string }[] });
+    expect(ledger.map((entry) => `${entry.command}: ${entry.targets[0]!.target}`).sort()).toEqual(Array.from({ length: WRITERS }, (_, i) => `config set: profile p${i} base_url`).sort());
     expect(leftovers(configDir)).toEqual([]);
   }, 180_000);
 

@@ -85,6 +85,7 @@ const HERE: Record<string, Here> = {
     // the file of the installation day: two devices, each back onto the vehicle it is on
     given: "fleetctl devices list --limit 2 --columns hardware_id,vehicle_id -o csv | sed '1s/.*/device,vehicle_id/' > installs.csv",
   },
+  'The audit ledger: `fleetctl history`': { given: 'fleetctl devices reboot HW-000001 --yes --idempotency-key readme-ledger' },
   Aliases: {},
   // the README's script, saved where the section says, first on PATH; a pipe fails when the extension does
   Extensions: { given: `set -o pipefail\n${savedExampleExtension()}` },

@@ -8,7 +8,7 @@ import { API_METHODS, apiRequestOptions, type RawApiFlags } from './request.js';
 import { completeValues } from '../../completion/values.js';
 import { apiListRun, apiRun } from './run.js';
 
-type ApiDeps = Pick<Deps, 'api' | 'output' | 'io' | 'transport' | 'clock' | 'configDir' | 'settings' | 'globals' | 'signal'>;
+type ApiDeps = Pick<Deps, 'api' | 'output' | 'io' | 'transport' | 'clock' | 'configDir' | 'settings' | 'globals' | 'signal' | 'ledger'>;
 
 const FIRST_DRIVER = '$(fleetctl --sandbox drivers list --limit 1 --columns id -o csv | tail -n 1)';
 

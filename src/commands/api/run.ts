@@ -1,5 +1,6 @@
 // Sends what `fleetctl api` was given to the operation the document says it is, and prints the answer.
 import type { Deps } from '../../factory.js';
+import { recordedChange } from '../../ledger/recorder.js';
 import { UsageError } from '../../errors.js';
 import { paginate, type Page } from '../../api/paginate.js';
 import { DEFAULT_LIMIT } from '../../shared/page-limits.js';
@@ -12,12 +13,14 @@ import type { Output } from '../../output/render.js';
 import { renderPages, type PagesSource } from '../shared/paging.js';
 import { API_METHODS, type ApiRequestOptions } from './request.js';
 
-type ApiRunDeps = Pick<Deps, 'api' | 'output' | 'io' | 'transport' | 'clock' | 'configDir' | 'settings' | 'globals' | 'signal'>;
+type ApiRunDeps = Pick<Deps, 'api' | 'output' | 'io' | 'transport' | 'clock' | 'configDir' | 'settings' | 'globals' | 'signal' | 'ledger'>;
 
 export interface ApiRunOptions {
   request: ApiRequestOptions;
   refresh: boolean;
 }
+
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export async function apiRun(deps: ApiRunDeps, opts: ApiRunOptions): Promise<void> {
   const { request } = opts;
@@ -28,7 +31,11 @@ export async function apiRun(deps: ApiRunDeps, opts: ApiRunOptions): Promise<voi
   const call = { method: request.method, path: request.path, scope: op.scope, headers: request.headers, body, signal: deps.signal };
   const output = outputOf(deps);
   if (!request.paginate) {
-    const answer = await api.request({ ...call, query: request.query });
+    const send = () => api.request({ ...call, query: request.query });
+    // what may change the service (anything but GET, HEAD, OPTIONS) is recorded in the ledger, by operation and path
+    const key = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'idempotency-key')?.[1];
+    const change = { command: 'api', target: `${request.method} ${request.path}`, outcome: 'answered', ...(key === undefined ? {} : { idempotencyKey: key }) };
+    const answer = READ_ONLY_METHODS.has(request.method) ? await send() : await recordedChange(deps.ledger(), change, send);
     if (answer.body !== undefined) await output.object(answer.body);
     else deps.io.info(`HTTP ${answer.status}, no content.`);
     return;

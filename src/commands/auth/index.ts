@@ -1,6 +1,7 @@
 // auth login|status|token|logout.
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { recordedChange } from '../../ledger/recorder.js';
 import { UsageError } from '../../errors.js';
 import { resolveSettings, type Settings } from '../../config/settings.js';
 import { PROFILE_KEYS, type Profile } from '../../config/store.js';
@@ -96,14 +97,14 @@ export function newAuthCommand(deps: Deps): Command {
     let inFile = false;
     const markedInKeychain = store.read().profiles[profile]?.client_secret_store === 'keychain';
     const inKeychain = await deps.keychain().delete(profile).catch((error: Error) => error);
-    await store.update((data) => {
+    await recordedChange(deps.ledger(), { command: 'auth logout', target: `profile ${profile}`, outcome: 'logged_out' }, () => store.update((data) => {
       dropped = dropProfileTokens(data.tokens, profile);
       inFile = data.profiles[profile]?.client_secret !== undefined;
       if (data.profiles[profile]) {
         delete data.profiles[profile].client_secret;
         delete data.profiles[profile].client_secret_store;
       }
-    });
+    }));
     const removed = [inKeychain === true && 'from the system keychain', inFile && `from ${store.path}`].filter(Boolean);
     const secret = removed.length > 0 ? `the client secret removed ${removed.join(' and ')}` : 'no client secret was stored';
     deps.io.info(`Logged out of profile "${profile}": ${dropped} cached token(s) dropped, ${secret}.`);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { recordedChange } from '../../ledger/recorder.js';
 import { retryPolicy } from '../../config/global-flags.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { forgetDraft, readDraft, saveDraft } from './login-draft.js';
@@ -23,7 +24,7 @@ export interface LoginFlags {
   organizationId?: string;
 }
 
-type LoginDeps = Pick<Deps, 'config' | 'io' | 'env' | 'globals' | 'prompter' | 'transport' | 'output' | 'clock' | 'signal' | 'keychain' | 'configDir' | 'debug'>;
+type LoginDeps = Pick<Deps, 'config' | 'io' | 'env' | 'globals' | 'prompter' | 'transport' | 'output' | 'clock' | 'signal' | 'keychain' | 'configDir' | 'debug' | 'ledger'>;
 
 export function newAuthLoginCommand(deps: LoginDeps): Command {
   const command = new Command('login')
@@ -106,7 +107,8 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
   // the token login obtained is cached for each scope it carries: `auth status` shows it, the next command uses it
   const owner = tokenOwner({ profile, issuer: authUrl, clientId, clientSecret: clientSecret! });
   const cached = verified.token ? grantedScopes(verified.token, scopes).map((scope) => [tokenCacheKey({ ...owner, scope }), cachedTokenFrom(verified.token!, scope, asked, deps.clock.now())] as const) : [];
-  await store.update((data) => {
+  const saving = { command: 'auth login', target: `profile ${profile}`, outcome: 'logged_in' };
+  await recordedChange(deps.ledger(), saving, () => store.update((data) => {
     for (const [key, entry] of cached) data.tokens[key] = entry;
     const next = { ...data.profiles[profile], base_url: baseUrl, auth_url: authUrl, client_id: clientId };
     if (stored) {
@@ -120,7 +122,7 @@ export async function loginRun(deps: LoginDeps, flags: LoginFlags): Promise<void
     if (organizationId) next.organization_id = organizationId;
     data.profiles[profile] = next;
     data.current_profile ??= profile;
-  });
+  }));
   deps.io.info(`Logged in as client ${quoteInput(clientId)} at ${authUrl} (profile ${quoteInput(profile)}).${verified.note}`);
   if (stored?.where === 'keychain') deps.io.info(`The client secret is stored in the system keychain (service "${KEYCHAIN_SERVICE}", account "${profile}").`);
   else if (stored) warnPlainText(deps, store.path, deps.debug() ? stored.reason : undefined);

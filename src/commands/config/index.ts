@@ -9,10 +9,11 @@ import { completeValues } from '../../completion/values.js';
 import { requireNonEmpty, requireUuid } from '../shared/validate.js';
 import { displayValue, requireProfileKey } from './keys.js';
 import { readAll } from '../../io/read-input.js';
+import { recordedChange } from '../../ledger/recorder.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import path from 'node:path';
 
-type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals' | 'signal'>;
+type ConfigDeps = Pick<Deps, 'config' | 'output' | 'io' | 'env' | 'globals' | 'signal' | 'ledger'>;
 
 export function newConfigCommand(deps: ConfigDeps): Command {
   const config = new Command('config').description('Profiles and settings (base_url, auth_url, client_id, client_secret, scopes, organization_id, ca_file)');
@@ -68,10 +69,13 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     const store = await deps.config();
     const profile = selectedProfile(deps.globals(), deps.env, store.read()).value;
     let created = false;
-    await store.update((data) => {
-      created = data.profiles[profile] === undefined;
-      data.profiles[profile] = { ...data.profiles[profile], [key]: value };
-    });
+    // the ledger names the setting, never its value (a secret, or a command that prints one)
+    await recordedChange(deps.ledger(), { command: 'config set', target: `profile ${profile} ${key}`, outcome: 'set' }, () =>
+      store.update((data) => {
+        created = data.profiles[profile] === undefined;
+        data.profiles[profile] = { ...data.profiles[profile], [key]: value };
+      }),
+    );
     deps.io.info(`Set ${key} for ${created && profile !== DEFAULT_PROFILE ? 'the new ' : ''}profile "${profile}".`);
   });
 
@@ -82,9 +86,11 @@ export function newConfigCommand(deps: ConfigDeps): Command {
     const key = requireProfileKey(rawKey);
     const store = await deps.config();
     const profile = selectedProfile(deps.globals(), deps.env, store.read()).value;
-    await store.update((data) => {
-      if (data.profiles[profile]) delete data.profiles[profile][key];
-    });
+    await recordedChange(deps.ledger(), { command: 'config unset', target: `profile ${profile} ${key}`, outcome: 'unset' }, () =>
+      store.update((data) => {
+        if (data.profiles[profile]) delete data.profiles[profile][key];
+      }),
+    );
     deps.io.info(`Unset ${key} for profile "${profile}".`);
   });
 

@@ -7,6 +7,7 @@ import { confirmOrRequireYes, requireYesUnlessInteractive } from '../../io/promp
 import { scopeFor } from '../../openapi/operations.js';
 import { resumeLine } from '../../bulk/resume-line.js';
 import { BULK_MAX_RETRIES, runPipeline } from '../../bulk/pipeline.js';
+import { stopReason } from '../../ledger/entry.js';
 import { planWaves } from '../../bulk/waves.js';
 import type { BulkDeps } from '../../bulk/run.js';
 import { sampleOf } from '../../bulk/capability.js';
@@ -59,6 +60,8 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Assign
   const results = new Map<string, AssignmentResult>();
   let failed = 0;
   let view: RunView | undefined;
+  // a dry run changes nothing: no line in the ledger
+  const ledger = opts.dryRun ? undefined : deps.ledger();
   try {
     await runPipeline<AssignmentOutcome>({
       api: await deps.api(), minRetries: deps.globals().maxRetries === undefined ? BULK_MAX_RETRIES : 0, clock: deps.clock, signal: deps.interruptSignal,
@@ -66,9 +69,11 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Assign
       // a dry run changes nothing, and keeps no journal
       journal: opts.dryRun ? undefined : (plan.journal ?? { configDir: deps.configDir(), given: opts.journal, header: assignmentRunHeader(opts.command, plan, deps.clock.now()) }),
       task: (api, device, signal) => assignmentAttempt(api, { device, vehicle: plan.vehicles[device] }, opts.command, { dryRun: opts.dryRun, signal, vehicleMember }),
-      succeeded: (r) => SUCCESS.has(r.status), repeatable: false, concurrency: opts.concurrency ?? null, plan: planWaves(plan.targets.length, {}, { wait: false }),
+      succeeded: (r) => SUCCESS.has(r.status), repeatable: false, concurrency: opts.concurrency ?? null, plan: planWaves(plan.targets.length, {}, { wait: false }), ledger,
     }, {
       started: async ({ journal }) => {
+        // recorded once its journal is written (before that, nothing was sent)
+        ledger?.record({ command: `devices ${opts.command}`, runId: plan.runId });
         if (journal) plan.journal = journal;
         if (journal) deps.io.info(runStartLine(plan.runId, what(pending.length), earlier.size > 0 ? plan.targets.length - pending.length : undefined, journal.file));
         view = await startRunView(deps, { label: opts.dryRun ? `${opts.command} (dry run)` : opts.command, total: pending.length });
@@ -82,6 +87,7 @@ async function carryOut(deps: BulkDeps, opts: AssignmentRunOptions, plan: Assign
       },
     });
   } catch (error) {
+    ledger?.failed(stopReason(error, deps.interruptSignal));
     if (!view) throw error;
     await view.abandon();
     if (!opts.dryRun) deps.io.info(`Stopped after ${results.size} of ${pending.length} devices; ${resumeHint}`);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { recordedChange } from '../../ledger/recorder.js';
 import { operationView } from '../../output/columns.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
@@ -96,7 +97,9 @@ export async function devicesAssignRun(deps: DevicesAssignDeps, opts: DevicesAss
   const api = await deps.api();
   const device = await resolveDevice(api, opts.device);
   // checked against the service's document, which may name members fleetctl's own types do not know
-  const answer = await api.call('assignDevice', { pathParams: { id: device.id }, body: opts.body as RequestBody<'assignDevice'> });
+  const answer = await recordedChange(deps.ledger(), { command: 'devices assign', target: opts.device, outcome: 'assigned' }, () =>
+    api.call('assignDevice', { pathParams: { id: device.id }, body: opts.body as RequestBody<'assignDevice'> }),
+  );
   await deps.output().object(answer.body, operationView('assignDevice'));
   const named = opts.body[opts.vehicleMember];
   const vehicle = typeof named === 'string' ? ` to vehicle ${named}` : '';

@@ -22,6 +22,8 @@ import { capabilityLines, nothingSendableError, sampleOf, skippedSummaryLine, ty
 import { commandRunHeader, commandTask, pendingOf, prepareCommandRun, runKeyFor, type BulkCommandOptions, type BulkDeps, type BulkVerb, type Run } from '../../bulk/run.js';
 import { runStartLine, startRunView, type RunView } from '../shared/run-view.js';
 import { saySelected, targetSelection, type WhereDeps } from '../shared/where.js';
+import { quoteInput } from '../../shared/terminal-text.js';
+import { stopReason } from '../../ledger/entry.js';
 
 export async function bulkCommandRun(deps: BulkDeps & WhereDeps, verb: BulkVerb, given: BulkCommandOptions): Promise<void> {
   const selected = given.where === undefined ? undefined : await targetSelection(deps, given.where, given.source);
@@ -69,15 +71,18 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     const completed = pending.map((id) => run.journal!.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
     await deps.output().list(run.wait ? completed.map((r) => withWait(r, waits.get(r.hardware_id))) : completed, viewOf(run.wait ? 'deviceCommandWaitResult' : 'deviceCommandResult'));
   };
+  // a run is recorded once its journal is written (before that, nothing was sent)
+  const ledger = deps.ledger();
   let end: WavesDone;
   try {
     end = await runPipeline<DeviceCommandOutcome>({
       api: await deps.api(), minRetries: deps.globals().maxRetries === undefined ? BULK_MAX_RETRIES : 0, clock: deps.clock, signal: deps.interruptSignal,
       targets: run.targets, pending, journal: run.journal ?? { configDir: deps.configDir(), given: opts.journal, header: commandRunHeader(verb, run, deps.clock.now()) },
       task: commandTask(verb.command, runKeyFor(run)), succeeded: (r) => isSuccess(r.status), repeatable: true,
-      concurrency: run.settings.concurrency, plan: run.plan, wait: run.wait,
+      concurrency: run.settings.concurrency, plan: run.plan, wait: run.wait, ledger,
     }, {
       started: async ({ journal, rewatched }) => {
+        ledger.record({ command: `devices ${verb.name}`, runId: run.runId });
         run.journal = journal;
         const what = `${verb.name} of ${pending.length} device${pending.length === 1 ? '' : 's'}`;
         deps.io.info(runStartLine(run.runId, what, run.earlier.size > 0 ? run.targets.length - pending.length : undefined, journal!.file));
@@ -105,6 +110,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
       missingField: (id, field) => view!.warn(`the last-reported state of ${id} has no ${field}: pass the name of its report time with --report-time-field`),
     });
   } catch (error) {
+    ledger.failed(stopReason(error, deps.interruptSignal));
     if (!view || !tally) throw error; // the journal could not be started: nothing was sent
     await view.abandon();
     // interrupted (Ctrl-C, SIGTERM, a hang-up): -o json is still one valid document, of what was completed

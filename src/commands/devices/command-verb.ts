@@ -27,6 +27,7 @@ import { notBackError, withWait } from '../../bulk/wait-results.js';
 import { formatDuration } from '../../io/progress.js';
 import { addWaveOptions, DEFAULT_WAIT_TIMEOUT_MS, waitFrom, waveOptionsFrom, type WaitFlags, type WaveFlags } from './wave-flags.js';
 import { acceptanceWith } from '../../records/acceptance.js';
+import { stopReason } from '../../ledger/entry.js';
 
 export interface DeviceCommandVerb extends BulkVerb {
   operationId: OperationId;
@@ -60,7 +61,7 @@ export interface DeviceCommandOptions {
   wait?: WaitFlags;
 }
 
-export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'servedDocument' | 'clock'>;
+export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'servedDocument' | 'clock' | 'ledger'>;
 
 export type DeviceCommandVerbDeps = DeviceCommandDeps & BulkDeps & WhereDeps;
 
@@ -273,11 +274,13 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
   let outcome: DeviceCommandOutcome | undefined;
   let waited: WaitOutcome | undefined;
   const id = opts.hardwareId;
+  const ledger = deps.ledger();
+  ledger.record({ command: `devices ${verb.name}` });
   // the client's own retries (no more for one device than for any other request), made by the pipeline
   await runPipeline<DeviceCommandOutcome>(
     {
       api, minRetries: 0, clock: deps.clock, signal: deps.signal, targets: [id], pending: [id], task: commandTask(verb.command, () => key),
-      succeeded: (r) => isSuccess(r.status), repeatable: true, concurrency: 1, plan: planWaves(1, {}, { wait: wait !== undefined }), wait,
+      succeeded: (r) => isSuccess(r.status), repeatable: true, concurrency: 1, plan: planWaves(1, {}, { wait: wait !== undefined }), wait, ledger,
     },
     {
       say: (line) => deps.io.info(line),
@@ -290,7 +293,11 @@ export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceComm
       waited: (_result, seen) => (waited = seen),
       missingField: (_id, name) => deps.io.warn(`the last-reported state of ${id} has no ${name}: pass the name of its report time with --report-time-field`),
     },
-  );
+  ).catch((error: unknown) => {
+    // interrupted while the request was out: the line says so, with no outcome for the device
+    ledger.failed(stopReason(error, deps.signal));
+    throw error;
+  });
   if (!outcome || !isSuccess(outcome.result.status)) {
     // a 429, 5xx or lost answer may still have reached the device: only the same key retries it safely
     if (generated && outcome?.result.status === 'failed') {

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { recordedChange } from '../../ledger/recorder.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
 import { safeText } from '../../shared/terminal-text.js';
 import { describeVerb } from '../shared/help.js';
@@ -61,6 +62,6 @@ export async function devicesUnassignRun(deps: DevicesUnassignDeps, opts: Device
   const api = await deps.api();
   const device = await resolveDevice(api, opts.device);
   // spec: 204 whether or not it was assigned
-  await api.call('unassignDevice', { pathParams: { id: device.id } });
+  await recordedChange(deps.ledger(), { command: 'devices unassign', target: opts.device, outcome: 'unassigned' }, () => api.call('unassignDevice', { pathParams: { id: device.id } }));
   deps.io.info(`Device ${device.label} is not assigned to any vehicle.`);
 }

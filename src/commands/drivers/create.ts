@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { recordedChange } from '../../ledger/recorder.js';
 import { operationView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { headerValue } from '../../api/problem.js';
@@ -17,7 +18,7 @@ export interface DriversCreateOptions {
   body: DriverBody;
 }
 
-type DriversCreateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'settings' | 'signal' | 'servedDocument'>;
+type DriversCreateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'settings' | 'signal' | 'servedDocument' | 'ledger'>;
 
 const FIRST_FLEET = '$(fleetctl --sandbox fleets list --limit 1 --columns id -o csv | tail -n 1)';
 const QUESTIONS: Record<string, string> = {
@@ -112,10 +113,11 @@ async function completeRequired(deps: Pick<Deps, 'io' | 'prompter'>, rules: Body
   );
 }
 
-export async function driversCreateRun(deps: Pick<Deps, 'api' | 'output' | 'io'>, opts: DriversCreateOptions): Promise<void> {
+export async function driversCreateRun(deps: Pick<Deps, 'api' | 'output' | 'io' | 'ledger'>, opts: DriversCreateOptions): Promise<void> {
   const api = await deps.api();
   // checked against the service's document, which may name members fleetctl's own types do not know
-  const answer = await api.call('createDriver', { body: opts.body as RequestBody<'createDriver'> });
+  const change = { command: 'drivers create', target: '(new driver)', outcome: 'created', targetIn: (answer: { body: unknown }) => records.driver.idOf(answer.body) };
+  const answer = await recordedChange(deps.ledger(), change, () => api.call('createDriver', { body: opts.body as RequestBody<'createDriver'> }));
   await deps.output().object(answer.body, operationView('createDriver'));
   const location = headerValue(answer.headers.location);
   if (location) deps.io.info(`Location: ${location}`);

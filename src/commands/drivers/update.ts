@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
+import { recordedChange } from '../../ledger/recorder.js';
 import { operationView } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { describeVerb } from '../shared/help.js';
@@ -17,7 +18,7 @@ export interface DriversUpdateOptions {
   body: DriverBody;
 }
 
-type DriversUpdateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'servedDocument'>;
+type DriversUpdateDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' | 'signal' | 'servedDocument' | 'ledger'>;
 
 const FIRST_DRIVER = '$(fleetctl --sandbox drivers list --limit 1 --columns id -o csv | tail -n 1)';
 
@@ -53,6 +54,8 @@ export function newDriversUpdateCommand(deps: DriversUpdateDeps, run = driversUp
 export async function driversUpdateRun(deps: DriversUpdateDeps, opts: DriversUpdateOptions): Promise<void> {
   const api = await deps.api();
   // checked against the service's document, which may name members fleetctl's own types do not know
-  const answer = await api.call('updateDriver', { pathParams: { id: opts.id }, body: opts.body as RequestBody<'updateDriver'> });
+  const answer = await recordedChange(deps.ledger(), { command: 'drivers update', target: opts.id, outcome: 'updated' }, () =>
+    api.call('updateDriver', { pathParams: { id: opts.id }, body: opts.body as RequestBody<'updateDriver'> }),
+  );
   await deps.output().object(answer.body, operationView('updateDriver'));
 }

@@ -4,12 +4,15 @@
 // Requests and answers are typed by the control document (control.gen.ts): an operation it lacks, a parameter or a
 // body member it does not declare fails to compile.
 import type { Deps } from '../../factory.js';
+import { recordedChange, type Ledger } from '../../ledger/recorder.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { CONTROL_OPERATIONS, type operations } from '../../openapi/control.gen.js';
 
 export type ControlDeps = Pick<Deps, 'settings' | 'transport'> & {
   /** The control token to present, if the user gave one. */
   controlToken?: () => string | undefined;
+  /** The audit ledger a change of the sandbox (a fault added or cleared, events emitted) is recorded in. */
+  ledger?: () => Pick<Ledger, 'record'>;
 };
 
 export const CONTROL_TOKEN_VARIABLE = 'FLEETCTL_SANDBOX_CONTROL_TOKEN';
@@ -36,12 +39,23 @@ export interface ControlAnswer<Body> {
   baseUrl: string;
 }
 
-/** Sends a control request; a non-2xx answer throws (the problem as an ApiError, or "no sandbox there"). */
+/**
+ * Sends a control request; a non-2xx answer throws (the problem as an ApiError, or "no sandbox there"). A request
+ * that changes the sandbox goes to the audit ledger, named by its operation.
+ */
 export async function callSandbox<Id extends ControlOperationId>(
   deps: ControlDeps,
   operationId: Id,
   request: ControlRequest<Id> = {},
 ): Promise<ControlAnswer<ControlResponseBody<Id>>> {
+  const { method } = CONTROL_OPERATIONS[operationId];
+  const send = () => sendControl(deps, operationId, request);
+  if (method === 'GET' || !deps.ledger) return send();
+  const change = { command: `sandbox ${operationId}`, target: `${method} ${controlPath(operationId, request).split('?')[0]}`, outcome: 'answered' };
+  return recordedChange(deps.ledger(), change, send);
+}
+
+async function sendControl<Id extends ControlOperationId>(deps: ControlDeps, operationId: Id, request: ControlRequest<Id>): Promise<ControlAnswer<ControlResponseBody<Id>>> {
   const { method } = CONTROL_OPERATIONS[operationId];
   const path = controlPath(operationId, request);
   const { body } = request;

@@ -24,7 +24,7 @@ export interface WebhookApplyOptions extends Target {
   yes?: boolean;
 }
 
-type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter' | 'signal'>;
+type WebhookApplyDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter' | 'signal' | 'ledger'>;
 
 /** --if-match no longer names the configuration: nothing was changed (exit 6, like a 412). */
 export class StaleEtagError extends FleetctlError {
@@ -64,7 +64,7 @@ export function newWebhookApplyCommand(deps: WebhookApplyDeps, run = webhookAppl
 }
 
 export async function webhookApplyRun(deps: WebhookApplyDeps, opts: WebhookApplyOptions): Promise<void> {
-  const client = await webhookClient(deps, opts.organizationId);
+  const client = await webhookClient(deps, opts.organizationId, 'webhook-config apply');
   const org = client.organizationId;
   const current = await client.readIfExists();
   settleUnmanaged(opts.unmanaged ?? [], current?.config, opts.source, deps.io);

@@ -9,6 +9,7 @@ import type { ApiClient, ApiResponse } from '../../api/client.js';
 import { headerValue } from '../../api/problem.js';
 import { MAX_TOPICS, type TopicType } from '../../webhooks/index.js';
 import { issuedAuthKeyOf, webhookConfigOf, type WebhookConfig, type WebhookTopic } from '../../records/webhook-config.js';
+import { recordedChange, type Ledger } from '../../ledger/recorder.js';
 
 export type { WebhookConfig, WebhookTopic } from '../../records/webhook-config.js';
 
@@ -27,10 +28,17 @@ export interface Precondition {
 // spec: "Propagation takes up to 60 seconds" (PATCH, DELETE, key rotation)
 export const PROPAGATION_SECONDS = 60;
 
+/** The audit ledger a command's mutations are recorded in, under the command's name. */
+export interface LedgerOfChanges {
+  ledger: Pick<Ledger, 'record'>;
+  command: string;
+}
+
 export class WebhookConfigClient {
   constructor(
     private readonly api: ApiClient,
     readonly organizationId: string,
+    private readonly ledger?: LedgerOfChanges,
   ) {}
 
   async read(): Promise<Versioned> {
@@ -59,22 +67,22 @@ export class WebhookConfigClient {
 
   /** spec: the first PUT omits If-Match and must be disabled (422 webhook.initial_activation_forbidden). */
   async create(topics: WebhookTopic[]): Promise<Versioned> {
-    await this.run(undefined, 'create', () => this.api.call('replaceWebhookConfig', { pathParams: this.path(), body: { is_enabled: false, topics } }));
+    await this.recorded('created', undefined, () => this.run(undefined, 'create', () => this.api.call('replaceWebhookConfig', { pathParams: this.path(), body: { is_enabled: false, topics } })));
     return this.read();
   }
 
   async replace(body: { is_enabled: boolean; topics: WebhookTopic[] }, pre: Precondition): Promise<Versioned> {
-    return this.mutateAndRead(pre, undefined, (headers) => this.api.call('replaceWebhookConfig', { pathParams: this.path(), body, headers }));
+    return this.mutateAndRead(pre, 'replaced', undefined, (headers) => this.api.call('replaceWebhookConfig', { pathParams: this.path(), body, headers }));
   }
 
   async setEnabled(enabled: boolean, pre: Precondition): Promise<Versioned> {
     const body = { is_enabled: enabled };
-    return this.mutateAndRead(pre, undefined, (headers) => this.api.call('updateWebhookConfig', { pathParams: this.path(), body, headers }));
+    return this.mutateAndRead(pre, enabled ? 'enabled' : 'disabled', undefined, (headers) => this.api.call('updateWebhookConfig', { pathParams: this.path(), body, headers }));
   }
 
   /** Nothing is read after: a configuration that no longer exists has no ETag. */
   async remove(pre: Precondition): Promise<void> {
-    await this.mutate(pre, undefined, (headers) => this.api.call('deleteWebhookConfig', { pathParams: this.path(), headers }));
+    await this.mutate(pre, 'deleted', undefined, (headers) => this.api.call('deleteWebhookConfig', { pathParams: this.path(), headers }));
   }
 
   /**
@@ -82,7 +90,8 @@ export class WebhookConfigClient {
    * never loses a key the service shows only once.
    */
   async regenerateKey(pre: Precondition): Promise<{ authKey: string }> {
-    const answer = await this.mutate(pre, undefined, (headers) => this.api.call('regenerateWebhookAuthKey', { pathParams: this.path(), headers }));
+    // the ledger records that the key changed, never the key (the answer is not handed to it)
+    const answer = await this.mutate(pre, 'key_regenerated', undefined, (headers) => this.api.call('regenerateWebhookAuthKey', { pathParams: this.path(), headers }));
     const authKey = issuedAuthKeyOf(answer.body);
     if (authKey === undefined) throw new Error('the service answered the key rotation without an auth_key');
     return { authKey };
@@ -90,23 +99,33 @@ export class WebhookConfigClient {
 
   async upsertTopic(type: TopicType, topic: { is_enabled: boolean; delivery: { url: string } }, pre: Precondition): Promise<Versioned> {
     const pathParams = { ...this.path(), topicType: type };
-    return this.mutateAndRead(pre, type, (headers) => this.api.call('upsertWebhookTopic', { pathParams, body: topic, headers }));
+    return this.mutateAndRead(pre, 'topic_set', type, (headers) => this.api.call('upsertWebhookTopic', { pathParams, body: topic, headers }));
   }
 
   async removeTopic(type: TopicType, pre: Precondition): Promise<Versioned> {
     const pathParams = { ...this.path(), topicType: type };
-    return this.mutateAndRead(pre, type, (headers) => this.api.call('deleteWebhookTopic', { pathParams, headers }));
+    return this.mutateAndRead(pre, 'topic_removed', type, (headers) => this.api.call('deleteWebhookTopic', { pathParams, headers }));
   }
 
   /** A mutation, then the configuration as re-read: its ETag, not the mutation answer's, is the next If-Match. */
-  private async mutateAndRead(pre: Precondition, what: TopicType | undefined, call: (headers: Record<string, string>) => Promise<unknown>): Promise<Versioned> {
-    await this.mutate(pre, what, call);
+  private async mutateAndRead(pre: Precondition, outcome: string, what: TopicType | undefined, call: (headers: Record<string, string>) => Promise<unknown>): Promise<Versioned> {
+    await this.mutate(pre, outcome, what, call);
     return this.read();
   }
 
-  /** A mutation sent with the precondition's If-Match; `what` is the topic it is about, for the hints. */
-  private mutate<T>(pre: Precondition, what: TopicType | undefined, call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
-    return this.run(pre, what, () => call({ 'if-match': pre.etag }));
+  /**
+   * A mutation sent with the precondition's If-Match; `what` is the topic it is about, for the hints; `outcome`
+   * what the ledger says of it once it succeeded.
+   */
+  private mutate<T>(pre: Precondition, outcome: string, what: TopicType | undefined, call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+    return this.recorded(outcome, what, () => this.run(pre, what, () => call({ 'if-match': pre.etag })));
+  }
+
+  /** The organization's configuration (or one topic of it) as the ledger names the target. */
+  private recorded<T>(outcome: string, topic: TopicType | undefined, work: () => Promise<T>): Promise<T> {
+    if (!this.ledger) return work();
+    const target = `organization ${this.organizationId}${topic ? ` topic ${topic}` : ''}`;
+    return recordedChange(this.ledger.ledger, { command: this.ledger.command, target, outcome }, work);
   }
 
   private path(): { organizationId: string } {

@@ -49,7 +49,7 @@ export function newWebhookCreateCommand(deps: WebhookDeps, run = webhookCreateRu
 }
 
 export async function webhookCreateRun(deps: WebhookDeps, opts: WebhookCreateOptions): Promise<void> {
-  const client = await webhookClient(deps, opts.organizationId);
+  const client = await webhookClient(deps, opts.organizationId, 'webhook-config create');
   // the configuration as re-read after the mutation (spec: re-read for the new ETag)
   await showConfig(deps.output(), await client.create(opts.topics.map((type) => ({ type, is_enabled: true, delivery: { url: opts.url } }))));
   const org = client.organizationId;

@@ -9,7 +9,7 @@ export interface WebhookDeleteOptions extends Target {
   yes: boolean;
 }
 
-type WebhookDeleteDeps = Pick<Deps, 'api' | 'settings' | 'io' | 'prompter'>;
+type WebhookDeleteDeps = Pick<Deps, 'api' | 'settings' | 'io' | 'prompter' | 'ledger'>;
 
 export function newWebhookDeleteCommand(deps: WebhookDeleteDeps, run = webhookDeleteRun): Command {
   const command = new Command('delete').description('Delete the webhook configuration of an organization (asks first unless --yes)').option('-y, --yes', 'do not ask for confirmation');
@@ -31,7 +31,7 @@ export function newWebhookDeleteCommand(deps: WebhookDeleteDeps, run = webhookDe
 }
 
 export async function webhookDeleteRun(deps: WebhookDeleteDeps, opts: WebhookDeleteOptions): Promise<void> {
-  const { client, pre } = await confirmedChange(deps, opts, 'webhook configuration not deleted', question);
+  const { client, pre } = await confirmedChange(deps, opts, 'webhook configuration not deleted', question, 'webhook-config delete');
   await client.remove(pre);
   deps.io.info(
     `Deleted the webhook configuration of organization ${client.organizationId}; deliveries may continue for up to ${PROPAGATION_SECONDS} s while the change propagates.`,

@@ -20,7 +20,7 @@ export interface WebhookDiffOptions {
   source: string;
 }
 
-type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter' | 'signal'>;
+type WebhookDiffDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter' | 'signal' | 'ledger'>;
 
 export function newWebhookDiffCommand(deps: WebhookDiffDeps, run = webhookDiffRun): Command {
   const command = new Command('diff')

@@ -13,7 +13,7 @@ export interface OrgFlags {
   ifMatch?: string;
 }
 
-export type WebhookDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter'>;
+export type WebhookDeps = Pick<Deps, 'api' | 'settings' | 'output' | 'io' | 'prompter' | 'ledger'>;
 
 /** The organization, and the ETag a change must still find (--if-match). */
 export interface Target {
@@ -48,9 +48,10 @@ export function parseIfMatch(value: string | undefined): string | undefined {
   return `"${etag}"`;
 }
 
-export async function webhookClient(deps: Pick<Deps, 'api' | 'settings' | 'io' | 'prompter'>, org: string | undefined): Promise<WebhookConfigClient> {
+/** The client of the organization's configuration; given the command's name, its changes go to the audit ledger. */
+export async function webhookClient(deps: Pick<Deps, 'api' | 'settings' | 'io' | 'prompter' | 'ledger'>, org: string | undefined, command?: string): Promise<WebhookConfigClient> {
   const organizationId = await resolveOrganization(deps, org);
-  return new WebhookConfigClient(await deps.api(), organizationId);
+  return new WebhookConfigClient(await deps.api(), organizationId, command === undefined ? undefined : { ledger: deps.ledger(), command });
 }
 
 /**
@@ -58,13 +59,14 @@ export async function webhookClient(deps: Pick<Deps, 'api' | 'settings' | 'io' |
  * question is put once the current configuration is read (a question of undefined: nothing to ask).
  */
 export async function confirmedChange(
-  deps: Pick<Deps, 'api' | 'settings' | 'io' | 'prompter'>,
+  deps: Pick<Deps, 'api' | 'settings' | 'io' | 'prompter' | 'ledger'>,
   opts: Target & { yes: boolean },
   refusal: string,
   question: (org: string, current: Versioned | undefined) => string | undefined,
+  command: string,
 ): Promise<{ client: WebhookConfigClient; pre: Precondition }> {
   requireYesUnlessInteractive(deps.io, { yes: opts.yes, refusal });
-  const client = await webhookClient(deps, opts.organizationId);
+  const client = await webhookClient(deps, opts.organizationId, command);
   const { pre, current } = await client.precondition(opts.ifMatch);
   const asked = question(client.organizationId, current);
   if (asked !== undefined) await confirmOrRequireYes(deps, { yes: opts.yes, question: asked, refusal });

@@ -36,7 +36,7 @@ export function newWebhookRegenerateKeyCommand(deps: WebhookDeps, run = webhookR
 }
 
 export async function webhookRegenerateKeyRun(deps: WebhookDeps, opts: WebhookRegenerateKeyOptions): Promise<void> {
-  const { client, pre } = await confirmedChange(deps, opts, 'webhook key not regenerated', question);
+  const { client, pre } = await confirmedChange(deps, opts, 'webhook key not regenerated', question, 'webhook-config regenerate-key');
   const { authKey } = await client.regenerateKey(pre);
   // the one place a key is ever written: stdout, so it can go straight to a file or secret store
   const output = deps.output();

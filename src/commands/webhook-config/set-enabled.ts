@@ -39,7 +39,7 @@ function newSetEnabledCommand(deps: WebhookDeps, run: typeof webhookSetEnabledRu
 }
 
 export async function webhookSetEnabledRun(deps: WebhookDeps, opts: WebhookSetEnabledOptions): Promise<void> {
-  const client = await webhookClient(deps, opts.organizationId);
+  const client = await webhookClient(deps, opts.organizationId, `webhook-config ${opts.enabled ? 'enable' : 'disable'}`);
   const state = opts.enabled ? 'enabled' : 'disabled';
   const { pre, current } = await client.precondition(opts.ifMatch);
   if (current && current.config.is_enabled === opts.enabled) {

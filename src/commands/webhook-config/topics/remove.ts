@@ -51,7 +51,7 @@ export function newWebhookTopicRemoveCommand(deps: WebhookDeps, run = webhookTop
 }
 
 export async function webhookTopicRemoveRun(deps: WebhookDeps, opts: WebhookTopicRemoveOptions): Promise<void> {
-  const { client, pre } = await confirmedChange(deps, opts, `${opts.type} topic not removed`, (org, current) => question(org, opts.type, current));
+  const { client, pre } = await confirmedChange(deps, opts, `${opts.type} topic not removed`, (org, current) => question(org, opts.type, current), 'webhook-config topics remove');
   await showConfig(deps.output(), await client.removeTopic(opts.type, pre));
   deps.io.info(`Removed the ${opts.type} topic; its deliveries stop within ${PROPAGATION_SECONDS} s while the change propagates.`);
 }

@@ -45,7 +45,7 @@ export function newWebhookTopicSetCommand(deps: WebhookDeps, run = webhookTopicS
 }
 
 export async function webhookTopicSetRun(deps: WebhookDeps, opts: WebhookTopicSetOptions): Promise<void> {
-  const client = await webhookClient(deps, opts.organizationId);
+  const client = await webhookClient(deps, opts.organizationId, 'webhook-config topics set');
   const { pre, current } = await client.precondition(opts.ifMatch);
   if (current) {
     // contract: the upsert replaces every topic of that type with this one
