@@ -119,7 +119,7 @@ _fleetctl_options() {
     "vehicles get") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "journeys") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "journeys list") echo "--all --auth-url --base-url --ca-file --columns --cursor --debug --fleet-id --from --hardware-id --help --insecure --jq --json --limit --max-items --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --since --slurp --sort --timeout --to --vehicle-id --version -V -o" ;;
-    "status") echo "--auth-url --base-url --ca-file --columns --debug --fail-if --fleet-id --help --insecure --jq --json --list --max-retries --max-retry-wait --no-color --no-input --organization-id --output --profile --report-time-field --sandbox --since --slurp --stale-after --timeout --version --where -V -o" ;;
+    "status") echo "--auth-url --base-url --ca-file --checkpoint --columns --debug --exit-on-breach --fail-if --fleet-id --help --insecure --jq --json --list --max-retries --max-retry-wait --no-color --no-input --on-breach --organization-id --output --profile --report-time-field --sandbox --since --slurp --stale-after --timeout --version --watch --where -V -o" ;;
     "selection") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
     "selection save") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version --where -V -o" ;;
     "selection list") echo "--auth-url --base-url --ca-file --columns --debug --help --insecure --jq --json --max-retries --max-retry-wait --no-color --no-input --output --profile --sandbox --slurp --timeout --version -V -o" ;;
@@ -229,9 +229,10 @@ _fleetctl_value() {
     "journeys list|--fleet-id") echo "lookup fleet-id" ;;
     "status|--fleet-id") echo "lookup fleet-id" ;;
     "status|--organization-id") echo "lookup organization-id" ;;
-    "status|--stale-after" | "status|--since" | "status|--report-time-field" | "status|--fail-if") echo "any" ;;
+    "status|--stale-after" | "status|--since" | "status|--report-time-field" | "status|--fail-if" | "status|--watch" | "status|--on-breach") echo "any" ;;
     "status|--where") echo "lookup where" ;;
     "status|--list") echo "words stale never reporting" ;;
+    "status|--checkpoint") echo "file" ;;
     "selection save|--where") echo "lookup where" ;;
     "organizations list|--limit" | "organizations list|--cursor" | "organizations list|--max-items" | "organizations list|--sort") echo "any" ;;
     "organizations descendants|--limit" | "organizations descendants|--cursor" | "organizations descendants|--max-items" | "organizations descendants|--sort") echo "any" ;;
