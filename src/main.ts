@@ -4,9 +4,10 @@ import { ApiError, CancelledError, DeclinedError, diskFullOf, ExitCode, Fleetctl
 import { OWNED_SIGNALS } from './io/signals.js';
 import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type Runtime } from './factory.js';
-import type { GlobalOptions } from './config/global-flags.js';
+import { debugBeforeParse, type GlobalOptions } from './config/global-flags.js';
 import type { SettingsOverride } from './config/settings.js';
 import { OUTPUT_FORMATS } from './output/formats.js';
+import { LOG_FORMATS } from './io/log-lines.js';
 import { addCommandGroups, BUILT_IN_COMMANDS, operandsIn } from './commands/index.js';
 import { aliasesFor, aliasesSection, aliasRanLine, expandedLine, type Aliases, type AliasRun } from './aliases/line.js';
 import { fitHelp, needsStoredProfile } from './commands/shared/help.js';
@@ -81,6 +82,7 @@ function rootCommand(deps: Deps, aliases: Aliases): Command {
     .option('--no-color', 'disable colour (also NO_COLOR, TERM=dumb, CI=true)')
     .option('--no-input', 'never prompt; fail when input is missing (also CI=true)')
     .option('--debug', 'trace HTTP requests on stderr, secrets redacted (env FLEETCTL_DEBUG=1)')
+    .addOption(new Option('--log-format <format>', 'stderr messages as text, or json: one object a line (env FLEETCTL_LOG_FORMAT)').choices(LOG_FORMATS))
     .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')
     .option('--max-retries <n>', 'retries for 429, 503 and connection failures (default 3)')
     .option('--max-retry-wait <seconds>', 'longest Retry-After to wait for (default 60)')
@@ -96,6 +98,7 @@ function rootCommand(deps: Deps, aliases: Aliases): Command {
     const g = program.opts<GlobalOptions>();
     deps.io.noColor = g.color === false;
     deps.io.noInput = g.input === false;
+    if (g.logFormat) deps.io.logFormat = g.logFormat;
     // a mistyped --profile or FLEETCTL_PROFILE is named before anything else is said (with --sandbox no profile is read)
     const named = !g.sandbox && needsStoredProfile(verb) ? namedProfile(g, deps.env) : undefined;
     if (named) requireStoredProfile(named.name, (await deps.config()).read(), named.by);
@@ -234,14 +237,6 @@ async function startEmbeddedSandbox(deps: Deps): Promise<SettingsOverride> {
   return embedded.startEmbeddedSandbox(deps);
 }
 
-// commander reads --debug with the global options, even after an unknown flag; only a failure while the program
-// is built comes earlier: then commander reads --debug alone.
-function debugBeforeParse(argv: string[]): boolean {
-  const early = new Command().option('--debug').allowUnknownOption().allowExcessArguments();
-  early.parseOptions(argv.slice(2));
-  return early.opts().debug === true;
-}
-
 function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: boolean): ExitCodeValue {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
@@ -255,7 +250,9 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
   if (error instanceof ApiError) {
     if (machine) {
       const problem = error.problem ?? { status: error.status, title: error.message };
-      deps.io.err.write(`${terminalSafeJson(error.resume ? { ...problem, resume: error.resume } : problem)}\n`);
+      const document = error.resume ? { ...problem, resume: error.resume } : problem;
+      if (deps.io.logFormat === 'json') deps.io.error(error.message, { problem: document });
+      else deps.io.err.write(`${terminalSafeJson(document)}\n`);
     } else {
       const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
       // the service's words, which may quote the request back at length: -o json has the whole problem

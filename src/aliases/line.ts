@@ -52,7 +52,7 @@ export function aliasRanLine(run: AliasRun): string {
 }
 
 /** The global flags a --shell alias passes on to the fleetctl its script runs, as the variables fleetctl reads. */
-const FLAGS_AS_ENV: Record<string, string> = { '--profile': 'FLEETCTL_PROFILE', '--base-url': 'FLEETCTL_BASE_URL', '--auth-url': 'FLEETCTL_AUTH_URL', '--ca-file': 'FLEETCTL_CA_FILE' };
+const FLAGS_AS_ENV: Record<string, string> = { '--profile': 'FLEETCTL_PROFILE', '--base-url': 'FLEETCTL_BASE_URL', '--auth-url': 'FLEETCTL_AUTH_URL', '--ca-file': 'FLEETCTL_CA_FILE', '--log-format': 'FLEETCTL_LOG_FORMAT' };
 const SWITCHES_AS_ENV: Record<string, [string, string]> = { '--debug': ['FLEETCTL_DEBUG', '1'], '--no-color': ['NO_COLOR', '1'] };
 
 /**

@@ -109,6 +109,21 @@ describe('status --watch against the sandbox', { timeout: 120_000 }, () => {
     expect(existsSync(checkpoint)).toBe(true);
   });
 
+  it('--log-format json: every line of stderr is one JSON object, the data alone on stdout', async () => {
+    const r = await h.cli(['--log-format', 'json', 'status', '--fleet-id', FLEET, '--watch', '1m', '--fail-if', 'never>0', '--on-breach', 'exit 3', '--exit-on-breach']);
+    expect(r.code, r.stderr).toBe(13);
+    const logged = r.stderr.trim().split('\n').map((line) => JSON.parse(line));
+    expect(logged.map((l) => [l.level, l.message.replace(/ \(.*$/, '')])).toEqual([
+      ['info', 'Watching 2 devices every 60 s'],
+      ['warn', '--on-breach command exited with 3'],
+      ['error', 'status: never>0 breached'],
+    ]);
+    expect(logged[0].devices).toEqual({ total: 2, reporting: expect.any(Number), stale: expect.any(Number), never_reported: 1, unknown: 0 });
+    expect(logged[1].on_breach).toEqual({ exit_status: 3, killed_by: null });
+    for (const l of logged) expect(Date.parse(l.time)).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/^2\S+Z  threshold never>0 breached: never_reported is 1, > 0\n$/);
+  });
+
   it('Ctrl-C during a request (the service holding its answer) is exit 130 at once too', async () => {
     const rule = { match: { operation_id: 'listDevices' }, respond: { delay_ms: 20_000 }, times: 1 };
     const added = await fetch(`${h.sandbox.baseUrl}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });

@@ -152,7 +152,7 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
       if (!isTransient(error)) throw error;
       failures++;
       waitMs = Math.max(backoffDelay(failures - 1, { baseDelayMs: opts.intervalMs, maxDelayMs: MAX_BACKOFF_MS, maxRetries: 0, maxRetryWaitMs: 0, jitter: true }), retryAfterMs(error));
-      deps.io.warn(`polling ${source.what} failed (${describeFailure(error)}); trying again in ${Math.ceil(waitMs / 1000)} s`);
+      deps.io.warn(`polling ${source.what} failed (${describeFailure(error)}); trying again in ${Math.ceil(waitMs / 1000)} s`, { failures, retry_in_s: Math.ceil(waitMs / 1000) });
     }
     // the window up to --until is read as soon as it is complete, however long the idle wait has grown
     if (until) waitMs = Math.min(waitMs, Math.max(0, until.ms + 1 - deps.clock.now().getTime()));

@@ -58,8 +58,9 @@ export async function runOnBreach(deps: Pick<Deps, 'io' | 'env' | 'signal'>, com
   try {
     const result = await runShellCommand(command, { input: `${JSON.stringify(report)}\n`, timeoutMs: ON_BREACH_TIMEOUT_MS, signal: deps.signal, env: deps.env });
     const failure = shellFailure(result, ON_BREACH_TIMEOUT_MS);
-    if (failure) deps.io.warn(`--on-breach command ${failure}`);
-    else deps.io.info('--on-breach command ran (exit 0).');
+    const fields = { on_breach: { exit_status: result.code, killed_by: result.killedBy } };
+    if (failure) deps.io.warn(`--on-breach command ${failure}`, fields);
+    else deps.io.info('--on-breach command ran (exit 0).', fields);
   } catch (error) {
     if (deps.signal.aborted) throw error;
     deps.io.warn(`--on-breach command could not run: ${(error as Error).message}`);

@@ -45,7 +45,7 @@ export async function watchStatus(deps: StatusDeps, opts: StatusOptions, watch: 
       if (!isTransient(error)) throw error;
       failures++;
       waitMs = Math.max(waitMs, retryAfterMs(error));
-      deps.io.warn(`status --watch: the report could not be read (${describeFailure(error)}); trying again in ${Math.ceil(waitMs / 1000)} s`);
+      deps.io.warn(`status --watch: the report could not be read (${describeFailure(error)}); trying again in ${Math.ceil(waitMs / 1000)} s`, { failures, retry_in_s: Math.ceil(waitMs / 1000) });
     }
     // each round starts an interval after the one before started; one that took longer is followed at once, no burst
     const wait = Math.max(0, started + waitMs - deps.clock.now().getTime());
@@ -79,7 +79,10 @@ async function round(deps: StatusDeps, opts: StatusOptions, watch: WatchOptions,
 function sayWatching(deps: StatusDeps, report: StatusReport, intervalMs: number): void {
   const d = report.devices;
   const counts = d.reporting === null ? `${d.unknown} of unknown freshness` : `${d.reporting} reporting, ${d.stale} stale, ${d.never_reported} never reported`;
-  deps.io.info(`Watching ${d.total} device${d.total === 1 ? '' : 's'} every ${intervalMs / 1000} s (${counts}); a line for each change; Ctrl-C to stop.`);
+  deps.io.info(`Watching ${d.total} device${d.total === 1 ? '' : 's'} every ${intervalMs / 1000} s (${counts}); a line for each change; Ctrl-C to stop.`, {
+    devices: { total: d.total, reporting: d.reporting, stale: d.stale, never_reported: d.never_reported, unknown: d.unknown },
+    interval_s: intervalMs / 1000,
+  });
   for (const note of [d.note, report.webhooks.state === 'unavailable' ? `webhooks: ${report.webhooks.note}` : null]) if (note) deps.io.warn(note);
 }
 
