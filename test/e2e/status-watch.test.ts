@@ -11,7 +11,7 @@ import { BIN, startHarness, type SandboxHarness } from './harness.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const FLEET = '5e1f0000-0000-4000-8000-00000000a7c1';
-const STALE_AFTER_S = 6;
+const STALE_AFTER_S = 10;
 const SCENARIO = {
   name: 'watched',
   device_reporting: { reboot_downtime_ms: 300, reboot_jitter_ms: 0, wake_up_report_ms: 300, never_back: [] },
