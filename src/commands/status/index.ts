@@ -62,7 +62,7 @@ export function newStatusCommand(deps: StatusDeps, run = statusRun): Command {
       { comment: 'the health of every device your credentials see', command: 'fleetctl status' },
       { comment: 'for monitoring: JSON, and exit 13 when a report time is unreadable or no device reported in a day', command: "fleetctl status -o json --stale-after 1d --fail-if 'unknown>0' --fail-if 'reporting<1'" },
       { comment: 'the stale devices, with their last report and its age, as NDJSON for a bulk verb', command: 'fleetctl --sandbox status --list stale -o ndjson' },
-      { comment: 'watch every minute: a line per change, a command run on breach (the report on its stdin), exit 13 then', command: "fleetctl --sandbox status --watch 1m --fail-if 'never>0' --on-breach 'cat > breach.json' --exit-on-breach || echo \"exit $?\"" },
+      { comment: 'watch every minute: a line per change, a command run on breach (the report on its stdin), exit 13 then', command: "fleetctl --sandbox status --watch 1m --fail-if 'never>0' --on-breach 'cat > breach.json' --exit-on-breach 2> watch.log || echo \"exit $?: $(tail -n 1 watch.log)\"" },
       { comment: 'one fleet, stale after two hours', command: 'fleetctl status --stale-after 2h --fleet-id $(fleetctl fleets list --limit 1 --columns id -o csv | tail -n 1)' },
     ],
   });
