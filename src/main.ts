@@ -5,13 +5,14 @@ import { OWNED_SIGNALS } from './io/signals.js';
 import { watchStdoutEnd } from './io/stdout-end.js';
 import { IOStreams } from './io/streams.js';
 import { createDeps, type Deps, type Runtime } from './factory.js';
-import type { GlobalOptions } from './config/global-flags.js';
+import { debugBeforeParse, type GlobalOptions } from './config/global-flags.js';
 import type { SettingsOverride } from './config/settings.js';
 import { OUTPUT_FORMATS } from './output/writers/registry.js';
 import { addCommandGroups } from './commands/index.js';
 import { aliasesSection, aliasRanLine, type Aliases, type AliasRun } from './aliases/line.js';
 import { extensionsSection, type ListedExtension } from './extensions/listing.js';
 import { readFirstWord } from './first-word.js';
+import { LOG_FORMATS, logsAsJson } from './io/log-lines.js';
 import { fitHelp, needsStoredProfile } from './commands/shared/help.js';
 import { setEpilogue } from './commands/shared/verb-record.js';
 import { namedProfile, requireStoredProfile } from './config/settings.js';
@@ -89,6 +90,7 @@ function rootCommand(deps: Deps): Command {
     .option('--no-color', 'disable colour (also NO_COLOR, TERM=dumb, CI=true)')
     .option('--no-input', 'never prompt; fail when input is missing (also CI=true)')
     .option('--debug', 'trace HTTP requests on stderr, secrets redacted (env FLEETCTL_DEBUG=1)')
+    .addOption(new Option('--log-format <format>', 'stderr messages as text, or json: one object a line (env FLEETCTL_LOG_FORMAT)').choices(LOG_FORMATS))
     .option('--timeout <seconds>', 'per-request timeout in seconds (default 30)')
     .option('--max-retries <n>', 'retries for 429, 503 and connection failures (default 3)')
     .option('--max-retry-wait <seconds>', 'longest Retry-After to wait for (default 60)')
@@ -103,6 +105,7 @@ function rootCommand(deps: Deps): Command {
     const g = program.opts<GlobalOptions>();
     deps.io.noColor = g.color === false;
     deps.io.noInput = g.input === false;
+    if (g.logFormat) deps.io.logFormat = g.logFormat;
     // a mistyped --profile or FLEETCTL_PROFILE is named before anything else is said (with --sandbox no profile is read)
     const named = !g.sandbox && needsStoredProfile(verb) ? namedProfile(g, deps.env) : undefined;
     if (named) requireStoredProfile(named.name, (await deps.config()).read(), named.by);
@@ -213,14 +216,6 @@ async function startEmbeddedSandbox(deps: Deps): Promise<SettingsOverride> {
   return embedded.startEmbeddedSandbox(deps);
 }
 
-// commander reads --debug with the global options, even after an unknown flag; only a failure while the program
-// is built comes earlier: then commander reads --debug alone.
-function debugBeforeParse(argv: string[]): boolean {
-  const early = new Command().option('--debug').allowUnknownOption().allowExcessArguments();
-  early.parseOptions(argv.slice(2));
-  return early.opts().debug === true;
-}
-
 function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: boolean): ExitCodeValue {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
@@ -234,7 +229,9 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
   if (error instanceof ApiError) {
     if (machine) {
       const problem = error.problem ?? { status: error.status, title: error.message };
-      deps.io.err.write(`${terminalSafeJson(error.resume ? { ...problem, resume: error.resume } : problem)}\n`);
+      const document = error.resume ? { ...problem, resume: error.resume } : problem;
+      if (logsAsJson(deps.io.logFormat)) deps.io.error(error.message, { problem: document });
+      else deps.io.err.write(`${terminalSafeJson(document)}\n`);
     } else {
       const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
       // the service's words, which may quote the request back at length: -o json has the whole problem

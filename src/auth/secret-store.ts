@@ -68,26 +68,21 @@ export async function readClientSecret(settings: Settings, profile: Profile | un
  * shown: a failure says the exit code and the first line of its standard error.
  */
 export async function runSecretCommand(command: string, signal?: AbortSignal): Promise<string> {
+  const fail = (why: string) => new AuthError(`client_secret_command ${why}`, 'check the command with `fleetctl config get client_secret_command`; it must print the secret and exit 0');
   // loaded here: every command that calls the API reads the secret through this module, few run a command for it
-  const { spawn } = await import('node:child_process');
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS, signal });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const fail = (why: string) => reject(new AuthError(`client_secret_command ${why}`, 'check the command with `fleetctl config get client_secret_command`; it must print the secret and exit 0'));
-    child.on('error', (error) => (signal?.aborted ? reject(signal.reason) : fail(`could not run: ${error.message}`)));
-    child.on('close', (code, killedBy) => {
-      if (signal?.aborted) return;
-      const said = stderr.trim().split('\n')[0];
-      if (killedBy) return fail(`was stopped (${killedBy}${killedBy === 'SIGTERM' ? `, after ${COMMAND_TIMEOUT_MS / 1000} s` : ''})`);
-      if (code !== 0) return fail(`exited with ${code}${said ? `: ${said}` : ''}`);
-      const secret = stdout.trim();
-      if (!secret) return fail('printed nothing');
-      resolve(secret);
-    });
-  });
+  const { runShellCommand, shellFailure } = await import('../io/shell-command.js');
+  let result;
+  try {
+    result = await runShellCommand(command, { timeoutMs: COMMAND_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw fail(`could not run: ${(error as Error).message}`);
+  }
+  const failure = shellFailure(result, COMMAND_TIMEOUT_MS);
+  if (failure) throw fail(failure);
+  const secret = result.stdout.trim();
+  if (!secret) throw fail('printed nothing');
+  return secret;
 }
 
 /** Puts the secret in the keychain; says where it must go instead (the file), and why, when no keychain answers. */

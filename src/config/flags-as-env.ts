@@ -10,7 +10,7 @@ export interface CarriedFlags {
 
 /** What a --shell alias passes on: the flags fleetctl itself reads from its environment too. */
 export const FLAGS_FLEETCTL_READS: CarriedFlags = {
-  values: { '--profile': 'FLEETCTL_PROFILE', '--base-url': 'FLEETCTL_BASE_URL', '--auth-url': 'FLEETCTL_AUTH_URL', '--ca-file': 'FLEETCTL_CA_FILE' },
+  values: { '--profile': 'FLEETCTL_PROFILE', '--base-url': 'FLEETCTL_BASE_URL', '--auth-url': 'FLEETCTL_AUTH_URL', '--ca-file': 'FLEETCTL_CA_FILE', '--log-format': 'FLEETCTL_LOG_FORMAT' },
   switches: { '--debug': { FLEETCTL_DEBUG: '1' }, '--no-color': { NO_COLOR: '1' } },
 };
 

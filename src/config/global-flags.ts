@@ -1,6 +1,8 @@
 // The global flags, as commander parses them, and what each means once checked: the output format, request
 // timeout, retry policy and debug switch. Verbs that make requests of their own (`auth login`, `webhook trigger`)
 // read them from here, as the factory does.
+import { Command } from 'commander';
+import type { LogFormat } from '../io/log-lines.js';
 import { formatFromFlags, type OutputFormat } from '../output/writers/registry.js';
 import { requireNumber, requireWholeNumber } from '../shared/flag-numbers.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../shared/retry.js';
@@ -24,6 +26,7 @@ export interface GlobalOptions {
   insecure?: boolean;
   caFile?: string;
   sandbox?: boolean;
+  logFormat?: LogFormat;
 }
 
 const DEFAULT_TIMEOUT_S = 30;
@@ -31,6 +34,14 @@ const DEFAULT_TIMEOUT_S = 30;
 /** --debug or FLEETCTL_DEBUG: HTTP traces, and the stack of an unexpected failure. */
 export function debugWanted(g: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
   return Boolean(g.debug) || env.FLEETCTL_DEBUG === '1' || env.FLEETCTL_DEBUG === 'true';
+}
+
+// commander reads --debug with the global options, even after an unknown flag; only a failure while the program
+// is built comes earlier: then commander reads --debug alone.
+export function debugBeforeParse(argv: string[]): boolean {
+  const early = new Command().option('--debug').allowUnknownOption().allowExcessArguments();
+  early.parseOptions(argv.slice(2));
+  return early.opts().debug === true;
 }
 
 /** -o (--json its short form), checked against --jq and --slurp, which only make sense with JSON values. */

@@ -4,9 +4,10 @@ import { isatty } from 'node:tty';
 import { createTheme, detectedLevel, type ColorLevel, type Theme } from './theme.js';
 import { safeText } from '../shared/terminal-text.js';
 import { oraSpinner, SpinnerActivity, type Activity, type ShowSpinner } from './spinner.js';
+import { jsonLogLine, logFormatOf, logsAsJson, type LogFields, type LogFormat, type LogLevel } from './log-lines.js';
 
 /** What of the environment decides colour and prompts. */
-export type TerminalEnv = Partial<Record<'NO_COLOR' | 'FORCE_COLOR' | 'TERM' | 'CI' | 'COLUMNS', string>>;
+export type TerminalEnv = Partial<Record<'NO_COLOR' | 'FORCE_COLOR' | 'TERM' | 'CI' | 'COLUMNS' | 'FLEETCTL_LOG_FORMAT', string>>;
 
 export interface IOStreamsInit {
   out: Writable;
@@ -27,6 +28,8 @@ export interface IOStreamsInit {
   colorLevel?: { out: ColorLevel; err: ColorLevel };
   /** Draws the spinner of `activity` (ora on stderr unless given). */
   showSpinner?: ShowSpinner;
+  /** The time of a JSON log line (tests). */
+  now?: () => Date;
 }
 
 export class IOStreams {
@@ -43,6 +46,9 @@ export class IOStreams {
   private readonly colorLevel: { out: ColorLevel; err: ColorLevel };
   noColor: boolean;
   noInput: boolean;
+  /** --log-format (or FLEETCTL_LOG_FORMAT): json makes each stderr message one JSON object (log-lines.ts). */
+  logFormat: LogFormat;
+  private readonly now: () => Date;
   /**
    * stdout takes no more: its reader went away (`| head` has all it wanted) or its disk is full. Nothing more is said
    * about what was printed (a resume point would skip what never reached the disk).
@@ -59,6 +65,8 @@ export class IOStreams {
     this.env = init.env;
     this.noColor = init.noColor ?? false;
     this.noInput = init.noInput ?? false;
+    this.logFormat = logFormatOf(init.env.FLEETCTL_LOG_FORMAT);
+    this.now = init.now ?? (() => new Date());
     this.columns = init.columns;
     this.colorLevel = init.colorLevel ?? { out: 1, err: 1 };
     this.activity = new SpinnerActivity({
@@ -133,7 +141,7 @@ export class IOStreams {
 
   /** Colour on stderr, judged by stderr's own TTY. */
   colorEnabledErr(): boolean {
-    return this.colorOn(this.stderrIsTTY);
+    return this.logFormat === 'text' && this.colorOn(this.stderrIsTTY);
   }
 
   private colorOn(streamIsTTY: boolean): boolean {
@@ -155,7 +163,7 @@ export class IOStreams {
 
   /** Spinners and progress bars: stderr on a terminal, not CI, and not where colour was turned off. */
   progressEnabled(): boolean {
-    return this.stderrIsTTY && !this.isCI() && this.colorAllowed();
+    return this.stderrIsTTY && !this.isCI() && this.colorAllowed() && this.logFormat === 'text';
   }
 
   /**
@@ -210,30 +218,39 @@ export class IOStreams {
 
   /**
    * A message for the person (never data): goes to stderr. Control characters in it are made visible, since
-   * messages quote records, files and the user's own input.
+   * messages quote records, files and the user's own input. `fields` are members of its JSON log line only.
    */
-  info(line: string): void {
-    this.paintedInfo(safeText(line, { newlines: true, tabs: true }));
+  info(line: string, fields?: LogFields): void {
+    this.say('info', line, '', fields);
   }
 
   /** `Warning: ...` on stderr, the label in the palette's colour. */
-  warn(message: string): void {
-    this.paintedInfo(`${this.errTheme().warning('Warning:')} ${safeText(message, { newlines: true, tabs: true })}`);
+  warn(message: string, fields?: LogFields): void {
+    this.say('warn', message, this.errTheme().warning('Warning:'), fields);
   }
 
   /** `Hint: ...` on stderr, dimmed: what to do next. */
-  hint(message: string): void {
+  hint(message: string, fields?: LogFields): void {
+    if (logsAsJson(this.logFormat)) return this.say('hint', message, '', fields);
     this.paintedInfo(this.errTheme().hint(`Hint: ${safeText(message, { newlines: true, tabs: true })}`));
   }
 
   /** `Error: ...` on stderr. */
-  error(message: string): void {
-    this.paintedInfo(`${this.errTheme().error('Error:')} ${safeText(message, { newlines: true, tabs: true })}`);
+  error(message: string, fields?: LogFields): void {
+    this.say('error', message, this.errTheme().error('Error:'), fields);
   }
 
   /** A message already painted by errTheme(), whose outside text the caller made safe with safeText(). */
   paintedInfo(line: string): void {
+    if (logsAsJson(this.logFormat)) return void this.err.write(jsonLogLine('info', line, undefined, this.now()));
     this.err.write(line.endsWith('\n') ? line : `${line}\n`);
+  }
+
+  /** One message: a JSON line, or its text after its painted label. */
+  private say(level: LogLevel, message: string, label: string, fields: LogFields | undefined): void {
+    if (logsAsJson(this.logFormat)) return void this.err.write(jsonLogLine(level, message, fields, this.now()));
+    const text = safeText(message, { newlines: true, tabs: true });
+    this.paintedInfo(label ? `${label} ${text}` : text);
   }
 }
 

@@ -77,6 +77,12 @@ function savedExampleExtension(): string {
 
 const FIRST_FLEET = 'FLEET=$(fleetctl fleets list --limit 1 --jq .id)';
 
+/**
+ * A watch runs until stopped: --exit-on-breach ends it at its first breach, which the sandbox's world has (stale
+ * devices, HW-000006 never reported): exit 13, expected.
+ */
+const endsAtBreach = (command: string) => (/--watch /.test(command) ? `{ ${command.replace(/--watch (\S+)/, '--watch $1 --exit-on-breach')}; test $? = 13; }` : command);
+
 const HERE: Record<string, Here> = {
   Install: {},
   Commands: { second: true },
@@ -96,8 +102,13 @@ const HERE: Record<string, Here> = {
   },
   'Fleet health: `fleetctl status`': {
     given: 'alert() { echo "alert: $*" >&2; }',
-    // the report goes to the example's own folder, not the machine's /var/tmp
-    rewrite: (command) => command.replace('/var/tmp/', './'),
+    // the report goes to the example's own folder, not the machine's /var/tmp; no alert service here (port 9 refuses)
+    rewrite: (command) => endsAtBreach(command.replace('/var/tmp/', './').replace('https://alerts.example.com/fleet', 'http://127.0.0.1:9/')),
+  },
+  'Running unattended': {
+    given: `${FIRST_FLEET}; printf '#!/bin/sh\\ncat > breach.json\\n' > page-oncall && chmod +x page-oncall`,
+    // the feed ends once it has caught up (--until); the watch at its first breach
+    rewrite: (command) => endsAtBreach(command.replace('--follow', '--follow --until 1s')),
   },
   'Shell completion': { given: 'mkdir -p ~/.local/share/bash-completion/completions' },
   Manual: {},

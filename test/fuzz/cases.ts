@@ -145,6 +145,8 @@ export function runsUntilInterrupted(c: FuzzCase, argv: string[]): boolean {
   const name = c.command.path.join(' ');
   if (name === 'sandbox' || name === 'webhook listen') return true;
   if (name === 'devices last-position' && argv.some((a) => a === '-w' || a === '--watch')) return true;
+  // status --watch INTERVAL: the report again every interval until Ctrl-C
+  if (name === 'status' && argv.some((a) => a === '--watch' || a.startsWith('--watch='))) return true;
   // devices events, events search: prints the window, then polls until Ctrl-C
   if (c.command.options.some((o) => o.name === 'follow') && argv.some((a) => a === '-f' || a === '--follow')) return true;
   // the suite's FIFO, or a case's own copy of it (--state FIFO)

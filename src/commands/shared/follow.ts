@@ -152,7 +152,7 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
       if (!isTransient(error)) throw error;
       failures++;
       waitMs = Math.max(backoffDelay(failures - 1, { baseDelayMs: opts.intervalMs, maxDelayMs: MAX_BACKOFF_MS, maxRetries: 0, maxRetryWaitMs: 0, jitter: true }), retryAfterMs(error));
-      deps.io.warn(`polling ${source.what} failed (${describe(error)}); trying again in ${Math.ceil(waitMs / 1000)} s`);
+      deps.io.warn(`polling ${source.what} failed (${describeFailure(error)}); trying again in ${Math.ceil(waitMs / 1000)} s`, { failures, retry_in_s: Math.ceil(waitMs / 1000) });
     }
     // the window up to --until is read as soon as it is complete, however long the idle wait has grown
     if (until) waitMs = Math.min(waitMs, Math.max(0, until.ms + 1 - deps.clock.now().getTime()));
@@ -198,16 +198,17 @@ function forgetBefore(seen: Map<string, number>, startMs: number): void {
 }
 
 /** Rate limits, unavailability and network failures pass; a refusal (401, 403, 404, 400) ends the follow. */
-function isTransient(error: unknown): boolean {
+export function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError || error instanceof InvalidResponseError) return true;
   return error instanceof ApiError && (error.status === 429 || error.status >= 500);
 }
 
-function retryAfterMs(error: unknown): number {
+export function retryAfterMs(error: unknown): number {
   return error instanceof ApiError && error.retryAfter !== undefined ? error.retryAfter * 1000 : 0;
 }
 
-function describe(error: unknown): string {
+/** A failed poll in a few words: `HTTP 503 service.unavailable`, or the error's message. */
+export function describeFailure(error: unknown): string {
   if (error instanceof ApiError) return `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}`;
   return error instanceof Error ? error.message : String(error);
 }

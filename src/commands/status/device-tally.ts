@@ -35,7 +35,15 @@ export interface TallyOptions {
   reportTime?: ReportTimeField;
   signal: AbortSignal;
   progress: Progress;
+  /** Told each device and its freshness as it is counted (`status --watch` finds what changed between rounds). */
+  observe?: DeviceObserver;
 }
+
+/** A device's freshness, as `status` counts it. */
+export type Freshness = 'reporting' | 'stale' | 'never_reported' | 'unknown';
+
+/** `atMs`: its report time in epoch milliseconds, when it has one. */
+export type DeviceObserver = (device: unknown, freshness: Freshness, atMs: number | undefined) => void;
 
 export async function tallyDevices(api: ApiClient, opts: TallyOptions): Promise<DeviceTally> {
   const tally: DeviceTally = {
@@ -67,10 +75,9 @@ function count(tally: DeviceTally, device: unknown, opts: TallyOptions): void {
   tally.total++;
   const field = tally.reportTime.field;
   const at = field === undefined ? undefined : reportTimeOf(device, field);
-  if (at === null) tally.never_reported++;
-  else if (at === undefined) tally.unknown++;
-  else if (isStale(at, opts.now, opts.staleAfterMs)) tally.stale++;
-  else tally.reporting++;
+  const freshness: Freshness = at === null ? 'never_reported' : at === undefined ? 'unknown' : isStale(at, opts.now, opts.staleAfterMs) ? 'stale' : 'reporting';
+  tally[freshness]++;
+  opts.observe?.(device, freshness, at ?? undefined);
   const listed = records.device.capabilitiesOf(device);
   if (listed !== undefined) {
     tally.capabilities.stated++;

@@ -6,12 +6,13 @@ import { startProgress } from '../../io/progress.js';
 import { parseScopeList, shortScope } from '../../auth/scopes.js';
 import { scopeFor } from '../../openapi/operations.js';
 import { reportTimeFromDocument, type ReportTimeField } from '../../records/report-time.js';
-import { tallyDevices } from './device-tally.js';
+import { tallyDevices, type DeviceObserver } from './device-tally.js';
 import { selectedDevices, type DeviceClass } from './selected-devices.js';
 import { recentRuns, type RecentRun, type RunsElsewhere } from './recent-runs.js';
 import { currentService } from '../../bulk/service.js';
 import { judge, round, type Threshold, type ThresholdVerdict } from './thresholds.js';
 import { readWebhooks, WEBHOOK_SCOPE, webhookScopeState, webhookSectionOf, type ScopeState, type WebhookSection } from './webhook-section.js';
+import type { WatchOptions } from './watch-flags.js';
 
 export type StatusDeps = Pick<Deps, 'api' | 'io' | 'output' | 'clock' | 'configDir' | 'settings' | 'servedDocument' | 'signal' | 'globals' | 'config' | 'env'>;
 
@@ -27,6 +28,8 @@ export interface StatusOptions {
   /** Lists the devices of one class instead of the report (--list). */
   list?: DeviceClass;
   thresholds: Threshold[];
+  /** --watch: the report again on a schedule, one line per change (watch.ts). */
+  watch?: WatchOptions;
 }
 
 export interface Coverage {
@@ -58,7 +61,8 @@ export interface StatusReport {
   thresholds: ThresholdVerdict[];
 }
 
-export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promise<StatusReport> {
+/** `observe`: told each device counted, with its freshness (`status --watch`). */
+export async function buildReport(deps: StatusDeps, opts: StatusOptions, observe?: DeviceObserver): Promise<StatusReport> {
   const now = deps.clock.now().getTime();
   const api = await deps.api();
   const reportTime = opts.reportTimeField !== undefined ? { field: opts.reportTimeField, source: 'flag' as const } : await fromDocument(deps);
@@ -66,7 +70,7 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions): Promis
   const progress = await startProgress(deps.io, { label: 'devices', leave: 'nothing' });
   let tally;
   try {
-    tally = await tallyDevices(api, { query: selected.query, select: selected.select, staleAfterMs: opts.staleAfterMs, now, reportTime, signal: deps.signal, progress });
+    tally = await tallyDevices(api, { query: selected.query, select: selected.select, staleAfterMs: opts.staleAfterMs, now, reportTime, signal: deps.signal, progress, ...(observe ? { observe } : {}) });
   } finally {
     progress.finish();
   }

@@ -1,6 +1,6 @@
 // `fleetctl status --fail-if 'stale>5%'`: thresholds for cron and alerting. Each is a freshness count compared
 // with a count or a percentage of all devices; a breached one (or one that cannot be judged) is exit 13.
-import { UsageError } from '../../errors.js';
+import { ThresholdBreachedError, UsageError } from '../../errors.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 
 /** The freshness counts a threshold may name; `never` is short for never_reported. */
@@ -92,4 +92,9 @@ export function judge(threshold: Threshold, counts: FreshnessCounts): ThresholdV
 /** Two decimals: what a person compares with "5%". */
 export function round(n: number): number {
   return Math.round(n * 100) / 100;
+}
+
+/** Exit 13, naming each breached threshold and why: `status: stale>5% breached (stale is 7.5% (3 of 40), > 5%)`. */
+export function breachError(breached: readonly ThresholdVerdict[]): ThresholdBreachedError {
+  return new ThresholdBreachedError(`status: ${breached.map((t) => `${t.expression} breached (${t.reason})`).join('; ')}`);
 }

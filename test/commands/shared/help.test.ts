@@ -68,23 +68,23 @@ describe('verb help: global options', () => {
   const honoured: [string, string[]][] = [
     [
       'fleetctl devices list',
-      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--jq', '--slurp', '--no-color', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure', '--sandbox'],
+      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--jq', '--slurp', '--no-color', '--debug', '--log-format', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure', '--sandbox'],
     ],
     [
       'fleetctl devices reboot',
-      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--jq', '--slurp', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure', '--sandbox'],
+      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--columns', '--jq', '--slurp', '--no-color', '--no-input', '--debug', '--log-format', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure', '--sandbox'],
     ],
-    ['fleetctl webhook-config delete', ['--profile', '--base-url', '--auth-url', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure', '--sandbox']],
+    ['fleetctl webhook-config delete', ['--profile', '--base-url', '--auth-url', '--no-color', '--no-input', '--debug', '--log-format', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure', '--sandbox']],
     [
       'fleetctl webhook-config regenerate-key',
-      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--jq', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure', '--sandbox'],
+      ['--profile', '--base-url', '--auth-url', '-o, --output', '--json', '--jq', '--no-color', '--no-input', '--debug', '--log-format', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure', '--sandbox'],
     ],
-    ['fleetctl auth login', ['--profile', '--base-url', '--auth-url', '--no-color', '--no-input', '--debug', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure']],
-    ['fleetctl config profiles', ['--profile', '-o, --output', '--json', '--columns', '--jq', '--slurp', '--no-color']],
-    ['fleetctl config use', ['--no-color']],
-    ['fleetctl completion', ['--no-color']],
-    ['fleetctl webhook listen', ['-o, --output', '--json', '--jq', '--no-color']],
-    ['fleetctl sandbox reset', ['--no-color']],
+    ['fleetctl auth login', ['--profile', '--base-url', '--auth-url', '--no-color', '--no-input', '--debug', '--log-format', '--timeout', '--max-retries', '--max-retry-wait', '--ca-file', '--insecure']],
+    ['fleetctl config profiles', ['--profile', '-o, --output', '--json', '--columns', '--jq', '--slurp', '--no-color', '--log-format']],
+    ['fleetctl config use', ['--no-color', '--log-format']],
+    ['fleetctl completion', ['--no-color', '--log-format']],
+    ['fleetctl webhook listen', ['-o, --output', '--json', '--jq', '--no-color', '--log-format']],
+    ['fleetctl sandbox reset', ['--no-color', '--log-format']],
   ];
 
   it.each(honoured)('%s lists exactly the global options it honours', (name, flags) => {

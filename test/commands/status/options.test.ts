@@ -16,11 +16,25 @@ describe('status options', () => {
     expect(opts.thresholds.map((t) => [t.metric, t.operator, t.value, t.percent])).toEqual([['stale', '>', 5, true], ['never_reported', '>', 0, false]]);
   });
 
+  it('--watch and its flags', () => {
+    expect(optionsFrom({ watch: '5m', failIf: ['stale>0'], onBreach: './page.sh', exitOnBreach: true, checkpoint: 'w.json' }).watch).toEqual({ intervalMs: 300_000, onBreach: './page.sh', exitOnBreach: true, checkpoint: 'w.json' });
+    expect(optionsFrom({ watch: '1s' }).watch).toEqual({ intervalMs: 1000, exitOnBreach: false });
+  });
+
   it.each([
     [{ fleetId: FLEET, organizationId: FLEET }, 'give --fleet-id or --organization-id, not both'],
     [{ staleAfter: 'soon' }, '--stale-after must be a duration such as 5s, 30m, 24h or 7d, got "soon"'],
     [{ fleetId: 'f1' }, '--fleet-id must be a UUID'],
     [{ failIf: ['stale>5%', 'stale>>5'] }, '--fail-if "stale>>5" is not a threshold'],
+    [{ watch: '500ms' }, '--watch must be a duration such as 5s'],
+    [{ watch: '0.5s' }, '--watch must be at least 1s, got "0.5s"'],
+    [{ onBreach: 'page' , failIf: ['stale>0'] }, '--on-breach only applies with --watch'],
+    [{ exitOnBreach: true }, '--exit-on-breach only applies with --watch'],
+    [{ checkpoint: 'w.json' }, '--checkpoint only applies with --watch'],
+    [{ watch: '1m', onBreach: 'page' }, '--on-breach needs a --fail-if threshold to be breached'],
+    [{ watch: '1m', exitOnBreach: true }, '--exit-on-breach needs a --fail-if threshold to be breached'],
+    [{ watch: '1m', list: 'stale' }, '--watch follows the report, not a --list of devices'],
+    [{ watch: '1m', failIf: ['stale>0'], onBreach: ' ' }, '--on-breach needs a command'],
   ])('refuses %j', (flags, message) => {
     expect(() => optionsFrom(flags)).toThrow(UsageError);
     expect(() => optionsFrom(flags)).toThrow(message);
