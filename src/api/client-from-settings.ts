@@ -120,5 +120,5 @@ export async function networkSettings(pending: Promise<Settings>, env: NodeJS.Pr
   const caFile = settings.ca_file;
   if (!caFile.value) return { proxy };
   const origin = caFile.source === 'flag' ? '--ca-file' : caFile.source === 'environment' ? 'FLEETCTL_CA_FILE' : `ca_file of profile "${settings.profile.value}"`;
-  return { proxy, extraCa: readCaBundle(caFile.value, origin) };
+  return { proxy, extraCa: await readCaBundle(caFile.value, origin) };
 }

@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { Undici } from '../shared/undici.js';
 import { UsageError } from '../errors.js';
 import { quoteInput } from '../shared/terminal-text.js';
+import { readTextFile } from '../io/read-input.js';
 
 export interface ProxyEnvironment {
   httpProxy: string;
@@ -86,15 +87,13 @@ function defaultRoots(): string[] {
   return [...tls.rootCertificates, ...extra];
 }
 
+/** A system bundle of every public authority is about 200 kB: 16 MiB is no bundle. */
+const MAX_CA_BUNDLE_BYTES = 16 * 1024 * 1024;
+
 /** Reads a PEM bundle; a file that cannot be read or holds no certificate is refused with its name and origin. */
-export function readCaBundle(file: string, origin: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`cannot read the CA bundle ${quoteInput(file, 200)} (${origin}): ${code}`, 'pass a PEM file of the certificate authorities to trust');
-  }
+export async function readCaBundle(file: string, origin: string): Promise<string[]> {
+  // bounded, and a regular file or a pipe only: a device (/dev/urandom, /dev/zero) would be read until memory ran out
+  const text = await readTextFile(file, `the CA bundle ${quoteInput(file, 200)} (${origin})`, { maxBytes: MAX_CA_BUNDLE_BYTES });
   const certificates = pemCertificates(text);
   if (certificates.length === 0) {
     throw new UsageError(`the CA bundle ${quoteInput(file, 200)} (${origin}) holds no PEM certificate`, 'it should hold one or more "-----BEGIN CERTIFICATE-----" blocks');

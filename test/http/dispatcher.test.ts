@@ -45,24 +45,29 @@ describe('readCaBundle', () => {
     const [a, b] = await Promise.all([sandboxCertificate('127.0.0.1'), sandboxCertificate('localhost')]);
     const file = path.join(dir, 'bundle.pem');
     writeFileSync(file, `# our CAs\n${a.cert}\n${b.cert}`);
-    expect(readCaBundle(file, '--ca-file')).toEqual([a.cert.trim(), b.cert.trim()]);
+    expect(await readCaBundle(file, '--ca-file')).toEqual([a.cert.trim(), b.cert.trim()]);
   });
 
   it.each([
-    ['a missing file', 'missing.pem', undefined, /^cannot read the CA bundle ".*missing\.pem" \(--ca-file\): ENOENT$/],
+    ['a missing file', 'missing.pem', undefined, /^cannot read the CA bundle ".*missing\.pem" \(--ca-file\): no such file$/],
     ['a file without a certificate', 'key.pem', '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n', /holds no PEM certificate/],
     ['a damaged certificate', 'bad.pem', '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n', /^certificate 1 of the CA bundle .* cannot be read$/],
-  ])('refuses %s with a usage error naming it', (_what, name, content, message) => {
+  ])('refuses %s with a usage error naming it', async (_what, name, content, message) => {
     const file = path.join(dir, name);
     if (content !== undefined) writeFileSync(file, content);
-    expect(() => readCaBundle(file, '--ca-file')).toThrow(message);
+    await expect(readCaBundle(file, '--ca-file')).rejects.toThrow(message);
+  });
+
+  // the fuzz suite's --ca-file /dev/urandom was read until the process ran out of memory
+  it.each(['/dev/urandom', '/dev/zero'])('refuses a device that never ends (%s) without reading it', async (device) => {
+    await expect(readCaBundle(device, '--ca-file')).rejects.toThrow(/^cannot read the CA bundle ".*" \(--ca-file\): it is a .*not a regular file$/);
   });
 
   it('a bad --ca-file stops a command before any request (exit 2), naming where it came from', async () => {
     const missing = path.join(dir, 'nope.pem');
     const flag = await runCli(['devices', 'list', '--ca-file', missing], { env: ciEnv(dir) });
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain(`Error: cannot read the CA bundle "${missing}" (--ca-file): ENOENT`);
+    expect(flag.stderr).toContain(`Error: cannot read the CA bundle "${missing}" (--ca-file): no such file`);
     const env = await runCli(['devices', 'list'], { env: ciEnv(dir, { FLEETCTL_CA_FILE: missing }) });
     expect(env.stderr).toContain('(FLEETCTL_CA_FILE)');
     const set = await runCli(['config', 'set', 'ca_file', missing], { env: { FLEETCTL_CONFIG_DIR: dir } });

@@ -153,7 +153,7 @@ async function validateSetting(key: string, value: string): Promise<string> {
   if (key === 'ca_file') {
     // checked now rather than at the next command, and kept absolute: commands run from anywhere
     const { readCaBundle } = await import('../../http/dispatcher.js');
-    readCaBundle(value, 'ca_file');
+    await readCaBundle(value, 'ca_file');
     return path.resolve(value);
   }
   return value;
