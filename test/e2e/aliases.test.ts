@@ -59,6 +59,11 @@ describe('alias set, list and delete', () => {
     const flag = await cli(['alias', 'set', 'x y', 'devices list']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('"x y" is not a name for an alias');
+    // the fuzz suite's 100,000-character name was stored, then printed whole in every message
+    const long = await cli(['alias', 'set', 'x'.repeat(65), 'devices list']);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('use up to 64 letters');
+    expect((await cli(['alias', 'set', 'x'.repeat(64), 'devices list'])).code).toBe(0);
   });
 });
 

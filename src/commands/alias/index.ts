@@ -5,7 +5,7 @@ import type { Deps } from '../../factory.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { deleteAlias, saveAlias, storedAliases } from '../../config/aliases.js';
 import { didYouMeanSuffix } from '../../shared/did-you-mean.js';
-import { quoteInput } from '../../shared/terminal-text.js';
+import { cutText, quoteInput } from '../../shared/terminal-text.js';
 import { shellWord } from '../../shared/shell-quote.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
@@ -13,7 +13,8 @@ import { isShellExpansion, SHELL_PREFIX, splitExpansion } from '../../aliases/ex
 
 type AliasDeps = Pick<Deps, 'config' | 'output' | 'io'>;
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+/** A word typed as a command: at most 64 characters (a name is read back in every help, list and message). */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** fleetctl's own commands, which no alias may hide, and the one a line names (its global flags skipped). */
 export interface BuiltIns {
@@ -45,7 +46,7 @@ export function newAliasCommand(deps: AliasDeps, builtIns: BuiltIns): Command {
     const stored = flags.shell && !isShellExpansion(expansion) ? `${SHELL_PREFIX}${expansion}` : expansion;
     checkExpansion(builtIns, stored);
     const replaced = await saveAlias(await deps.config(), name, stored);
-    deps.io.info(`${replaced ? 'Replaced' : 'Set'} alias ${name}: fleetctl ${name} runs ${describeExpansion(stored)}.`);
+    deps.io.info(`${replaced ? 'Replaced' : 'Set'} alias ${name}: fleetctl ${name} runs ${cutText(describeExpansion(stored), 400)}.`);
   });
 
   const list = new Command('list').description('List your aliases and what each expands to');
@@ -74,7 +75,7 @@ export function newAliasCommand(deps: AliasDeps, builtIns: BuiltIns): Command {
 /** A name an alias may take: a word of its own, not fleetctl's (exit 2 naming the command it would hide). */
 function requireAliasName(builtIns: BuiltIns, name: string): void {
   if (builtIns.names.has(name)) throw new UsageError(`${name} is a fleetctl command: an alias cannot shadow it`, 'choose another name for the alias');
-  if (!NAME.test(name)) throw new UsageError(`${quoteInput(name)} is not a name for an alias`, 'use letters, digits, . _ and -, starting with a letter or digit');
+  if (!NAME.test(name)) throw new UsageError(`${quoteInput(name)} is not a name for an alias`, 'use up to 64 letters, digits, . _ and -, starting with a letter or digit');
 }
 
 /** An expansion runs a fleetctl command: its first word (after any global flags) must name one, checked now rather than at each use. */

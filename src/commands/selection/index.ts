@@ -15,7 +15,8 @@ import { readWhere, type WhereDeps } from '../shared/where.js';
 
 type SelectionDeps = WhereDeps & Pick<Deps, 'output'>;
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+/** A word typed after @: at most 64 characters (a name is read back in every list and message). */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function newSelectionCommand(deps: SelectionDeps): Command {
   const group = new Command('selection').description('Saved selections of devices: a name for a --where expression, used as @NAME');
@@ -34,7 +35,7 @@ export function newSelectionCommand(deps: SelectionDeps): Command {
     ],
   });
   save.action(async (name: string, flags: { where: string }) => {
-    if (!NAME.test(name)) throw new UsageError(`${quoteInput(name)} is not a name for a selection`, 'use letters, digits, . _ and -, starting with a letter or digit');
+    if (!NAME.test(name)) throw new UsageError(`${quoteInput(name)} is not a name for a selection`, 'use up to 64 letters, digits, . _ and -, starting with a letter or digit');
     await readWhere(deps, flags.where, '--where', name);
     const { store, profile } = await profileStore(deps);
     const replaced = await saveSelection(store, profile, name, flags.where);
