@@ -25,6 +25,11 @@ const TABLE_PLAN = 'src/output/person-table.ts';
 /** The guided mode, loaded on its path only: it asks with the groups' pickers, from the chunk they share. */
 const GUIDED_MODE = 'src/guided/session.ts';
 const SHARED_BY_GROUPS = 4;
+/**
+ * The pipeline every change of many devices runs (journal, waves, pacing): what only the verbs that run it
+ * share is one chunk, which a lookup such as `devices get` never loads.
+ */
+const BULK_PIPELINE = 'src/bulk/pipeline.ts';
 
 /**
  * Rebundles the esbuild output in `stageDir` (with its metafile) into `outDir`, and returns a metafile of the
@@ -68,9 +73,24 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
   // request loads
   const requestFamily = new Set([...closure(requestEntries, ['import-statement', 'dynamic-import'])].filter((file) => outputs[file].entryPoint));
   const groupEntries = new Set(Object.keys(outputs).filter((file) => COMMAND_GROUP.test(outputs[file].entryPoint ?? '')));
-  const groupOrTableEntries = new Set([...groupEntries, ...Object.keys(outputs).filter((file) => [TABLE_PLAN, GUIDED_MODE].includes(outputs[file].entryPoint))]);
+  // the group of each module of a group loaded on demand: its index, a verb the index loads when the line names
+  // it (commands/devices), or what a verb loads for some of its runs; what the groups share (commands/shared)
+  // and load on demand belongs to no group, and to the commands
+  const groupOfEntry = new Map();
+  for (const file of Object.keys(outputs)) {
+    const group = COMMAND_GROUP_NAME.exec(outputs[file].entryPoint ?? '')?.[1];
+    if (group !== undefined && group !== 'shared') groupOfEntry.set(file, group);
+  }
+  // the groups whose index loads each verb's module when it is built
+  const verbsOnDemand = new Set(
+    [...groupEntries].filter((index) => outputs[index].imports.some((imported) => imported.kind === 'dynamic-import' && groupOfEntry.get(path.resolve(root, imported.path)) === groupOfEntry.get(index))).map((index) => groupOfEntry.get(index)),
+  );
+  const commandEntries = Object.keys(outputs).filter((file) => COMMAND_GROUP_NAME.test(outputs[file].entryPoint ?? ''));
+  const groupOrTableEntries = new Set([...commandEntries, ...Object.keys(outputs).filter((file) => [TABLE_PLAN, GUIDED_MODE].includes(outputs[file].entryPoint))]);
   const reachedFrom = (file, entries) => [...(reachers.get(file) ?? [])].some((entry) => entries.has(entry));
   const onlyFrom = (file, entries) => [...(reachers.get(file) ?? [])].every((entry) => entries.has(entry));
+  const groupsReaching = (file) => new Set([...(reachers.get(file) ?? [])].map((entry) => groupOfEntry.get(entry)).filter(Boolean));
+  const bulkEntries = new Set([...reachers.get(entryFileOfInput(outputs, BULK_PIPELINE)) ?? []]);
   const chunkOf = (file) => {
     if (outputs[file]?.entryPoint === 'src/main.ts' || outputs[file]?.entryPoint === 'src/compile-cache.ts') return undefined;
     // the compile cache is turned on before the bundle loads: its own few modules come first, alone
@@ -83,7 +103,16 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     // what most command groups share (the pickers, paging, dates, input reading of their list and get verbs):
     // one chunk that any group's command loads; what two or three groups share (webhook code, event schemas)
     // stays apart
-    if (onlyFrom(file, groupOrTableEntries) && [...reachers.get(file)].filter((entry) => groupEntries.has(entry)).length >= SHARED_BY_GROUPS) return 'commands';
+    if (!onlyFrom(file, groupOrTableEntries)) return undefined;
+    const groups = groupsReaching(file);
+    if (groups.size >= SHARED_BY_GROUPS) return 'commands';
+    // a group whose verbs load one by one: what only the verbs that run the bulk pipeline share, then the
+    // group's index with what two or more of its verbs share (a device looked up by id or hardware id); each
+    // verb's own modules stay with it (Rollup's own chunking), not scattered over a chunk per set of verbs
+    const sharing = [...reachers.get(file)].filter((entry) => groupOfEntry.has(entry)).length;
+    if (sharing >= 2 && onlyFrom(file, bulkEntries)) return 'bulk';
+    const [group] = groups;
+    if (groups.size === 1 && verbsOnDemand.has(group) && (groupEntries.has(file) || sharing >= 2)) return group;
     return undefined;
   };
 
@@ -122,6 +151,15 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     meta.outputs[path.relative(root, path.join(outDir, chunk.fileName))] = { inputs, bytes: Buffer.byteLength(chunk.code) };
   }
   return meta;
+}
+
+const COMMAND_GROUP_NAME = /^src\/commands\/([^/]+)\//;
+
+/** The output file (of esbuild's) that holds the source module `input`. */
+function entryFileOfInput(outputs, input) {
+  const file = Object.keys(outputs).find((output) => outputs[output].inputs[input]);
+  if (!file) throw new Error(`${input} is not in the bundle: the build groups chunks around it (src/build/chunks.mjs)`);
+  return file;
 }
 
 /** The source modules `start` imports statically, directly or not (esbuild's metafile `inputs`), itself included. */

@@ -67,6 +67,9 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
     throw new ConfigError(`cannot use the config directory: ${(error as Error).message}`, 'set FLEETCTL_CONFIG_DIR to a directory you can write to');
   }
   const { ConfigFile } = await import('../openapi/config-validator.gen.js');
+  // A call reads the store several times (its settings, the profile's secret, the token): the same text as the
+  // last read is not parsed and checked again. Each read gets a copy of its own.
+  let last: { text: string; value: Record<string, unknown> } | undefined;
   const read = (): ConfigData => {
     let text: string;
     try {
@@ -75,6 +78,7 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalize({});
       throw corrupted(file, error);
     }
+    if (last?.text === text) return normalize(structuredClone(last.value));
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -84,7 +88,8 @@ export async function openConfigStore(directory: string, opts: { lockWaitMs?: nu
     if (!isRecord(value)) throw corrupted(file, new Error('the file does not hold a JSON object'));
     const issue = issueOf(ConfigFile, value);
     if (issue) throw corrupted(file, new Error(describeIssue(issue)));
-    return normalize(value as Record<string, unknown>);
+    last = { text, value: structuredClone(value) };
+    return normalize(value);
   };
   let loading: Promise<typeof import('conf').default> | undefined;
   let conf: ConfFile | undefined;

@@ -35,6 +35,9 @@ function packageOf(input: string): string | undefined {
   return match?.[1];
 }
 
+/** A service that never answers, and a client to ask it with: a request fails fast, after loading what it needs. */
+const REQUEST_ENV = { FLEETCTL_BASE_URL: 'http://127.0.0.1:9', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's' };
+
 /** Runs bin/fleetctl.js with the hook; returns the packages whose code was loaded, and the files loaded. */
 /** ajv's schema compiler (a third of a request's code): only its small runtime helpers may load with the store's checks. */
 function ajvCompiler(inputs: Set<string>): string[] {
@@ -102,8 +105,7 @@ describe('start-up of the built CLI', () => {
   });
 
   it("a request loads undici's agents and request, not its index (fetch, WebSocket, mocks) nor its proxy agent, nor conf when no token is written", () => {
-    const env = { FLEETCTL_BASE_URL: 'http://127.0.0.1:9', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's' };
-    const { packages, inputs, files, builtins } = loadedBy(['devices', 'get', 'HW-1', '--max-retries', '0'], env);
+    const { packages, inputs, files, builtins } = loadedBy(['devices', 'get', 'HW-1', '--max-retries', '0'], REQUEST_ENV);
     expect(packages.has('undici')).toBe(true);
     expect(builtins.has('node:http')).toBe(true);
     // commander's executable subcommands (none here), undici's HTTP/2 client (never offered) and fs.promises
@@ -111,8 +113,9 @@ describe('start-up of the built CLI', () => {
     // otherwise (src/build/bundle.mjs, src/build/first-use.mjs); plain http needs no TLS either
     expect(['node:child_process', 'node:http2', 'node:tls', 'node:fs/promises'].filter((name) => builtins.has(name))).toEqual([]);
     // Node's module loader costs about half a millisecond a file: what a request loads comes in a few chunks
-    // (src/build/chunks.mjs), not the 49 that esbuild's splitting alone made
-    expect(files.filter((file) => file.startsWith('dist/')).length).toBeLessThanOrEqual(20);
+    // (src/build/chunks.mjs), not the 49 that esbuild's splitting alone made; 15 since the devices group loads
+    // the named verb's module alone
+    expect(files.filter((file) => file.startsWith('dist/')).length).toBeLessThanOrEqual(16);
     expect(inputs.has('node_modules/undici/lib/dispatcher/agent.js')).toBe(true);
     expect(['node_modules/undici/index.js', 'node_modules/undici/lib/web/fetch/index.js', 'node_modules/undici/lib/web/websocket/websocket.js'].filter((input) => inputs.has(input))).toEqual([]);
     expect(['conf', '@inquirer/core', 'ora', 'cli-table3', 'jq-web', 'yaml', ...DOCUMENT_LIBRARIES].filter((name) => packages.has(name))).toEqual([]);
@@ -123,6 +126,24 @@ describe('start-up of the built CLI', () => {
     // one command group: the devices verbs and what commands share, no other group's module
     const groups = new Set([...inputs].map((input) => /^src\/commands\/([^/]+)\//.exec(input)?.[1]).filter(Boolean));
     expect([...groups].sort()).toEqual(['devices', 'shared']);
+  });
+
+  // the devices group loads the module of the verb the line names (src/commands/devices/index.ts), and the build
+  // keeps what its verbs share in two chunks, not in one per set of verbs (src/build/chunks.mjs)
+  it('devices get loads its verb and the device lookup the verbs share, not the bulk pipeline nor the other verbs', () => {
+    const { inputs } = loadedBy(['devices', 'get', 'HW-1', '--max-retries', '0'], REQUEST_ENV);
+    expect([...inputs].filter((input) => input.startsWith('src/commands/devices/')).sort()).toEqual(
+      ['get.ts', 'hardware-id-case.ts', 'index.ts', 'resolve-device.ts'].map((name) => `src/commands/devices/${name}`),
+    );
+    expect([...inputs].filter((input) => input.startsWith('src/bulk/'))).toEqual([]);
+  });
+
+  it("a reboot loads the bulk pipeline it runs, and the devices modules it needs come in three files: the group's, the verb's, the pipeline's", () => {
+    const { inputs, files } = loadedBy(['devices', 'reboot', 'HW-1', '--yes', '--max-retries', '0'], REQUEST_ENV);
+    expect(inputs.has('src/bulk/pipeline.ts')).toBe(true);
+    const holding = (prefix: string) => files.filter((file) => Object.keys(meta.outputs[file]?.inputs ?? {}).some((input) => input.startsWith(prefix)));
+    expect(holding('src/commands/devices/')).toHaveLength(3);
+    expect(holding('src/bulk/pipeline.ts')).toEqual(holding('src/bulk/wave-run.ts'));
   });
 
   // esbuild's __toESM copies each export of the module into a getter of a new object, in every file that imports
@@ -155,8 +176,7 @@ describe('start-up of the built CLI', () => {
 
   it("the bundled document was composed when fleetctl was built: a command that reads it loads none of the document's libraries", () => {
     // nothing answers: the bundled document stands in (as a sandbox's, which serves that very document)
-    const env = { FLEETCTL_BASE_URL: 'http://127.0.0.1:9', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's' };
-    const { packages, inputs } = loadedBy(['events', 'search', '--hardware-id', 'HW-1', '--since', '1d', '--max-retries', '0'], env);
+    const { packages, inputs } = loadedBy(['events', 'search', '--hardware-id', 'HW-1', '--since', '1d', '--max-retries', '0'], REQUEST_ENV);
     expect(inputs.has('src/openapi/v1.composed.gen.json')).toBe(true);
     expect(DOCUMENT_LIBRARIES.filter((name) => packages.has(name))).toEqual([]);
     // nor does it compose it again and keep a copy (a document a service serves otherwise is composed at run time

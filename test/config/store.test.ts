@@ -63,6 +63,21 @@ describe('file', () => {
     expect(existsSync(store.path)).toBe(false);
   });
 
+  it('reads again what another writer changed, even in place and to the same size; each read is a copy of its own', async () => {
+    const store = await openConfigStore(tempConfigDir());
+    const written = (id: string) => writeFileSync(store.path, JSON.stringify({ profiles: { p: { client_id: id } } }));
+    written('aaaa');
+    const first = store.read();
+    expect(first.profiles.p?.client_id).toBe('aaaa');
+    first.profiles.p!.client_id = 'changed by its reader';
+    expect(store.read().profiles.p?.client_id).toBe('aaaa');
+    // the same length, written into the same file (an editor saving in place)
+    written('bbbb');
+    expect(store.read().profiles.p?.client_id).toBe('bbbb');
+    writeFileSync(store.path, '[');
+    expect(() => store.read()).toThrow(/is corrupted/);
+  });
+
   it('an empty or missing store reads as no profiles', async () => {
     const store = await openConfigStore(tempConfigDir());
     expect(store.read()).toMatchObject({ profiles: {}, tokens: {} });

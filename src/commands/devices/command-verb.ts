@@ -11,13 +11,11 @@ import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { optionalUuid, requireNonEmpty, requireWholeNumber } from '../shared/validate.js';
 import { requireHardwareId } from '../../shared/hardware-id.js';
 import { commandTask, type BulkCommandOptions, type BulkDeps, type BulkVerb } from '../../bulk/run.js';
-import { bulkCommandRun } from './command-run.js';
 import { runPipeline } from '../../bulk/pipeline.js';
 import type { WaitOutcome } from '../../bulk/return-watcher.js';
 import { RUN_ID_PATTERN } from '../../bulk/keys.js';
 import { DEFAULT_OUTCOMES, parseOutcomes, RUN_OUTCOMES, type FromRun } from '../../bulk/from-run.js';
 import { rephrase } from '../shared/api-errors.js';
-import { pickDevicesToAct } from '../shared/pick-selection.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import type { OperationId } from '../../openapi/operation-types.js';
 import { hasWaves, planWaves } from '../../bulk/waves.js';
@@ -137,6 +135,7 @@ export function newDeviceCommandVerb(
   command.action(async (hardwareIds: string[], flags: RawFlags) => {
     const invocation = invocationFrom(verb, hardwareIds, flags, deps.io.canPrompt());
     if (invocation.mode !== 'pick') return run(deps, verb, invocation);
+    const { pickDevicesToAct } = await import('../shared/pick-selection.js');
     const picked = await pickDevicesToAct(deps, verb.command, verb.name);
     const chosen = invocationFrom(verb, picked.hardwareIds, flags, false) as DeviceCommandInvocation;
     // the list showed their capabilities: they are checked, not "named by hardware id"
@@ -244,7 +243,9 @@ export async function runDeviceCommandVerb(deps: DeviceCommandVerbDeps, verb: De
     return deviceCommandRun(deps, verb, opts);
   }
   const { mode: _mode, ...opts } = invocation;
-  return bulkCommandRun(deps, verb, opts);
+  // the code of a run over many devices (its sources, --where, journal file, summary) is loaded only for such a
+  // run: one device's request does not load what it never runs
+  return (await import('./command-run.js')).bulkCommandRun(deps, verb, opts);
 }
 
 /** One device: a run of one target through the same pipeline, with no journal; the key is used as given (or generated and said). */

@@ -1,30 +1,24 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { addVerbs } from '../shared/verbs.js';
-import { newDevicesListCommand } from './list.js';
-import { newDevicesGetCommand } from './get.js';
-import { newDevicesAssignCommand } from './assign.js';
-import { newDevicesUnassignCommand } from './unassign.js';
-import { newDevicesRebootCommand } from './reboot.js';
-import { newDevicesWakeUpCommand } from './wake-up.js';
-import { newDevicesEventsCommand } from './events.js';
-import { newDevicesLastReportedCommand } from './last-reported.js';
-import { newDevicesLastPositionCommand } from './last-position.js';
-import { newDevicesMediaCommand } from './media.js';
 
-/** `verb`: the verb the command line names, when only that one is needed (shared/verbs.ts). */
-export function newDevicesCommand(deps: Deps, verb?: string): Command {
+/**
+ * `verb`: the verb the command line names, when only that one is needed (shared/verbs.ts). Each verb's module is
+ * loaded when it is built: `devices get` does not load the bulk pipeline that reboot and assign run, nor the
+ * selection grammar, the follower or the media download (src/build/chunks.mjs keeps them in a few chunks).
+ */
+export function newDevicesCommand(deps: Deps, verb?: string): Promise<Command> {
   const group = new Command('devices').description('Devices: list, inspect, assign, reboot and wake up');
   return addVerbs(group, [
-    ['list', () => newDevicesListCommand(deps)],
-    ['get', () => newDevicesGetCommand(deps)],
-    ['assign', () => newDevicesAssignCommand(deps)],
-    ['unassign', () => newDevicesUnassignCommand(deps)],
-    ['reboot', () => newDevicesRebootCommand(deps)],
-    ['wake-up', () => newDevicesWakeUpCommand(deps)],
-    ['events', () => newDevicesEventsCommand(deps)],
-    ['last-reported', () => newDevicesLastReportedCommand(deps)],
-    ['last-position', () => newDevicesLastPositionCommand(deps)],
-    ['media', () => newDevicesMediaCommand(deps)],
+    ['list', async () => (await import('./list.js')).newDevicesListCommand(deps)],
+    ['get', async () => (await import('./get.js')).newDevicesGetCommand(deps)],
+    ['assign', async () => (await import('./assign.js')).newDevicesAssignCommand(deps)],
+    ['unassign', async () => (await import('./unassign.js')).newDevicesUnassignCommand(deps)],
+    ['reboot', async () => (await import('./reboot.js')).newDevicesRebootCommand(deps)],
+    ['wake-up', async () => (await import('./wake-up.js')).newDevicesWakeUpCommand(deps)],
+    ['events', async () => (await import('./events.js')).newDevicesEventsCommand(deps)],
+    ['last-reported', async () => (await import('./last-reported.js')).newDevicesLastReportedCommand(deps)],
+    ['last-position', async () => (await import('./last-position.js')).newDevicesLastPositionCommand(deps)],
+    ['media', async () => (await import('./media.js')).newDevicesMediaCommand(deps)],
   ], verb);
 }

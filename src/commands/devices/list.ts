@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { newFilteredListCommand, renderList, type FilteredListOptions, type ListDeps } from '../shared/record-verbs.js';
 import { renderPages } from '../shared/paging.js';
 import { viewOf } from '../../output/columns.js';
-import { listFilters, readWhere, sayUndecided, selectorFor, type WhereDeps } from '../shared/where.js';
+import type { WhereDeps } from '../shared/where.js';
 
 export type DevicesListOptions = FilteredListOptions<'organizationId' | 'fleetId' | 'hardwareId'>;
 export type DevicesListDeps = ListDeps & WhereDeps;
@@ -29,6 +29,8 @@ export function newDevicesListCommand(deps: DevicesListDeps, run = devicesListRu
 export async function devicesListRun(deps: DevicesListDeps, opts: DevicesListOptions): Promise<void> {
   const query = { organization_id: opts.organizationId, fleet_id: opts.fleetId, hardware_id: opts.hardwareId };
   if (opts.where === undefined) return renderList(deps, 'listDevices', { query }, 'device', opts.paging);
+  // the selection language and its reads of the service, loaded for --where alone: a plain list is a single request
+  const { listFilters, readWhere, sayUndecided, selectorFor } = await import('../shared/where.js');
   const selection = await readWhere(deps, opts.where);
   const selector = await selectorFor(deps, selection, {});
   const filters = listFilters(query, selector);

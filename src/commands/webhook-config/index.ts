@@ -11,7 +11,7 @@ import { newWebhookDiffCommand } from './diff.js';
 import { newWebhookApplyCommand } from './apply.js';
 
 /** `verb`: the verb the command line names, when only that one is needed (shared/verbs.ts). */
-export function newWebhookConfigCommand(deps: Deps, verb?: string): Command {
+export function newWebhookConfigCommand(deps: Deps, verb?: string): Promise<Command> {
   const group = new Command('webhook-config').description("An organization's webhook subscription: topics, delivery switch, auth key (ETags handled for you)");
   return addVerbs(group, [
     ['get', () => newWebhookGetCommand(deps)],
