@@ -19,7 +19,7 @@ import { namedProfile, requireStoredProfile } from './config/settings.js';
 import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText, terminalSafeJson } from './shared/terminal-text.js';
 import { describeMemberErrors } from './api/problem-members.js';
-import { asksForGuided, guidedLine } from './guided/entry.js';
+import { asksForGuided, guidedLine, refuseGuidedAfterCommand } from './guided/entry.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
@@ -188,6 +188,7 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
     const word = await readFirstWord(argv, root, deps, io);
     alias = word.alias;
     if ('ran' in word) return word.ran as ExitCodeValue;
+    refuseGuidedAfterCommand(word.argv, word.at);
     const guided = asksForGuided(word.argv, word.at, io);
     program = await buildProgram(deps, guided ? undefined : word.argv, word.aliases, word.extensions, root);
     const run = guided ? await guidedLine(deps, program, word.argv) : word.argv;
