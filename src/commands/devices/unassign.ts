@@ -9,6 +9,7 @@ import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device
 import { SANDBOX_IDS } from '../shared/sandbox-ids.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
 import { assignmentRun, type AssignmentRunDeps } from './assign-run.js';
+import { startingExpression } from '../shared/pick-selection.js';
 
 export interface DevicesUnassignOptions {
   /** A device id (uuid) or a hardware id. */
@@ -47,6 +48,9 @@ export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devic
   command.action(async (device: string | undefined, flags: BulkAssignmentFlags) => {
     const many = bulkAssignmentFrom('unassign', device, flags);
     if (many) return bulk(deps, many);
+    // on a terminal with nothing named, the picker may start from a selection: its devices, each off its vehicle
+    const start = device === undefined && deps.io.canPrompt() ? await startingExpression(deps, 'unassign', 'One device, picked from the list') : undefined;
+    if (start !== undefined) return bulk(deps, bulkAssignmentFrom('unassign', undefined, { ...flags, where: start })!);
     return run(deps, { device: await deviceArgument(deps, device), yes: Boolean(flags.yes) });
   });
   return command;
