@@ -16,7 +16,7 @@ export type FirstWord = { alias?: AliasRun } & ({ ran: number } | { argv: string
 export async function readFirstWord(argv: string[], root: Command, deps: Pick<Deps, 'config' | 'env'>, io: IOStreams): Promise<FirstWord> {
   const { group: first, at } = operandsIn(root, argv);
   const aliases = await aliasesFor(first, BUILT_IN_COMMANDS, deps.config);
-  const line = expandedLine(argv, at, aliases);
+  const line = expandedLine(argv, at, aliases, (words) => operandsIn(root, words).at);
   const alias = line.alias;
   if (alias?.expanded.kind === 'shell') {
     const { runShellAlias } = await import('./aliases/shell.js');

@@ -1,7 +1,8 @@
 // What an alias stands for, and the command line it makes of the arguments given to it. An expansion is stored as
 // typed (`devices list --fleet-id $1`): split into words once, by the quoting rules of a POSIX shell, and each
 // argument then put in where `$N` names it, or appended when no `$N` does. An argument is one word however it is
-// made (spaces, quotes, `$2` inside it): never split again. An expansion starting with `!` is run by `sh -c`.
+// made (spaces, quotes, `$2` inside it): never split again. An expansion starting with `!` is run by `sh -c`. An
+// expansion may start with another alias, expanded in its turn; one that comes back to an alias of its chain loops.
 import { UsageError } from '../errors.js';
 import { quoteInput } from '../shared/terminal-text.js';
 
@@ -72,4 +73,22 @@ export function expandAlias(name: string, expansion: string, args: readonly stri
     }),
   );
   return { kind: 'command', words: [...words, ...args.filter((_arg, index) => !used.has(index))] };
+}
+
+/**
+ * The aliases a line of alias `name` goes through, `name` first: while an expansion's command (`firstWord` finds it
+ * after any global flags) is another alias, that one. A chain that comes back to one of its aliases is exit 2,
+ * naming it (set refuses it; a config written by hand may still hold one).
+ */
+export function aliasChain(name: string, aliases: Readonly<Record<string, string>>, firstWord: (words: string[]) => string | undefined): string[] {
+  const chain = [name];
+  for (;;) {
+    const expansion = aliases[chain.at(-1)!]!;
+    const next = isShellExpansion(expansion) ? undefined : firstWord(splitExpansion(expansion));
+    if (next === undefined || !Object.hasOwn(aliases, next)) return chain;
+    if (chain.includes(next)) {
+      throw new UsageError(`alias ${next} reaches itself: ${[...chain, next].join(' → ')}`, 'fleetctl alias list shows what each expands to: change or delete one of them');
+    }
+    chain.push(next);
+  }
 }

@@ -7,14 +7,16 @@ import { storedAliases } from '../config/aliases.js';
 import type { ConfigStore } from '../config/store.js';
 import { shellLine } from '../shared/shell-quote.js';
 import { carriedFlagNames, flagsAsEnv, FLAGS_FLEETCTL_READS } from '../config/flags-as-env.js';
-import { expandAlias, SHELL_PREFIX, type ExpandedAlias } from './expansion.js';
+import { aliasChain, expandAlias, SHELL_PREFIX, type ExpandedAlias } from './expansion.js';
 
 export interface AliasRun {
   name: string;
   expansion: string;
   expanded: ExpandedAlias;
-  /** The global flags typed before the alias name. */
+  /** The global flags before the alias whose expansion ran (typed before the name, or given by an alias before it). */
   before: string[];
+  /** The aliases it went through, when its expansion started with another alias. */
+  chain?: string[];
 }
 
 export type Aliases = Readonly<Record<string, string>>;
@@ -35,21 +37,35 @@ export async function aliasesFor(first: string | undefined, builtIns: ReadonlySe
   }
 }
 
-/** The line with the alias at argv[at] expanded, and what it expanded, or the line as it was. */
-export function expandedLine(argv: string[], at: number | undefined, aliases: Aliases): { argv: string[]; alias?: AliasRun } {
+/**
+ * The line with the alias at argv[at] expanded, and what it expanded, or the line as it was. An expansion that
+ * starts with another alias is expanded again (`operandAt`: where a line's command is, after its global flags),
+ * through the chain aliasChain checked for loops.
+ */
+export function expandedLine(argv: string[], at: number | undefined, aliases: Aliases, operandAt: (argv: string[]) => number | undefined): { argv: string[]; alias?: AliasRun } {
   const name = at === undefined ? undefined : argv[at];
   if (at === undefined || name === undefined || !Object.hasOwn(aliases, name)) return { argv };
-  const expansion = aliases[name]!;
-  const before = argv.slice(2, at);
-  const expanded = expandAlias(name, expansion, argv.slice(at + 1));
-  const line = expanded.kind === 'command' ? [...argv.slice(0, at), ...expanded.words] : argv;
-  return { argv: line, alias: { name, expansion, expanded, before } };
+  const chain = aliasChain(name, aliases, (words) => {
+    const index = operandAt(['', '', ...words]);
+    return index === undefined ? undefined : words[index - 2];
+  });
+  let [line, index] = [argv, at];
+  let alias: AliasRun | undefined;
+  for (const step of chain) {
+    const expanded = expandAlias(step, aliases[step]!, line.slice(index + 1));
+    // the global flags before this alias: those typed, and those of the expansions before it
+    alias = { name, expansion: aliases[name]!, expanded, before: line.slice(2, index), ...(chain.length > 1 ? { chain } : {}) };
+    if (expanded.kind === 'shell') return { argv, alias };
+    line = [...line.slice(0, index), ...expanded.words];
+    index = operandAt(line) ?? line.length;
+  }
+  return { argv: line, alias };
 }
 
 /** What a failing alias says on stderr: which alias it was, and the line it ran. */
 export function aliasRanLine(run: AliasRun): string {
   const ran = run.expanded.kind === 'command' ? shellLine(['fleetctl', ...run.before, ...run.expanded.words]) : shellLine(['sh', '-c', run.expanded.script, run.name, ...run.expanded.args]);
-  return `alias ${run.name} expanded to: ${ran}`;
+  return `alias ${run.chain ? run.chain.join(' → ') : run.name} expanded to: ${ran}`;
 }
 
 /**

@@ -5,6 +5,8 @@ import { expandAlias, positionalsOf, splitExpansion } from '../../src/aliases/ex
 import { aliasesFor, aliasesSection, aliasRanLine, expandedLine, shellAliasEnv } from '../../src/aliases/line.js';
 import { memoryConfigStore, type ConfigStore } from '../../src/config/store.js';
 import { UsageError } from '../../src/errors.js';
+import { Command } from 'commander';
+import { operandsIn } from '../../src/commands/index.js';
 
 const words = (name: string, expansion: string, args: string[]) => {
   const expanded = expandAlias(name, expansion, args);
@@ -59,33 +61,56 @@ describe('expanding an alias', () => {
   });
 });
 
+// where a line's command is, after the program's global flags (some of them: enough for these lines)
+const root = new Command().option('--profile <name>').option('--base-url <url>').option('--ca-file <file>').option('--debug').option('-o, --output <format>').option('--json').option('--sandbox');
+const operandAt = (argv: string[]) => operandsIn(root, argv).at;
+
 describe('the line main.ts parses', () => {
   const aliases = { fd: 'devices list --fleet-id $1', sh: '!echo "$1"' };
 
+  it('an expansion that starts with another alias (after global flags) is expanded again, and says its chain', () => {
+    const chained = { ...aliases, mine: '--profile lab fd F1 --limit 5', again: 'mine' };
+    const line = expandedLine(['node', 'fleetctl', 'again', '--json'], 2, chained, operandAt);
+    expect(line.argv).toEqual(['node', 'fleetctl', '--profile', 'lab', 'devices', 'list', '--fleet-id', 'F1', '--limit', '5', '--json']);
+    expect(aliasRanLine(line.alias!)).toBe('alias again → mine → fd expanded to: fleetctl --profile lab devices list --fleet-id F1 --limit 5 --json');
+    // a shell alias at the end of the chain gets the flags before it, given by the alias before it
+    const shell = expandedLine(['node', 'fleetctl', 'say', 'hi'], 2, { ...aliases, say: '--profile lab sh' }, operandAt);
+    expect(shell.alias!.expanded).toEqual({ kind: 'shell', script: 'echo "$1"', args: ['hi'] });
+    expect(shellAliasEnv(shell.alias!, {}, '/f')).toMatchObject({ FLEETCTL_PROFILE: 'lab' });
+  });
+
+  it('an alias that reaches itself is exit 2 naming the chain, before anything runs', () => {
+    const looping = { a: 'b --x', b: '--json c', c: 'a list', d: 'd' };
+    const attempt = () => expandedLine(['node', 'fleetctl', 'a'], 2, looping, operandAt);
+    expect(attempt).toThrow(UsageError);
+    expect(attempt).toThrow('alias a reaches itself: a → b → c → a');
+    expect(() => expandedLine(['node', 'fleetctl', 'd'], 2, looping, operandAt)).toThrow('alias d reaches itself: d → d');
+  });
+
   it('keeps the global flags before the alias, and leaves a line without one as it was', () => {
     const argv = ['node', 'fleetctl', '--profile', 'p', 'fd', 'F 1', '--json'];
-    const line = expandedLine(argv, 4, aliases);
+    const line = expandedLine(argv, 4, aliases, operandAt);
     expect(line.argv).toEqual(['node', 'fleetctl', '--profile', 'p', 'devices', 'list', '--fleet-id', 'F 1', '--json']);
     expect(aliasRanLine(line.alias!)).toBe("alias fd expanded to: fleetctl --profile p devices list --fleet-id 'F 1' --json");
     const plain = ['node', 'fleetctl', 'devices', 'list'];
-    expect(expandedLine(plain, 2, aliases)).toEqual({ argv: plain });
-    expect(expandedLine(['node', 'fleetctl', 'constructor'], 2, aliases)).toEqual({ argv: ['node', 'fleetctl', 'constructor'] });
+    expect(expandedLine(plain, 2, aliases, operandAt)).toEqual({ argv: plain });
+    expect(expandedLine(['node', 'fleetctl', 'constructor'], 2, aliases, operandAt)).toEqual({ argv: ['node', 'fleetctl', 'constructor'] });
   });
 
   it('a shell alias says the command that ran, and gets the flags before its name as FLEETCTL_* variables', () => {
-    const line = expandedLine(['node', 'fleetctl', '--profile', 'lab', '--base-url=http://127.0.0.1:4010', 'sh', "it's"], 5, aliases);
+    const line = expandedLine(['node', 'fleetctl', '--profile', 'lab', '--base-url=http://127.0.0.1:4010', 'sh', "it's"], 5, aliases, operandAt);
     expect(line.alias!.expanded.kind).toBe('shell');
     expect(aliasRanLine(line.alias!)).toBe(`alias sh expanded to: sh -c 'echo "$1"' sh 'it'\\''s'`);
     const env = shellAliasEnv(line.alias!, { FLEETCTL_PROFILE: 'other', HOME: '/h' }, '/bin/fleetctl');
     expect(env).toMatchObject({ FLEETCTL_PROFILE: 'lab', FLEETCTL_BASE_URL: 'http://127.0.0.1:4010', FLEETCTL_ALIAS: 'sh', FLEETCTL_EXECUTABLE: '/bin/fleetctl', HOME: '/h' });
     expect(env.FLEETCTL_AUTH_URL).toBeUndefined();
-    const debug = expandedLine(['node', 'fleetctl', '--debug', '--ca-file', '/ca.pem', 'sh'], 5, aliases);
+    const debug = expandedLine(['node', 'fleetctl', '--debug', '--ca-file', '/ca.pem', 'sh'], 5, aliases, operandAt);
     expect(shellAliasEnv(debug.alias!, {}, '/f')).toMatchObject({ FLEETCTL_DEBUG: '1', FLEETCTL_CA_FILE: '/ca.pem' });
   });
 
   it('refuses a global flag before a shell alias that no variable would carry to its fleetctl', () => {
     for (const before of [['--sandbox'], ['-o', 'json'], ['--json']]) {
-      const line = expandedLine(['node', 'fleetctl', ...before, 'sh'], 2 + before.length, aliases);
+      const line = expandedLine(['node', 'fleetctl', ...before, 'sh'], 2 + before.length, aliases, operandAt);
       expect(() => shellAliasEnv(line.alias!, {}, '/f')).toThrow(`${before[0]} before the shell alias sh would not reach the fleetctl its script runs`);
     }
   });

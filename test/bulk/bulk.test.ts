@@ -4,7 +4,8 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { stripVTControlCharacters } from 'node:util';
 import path from 'node:path';
 import { newDevicesRebootCommand } from '../../src/commands/devices/reboot.js';
-import { REBOOT, type DeviceCommandInvocation, type DeviceCommandVerb } from '../../src/commands/devices/command-verb.js';
+import type { DeviceCommandInvocation } from '../../src/commands/devices/command-verb.js';
+import { REBOOT, type DeviceCommandVerb } from '../../src/commands/devices/device-command.js';
 import type { BulkCommandOptions } from '../../src/bulk/run.js';
 import { bulkCommandRun } from '../../src/commands/devices/command-run.js';
 import { deviceKey, newRunId } from '../../src/bulk/keys.js';

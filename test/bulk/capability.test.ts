@@ -1,7 +1,7 @@
 // A bulk reboot/wake-up says, before anything is sent, how many devices lack the capability by their records
 // and that they are skipped; for devices named by hardware id, that the API decides.
 import { describe, expect, it } from 'vitest';
-import { REBOOT, WAKE_UP } from '../../src/commands/devices/command-verb.js';
+import { REBOOT, WAKE_UP } from '../../src/commands/devices/device-command.js';
 import type { BulkCommandOptions } from '../../src/bulk/run.js';
 import { bulkCommandRun } from '../../src/commands/devices/command-run.js';
 import { checkCapability } from '../../src/bulk/capability.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REBOOT, WAKE_UP } from '../../src/commands/devices/command-verb.js';
+import { REBOOT, WAKE_UP } from '../../src/commands/devices/device-command.js';
 import type { BulkCommandOptions } from '../../src/bulk/run.js';
 import { bulkCommandRun } from '../../src/commands/devices/command-run.js';
 import { devicesWithOutcome } from '../../src/bulk/from-run.js';

@@ -1,7 +1,7 @@
 // `fleetctl alias set|list|delete` and the aliases themselves, end to end: stored for every profile, run against
 // the embedded sandbox as the line they stand for, refused a built-in command's name, a failing one saying what it
 // ran, a --shell one run by sh with its arguments whole; listed in --help, help reference and completion.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './harness.js';
@@ -95,6 +95,32 @@ describe('running an alias', () => {
     const short = await cli(['fleet-devices']);
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('alias fleet-devices needs 1 argument ($1), got 0');
+  });
+
+  it('an alias whose expansion starts with another alias runs through both; one that leads back to itself is refused', async () => {
+    const { configDir, cli } = configured();
+    const fleet = (await cli(['--sandbox', 'fleets', 'list', '--limit', '1', '--jq', '.id'])).stdout.trim();
+    expect((await cli(['alias', 'set', 'fleet-devices', 'devices list --fleet-id $1'])).code).toBe(0);
+    expect((await cli(['alias', 'set', 'three', 'fleet-devices $1 --limit 3'])).code).toBe(0);
+    const direct = await cli(['--sandbox', 'devices', 'list', '--fleet-id', fleet, '--limit', '3', '--json']);
+    const aliased = await cli(['--sandbox', 'three', fleet, '--json']);
+    expect(aliased.code, aliased.stderr).toBe(0);
+    expect(aliased.stdout).toBe(direct.stdout);
+    const refused = await cli(['--sandbox', 'three', 'not a uuid']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("alias three → fleet-devices expanded to: fleetctl --sandbox devices list --fleet-id 'not a uuid' --limit 3\n");
+    // set refuses the alias that would close a loop, and stores nothing
+    const loop = await cli(['alias', 'set', 'fleet-devices', 'three $1']);
+    expect(loop.code).toBe(2);
+    expect(loop.stderr).toContain('alias fleet-devices reaches itself: fleet-devices → three → fleet-devices');
+    expect(JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8')).aliases['fleet-devices']).toBe('devices list --fleet-id $1');
+    // one written by hand is refused when used: exit 2 naming the chain, nothing run
+    const config = JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8'));
+    writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ ...config, aliases: { ...config.aliases, 'fleet-devices': 'three' } }));
+    const looped = await cli(['--sandbox', 'three', fleet]);
+    expect(looped.code).toBe(2);
+    expect(looped.stdout).toBe('');
+    expect(looped.stderr).toContain('alias three reaches itself: three → fleet-devices → three');
   });
 
   it('a --shell alias runs with sh -c, its arguments as $1.. unsplit, FLEETCTL_* context, and can call fleetctl', async () => {

@@ -171,6 +171,21 @@ describe('guided mode off a terminal', () => {
     expect(result.stderr).toContain('--guided asks for the command itself; leave out "devices list"');
   });
 
+  it.each([
+    [['devices', 'get', '--guided'], '"devices get"'],
+    [['--sandbox', 'devices', 'get', 'abc', '--guided', '--json'], '"devices get abc"'],
+  ])('%j: --guided after a command is refused in one line, exit 2, saying where it goes', async (args, command) => {
+    const result = await h.cli(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim()).toBe(`Error: --guided goes before any command, never after one: fleetctl --guided (global flags before it: fleetctl --sandbox --guided), or ${command} without it`);
+  });
+
+  it('--guided after -- is an operand of the command, not the flag', async () => {
+    const result = await h.cli(['devices', 'get', '--', '--guided']);
+    expect(result.stderr).not.toContain('--guided goes before');
+  });
+
   it('--guided with an option the program does not have: named, exit 2', async () => {
     const result = await h.cli(['--guided', '--colour']);
     expect(result.code).toBe(2);

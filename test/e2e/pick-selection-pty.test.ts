@@ -122,4 +122,22 @@ describe('a bulk picker that starts from a selection', { timeout: 90_000 }, () =
     const all = JSON.parse((await h.cli(['devices', 'list', '--all', '-o', 'json'])).stdout) as { hardware_id: string; vehicle_id: string }[];
     expect(all.filter((d) => expected.includes(d.hardware_id)).map((d) => d.vehicle_id)).toEqual(expected.map(() => vehicle));
   });
+
+  // after the assignment above: every device it assigned is on a vehicle (maybe now of another fleet, so named by
+  // hardware id)
+  it('devices unassign with nothing named: a condition typed, yes: every device it selects is off its vehicle', async () => {
+    const run = cli(['devices', 'unassign']);
+    await run.waitFor(/Devices to unassign: start from \(type a condition, or choose\)/);
+    await run.waitFor(/^❯ One device, picked from the list/);
+    run.type(`hardware_id:${expected.join(',')}`);
+    await run.waitFor(/^❯ Devices where hardware_id:/);
+    run.type(KEY.enter);
+    await run.waitFor(/\(y\/N\)/);
+    expect(run.history().join('')).toContain(`Unassign ${expected.length} devices (`);
+    run.type('y');
+    run.type(KEY.enter);
+    expect(await run.exit).toBe(0);
+    const all = JSON.parse((await h.cli(['devices', 'list', '--all', '-o', 'json'])).stdout) as { hardware_id: string; vehicle_id?: string | null }[];
+    expect(all.filter((d) => expected.includes(d.hardware_id)).map((d) => d.vehicle_id ?? null)).toEqual(expected.map(() => null));
+  });
 });

@@ -81,7 +81,11 @@ describe('pickers in a terminal', { timeout: 60_000 }, () => {
   it('devices reboot with nothing named: space ticks two devices, Enter, then the confirmation; both get the reboot', async () => {
     const before = (await commandsSent()).length;
     const run = cli(['devices', 'reboot'], 100);
-    await run.waitFor(/Devices to reboot/);
+    // the first question, asked with no saved selection too: Enter on its first line goes one by one
+    await run.waitFor(/Devices to reboot: start from \(type a condition, or choose\)/);
+    await run.waitFor(/^❯ Every device, ticked one by one/);
+    run.type(KEY.enter);
+    await run.waitFor(/Tick every device shown/);
     const capable = devices.filter((d) => d.capabilities.includes('reboot'));
     const visible = devices.slice(0, devices.indexOf(capable[1]!) + 1);
     // the capabilities are on each line; those without reboot cannot be ticked and say why
@@ -103,6 +107,23 @@ describe('pickers in a terminal', { timeout: 60_000 }, () => {
       [capable[0]!.hardware_id, 'reboot'],
       [capable[1]!.hardware_id, 'reboot'],
     ].sort());
+  });
+
+  it('devices wake-up with no saved selection: a condition typed, its one device listed ticked; Ctrl-C sends nothing', async () => {
+    const before = (await commandsSent()).length;
+    const device = devices.find((d) => d.capabilities.includes('wake_up'))!;
+    const run = cli(['devices', 'wake-up'], 80);
+    await run.waitFor(/^❯ Every device, ticked one by one/);
+    run.type(`hardware_id:${device.hardware_id}`);
+    await run.waitFor(new RegExp(`^❯ Devices where hardware_id:${device.hardware_id}`));
+    run.type(KEY.enter);
+    await run.waitFor(new RegExp(`Devices to wake-up \\(where hardware_id:${device.hardware_id}\\)`));
+    await run.waitFor(new RegExp(`◉ ${device.hardware_id}`));
+    await run.waitFor(/1 ticked/);
+    expect(run.wrappedRows()).toBe(0);
+    run.type(KEY.ctrlC);
+    expect(await run.exit).toBe(130);
+    expect((await commandsSent()).length).toBe(before);
   });
 
   it('Ctrl-C in a picker: interrupted, exit 130, nothing run', async () => {

@@ -16,7 +16,7 @@ import { openConfigStore } from '../../src/config/store.js';
 import { recentRuns } from '../../src/commands/status/recent-runs.js';
 import { tempDir } from '../support/temp-dir.js';
 import { bulkCommandRun } from '../../src/commands/devices/command-run.js';
-import { REBOOT } from '../../src/commands/devices/command-verb.js';
+import { REBOOT } from '../../src/commands/devices/device-command.js';
 import { fakeDeps } from '../commands/fake-deps.js';
 
 const noSpace = (code: string, call: string, file?: string) => Object.assign(new Error(`${code}: no space left on device, ${call}`), { code, syscall: call, path: file });

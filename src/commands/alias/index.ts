@@ -9,7 +9,7 @@ import { cutText, quoteInput } from '../../shared/terminal-text.js';
 import { shellWord } from '../../shared/shell-quote.js';
 import { describeVerb } from '../shared/help.js';
 import { completeValues } from '../../completion/values.js';
-import { isShellExpansion, SHELL_PREFIX, splitExpansion } from '../../aliases/expansion.js';
+import { aliasChain, isShellExpansion, SHELL_PREFIX, splitExpansion } from '../../aliases/expansion.js';
 
 type AliasDeps = Pick<Deps, 'config' | 'output' | 'io'>;
 
@@ -28,7 +28,7 @@ export function newAliasCommand(deps: AliasDeps, builtIns: BuiltIns): Command {
   const set = new Command('set')
     .description('Make NAME stand for a command line ($1, $2, ... take its arguments; the others are appended)')
     .argument('<name>', 'letters, digits, . _ and -; not the name of a fleetctl command')
-    .argument('<expansion>', 'the command line after fleetctl, in quotes; with --shell, a shell script')
+    .argument('<expansion>', 'the command line after fleetctl, in quotes (it may start with another alias); with --shell, a shell script')
     .option('--shell', `run the expansion with sh -c, the arguments as $1, $2, ... (stored with a ${SHELL_PREFIX} prefix)`);
   describeVerb(set, {
     output: 'nothing',
@@ -44,7 +44,10 @@ export function newAliasCommand(deps: AliasDeps, builtIns: BuiltIns): Command {
   set.action(async (name: string, expansion: string, flags: { shell?: boolean }) => {
     requireAliasName(builtIns, name);
     const stored = flags.shell && !isShellExpansion(expansion) ? `${SHELL_PREFIX}${expansion}` : expansion;
-    checkExpansion(builtIns, stored);
+    // an expansion may start with another alias (expanded in its turn), never with one that leads back to it
+    const aliases = { ...storedAliases((await deps.config()).read()), [name]: stored };
+    checkExpansion(builtIns, stored, aliases);
+    aliasChain(name, aliases, (words) => builtIns.commandNamed(words));
     const replaced = await saveAlias(await deps.config(), name, stored);
     deps.io.info(`${replaced ? 'Replaced' : 'Set'} alias ${name}: fleetctl ${name} runs ${cutText(describeExpansion(stored), 400)}.`);
   });
@@ -78,16 +81,19 @@ function requireAliasName(builtIns: BuiltIns, name: string): void {
   if (!NAME.test(name)) throw new UsageError(`${quoteInput(name)} is not a name for an alias`, 'use up to 64 letters, digits, . _ and -, starting with a letter or digit');
 }
 
-/** An expansion runs a fleetctl command: its first word (after any global flags) must name one, checked now rather than at each use. */
-function checkExpansion(builtIns: BuiltIns, expansion: string): void {
+/**
+ * An expansion runs a fleetctl command or another alias: its first word (after any global flags) must name one,
+ * checked now rather than at each use.
+ */
+function checkExpansion(builtIns: BuiltIns, expansion: string, aliases: Readonly<Record<string, string>>): void {
   if (isShellExpansion(expansion)) {
     if (expansion.slice(SHELL_PREFIX.length).trim() === '') throw new UsageError('the shell script of the alias is empty');
     return;
   }
   const words = splitExpansion(expansion);
   const group = builtIns.commandNamed(words);
-  if (group === undefined || !builtIns.names.has(group)) {
-    const named = group === undefined ? 'no command' : `${quoteInput(group)}, which is no fleetctl command`;
+  if (group === undefined || !(builtIns.names.has(group) || Object.hasOwn(aliases, group))) {
+    const named = group === undefined ? 'no command' : `${quoteInput(group)}, which is no fleetctl command or alias`;
     throw new UsageError(`the expansion ${quoteInput(expansion)} names ${named}`, "start it with a command, as typed after fleetctl: 'devices list --fleet-id $1'; or use --shell");
   }
 }

@@ -10,7 +10,6 @@ import type { RequestBody } from '../../openapi/operation-types.js';
 import { bodyRules, checkBody, FIELD_OPTION, fieldTexts, typedMemberValue } from '../shared/request-checks.js';
 import { DEVICE_ARGUMENT, deviceArgument, resolveDevice } from './resolve-device.js';
 import { pickVehicle } from '../shared/pickers.js';
-import { startingExpression } from '../shared/pick-selection.js';
 import { declarePickers } from '../shared/pick-list.js';
 import { addBulkAssignmentOptions, bulkAssignmentFrom, type BulkAssignmentFlags } from './assign-bulk.js';
 import { assignmentRun, type AssignmentRunDeps } from './assign-run.js';
@@ -69,7 +68,7 @@ export function newDevicesAssignCommand(deps: DevicesAssignDeps, run = devicesAs
     const many = bulkAssignmentFrom('assign', device, flags);
     if (many) return bulk(deps, many);
     // on a terminal with nothing named, the picker may start from a selection: its devices, to one vehicle picked
-    const start = device === undefined && flags.vehicleId === undefined && !flags.field?.length && deps.io.canPrompt() ? await startingExpression(deps, 'assign', 'One device, picked from the list') : undefined;
+    const start = device === undefined && flags.vehicleId === undefined && !flags.field?.length && deps.io.canPrompt() ? await (await import('../shared/pick-selection.js')).startingExpression(deps, 'assign', 'One device, picked from the list') : undefined;
     if (start !== undefined) return bulk(deps, bulkAssignmentFrom('assign', undefined, { ...flags, where: start, vehicleId: await pickVehicle(deps) })!);
     const rules = await bodyRules(deps, 'PUT', '/v1/devices/{id}/assignment');
     // --vehicle-id fills the member the service's document names for the vehicle (vehicle_id, vehicleId ...)

@@ -47,6 +47,9 @@ export function newDevicesUnassignCommand(deps: DevicesUnassignDeps, run = devic
   command.action(async (device: string | undefined, flags: BulkAssignmentFlags) => {
     const many = bulkAssignmentFrom('unassign', device, flags);
     if (many) return bulk(deps, many);
+    // on a terminal with nothing named, the picker may start from a selection: its devices, each off its vehicle
+    const start = device === undefined && deps.io.canPrompt() ? await (await import('../shared/pick-selection.js')).startingExpression(deps, 'unassign', 'One device, picked from the list') : undefined;
+    if (start !== undefined) return bulk(deps, bulkAssignmentFrom('unassign', undefined, { ...flags, where: start })!);
     return run(deps, { device: await deviceArgument(deps, device), yes: Boolean(flags.yes) });
   });
   return command;

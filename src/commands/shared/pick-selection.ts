@@ -1,6 +1,8 @@
-// A bulk verb run on a terminal with no devices named may start from a selection: the profile's saved selections
-// are offered (or a condition typed, in the language of `fleetctl help select`), and the devices it selects are
-// listed ticked, for the operator to untick some before going on. Picking devices one by one stays the first choice.
+// A bulk verb run on a terminal with no devices named may start from a selection: a condition typed (in the language
+// of `fleetctl help select`) or one of the profile's saved selections, and the devices it selects are listed ticked,
+// for the operator to untick some before going on. The question is asked with or without saved selections (a
+// condition can always be typed), and picking devices one by one is its first line, under the cursor: Enter alone
+// goes on as before.
 import { savedSelections, selectedProfile } from '../../config/settings.js';
 import { MAX_LIMIT } from '../../shared/page-limits.js';
 import { safeText } from '../../shared/terminal-text.js';
@@ -31,14 +33,12 @@ export async function pickDevicesToAct(deps: PickerDeps & WhereDeps, capability:
 }
 
 /**
- * What a bulk verb's picker starts from: a saved selection (@NAME) or a condition typed; undefined when the profile
- * has none saved (nothing is asked) or the operator chose to go one by one (`oneByOne` names that line).
+ * What a bulk verb's picker starts from: a saved selection (@NAME) or a condition typed; undefined when the operator
+ * chose to go one by one (`oneByOne` names that line).
  */
 export async function startingExpression(deps: PickerDeps & WhereDeps, verb: string, oneByOne = ONE_BY_ONE_LINE): Promise<string | undefined> {
   const data = (await deps.config()).read();
   const saved = savedSelections(data, selectedProfile(deps.globals(), deps.env, data).value);
-  // nothing saved: the devices straight away, as before selections were kept
-  if (Object.keys(saved).length === 0) return undefined;
   const { cutToWidth } = await import('../../output/text-width.js');
   // a line as wide as the terminal less the prompt's cursor: a long expression is cut, never wrapped
   const fit = (line: string) => cutToWidth(line, Math.max(20, (deps.io.columns ?? 80) - 3));

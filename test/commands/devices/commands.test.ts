@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newDevicesRebootCommand } from '../../../src/commands/devices/reboot.js';
 import { newDevicesWakeUpCommand } from '../../../src/commands/devices/wake-up.js';
-import { deviceCommandRun, REBOOT, WAKE_UP, type DeviceCommandInvocation, type DeviceCommandVerb } from '../../../src/commands/devices/command-verb.js';
+import type { DeviceCommandInvocation } from '../../../src/commands/devices/command-verb.js';
+import { deviceCommandRun, REBOOT, WAKE_UP, type DeviceCommandVerb } from '../../../src/commands/devices/device-command.js';
 import { sendDeviceCommand } from '../../../src/api/device-commands.js';
 import { ApiError, AuthError } from '../../../src/errors.js';
 import type { ApiClient } from '../../../src/api/client.js';

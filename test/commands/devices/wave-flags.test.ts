@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { newDevicesRebootCommand } from '../../../src/commands/devices/reboot.js';
 import { newDevicesWakeUpCommand } from '../../../src/commands/devices/wake-up.js';
-import type { DeviceCommandInvocation, DeviceCommandVerb } from '../../../src/commands/devices/command-verb.js';
+import type { DeviceCommandInvocation } from '../../../src/commands/devices/command-verb.js';
+import type { DeviceCommandVerb } from '../../../src/commands/devices/device-command.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../../src/commands/devices/wave-flags.js';
 import { fakeDeps, parseVerb } from '../fake-deps.js';
 

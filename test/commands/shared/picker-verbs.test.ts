@@ -38,6 +38,9 @@ const events = list('/v1/events?hardware_id=HW-000002&date_from=2024-05-02T12%3A
   { event_id: 'SFctMDAwMDAyfmUx', hardware_id: 'HW-000002', event_types: ['speeding'], triggered_at: '2024-05-31T10:00:00Z' },
 ]);
 const pickHw2: ScriptedSearch = { term: 'van', choose: 'HW-000002' };
+// the first question of a bulk verb's picker (start from a condition or a saved selection), answered "one by one"
+const oneByOne: ScriptedSearch = { choose: 'one by one' };
+const oneDevice: ScriptedSearch = { choose: 'One device, picked from the list' };
 
 interface Case {
   verb: string;
@@ -61,7 +64,7 @@ const cases: Case[] = [
     searches: [pickHw2],
     want: { device: ID, body: { vehicle_id: VEHICLE } },
   },
-  { verb: 'devices unassign', make: newDevicesUnassignCommand as unknown as Factory, argv: ['--yes'], missing: 'device', answers: [devices], searches: [pickHw2], want: { device: ID, yes: true } },
+  { verb: 'devices unassign', make: newDevicesUnassignCommand as unknown as Factory, argv: ['--yes'], missing: 'device', answers: [devices], searches: [oneDevice, pickHw2], want: { device: ID, yes: true } },
   { verb: 'devices events', make: newDevicesEventsCommand as unknown as Factory, argv: ['--since', '1d'], missing: 'hardware-id', answers: [devices], searches: [pickHw2], want: { hardwareId: 'HW-000002' } },
   { verb: 'devices last-reported', make: newDevicesLastReportedCommand as unknown as Factory, argv: [], missing: 'hardware-id', answers: [devices], searches: [pickHw2], want: { hardwareId: 'HW-000002' } },
   { verb: 'devices last-position', make: newDevicesLastPositionCommand as unknown as Factory, argv: [], missing: 'hardware-id', answers: [devices], searches: [pickHw2], want: { hardwareId: 'HW-000002' } },
@@ -169,10 +172,10 @@ describe('a required argument left out', () => {
 
   it('devices assign without --vehicle-id: on a terminal the vehicle is picked from the list (after the device)', async () => {
     const vehicles = list('/v1/vehicles?limit=100', [{ id: VEHICLE, name: 'Van 0005', license_plate: 'XYZ-9' }]);
-    const f = fakeDeps({ tty: true, answers: [devices, vehicles], searches: [pickHw2, { term: 'xyz', choose: 'Van 0005' }] });
+    const f = fakeDeps({ tty: true, answers: [devices, vehicles], searches: [oneDevice, pickHw2, { term: 'xyz', choose: 'Van 0005' }] });
     const { run, calls } = recordRun();
     await parseVerb(newDevicesAssignCommand(f.deps, run), []);
-    expect(f.prompts).toEqual(['Device (type a hardware id or name)', 'Vehicle (type a name or plate)']);
+    expect(f.prompts).toEqual(['Devices to assign: start from (type a condition, or choose)', 'Device (type a hardware id or name)', 'Vehicle (type a name or plate)']);
     expect(calls).toEqual([expect.objectContaining({ device: ID, body: { vehicle_id: VEHICLE } })]);
   });
 
@@ -230,18 +233,29 @@ describe('devices reboot / wake-up with nothing named', () => {
   });
 
   it('on a terminal: several ticked devices are one bulk run', async () => {
-    const f = fakeDeps({ tty: true, answers: [page], checks: [['HW-000001', 'HW-000003']] });
+    const f = fakeDeps({ tty: true, answers: [page], searches: [oneByOne], checks: [['HW-000001', 'HW-000003']] });
     const calls: unknown[] = [];
     await parseVerb(newDevicesRebootCommand(f.deps, async (_deps, _verb, invocation) => void calls.push(invocation)), ['--concurrency', '2']);
     expect(calls).toEqual([expect.objectContaining({ mode: 'bulk', source: expect.objectContaining({ ids: ['HW-000001', 'HW-000003'] }), concurrency: 2, yes: false })]);
-    expect(f.shown[0]!.lines[1]).toMatch(/^HW-000002 .* \(no reboot\)$/);
+    expect(f.shown.at(-1)!.lines[1]).toMatch(/^HW-000002 .* \(no reboot\)$/);
   });
 
   it('on a terminal: one ticked device is a single command', async () => {
-    const f = fakeDeps({ tty: true, answers: [page], checks: [['HW-000002']] });
+    const f = fakeDeps({ tty: true, answers: [page], searches: [oneByOne], checks: [['HW-000002']] });
     const calls: unknown[] = [];
     await parseVerb(newDevicesWakeUpCommand(f.deps, async (_deps, _verb, invocation) => void calls.push(invocation)), ['--dry-run']);
     expect(calls).toEqual([{ mode: 'single', hardwareId: 'HW-000002', idempotencyKey: undefined, yes: false, dryRun: true }]);
+  });
+
+  it('on a terminal with no saved selection: the first question still takes a condition, one by one under the cursor', async () => {
+    const f = fakeDeps({ tty: true, answers: [page], searches: [{ term: 'has:wake_up', choose: 'Devices where has:wake_up' }], checks: [['HW-000001', 'HW-000002']] });
+    const calls: unknown[] = [];
+    await parseVerb(newDevicesWakeUpCommand(f.deps, async (_deps, _verb, invocation) => void calls.push(invocation)), []);
+    expect(f.prompts).toEqual(['Devices to wake-up: start from (type a condition, or choose)', 'Devices to wake-up (where has:wake_up)']);
+    expect(f.shown[0]).toMatchObject({ term: 'has:wake_up', lines: ['Devices where has:wake_up', 'Every device, ticked one by one'] });
+    // the list is what the condition selects
+    expect(f.shown[1]!.lines.filter((line) => line.startsWith('HW-'))).toEqual([expect.stringMatching(/^HW-000001 /), expect.stringMatching(/^HW-000002 /)]);
+    expect(calls).toEqual([expect.objectContaining({ mode: 'bulk', source: expect.objectContaining({ ids: ['HW-000001', 'HW-000002'] }) })]);
   });
 
   it('flags are checked before the list is shown', async () => {

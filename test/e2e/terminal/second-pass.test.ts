@@ -167,6 +167,9 @@ describe('a tick list that cannot surprise', { timeout: 60_000 }, () => {
   it.each([80, 160])('devices reboot with nothing named at %i columns: a and i filter, one space ticks one device, no "Capability not checked"', async (cols) => {
     const before = await executed();
     const session = startPty(['devices', 'reboot'], { sandbox: h, cols, rows: 30 });
+    // the first question (start from a condition or a selection): Enter on its first line goes one by one
+    await session.waitForText(/^❯ Every device, ticked one by one/m);
+    session.press('Enter');
     await session.waitForText(/Tick every device shown \(\d+\)/);
     // the checkbox's select-all and invert keys are letters of the filter here
     session.type('a');
@@ -195,6 +198,8 @@ describe('a tick list that cannot surprise', { timeout: 60_000 }, () => {
 
   it('two devices ticked from the list: the question counts them as checked', async () => {
     const session = startPty(['devices', 'reboot'], { sandbox: h, cols: 80, rows: 30 });
+    await session.waitForText(/^❯ Every device, ticked one by one/m);
+    session.press('Enter');
     await session.waitForText(/Tick every device shown/);
     session.type('HW-000001');
     await session.waitForText(/^❯◯ HW-000001 /m);
