@@ -12,7 +12,7 @@ import { addCommandGroups } from './commands/index.js';
 import { aliasesSection, aliasRanLine, type Aliases, type AliasRun } from './aliases/line.js';
 import { extensionsSection, type ListedExtension } from './extensions/listing.js';
 import { readFirstWord } from './first-word.js';
-import { LOG_FORMATS, logsAsJson } from './io/log-lines.js';
+import { LOG_FORMATS, logsAsJson, type LogFormat } from './io/log-lines.js';
 import { fitHelp, needsStoredProfile } from './commands/shared/help.js';
 import { setEpilogue } from './commands/shared/verb-record.js';
 import { namedProfile, requireStoredProfile } from './config/settings.js';
@@ -124,10 +124,29 @@ function configureTree(command: Command, deps: Deps): void {
     // undefined is commander's own default (80), which its types leave out
     getOutHelpWidth: () => deps.io.helpWidth('out') as number,
     getErrHelpWidth: () => deps.io.helpWidth('err') as number,
-    outputError: (text, write) => write(commanderMessage(text).replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
+    outputError: (text, write) => {
+      const message = commanderMessage(text);
+      if (!logsAsJson(logFormatOf(command, deps))) return write(message.replace(/^error: /, `${deps.io.errTheme().error('Error:')} `));
+      // as every message with --log-format json: the refusal an error line, commander's suggestion a hint line
+      const [first = '', ...rest] = message.trimEnd().split('\n');
+      deps.io.error(first.replace(/^error: /, ''));
+      for (const line of rest) deps.io.hint(line.replace(/^\((.*)\)$/, '$1'));
+    },
   });
   fitHelp(command);
   for (const sub of command.commands) configureTree(sub, deps);
+}
+
+/**
+ * The log format while commander parses: its refusal comes before the preAction hook applies --log-format, which
+ * the root has read by then (wherever it stood on the line), else FLEETCTL_LOG_FORMAT as the streams read it.
+ */
+function logFormatOf(command: Command, deps: Deps): LogFormat {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const flag = root.opts<GlobalOptions>().logFormat;
+  if (flag) deps.io.logFormat = flag;
+  return deps.io.logFormat;
 }
 
 /**

@@ -1,0 +1,44 @@
+// --log-format json: commander's own refusals (an unknown option or command, a value outside a flag's choices) are
+// JSON lines too, as every message on stderr is; the flag is read wherever it stands on the line.
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/main.js';
+import { IOStreams } from '../src/io/streams.js';
+import { ciEnv, tempConfigDir } from './support/cli.js';
+import { absentKeychain } from './support/keychain.js';
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const all = { ...ciEnv(tempConfigDir()), ...env };
+  // the streams read FLEETCTL_LOG_FORMAT as the process's do
+  const io = IOStreams.forTest({ tty: false, stdin: '', env: all });
+  const code = await main(['node', 'fleetctl', ...args], { io, env: all, keychain: absentKeychain(), signal: new AbortController().signal });
+  return { code, stderr: io.stderr() };
+}
+
+function jsonLines(stderr: string): Record<string, unknown>[] {
+  return stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('usage errors with --log-format json', () => {
+  it('an unknown option, an unknown command, a refused choice: each an error line, a suggestion a hint line, exit 2', async () => {
+    const cases: [string[], string, string | undefined][] = [
+      [['--log-format', 'json', 'devices', 'list', '--bogus'], "unknown option '--bogus'", undefined],
+      [['devices', 'list', '--limt', '3', '--log-format', 'json'], "unknown option '--limt'", 'Did you mean --limit?'],
+      [['--log-format', 'json', 'devicez', 'list'], "unknown command 'devicez'", 'Did you mean devices?'],
+      [['--log-format', 'json', '-o', 'tsv', 'devices', 'list'], "argument 'tsv' is invalid", undefined],
+    ];
+    for (const [args, error, hint] of cases) {
+      const result = await run(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      const lines = jsonLines(result.stderr);
+      expect(lines[0], args.join(' ')).toMatchObject({ level: 'error', message: expect.stringContaining(error) });
+      expect(lines[0]!.message).not.toMatch(/^error:/i);
+      if (hint) expect(lines[1]).toMatchObject({ level: 'hint', message: expect.stringContaining(hint) });
+      else expect(lines).toHaveLength(1);
+    }
+  });
+
+  it('FLEETCTL_LOG_FORMAT=json does the same; text stays as it was', async () => {
+    expect(jsonLines((await run(['devices', 'list', '--bogus'], { FLEETCTL_LOG_FORMAT: 'json' })).stderr)[0]).toMatchObject({ level: 'error' });
+    expect((await run(['devices', 'list', '--bogus'])).stderr).toBe("Error: unknown option '--bogus'\n");
+  });
+});
