@@ -37,6 +37,14 @@ describe('usage errors with --log-format json', () => {
     }
   });
 
+  it('--guided refused where it cannot ask (not a terminal), and an operand given to it: JSON lines too', async () => {
+    for (const args of [['--log-format', 'json', '--guided'], ['--guided', '--log-format', 'json', 'devices']]) {
+      const result = await run(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(jsonLines(result.stderr), args.join(' ')).toEqual([expect.objectContaining({ level: 'error', message: expect.stringMatching(/^--guided asks /) })]);
+    }
+  });
+
   it('FLEETCTL_LOG_FORMAT=json does the same; text stays as it was', async () => {
     expect(jsonLines((await run(['devices', 'list', '--bogus'], { FLEETCTL_LOG_FORMAT: 'json' })).stderr)[0]).toMatchObject({ level: 'error' });
     expect((await run(['devices', 'list', '--bogus'])).stderr).toBe("Error: unknown option '--bogus'\n");
