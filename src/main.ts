@@ -8,7 +8,7 @@ import { createDeps, type Deps, type Runtime } from './factory.js';
 import { debugBeforeParse, type GlobalOptions } from './config/global-flags.js';
 import type { SettingsOverride } from './config/settings.js';
 import { OUTPUT_FORMATS } from './output/writers/registry.js';
-import { addCommandGroups } from './commands/index.js';
+import { addCommandGroups, operandsIn } from './commands/index.js';
 import { aliasesSection, aliasRanLine, type Aliases, type AliasRun } from './aliases/line.js';
 import { extensionsSection, type ListedExtension } from './extensions/listing.js';
 import { readFirstWord } from './first-word.js';
@@ -137,6 +137,16 @@ function configureTree(command: Command, deps: Deps): void {
   for (const sub of command.commands) configureTree(sub, deps);
 }
 
+/** The --log-format among the global flags before the first word (what commander has not read yet). */
+function applyLogFormatOnLine(argv: string[], root: Command, io: IOStreams): void {
+  const words = argv.slice(2, operandsIn(root, argv).at);
+  const at = words.findIndex((word) => word === '--log-format' || word.startsWith('--log-format='));
+  if (at < 0) return;
+  const value = words[at]!.includes('=') ? words[at]!.slice('--log-format='.length) : words[at + 1];
+  const format = LOG_FORMATS.find((known) => known === value);
+  if (format) io.logFormat = format;
+}
+
 /**
  * The log format while commander parses: its refusal comes before the preAction hook applies --log-format, which
  * the root has read by then (wherever it stood on the line), else FLEETCTL_LOG_FORMAT as the streams read it.
@@ -200,10 +210,11 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   const onStderrError = () => undefined;
   if (!runtime?.io) process.stderr.on('error', onStderrError);
   let alias: AliasRun | undefined;
+  let root: Command | undefined;
   try {
     // an alias is expanded before the line is parsed, and only the group its expansion names is loaded
     // the program's options tell where the first word is; the same program then gets the group it names
-    const root = rootCommand(deps);
+    root = rootCommand(deps);
     const word = await readFirstWord(argv, root, deps, io);
     alias = word.alias;
     if ('ran' in word) return word.ran as ExitCodeValue;
@@ -219,6 +230,8 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   } catch (error) {
     if (error === stdout.closed) return ExitCode.ok;
     if (await stdout.failed()) return reportError(stdout.full, deps, false, false);
+    // refused before commander parsed the line (an extension's or an alias's line, --guided): its --log-format still holds
+    if (root && !program?.opts<GlobalOptions>().logFormat) applyLogFormatOnLine(argv, root, io);
     const code = reportError(error, deps, controller.signal.aborted || runtime?.signal?.aborted === true, deps.debug() || (program === undefined && debugBeforeParse(argv)));
     // what the user typed is not what failed: the line it stood for is
     if (alias && code !== ExitCode.ok && code !== ExitCode.interrupted) io.info(aliasRanLine(alias));

@@ -1,6 +1,8 @@
 // --log-format json: commander's own refusals (an unknown option or command, a value outside a flag's choices) are
 // JSON lines too, as every message on stderr is; the flag is read wherever it stands on the line.
 import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { main } from '../src/main.js';
 import { IOStreams } from '../src/io/streams.js';
 import { ciEnv, tempConfigDir } from './support/cli.js';
@@ -42,6 +44,16 @@ describe('usage errors with --log-format json', () => {
       const result = await run(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(jsonLines(result.stderr), args.join(' ')).toEqual([expect.objectContaining({ level: 'error', message: expect.stringMatching(/^--guided asks /) })]);
+    }
+  });
+
+  it('an extension refused before it runs (a global flag that would not reach it): JSON lines, the flag given either way', async () => {
+    const bin = tempConfigDir();
+    writeFileSync(path.join(bin, 'fleetctl-qa-report'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    for (const args of [['--log-format', 'json', '--sandbox', 'qa-report'], ['--sandbox', '--log-format=json', 'qa-report', '--log-format', 'text']]) {
+      const result = await run(args, { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(jsonLines(result.stderr)[0], args.join(' ')).toMatchObject({ level: 'error', message: '--sandbox before the extension qa-report would not reach it' });
     }
   });
 
