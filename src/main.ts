@@ -9,11 +9,11 @@ import { createDeps, type Deps, type Runtime } from './factory.js';
 import { debugBeforeParse, type GlobalOptions } from './config/global-flags.js';
 import type { SettingsOverride } from './config/settings.js';
 import { OUTPUT_FORMATS } from './output/writers/registry.js';
-import { addCommandGroups } from './commands/index.js';
+import { addCommandGroups, operandsIn } from './commands/index.js';
 import { aliasesSection, aliasRanLine, type Aliases, type AliasRun } from './aliases/line.js';
 import { extensionsSection, type ListedExtension } from './extensions/listing.js';
 import { readFirstWord } from './first-word.js';
-import { LOG_FORMATS } from './io/log-lines.js';
+import { LOG_FORMATS, logsAsJson, type LogFormat } from './io/log-lines.js';
 import { fitHelp, needsStoredProfile } from './commands/shared/help.js';
 import { setEpilogue } from './commands/shared/verb-record.js';
 import { namedProfile, requireStoredProfile } from './config/settings.js';
@@ -21,42 +21,13 @@ import { completeValues } from './completion/values.js';
 import { cutText, quoteInput, safeText } from './shared/terminal-text.js';
 import { describeMemberErrors } from './api/problem-members.js';
 import { asksForGuided, guidedLine, refuseGuidedAfterCommand } from './guided/entry.js';
+import { EXIT_CODES_HELP } from './exit-codes-help.js';
 
 declare const __FLEETCTL_VERSION__: string;
 export const VERSION = typeof __FLEETCTL_VERSION__ === 'string' ? __FLEETCTL_VERSION__ : '0.0.0-dev';
 declare const __FLEETCTL_VERSION_LINE__: string;
 /** What `fleetctl --version` prints (src/build/build.mjs): the product and its npm package, then the version. */
 export const VERSION_LINE = typeof __FLEETCTL_VERSION_LINE__ === 'string' ? __FLEETCTL_VERSION_LINE__ : `fleetctl ${VERSION}`;
-
-export const EXIT_CODES_HELP = `Exit codes:
-  0    success
-  1    unexpected internal error (a bug in fleetctl: please report it)
-  2    usage or invalid input (bad flag or argument, refused confirmation), or
-       a request the API refused as sent: HTTP 400 and any other 4xx not named
-       below (405, 413, 414, 415, 431 ...)
-  3    authentication failed (HTTP 401, 407, the token issuer refused the
-       client or scope)
-  4    forbidden (HTTP 403: missing scope, organization outside your tenant)
-  5    not found (HTTP 404, 410), a --fleet-id/--organization-id/--from-run
-       selection that matches no device (unless --allow-empty), or a
-       --dry-run naming a device the service does not know
-  6    conflict (HTTP 409, 412, 428), or a lock another fleetctl holds past
-       the wait (config store, embedded sandbox state, bulk run journal)
-  7    unprocessable (HTTP 422)
-  8    rate limited or quota exceeded (HTTP 429 after retries)
-  9    service unavailable: HTTP 5xx, 408, a redirect fleetctl may not follow
-       or any other status; timeout or network failure
-  10   partial failure of a bulk operation
-  11   a run in waves stopped by --abort-if-failed (--resume continues it)
-  12   with --wait: some devices did not report again in time
-  13   a fleetctl status --fail-if threshold was breached
-  14   this Node.js version cannot run fleetctl (the line says which is needed)
-  15   no space left on device (ENOSPC, EDQUOT) for a file fleetctl writes
-       or for standard output: the line names it; a bulk run under way
-       prints its resume line
-  129  hung up (SIGHUP: the terminal or SSH session went away), stopped as
-       cleanly as for SIGTERM
-  130  interrupted (Ctrl-C, SIGTERM)`;
 
 /** How long a command may take to stop after Ctrl-C or SIGTERM before the process ends regardless. */
 const STOP_GRACE_MS = 1500;
@@ -125,10 +96,39 @@ function configureTree(command: Command, deps: Deps): void {
     // undefined is commander's own default (80), which its types leave out
     getOutHelpWidth: () => deps.io.helpWidth('out') as number,
     getErrHelpWidth: () => deps.io.helpWidth('err') as number,
-    outputError: (text, write) => write(commanderMessage(text).replace(/^error: /, `${deps.io.errTheme().error('Error:')} `)),
+    outputError: (text, write) => {
+      const message = commanderMessage(text);
+      if (!logsAsJson(logFormatOf(command, deps))) return write(message.replace(/^error: /, `${deps.io.errTheme().error('Error:')} `));
+      // as every message with --log-format json: the refusal an error line, commander's suggestion a hint line
+      const [first = '', ...rest] = message.trimEnd().split('\n');
+      deps.io.error(first.replace(/^error: /, ''));
+      for (const line of rest) deps.io.hint(line.replace(/^\((.*)\)$/, '$1'));
+    },
   });
   fitHelp(command);
   for (const sub of command.commands) configureTree(sub, deps);
+}
+
+/** The --log-format among the global flags before the first word (what commander has not read yet). */
+function applyLogFormatOnLine(argv: string[], root: Command, io: IOStreams): void {
+  const words = argv.slice(2, operandsIn(root, argv).at);
+  const at = words.findIndex((word) => word === '--log-format' || word.startsWith('--log-format='));
+  if (at < 0) return;
+  const value = words[at]!.includes('=') ? words[at]!.slice('--log-format='.length) : words[at + 1];
+  const format = LOG_FORMATS.find((known) => known === value);
+  if (format) io.logFormat = format;
+}
+
+/**
+ * The log format while commander parses: its refusal comes before the preAction hook applies --log-format, which
+ * the root has read by then (wherever it stood on the line), else FLEETCTL_LOG_FORMAT as the streams read it.
+ */
+function logFormatOf(command: Command, deps: Deps): LogFormat {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const flag = root.opts<GlobalOptions>().logFormat;
+  if (flag) deps.io.logFormat = flag;
+  return deps.io.logFormat;
 }
 
 /**
@@ -182,10 +182,11 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   const onStderrError = () => undefined;
   if (!runtime?.io) process.stderr.on('error', onStderrError);
   let alias: AliasRun | undefined;
+  let root: Command | undefined;
   try {
     // an alias is expanded before the line is parsed, and only the group its expansion names is loaded
     // the program's options tell where the first word is; the same program then gets the group it names
-    const root = rootCommand(deps);
+    root = rootCommand(deps);
     const word = await readFirstWord(argv, root, deps, io);
     alias = word.alias;
     if ('ran' in word) return word.ran as ExitCodeValue;
@@ -202,6 +203,8 @@ export async function main(argv: string[], runtime?: Partial<Runtime>): Promise<
   } catch (error) {
     if (error === stdout.closed) return ExitCode.ok;
     if (await stdout.failed()) return reportError(stdout.full, deps, false, false);
+    // refused before commander parsed the line (an extension's or an alias's line, --guided): its --log-format still holds
+    if (root && !program?.opts<GlobalOptions>().logFormat) applyLogFormatOnLine(argv, root, io);
     const code = reportError(error, deps, controller.signal.aborted || runtime?.signal?.aborted === true, deps.debug() || (program === undefined && debugBeforeParse(argv)));
     // what the user typed is not what failed: the line it stood for is
     if (alias && code !== ExitCode.ok && code !== ExitCode.interrupted) io.info(aliasRanLine(alias));

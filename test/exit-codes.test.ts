@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ExitCode, exitCodeForStatus } from '../src/errors.js';
-import { EXIT_CODES_HELP } from '../src/main.js';
+import { EXIT_CODES_HELP } from '../src/exit-codes-help.js';
 
 const README = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'README.md'), 'utf8');
 

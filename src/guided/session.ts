@@ -11,13 +11,14 @@ import { chooseVerb } from './command-search.js';
 import { askFlags } from './flags.js';
 import { argumentValue, askValue, optionValue } from './values.js';
 import { GUIDED_FLAG } from './guided-flag.js';
+import type { LogFormat } from '../io/log-lines.js';
 
 /**
  * The line to run (argv, as main() takes it), or undefined when the operator chose not to run it. The global
  * flags given with --guided (--sandbox, --profile ...) are kept on the line, and used while asking.
  */
 export async function guidedLine(deps: Deps, program: Command, argv: string[]): Promise<string[] | undefined> {
-  const globals = globalWords(program, argv);
+  const globals = globalWords(program, argv, deps.io);
   requirePerson(deps, program.opts<{ input?: boolean }>().input === false);
   const verb = await chooseVerb(deps, program);
   const words = [...globals, ...verb.path, ...(await requiredWords(deps, verb.command, globals)), ...(await askFlags(deps, verb.command, globals))];
@@ -34,9 +35,12 @@ export async function guidedLine(deps: Deps, program: Command, argv: string[]): 
  * The program's own flags on the line (but --guided): they are read now (the pickers ask the service they name)
  * and kept for the line. The guided mode takes no command: it asks for one.
  */
-function globalWords(program: Command, argv: string[]): string[] {
+function globalWords(program: Command, argv: string[], io: Deps['io']): string[] {
   const words = argv.slice(2);
   const { operands, unknown } = program.parseOptions(words);
+  // --log-format is the messages' from here on, this refusal's included (no command's hook runs before them)
+  const { logFormat } = program.opts<{ logFormat?: LogFormat }>();
+  if (logFormat) io.logFormat = logFormat;
   if (operands.length > 0) {
     throw new UsageError(`${GUIDED_FLAG} asks for the command itself; leave out ${quoteInput(operands.join(' '))}, or leave out ${GUIDED_FLAG}`);
   }

@@ -26,6 +26,23 @@ export async function writeFileAtomically(file: string, content: string, opts: A
   await replaceFileAtomically(file, (temporary) => (opts.durable ? writeDurably(temporary, content, mode) : fs.promises.writeFile(temporary, content, { mode })));
 }
 
+/**
+ * Whether `file` can be replaced later (its folder made if need be, and writable), checked before a long-running
+ * command relies on it: a file named on the line that cannot be kept is said at the start, not at the first
+ * write an hour on. Returns why not (the system's words), or undefined.
+ */
+export function cannotReplace(file: string, directoryMode = 0o700): string | undefined {
+  try {
+    ensureParentDirectory(file, { mode: directoryMode });
+    fs.accessSync(path.dirname(file), fs.constants.W_OK);
+    return undefined;
+  } catch (error) {
+    if (diskFullOf(error, file)) throw diskFullOf(error, file);
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? `its folder ${path.dirname(file)} cannot be written (${code})` : (error as Error).message;
+  }
+}
+
 async function writeDurably(file: string, content: string, mode: number): Promise<void> {
   const handle = await fs.promises.open(file, 'w', mode);
   try {

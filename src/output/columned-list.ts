@@ -21,7 +21,9 @@ export interface ColumnChoice {
 
 export async function listInColumns(records: Records, write: (records: Records, columns: string[]) => Promise<number>, c: ColumnChoice): Promise<number> {
   // the records of an API operation decide which preferred columns stay; rows fleetctl makes have theirs
-  const { head, rest } = c.view.operation ? await firstBatch(records) : { head: [], rest: records };
+  // (and with --columns, a name in none of the view's columns is judged by them too)
+  const named = hasColumns(c.view) && c.chosen !== undefined;
+  const { head, rest } = c.view.operation || named ? await firstBatch(records) : { head: [], rest: records };
   const columns = c.chosen ?? chooseColumns(c.preferred, head);
   const chosen = c.chosen ?? [];
   if (c.held) {
@@ -42,7 +44,9 @@ export async function listInColumns(records: Records, write: (records: Records, 
     await c.refuse(chosen, head);
     return write(rest, columns);
   }
-  // rows fleetctl makes are only warned about, once every row has had its chance to carry the field
+  // rows fleetctl makes: a name none of the view's columns is refused before the first byte (field-checks.ts); one
+  // of them, or any with no view named (an api answer), only warned about once every row had its chance to carry it
+  if (named) await c.refuse(chosen, head);
   const absent = new Set(chosen);
   const count = await write(noticingFields(rest, absent), columns);
   if (count > 0) c.warnAbsent(absent);
@@ -55,4 +59,9 @@ async function* noticingFields(records: Records, absent: Set<string>): AsyncIter
     for (const field of absent) if (carries(record, field)) absent.delete(field);
     yield record;
   }
+}
+
+/** A view that names its columns (rows fleetctl makes), not an answer shown as it comes (`api`). */
+function hasColumns(view: ResourceView): boolean {
+  return view.script.length + view.person.length > 0;
 }

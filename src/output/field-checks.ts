@@ -24,16 +24,28 @@ export async function refuseUnknownFields(check: FieldCheck): Promise<void> {
   const { given, view, sample, flag } = check;
   const names = given.filter((name) => !sample.some((record) => carries(record, name)));
   if (names.length === 0) return;
-  // rows fleetctl makes, or an `api` answer: no document to ask, and nothing printed yet to judge by but them
-  if (!view.operation) return warnAbsent(new Set(names), check.warn);
+  if (!view.operation) {
+    // rows fleetctl makes have the view's columns: a name that is none of them, nor carried, is a typo (a script
+    // would get a column of blanks); an `api` answer has no view and no document to ask, so it is only warned of
+    const columns = [...new Set([...view.script, ...view.person])];
+    if (columns.length === 0) return warnAbsent(new Set(names), check.warn);
+    const unknown = names.filter((name) => !columns.includes(name) && sample.length > 0);
+    if (unknown.length > 0) refuse(flag, unknown, [...new Set([...columns, ...everyField(sample)])], 'these rows have no');
+    return;
+  }
   if (sample.length === 0) return;
   const declared = await (check.declaredFields ?? bundledDeclaredFields)(view.operation);
   const unknown = names.filter((name) => !declared?.has(name));
   if (unknown.length === 0) return;
   const known = [...new Set([...everyField(sample), ...(declared ?? [])])];
+  refuse(flag, unknown, known, 'no record has the', `, and the API document does not describe ${unknown.length === 1 ? 'it' : 'them'}`, everyField(sample));
+}
+
+/** The names refused, each with the closest known one; the hint lists what may be named. */
+function refuse(flag: string, unknown: readonly string[], known: readonly string[], said: string, after = '', listed: readonly string[] = known): never {
   const named = unknown.map((name) => `${quoteInput(name, 40)}${didYouMeanSuffix(name, known)}`);
   const noun = unknown.length === 1 ? 'field' : 'fields';
-  throw new UsageError(`${flag}: no record has the ${noun} ${named.join(', ')}, and the API document does not describe ${unknown.length === 1 ? 'it' : 'them'}`, `fields these records carry: ${everyField(sample).join(', ')}`);
+  throw new UsageError(`${flag}: ${said} ${noun} ${named.join(', ')}${after}`, `fields these records carry: ${listed.join(', ')}`);
 }
 
 /** A mistyped --columns name would otherwise show as a silently empty column. */

@@ -1,6 +1,17 @@
 // Secrets never reach a trace: Authorization, client secrets, access tokens, webhook keys.
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-webhook-key', 'cookie', 'set-cookie']);
+/**
+ * Headers a service may take a credential in, by a word of their name (X-Api-Key, X-Auth-Token, Private-Token,
+ * Api-Secret): one given with `api -H` is as secret as Authorization. An Idempotency-Key is not a secret (the
+ * ledger keeps it to replay a change).
+ */
+const SECRET_HEADER_WORD = /(^|[-_])(key|apikey|token|secret|password|passwd|auth|authentication|credentials?|session|signature)([-_]|$)/;
+const NOT_SECRET_HEADERS = new Set(['idempotency-key']);
+
+function isSecretHeader(lower: string): boolean {
+  return SECRET_HEADERS.has(lower) || (SECRET_HEADER_WORD.test(lower) && !NOT_SECRET_HEADERS.has(lower));
+}
 const SECRET_FIELDS = new Set(['client_secret', 'access_token', 'refresh_token', 'auth_key', 'id_token', 'password']);
 export const REDACTED = '[REDACTED]';
 /** The JSON members and form fields that hold secrets (the sandbox's request journal redacts them too). */
@@ -12,7 +23,7 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : value;
     const lower = name.toLowerCase();
-    if (!SECRET_HEADERS.has(lower)) out[name] = text;
+    if (!isSecretHeader(lower)) out[name] = text;
     else out[name] = lower === 'authorization' ? `${text.split(' ')[0]} ${REDACTED}` : REDACTED;
   }
   return out;

@@ -47,8 +47,11 @@ export function quoteInput(text: string, maxLength = 80): string {
   // only the start is escaped and shown: a 5 MB argument is not processed whole
   const head = text.length > maxLength * 2 ? text.slice(0, maxLength * 2) : text;
   const chars = Array.from(safeText(head));
-  if (head === text && chars.length <= maxLength) return `"${chars.join('')}"`;
-  return `"${chars.slice(0, maxLength - 1).join('')}… (${codePoints(text)} characters)"`;
+  // input that quotes with double quotes (a --where value with spaces) is quoted with single ones, as a shell line
+  // would: "fleet:"North 1"" reads as two quoted words, 'fleet:"North 1"' as the one that was typed
+  const mark = chars.includes('"') && !chars.includes("'") ? "'" : '"';
+  if (head === text && chars.length <= maxLength) return `${mark}${chars.join('')}${mark}`;
+  return `${mark}${chars.slice(0, maxLength - 1).join('')}… (${codePoints(text)} characters)${mark}`;
 }
 
 function codePoints(text: string): number {

@@ -95,9 +95,9 @@ describe('issue 14: no internal error on bad input', () => {
     expect((JSON.parse(run.stdout) as { data: unknown[] }).data.length).toBeGreaterThan(0);
   });
 
-  it('--columns constructor on a command without a record schema prints an empty column, not a crash', async () => {
+  it('--columns constructor on a command without a record schema is refused as any unknown column is, not a crash', async () => {
     const run = await cli(['config', 'profiles', '--columns', 'constructor']);
-    expect(run.code, run.stderr).toBe(0);
+    expect([run.code, run.stdout, run.stderr.split('\n')[0]]).toEqual([2, '', 'Error: --columns: these rows have no field "constructor"']);
   });
 
   it('api POST --input with a 200,000-deep JSON array', async () => {

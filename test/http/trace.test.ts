@@ -62,6 +62,7 @@ describe('redaction', () => {
       cookie: REDACTED,
       accept: 'application/json',
     });
+    expect(redactHeaders({ 'X-Api-Key': 'k', 'Api-Secret': 's', 'Idempotency-Key': 'ik', 'X-Keyboard': 'x' })).toEqual({ 'X-Api-Key': REDACTED, 'Api-Secret': REDACTED, 'Idempotency-Key': 'ik', 'X-Keyboard': 'x' });
   });
 
   it('hides client_secret in a form body', () => {

@@ -97,6 +97,11 @@ describe('redactCommandLine', () => {
     expect(redactCommandLine(['--input', '{"client_secret":"x","name":"n"}'])).toEqual(['--input', '{"client_secret":"[REDACTED]","name":"n"}']);
     expect(redactCommandLine(['devices', 'reboot', 'HW-1', '--idempotency-key', 'k'])).toEqual(['devices', 'reboot', 'HW-1', '--idempotency-key', 'k']);
   });
+
+  it('a header that carries a credential by its name (X-Api-Key, X-Auth-Token, Private-Token) is redacted too; an Idempotency-Key is not', () => {
+    const line = ['api', 'POST', '/v1/x', '-H', 'X-Api-Key: k-1', '-H', 'x-auth-token: t-1', '--header=Private-Token: p-1', '-H', 'Idempotency-Key: ik-1', '-H', 'X-Request-Id: r-1'];
+    expect(redactCommandLine(line)).toEqual(['api', 'POST', '/v1/x', '-H', 'X-Api-Key: [REDACTED]', '-H', 'x-auth-token: [REDACTED]', '--header=Private-Token: [REDACTED]', '-H', 'Idempotency-Key: ik-1', '-H', 'X-Request-Id: r-1']);
+  });
 });
 
 describe('ledgerFilter', () => {

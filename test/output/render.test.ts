@@ -93,7 +93,8 @@ describe('lists', () => {
 
   it.each([true, false])('csv (tty %s): header, quoting, dotted paths, missing fields empty', async (tty) => {
     const { io, out } = output('csv', { tty, columns: ['id', 'name', 'organization.name', 'tags', 'nope.deeper'] });
-    await out.list(fleets, COLUMNS);
+    // no columns named (an api answer): a name no record carries is only warned of
+    await out.list(fleets, []);
     expect(io.stdout()).toBe('id,name,organization.name,tags,nope.deeper\nf1,North,Acme,"a,b",\nf2,"South, ""big""",,,\n');
   });
 
@@ -184,9 +185,17 @@ describe('a reader slower than the API', () => {
 });
 
 describe('--columns naming a field no record has', () => {
-  it('lists: the column stays empty and stderr warns once, naming it', async () => {
+  it('rows in columns fleetctl names: a name that is none of them is refused before any byte, with the closest one', async () => {
+    for (const format of ['csv', 'table'] as const) {
+      const { io, out } = output(format, { tty: false, columns: ['id', 'nmae', 'organization.name'] });
+      await expect(out.list(pages(fleets), COLUMNS)).rejects.toThrow('--columns: these rows have no field "nmae" (did you mean name?)');
+      expect(io.stdout()).toBe('');
+    }
+  });
+
+  it('records with no columns named (an api answer): the column stays empty and stderr warns once, naming it', async () => {
     const { io, out } = output('csv', { tty: false, columns: ['id', 'nmae', 'organization.name'] });
-    expect(await out.list(pages(fleets), COLUMNS)).toBe(2);
+    expect(await out.list(pages(fleets), [])).toBe(2);
     expect(io.stdout()).toBe('id,nmae,organization.name\nf1,,Acme\nf2,,\n');
     expect(io.stderr()).toBe('Warning: --columns: no record has a field "nmae"; check the spelling (nested fields are dotted, such as delivery.url; -o json shows every field)\n');
   });

@@ -35,6 +35,11 @@ describe('quoteInput', () => {
     const long = quoteInput('🚚'.repeat(100), 10);
     expect(long).toBe(`"${'🚚'.repeat(9)}… (100 characters)"`);
   });
+
+  it('input holding double quotes (and no single one) is quoted with single quotes, so it reads as one value', () => {
+    expect(quoteInput('fleet:"North 1" seen:>2h')).toBe(`'fleet:"North 1" seen:>2h'`);
+    expect(quoteInput(`it's "x"`)).toBe(`"it's "x""`);
+  });
 });
 
 describe('messages on stderr', () => {

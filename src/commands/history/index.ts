@@ -1,6 +1,6 @@
 // `fleetctl history`: the audit ledger (src/ledger/), the changes made from this machine (or every machine that
 // writes a shared ledger), oldest first. A table counts each line's targets by outcome; -o json and -o ndjson give
-// the lines whole, as written.
+// the lines whole, as written; CSV has the table's columns.
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { describeVerb } from '../shared/help.js';
@@ -55,7 +55,8 @@ export async function historyRun(deps: HistoryDeps, opts: HistoryOptions): Promi
   const reading: LedgerReading = { skipped: 0 };
   const chosen = selected(readLedger(file, reading), opts);
   const output = deps.output();
-  const count = output.isMachineReadable ? await output.list(chosen, []) : await output.list(tableRows(chosen), viewOf('ledgerEntry'));
+  // formats in columns (a table, CSV) get the table's rows: a ledger line's members are nested, no column of theirs reads alone
+  const count = output.showsColumns ? await output.list(tableRows(chosen), viewOf('ledgerEntry')) : await output.list(chosen, []);
   if (reading.skipped > 0) deps.io.warn(`${reading.skipped} line${reading.skipped === 1 ? '' : 's'} of ${file} ${reading.skipped === 1 ? 'is' : 'are'} not a ledger entry and ${reading.skipped === 1 ? 'was' : 'were'} passed over`);
   if (count === 0) deps.io.info(`No changes recorded${opts.sinceMs === undefined && opts.where === undefined ? '' : ' that match'} in ${file}.`);
 }

@@ -21,19 +21,30 @@ export function changeWriter(output: Output, thresholds: readonly Threshold[]): 
   return async (change) => output.text(changeLine(change, thresholds));
 }
 
-/** `2026-11-27T08:00:00.000Z  HW-000004  went stale (last report 2026-11-27T06:58:00.000Z)` */
+/**
+ * `2026-11-27T08:00:00Z  HW-000004  went stale (last report 2026-11-27T06:58:00Z)`: to the second, and a coming back
+ * told by when it reported, so that a line fits 80 columns with a hardware id of the usual length (a wrapped line
+ * is two in a journal); -o ndjson has the times as the service wrote them.
+ */
 export function changeLine(change: StatusChange, thresholds: readonly Threshold[]): string {
-  return `${change.time}  ${change.kind === 'device' ? deviceWords(change) : thresholdWords(change, thresholds)}`;
+  return `${toTheSecond(change.time)}  ${change.kind === 'device' ? deviceWords(change) : thresholdWords(change, thresholds)}`;
+}
+
+/** An RFC 3339 time without its fraction of a second, whatever its offset. */
+function toTheSecond(time: string): string {
+  return time.replace(/(T\d\d:\d\d:\d\d)\.\d+/, '$1');
 }
 
 function deviceWords(change: DeviceChange): string {
   const name = safeText(change.hardware_id ?? change.id ?? '?');
-  const last = change.last_report === null ? '' : ` (last report ${change.last_report})`;
+  const last = change.last_report === null ? null : safeText(toTheSecond(change.last_report));
   switch (change.to) {
-    case 'reporting':
-      return `${name}  ${change.from === 'stale' ? 'came back' : change.from === 'never_reported' ? 'reported for the first time' : 'reporting again'}${last}`;
+    case 'reporting': {
+      const words = change.from === 'stale' ? 'came back' : change.from === 'never_reported' ? 'first report' : 'reporting again';
+      return `${name}  ${words}${last === null ? '' : ` at ${last}`}`;
+    }
     case 'stale':
-      return `${name}  went stale${last}`;
+      return `${name}  went stale${last === null ? '' : ` (last report ${last})`}`;
     case 'never_reported':
       return `${name}  has never reported`;
     case 'unknown':
@@ -43,11 +54,12 @@ function deviceWords(change: DeviceChange): string {
   }
 }
 
+/** The expression names the threshold: `stale>5% breached: stale is 7.5% (3 of 40), > 5%`. */
 function thresholdWords(change: ThresholdChange, thresholds: readonly Threshold[]): string {
   const name = safeText(change.threshold);
-  if (change.to === 'breached') return `threshold ${name} breached: ${safeText(change.reason ?? '')}`;
+  if (change.to === 'breached') return `${name} breached: ${safeText(change.reason ?? '')}`;
   const percent = thresholds.find((t) => t.expression === change.threshold)?.percent ? '%' : '';
-  return `threshold ${name} cleared (now ${change.actual ?? '?'}${percent})`;
+  return `${name} cleared (now ${change.actual ?? '?'}${percent})`;
 }
 
 /**

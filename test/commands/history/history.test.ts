@@ -20,7 +20,7 @@ function entry(command: string, runId: string | null, outcomes: Record<string, n
   return { v: 1, time, profile: 'prod', base_url: 'https://api.example.com', client_id: 'ops', command, argv: [], run_id: runId, targets, outcomes };
 }
 
-function setUp(opts: { tty?: boolean; format?: 'table' | 'json' } = {}) {
+function setUp(opts: { tty?: boolean; format?: 'table' | 'json' | 'csv' } = {}) {
   const dir = tempDir('fleetctl-history-');
   const file = path.join(dir, 'ledger.ndjson');
   const io = IOStreams.forTest({ tty: opts.tty ?? false, columns: 80 });
@@ -59,6 +59,18 @@ describe('history', () => {
     await historyRun(deps, options[0]!);
     expect(JSON.parse(io.stdout())).toEqual([LINES[1], LINES[2]]);
     expect(options[0]!.sinceMs).toBe(NOW.getTime() - 90 * 60_000);
+  });
+
+  it('-o csv: the table\'s columns, a row of each line (not a blank row per line)', async () => {
+    const { file, io, deps } = setUp({ format: 'csv' });
+    writeFileSync(file, LINES.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await historyRun(deps, {});
+    expect(io.stdout().trimEnd().split('\n')).toEqual([
+      'run_id,time,action,outcomes',
+      '20261127T100000Z-3f9a1c,2026-11-27T10:00:04Z,devices reboot,"240 accepted, 12 replayed, 3 failed, 1 not_found"',
+      ',2026-11-27T11:00:00Z,webhook-config regenerate-key,1 key_regenerated',
+      '20261127T113000Z-77aa01,2026-11-27T11:30:00Z,devices assign,"5 assigned, 2 unchanged"',
+    ]);
   });
 
   it('refuses a date or a condition it cannot read, before reading the ledger', async () => {
