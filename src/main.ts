@@ -1,7 +1,6 @@
 // Builds the command tree, runs it, and is the only place that turns errors into exit codes.
 import { Command, CommanderError, Option } from 'commander';
-import { ApiError, CancelledError, DeclinedError, diskFullOf, ExitCode, FleetctlError, type ExitCodeValue } from './errors.js';
-import { errorDocument, unexpectedErrorDocument, writeErrorDocument } from './io/error-document.js';
+import { ApiError, CancelledError, DeclinedError, diskFullOf, ExitCode, FleetctlError, isRequestFailure, type ExitCodeValue } from './errors.js';
 import { OWNED_SIGNALS } from './io/signals.js';
 import { watchStdoutEnd } from './io/stdout-end.js';
 import { IOStreams } from './io/streams.js';
@@ -18,7 +17,7 @@ import { fitHelp, needsStoredProfile } from './commands/shared/help.js';
 import { setEpilogue } from './commands/shared/verb-record.js';
 import { namedProfile, requireStoredProfile } from './config/settings.js';
 import { completeValues } from './completion/values.js';
-import { cutText, quoteInput, safeText } from './shared/terminal-text.js';
+import { cutText, quoteInput, safeText, terminalSafeJson } from './shared/terminal-text.js';
 import { describeMemberErrors } from './api/problem-members.js';
 import { asksForGuided, guidedLine, refuseGuidedAfterCommand } from './guided/entry.js';
 import { EXIT_CODES_HELP } from './exit-codes-help.js';
@@ -230,6 +229,33 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
     deps.io.info('Interrupted.');
     return ExitCode.interrupted;
   }
+  const machine = wantsMachineOutput(deps);
+  if (error instanceof ApiError) {
+    if (machine) {
+      const problem = error.problem ?? { status: error.status, title: error.message };
+      const document = error.resume ? { ...problem, resume: error.resume } : problem;
+      if (logsAsJson(deps.io.logFormat)) deps.io.error(error.message, { problem: document });
+      else deps.io.err.write(`${terminalSafeJson(document)}\n`);
+    } else {
+      const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
+      // the service's words, which may quote the request back at length: -o json has the whole problem
+      const said = cutText(error.detail ?? error.title ?? error.message, MAX_LINE);
+      // which members failed, when the problem names them in a shape read generically (bounded, "and N more")
+      const members = describeMemberErrors(error.problem);
+      const text = members === undefined ? said : `${said.replace(/[.:;\s]+$/, '')}: ${members}`;
+      // a problem with nothing but its code (all the spec promises) reads `HTTP 404 (its.code)`
+      const named = error.code && !text.includes(error.code) ? `${text} (${error.code})` : text;
+      deps.io.error(text.includes(`HTTP ${error.status}`) ? named : `${text} (${tag})`);
+      if (error.hint) deps.io.hint(error.hint);
+    }
+    return error.exitCode;
+  }
+  // no answer came for a later page of a list (its connection refused or dropped): for a program, a document too,
+  // with where to resume (commands/shared/paging.ts set it only when errors are JSON)
+  if (machine && isRequestFailure(error) && error.resume) {
+    deps.io.err.write(`${terminalSafeJson({ title: error.message, ...(error.hint ? { hint: error.hint } : {}), resume: error.resume })}\n`);
+    return error.exitCode;
+  }
   if (error instanceof DeclinedError) {
     deps.io.info(error.said);
     return error.exitCode;
@@ -237,38 +263,17 @@ function reportError(error: unknown, deps: Deps, interrupted: boolean, debug: bo
   // a typed error is an expected outcome, said in full by its message: a stack trace is for bugs (--debug); a write
   // that found the disk full is one wherever it happened (a cache, a download), named by the file Node's error names
   const typed = error instanceof FleetctlError ? error : diskFullOf(error);
-  // for a program, every failure is a JSON document, whatever its class (io/error-document.ts)
-  if (wantsMachineOutput(deps)) {
-    writeErrorDocument(deps.io, typed ? errorDocument(typed) : unexpectedErrorDocument(unexpectedLine(error), UNEXPECTED_HINT));
-    if (!typed && debug && error instanceof Error && error.stack) deps.io.info(error.stack);
-    return typed ? typed.exitCode : ExitCode.internal;
-  }
-  if (error instanceof ApiError) {
-    const tag = error.code ? `${error.code}, HTTP ${error.status}` : `HTTP ${error.status}`;
-    // the service's words, which may quote the request back at length: -o json has the whole problem
-    const said = cutText(error.detail ?? error.title ?? error.message, MAX_LINE);
-    // which members failed, when the problem names them in a shape read generically (bounded, "and N more")
-    const members = describeMemberErrors(error.problem);
-    const text = members === undefined ? said : `${said.replace(/[.:;\s]+$/, '')}: ${members}`;
-    // a problem with nothing but its code (all the spec promises) reads `HTTP 404 (its.code)`
-    const named = error.code && !text.includes(error.code) ? `${text} (${error.code})` : text;
-    deps.io.error(text.includes(`HTTP ${error.status}`) ? named : `${text} (${tag})`);
-    if (error.hint) deps.io.hint(error.hint);
-    return error.exitCode;
-  }
   if (typed) {
     deps.io.error(typed.message);
     if (typed.hint) deps.io.hint(typed.hint);
     return typed.exitCode;
   }
-  deps.io.error(unexpectedLine(error));
+  const message = error instanceof Error ? error.message : String(error);
+  deps.io.error(`unexpected failure: ${message}`);
   if (debug && error instanceof Error && error.stack) deps.io.info(error.stack);
-  else deps.io.hint(UNEXPECTED_HINT);
+  else deps.io.hint('run again with --debug for details, and report it if it persists');
   return ExitCode.internal;
 }
-
-const UNEXPECTED_HINT = 'run again with --debug for details, and report it if it persists';
-const unexpectedLine = (error: unknown) => `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
 
 function wantsMachineOutput(deps: Deps): boolean {
   try {

@@ -63,10 +63,8 @@ describe('--jq against the sandbox', () => {
     const r = await runCli(['devices', 'list', '--jq', '.hardware_id |'], { env: { ...h.envFor(), FLEETCTL_BASE_URL: 'http://127.0.0.1:1', FLEETCTL_AUTH_URL: 'http://127.0.0.1:1' } });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    // --jq with stderr not a terminal: errors are for a program, a JSON document
-    const error = JSON.parse(r.stderr) as { title: string };
-    expect(error.title).toContain('--jq: jq: error: syntax error, unexpected end of file');
-    expect(error.title).toContain('jq: 1 compile error');
+    expect(r.stderr).toContain('Error: --jq: jq: error: syntax error, unexpected end of file');
+    expect(r.stderr).toContain('jq: 1 compile error');
   });
 
   it('api (an answer, and each item with --paginate), bulk results and webhook listen go through jq', { timeout: 90_000 }, async () => {

@@ -2,11 +2,9 @@
 // connection) keeps what it printed whole and names the cursor to resume from on stderr, whatever the output is:
 // with errors as JSON (-o json, --json, -o ndjson) as a member of the error's document, otherwise as a line; the
 // cursor named goes on where the list stopped.
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type SandboxHarness } from './harness.js';
-import { addFaults, failSecondPage, faultsUsedUp } from './sandbox-faults.js';
+import { failSecondPage, faultsUsedUp } from './sandbox-faults.js';
 
 let h: SandboxHarness;
 let every: string[];
@@ -72,47 +70,5 @@ describe('a later page whose connection is dropped', { timeout: 120_000 }, () =>
     expect(stopped, r.stderr).not.toBeNull();
     expect(r.stderr).toMatch(/^Error: the connection to .* was lost before an answer came/m);
     await expectResumeFrom(stopped![1]!.replace(/^'|'$/g, ''));
-  });
-});
-
-// The same rule on the first page: no item printed, no answer, and the error is the same kind of JSON document (with
-// no resume point: nothing to resume from); a connection refused outright too. The exit code is the one of a network
-// failure either way.
-describe('a first page with no answer, errors as JSON', { timeout: 120_000 }, () => {
-  const oneDocument = (stderr: string) => {
-    const lines = stderr.trim().split('\n');
-    expect(lines, stderr).toHaveLength(1);
-    return JSON.parse(lines[0]!) as { title: string; hint?: string; resume?: unknown };
-  };
-
-  it.each([[['-o', 'json']], [['--json']], [['-o', 'ndjson']]])('%j: its connection dropped: a JSON document, exit 9', async (format) => {
-    await addFaults(h, [{ match: { operation_id: 'listDevices' }, respond: { drop: true }, times: 1 }]);
-    const r = await h.cli([...LIST, ...format]);
-    expect(await faultsUsedUp(h), 'the connection was dropped on the first page').toBe(true);
-    expect(r.code, r.stderr).toBe(9);
-    const error = oneDocument(r.stderr);
-    expect(error.title).toMatch(DROPPED);
-    expect(error.hint).toMatch(/retry/);
-    expect(error.resume).toBeUndefined();
-  });
-
-  it('--json, its connection refused (nothing listens at the base URL): a JSON document, exit 9', async () => {
-    const closed = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo;
-        server.close(() => resolve(port));
-      });
-    });
-    const r = await h.cli([...LIST, '--json'], { env: { FLEETCTL_BASE_URL: `http://127.0.0.1:${closed}` } });
-    expect(r.code, r.stderr).toBe(9);
-    const error = oneDocument(r.stderr);
-    expect(error.title).toMatch(new RegExp(`127\\.0\\.0\\.1:${closed}`));
-  });
-
-  it('a table piped: the same failure stays a line', async () => {
-    await addFaults(h, [{ match: { operation_id: 'listDevices' }, respond: { drop: true }, times: 1 }]);
-    const r = await h.cli(LIST);
-    expect(r.code, r.stderr).toBe(9);
-    expect(r.stderr).toMatch(/^Error: the connection to .* was lost before an answer came/m);
   });
 });

@@ -43,9 +43,7 @@ describe('against the sandbox', () => {
     }
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    // a machine format (csv) tells the failure as a JSON document, a table as a line
-    const said = format[1] === 'csv' ? (JSON.parse(r.stderr) as { title: string }).title : r.stderr;
-    expect(said).toContain('"nosuchcol"');
+    expect(r.stderr).toContain('"nosuchcol"');
   });
 
   it.each(FORMATS)('--sort nosuchfield, %s: exit 2, nothing on stdout', async (_name, format) => {

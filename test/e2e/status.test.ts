@@ -102,8 +102,7 @@ describe('fleetctl status against the sandbox', { timeout: 120_000 }, () => {
     const breached = await status(['--fail-if', 'never>=0', '--fail-if', 'stale>100%']);
     expect(breached.code).toBe(13);
     expect(breached.report.thresholds.map((t: { breached: boolean }) => t.breached)).toEqual([true, false]);
-    // -o json: the failure is a JSON document, as every failure is then
-    expect(breached.stderr).toMatch(/^\{"title":"status: never>=0 breached \(never_reported is \d+, >= 0\)"/m);
+    expect(breached.stderr).toMatch(/^Error: status: never>=0 breached \(never_reported is \d+, >= 0\)$/m);
     const within = await status(['--fail-if', 'stale>100%']);
     expect(within.code, within.stderr).toBe(0);
   });
