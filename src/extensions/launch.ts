@@ -68,13 +68,15 @@ export function extensionEnv(line: ExtensionLine, env: NodeJS.ProcessEnv, data: 
 
 /**
  * Runs the extension; its exit status is fleetctl's. `program`: argv[1] of the line, how the extension calls this
- * very fleetctl (bin/fleetctl.js, or a single executable), whatever PATH holds. Its environment has no secret: while
- * it runs, a token broker answers for the profile's credentials (when they are usable) at FLEETCTL_TOKEN_BROKER.
+ * very fleetctl (bin/fleetctl.js, or a single executable), whatever PATH holds. Its environment has no secret: when
+ * fleetctl's own carried it, a token broker answers for the profile's credentials (when they are usable) at
+ * FLEETCTL_TOKEN_BROKER while the extension runs.
  */
 export async function runExtension(line: ExtensionLine, deps: { env: NodeJS.ProcessEnv; io: IOStreams; data: ConfigData; derive: Deps['derive'] }, program: string | undefined): Promise<number> {
   const executable = path.resolve(program ?? process.execPath);
   const env = extensionEnv(line, deps.env, deps.data, executable);
-  const broker = await brokerFor(deps.derive({ env }));
+  // a secret kept elsewhere (keychain, file, a profile's command) the extension's fleetctl reads itself, as this one would
+  const broker = SECRET_VARIABLES.some((name) => env[name]) ? await brokerFor(deps.derive({ env })) : undefined;
   const { runChild } = await import('../io/child-run.js');
   try {
     return await runChild({ file: line.extension.path, args: line.args, env: withoutSecret(env, broker), forwardSignals: true }, deps.io);

@@ -161,6 +161,12 @@ describe('the client secret stays with fleetctl', () => {
     const noClient = await h.cli(['ask', 'devices_read'], { env: { ...env, FLEETCTL_CLIENT_ID: undefined }, process: true });
     expect(noClient.stdout).toBe('exit 3 no broker\n');
     expect(noClient.stderr).toContain('no client id for profile "default"');
+    // a secret the environment does not carry (here, in the profile's file) the extension's fleetctl reads itself: no broker
+    const filed = { ...env, FLEETCTL_PROFILE: 'filed', FLEETCTL_CLIENT_SECRET: undefined };
+    expect((await h.cli(['config', 'set', 'client_secret'], { env: filed, input: h.envFor().FLEETCTL_CLIENT_SECRET })).code).toBe(0);
+    const secretInFile = await h.cli(['ask', 'devices_read'], { env: filed, process: true });
+    expect(secretInFile.stdout).toMatch(/^.+\nexit 0 no broker\n$/);
+    expect(secretInFile.stderr).toBe('');
   });
 });
 
