@@ -93,7 +93,7 @@ export function isRequestFailure(error: unknown): error is ApiError | NetworkErr
 
 /**
  * A failure another fleetctl met and told this one (the token broker of the fleetctl that runs an extension): its
- * message, hint and exit code as they were there; a code fleetctl does not use stands as an internal failure.
+ * message, hint and exit code as they were there; a code fleetctl does not use for a failure stands as an internal one.
  */
 export class RelayedError extends FleetctlError {
   override name = 'RelayedError';
@@ -101,7 +101,7 @@ export class RelayedError extends FleetctlError {
 
   constructor(message: string, exitCode: unknown, hint?: string) {
     super(message, hint);
-    this.exitCode = (Object.values(ExitCode) as unknown[]).includes(exitCode) ? (exitCode as ExitCodeValue) : ExitCode.internal;
+    this.exitCode = exitCode !== ExitCode.ok && (Object.values(ExitCode) as unknown[]).includes(exitCode) ? (exitCode as ExitCodeValue) : ExitCode.internal;
   }
 }
 

@@ -71,6 +71,13 @@ describe('token broker', () => {
   });
 });
 
+describe('RelayedError', () => {
+  it('keeps the exit code of a failure; one that is none (0, unknown, not a number) is an internal failure', () => {
+    expect(new RelayedError('x', 9).exitCode).toBe(9);
+    for (const code of [0, 77, '3', undefined]) expect(new RelayedError('x', code).exitCode).toBe(1);
+  });
+});
+
 describe('withoutSecret', () => {
   it('drops the secret and its command, keeps the rest, and names the broker; without one, an inherited broker stays', () => {
     const env = { HOME: '/h', FLEETCTL_CLIENT_ID: 'c', FLEETCTL_CLIENT_SECRET: 's3cret', FLEETCTL_CLIENT_SECRET_COMMAND: 'op read x' };
