@@ -91,6 +91,20 @@ export function isRequestFailure(error: unknown): error is ApiError | NetworkErr
   return error instanceof ApiError || error instanceof NetworkError || error instanceof InvalidResponseError;
 }
 
+/**
+ * A failure another fleetctl met and told this one (the token broker of the fleetctl that runs an extension): its
+ * message, hint and exit code as they were there; a code fleetctl does not use for a failure stands as an internal one.
+ */
+export class RelayedError extends FleetctlError {
+  override name = 'RelayedError';
+  readonly exitCode: ExitCodeValue;
+
+  constructor(message: string, exitCode: unknown, hint?: string) {
+    super(message, hint);
+    this.exitCode = exitCode !== ExitCode.ok && (Object.values(ExitCode) as unknown[]).includes(exitCode) ? (exitCode as ExitCodeValue) : ExitCode.internal;
+  }
+}
+
 export class CancelledError extends failureClass('CancelledError', ExitCode.interrupted) {
   constructor(message = 'Interrupted') {
     super(message);

@@ -13,7 +13,7 @@ import type { ListedExtension } from './extensions/listing.js';
 export type FirstWord = { alias?: AliasRun } & ({ ran: number } | { argv: string[]; aliases: Aliases; extensions: ListedExtension[]; at?: number });
 
 /** `root`: the program with its global options only, enough to find the first word. */
-export async function readFirstWord(argv: string[], root: Command, deps: Pick<Deps, 'config' | 'env'>, io: IOStreams): Promise<FirstWord> {
+export async function readFirstWord(argv: string[], root: Command, deps: Pick<Deps, 'config' | 'env' | 'derive'>, io: IOStreams): Promise<FirstWord> {
   const { group: first, at } = operandsIn(root, argv);
   const aliases = await aliasesFor(first, BUILT_IN_COMMANDS, deps.config);
   const line = expandedLine(argv, at, aliases, (words) => operandsIn(root, words).at);
@@ -28,7 +28,7 @@ export async function readFirstWord(argv: string[], root: Command, deps: Pick<De
   if (first !== undefined && at !== undefined && !alias && !BUILT_IN_COMMANDS.has(first)) {
     const { extensionLine, runExtension } = await import('./extensions/launch.js');
     const extension = extensionLine(argv, at, deps.env);
-    if (extension) return { ran: await runExtension(extension, { env: deps.env, io, data: (await deps.config()).read() }, argv[1]) };
+    if (extension) return { ran: await runExtension(extension, { env: deps.env, io, data: (await deps.config()).read(), derive: deps.derive }, argv[1]) };
   }
   const forHelp = first === undefined || first === 'help';
   const extensions = forHelp ? (await import('./extensions/path-lookup.js')).listedExtensions(deps.env, { builtIns: BUILT_IN_COMMANDS, aliases }) : [];

@@ -3,7 +3,7 @@
 // status, and gets the signals fleetctl receives; a command or an alias of the same name runs instead; `extension
 // list`, --help and completion name them. Needs `npm run build` first (an extension calls bin/fleetctl.js).
 import { spawn } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, startHarness, type SandboxHarness } from './harness.js';
@@ -26,6 +26,11 @@ function onPath(scripts: Record<string, string>): Record<string, string> {
     chmodSync(file, 0o755);
   }
   return { PATH: `${folder}${path.delimiter}${process.env.PATH ?? ''}` };
+}
+
+/** The extension use-token on PATH, a shell script of these lines (for each test its own folder). */
+function onPathScript(lines: string[]): () => Record<string, string> {
+  return () => onPath({ 'use-token': lines.join('\n') });
 }
 
 describe('running an extension', () => {
@@ -113,6 +118,55 @@ describe('running an extension', () => {
     expect(stderr).toBe('');
     expect(stdout).toBe('ready\ngot TERM\n');
     expect(code).toBe(42);
+  });
+});
+
+describe('the client secret stays with fleetctl', () => {
+  /** Prints its environment, the broker's directory's mode and the HTTP status of a request with a token from auth token. */
+  const tokenUser = onPathScript([
+    'env',
+    'echo "mode $(ls -ld "$(dirname "$FLEETCTL_TOKEN_BROKER")" | cut -c1-10)"',
+    'token=$("$FLEETCTL_EXECUTABLE" auth token --scope devices_read) || exit',
+    'curl -sS -o /dev/null -w "status %{http_code}\\n" -H "Authorization: Bearer $token" "$FLEETCTL_BASE_URL/v1/devices?limit=1"',
+  ]);
+
+  it('from FLEETCTL_CLIENT_SECRET: the extension has neither the variable nor the value, and its tokens come from the broker', async () => {
+    const secret = h.envFor().FLEETCTL_CLIENT_SECRET;
+    const result = await h.cli(['use-token'], { env: tokenUser(), process: true });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).not.toContain('FLEETCTL_CLIENT_SECRET');
+    expect(result.stdout).not.toContain(secret);
+    expect(result.stdout).toContain('\nmode drwx------\nstatus 200\n');
+    const socket = /^FLEETCTL_TOKEN_BROKER=(.+)$/m.exec(result.stdout)![1]!;
+    expect(existsSync(path.dirname(socket))).toBe(false);
+  });
+
+  it('from FLEETCTL_CLIENT_SECRET_COMMAND: the command is not passed on either', async () => {
+    const file = path.join(tempDir('fleetctl-secret-'), 'secret');
+    writeFileSync(file, h.envFor().FLEETCTL_CLIENT_SECRET);
+    const env = { ...tokenUser(), FLEETCTL_CLIENT_SECRET: undefined, FLEETCTL_CLIENT_SECRET_COMMAND: `cat '${file}'` };
+    const result = await h.cli(['use-token'], { env, process: true });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).not.toContain('FLEETCTL_CLIENT_SECRET');
+    expect(result.stdout).not.toContain(file);
+    expect(result.stdout).toMatch(/\nstatus 200\n$/);
+  });
+
+  it('an unknown scope asked through the broker is refused (exit 2); credentials that are not usable start no broker', async () => {
+    const env = onPath({ ask: '"$FLEETCTL_EXECUTABLE" auth token --scope "$1"; echo "exit $? ${FLEETCTL_TOKEN_BROKER:-no broker}"' });
+    const refused = await h.cli(['ask', 'devices_reed'], { env, process: true });
+    expect(refused.stdout).toMatch(/^exit 2 \/.+\/tokens\.sock\n$/);
+    expect(refused.stderr).toContain('unknown scope "devices_reed"');
+    // no client id: auth token in the extension fails as it would without the broker
+    const noClient = await h.cli(['ask', 'devices_read'], { env: { ...env, FLEETCTL_CLIENT_ID: undefined }, process: true });
+    expect(noClient.stdout).toBe('exit 3 no broker\n');
+    expect(noClient.stderr).toContain('no client id for profile "default"');
+    // a secret the environment does not carry (here, in the profile's file) the extension's fleetctl reads itself: no broker
+    const filed = { ...env, FLEETCTL_PROFILE: 'filed', FLEETCTL_CLIENT_SECRET: undefined };
+    expect((await h.cli(['config', 'set', 'client_secret'], { env: filed, input: h.envFor().FLEETCTL_CLIENT_SECRET })).code).toBe(0);
+    const secretInFile = await h.cli(['ask', 'devices_read'], { env: filed, process: true });
+    expect(secretInFile.stdout).toMatch(/^.+\nexit 0 no broker\n$/);
+    expect(secretInFile.stderr).toBe('');
   });
 });
 

@@ -2,18 +2,17 @@
 import { Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { recordedChange } from '../../ledger/recorder.js';
-import { UsageError } from '../../errors.js';
 import { resolveSettings, type Settings } from '../../config/settings.js';
 import { PROFILE_KEYS, type Profile } from '../../config/store.js';
-import { fullScope, shortScope } from '../../auth/scopes.js';
+import { shortScope } from '../../auth/scopes.js';
+import { knownScopes } from '../../auth/token-for-scopes.js';
 import { dropProfileTokens, isIssuedTo, parseTokenCacheKey, tokenOwner } from '../../auth/token-key.js';
 import { KeychainUnavailable, secretLocation, storedSecretLocation, type SecretLocation } from '../../auth/secret-store.js';
 import { SCOPES } from '../../openapi/operations.js';
 import { completeValues } from '../../completion/values.js';
 import { API_USES, describeVerb } from '../shared/help.js';
 import { newAuthLoginCommand } from './login.js';
-import { quoteInput } from '../../shared/terminal-text.js';
-import { didYouMean } from '../../shared/did-you-mean.js';
+import { BROKER_VARIABLE } from '../../extensions/broker-variable.js';
 
 export function newAuthCommand(deps: Deps): Command {
   const auth = new Command('auth').description('Client-credentials login, status and tokens');
@@ -83,6 +82,12 @@ export function newAuthCommand(deps: Deps): Command {
   });
   token.action(async (flags: { scope: string[] }) => {
     const scopes = knownScopes(flags.scope);
+    // an extension, which never gets the secret, asks the fleetctl that runs it (src/extensions/token-broker.ts)
+    const broker = deps.env[BROKER_VARIABLE];
+    if (broker && !(await hasOwnSecret(deps))) {
+      const { tokenFromBroker } = await import('../../extensions/token-broker.js');
+      return deps.output().text(await tokenFromBroker(broker, scopes));
+    }
     const api = await deps.api();
     // this command exists to print a token: the only place fleetctl writes one
     deps.output().text(await api.accessToken(scopes.join(' ')));
@@ -119,15 +124,10 @@ export function newAuthCommand(deps: Deps): Command {
   return auth.addCommand(newAuthLoginCommand(deps)).addCommand(status).addCommand(token).addCommand(logout);
 }
 
-/** The scopes asked, in full, each once and in order (one token, one cache entry, whatever order they were typed in); an unknown one is refused. */
-function knownScopes(asked: string[]): string[] {
-  const known = SCOPES.map(shortScope);
-  for (const scope of asked) {
-    if ((SCOPES as readonly string[]).includes(fullScope(scope))) continue;
-    const guess = didYouMean(shortScope(scope), known);
-    throw new UsageError(`unknown scope ${quoteInput(scope)}${guess ? `; ${guess}` : ''}`, `scopes are: ${known.join(', ')}`);
-  }
-  return [...new Set(asked.map(fullScope))].sort();
+/** Whether the profile's client secret is somewhere this process can read it (flags, environment, command, keychain, file). */
+async function hasOwnSecret(deps: Deps): Promise<boolean> {
+  const settings = await deps.settings();
+  return secretLocation(settings, (await deps.config()).read().profiles[settings.profile.value]) !== undefined;
 }
 
 /** Where the secret of each profile lives; for the current one, the environment and flags count too. */

@@ -17,8 +17,8 @@ export function newExtensionCommand(deps: ExtensionDeps, builtIns: ReadonlySet<s
     notes:
       'The first executable of a name in the order of PATH runs; a command of fleetctl or an alias of the same name runs instead (shadowed_by says which). ' +
       'An extension gets its arguments as typed, the terminal, the signals fleetctl receives, and in its environment FLEETCTL_PROFILE, FLEETCTL_BASE_URL, FLEETCTL_AUTH_URL, ' +
-      'FLEETCTL_OUTPUT, FLEETCTL_NO_COLOR, FLEETCTL_NO_INPUT, FLEETCTL_EXTENSION and FLEETCTL_EXECUTABLE (this fleetctl: "$FLEETCTL_EXECUTABLE" auth token --scope devices_read prints a token); ' +
-      'fleetctl ends with its exit status.',
+      'FLEETCTL_OUTPUT, FLEETCTL_NO_COLOR, FLEETCTL_NO_INPUT, FLEETCTL_EXTENSION and FLEETCTL_EXECUTABLE (this fleetctl: "$FLEETCTL_EXECUTABLE" auth token --scope devices_read prints a token, asked of this fleetctl at FLEETCTL_TOKEN_BROKER); ' +
+      'never the client secret. fleetctl ends with its exit status.',
     examples: [
       { comment: 'every extension on PATH', command: 'fleetctl extension list' },
       { comment: 'as JSON: name, path and shadowed_by (command, alias or null)', command: 'fleetctl extension list -o json' },
