@@ -11,8 +11,8 @@
 //    "written":[["<key>",1777622400000],...],"stdout":{"dev":2049,"ino":1234,"size":40960}}
 // `stdout` is there when standard output is a regular file: its length after the last event recorded. A line
 // written but not yet recorded when the process was killed is then cut off at restart, and written again once.
-import fs from 'node:fs';
-import { cannotReplace, writeFileAtomically } from '../../io/atomic-file.js';
+import { writeFileAtomically } from '../../io/atomic-file.js';
+import { readCheckpointFile } from './checkpoint-file.js';
 import type { StdoutFile, StdoutFileState } from '../../io/stdout-file.js';
 import { UsageError } from '../../errors.js';
 import { parseRfc3339 } from '../../shared/rfc3339.js';
@@ -50,14 +50,8 @@ export class FeedCheckpoint {
 
   /** The position recorded, or undefined when there is no file yet (the first run). */
   async load(): Promise<FeedPosition | undefined> {
-    let text: string;
-    try {
-      text = await fs.promises.readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return void this.refuseUnwritable();
-      throw new UsageError(`--checkpoint ${quoteInput(this.file)} cannot be read: ${(error as Error).message}`);
-    }
-    this.refuseUnwritable();
+    const text = await readCheckpointFile(this.file);
+    if (text === undefined) return undefined;
     const saved = this.parse(text);
     this.takeBackUnrecorded(saved.stdout);
     const written = new Map(saved.written.map(([key, ms]) => [key, ms ?? Number.NaN]));
@@ -65,12 +59,6 @@ export class FeedCheckpoint {
   }
 
   /** Records the position (after the event's write): replaced whole, on disk before this resolves. */
-  /** A checkpoint that could never be kept is refused before the command starts, not at its first save. */
-  private refuseUnwritable(): void {
-    const why = cannotReplace(this.file);
-    if (why !== undefined) throw new UsageError(`--checkpoint ${quoteInput(this.file)} cannot be written: ${why}`, 'give a file in a folder you may write to');
-  }
-
   async save(position: FeedPosition): Promise<void> {
     const saved: CheckpointFile = {
       format: CHECKPOINT_FORMAT,

@@ -4,8 +4,8 @@
 // the round under way. fleetctl's own versioned JSON, replaced whole (io/atomic-file.ts) and flushed to disk:
 //   {"format":"fleetctl status watch","version":1,"watching":{...},"devices":[["<id>","HW-000004","stale"]],"breached":["stale>5%"]}
 // `watching` is what the watch counts (selection, stale-after, thresholds): a file of another watch is refused.
-import fs from 'node:fs';
-import { cannotReplace, writeFileAtomically } from '../../io/atomic-file.js';
+import { writeFileAtomically } from '../../io/atomic-file.js';
+import { readCheckpointFile } from '../shared/checkpoint-file.js';
 import { UsageError } from '../../errors.js';
 import { quoteInput } from '../../shared/terminal-text.js';
 import type { StatusOptions } from './report.js';
@@ -48,25 +48,13 @@ export class WatchCheckpoint implements WatchStateStore {
 
   /** What the last whole round knew, or undefined when there is no file yet (the first run). */
   async load(): Promise<WatchState | undefined> {
-    let text: string;
-    try {
-      text = await fs.promises.readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return void this.refuseUnwritable();
-      throw new UsageError(`--checkpoint ${quoteInput(this.file)} cannot be read: ${(error as Error).message}`);
-    }
-    this.refuseUnwritable();
+    const text = await readCheckpointFile(this.file);
+    if (text === undefined) return undefined;
     const saved = this.parse(text);
     if (JSON.stringify(saved.watching) !== JSON.stringify(this.watching)) {
       throw new UsageError(`--checkpoint ${quoteInput(this.file)} is the checkpoint of another watch (${JSON.stringify(saved.watching)})`, 'give the same --fleet-id, --organization-id, --where, --stale-after and --fail-if, or a new file to start over');
     }
     return { devices: saved.devices, breached: saved.breached };
-  }
-
-  /** A checkpoint that could never be kept is refused before the command starts, not at its first save. */
-  private refuseUnwritable(): void {
-    const why = cannotReplace(this.file);
-    if (why !== undefined) throw new UsageError(`--checkpoint ${quoteInput(this.file)} cannot be written: ${why}`, 'give a file in a folder you may write to');
   }
 
   async save(state: WatchState): Promise<void> {
