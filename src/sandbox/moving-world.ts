@@ -37,8 +37,13 @@ export class MovingWorld {
     if (this.ratePerSecond <= 0 || this.timer) return;
     const intervalMs = Math.max(20, 1000 / this.ratePerSecond);
     let due = 0;
+    let lastTick = performance.now();
+    // reports due by the time elapsed, not by the ticks counted: a tick that comes late (the event loop busy
+    // answering requests) makes up for the time it missed, so the world keeps its rate under load
     this.timer = setInterval(() => {
-      due = Math.min(due + (this.ratePerSecond * intervalMs) / 1000, MAX_REPORTS_PER_TICK);
+      const now = performance.now();
+      due = Math.min(due + (this.ratePerSecond * (now - lastTick)) / 1000, MAX_REPORTS_PER_TICK);
+      lastTick = now;
       for (; due >= 1; due--) this.report();
     }, intervalMs);
     this.timer.unref();

@@ -122,3 +122,90 @@ export function timeOrderedPage<T>(ctx: ApiContext, codec: CursorCodec, items: r
   const page = items.slice(start, start + limit);
   return reply(page.map(view), start + limit < items.length, page.length ? keyOf(page[page.length - 1]!) : undefined);
 }
+
+/**
+ * The page a request asks for of several lists, each already in (time desc, id asc) order (every device's events,
+ * newest first), as if they were one list in that order: a merge that reads only as far as the page reaches. A
+ * page of a busy window then costs about its own length and the number of lists, not a sort of the whole window
+ * on every page. `accept` leaves out what the query does not ask for.
+ */
+export function mergedTimeOrderedPage<T>(
+  ctx: ApiContext, codec: CursorCodec, lists: readonly (readonly T[])[], keyOf: (t: T) => TimeKey, accept: (t: T) => boolean, view: (t: T) => unknown,
+): Reply {
+  const { limit, after, reply } = readPage(ctx, codec, isTimeKey);
+  const pastCursor = (item: T) => {
+    if (!after) return true;
+    const [ms, id] = keyOf(item);
+    return ms < after[0] || (ms === after[0] && id > after[1]);
+  };
+  const heads = new HeadHeap<T>(keyOf);
+  for (const list of lists) {
+    let at = 0;
+    while (at < list.length && !(pastCursor(list[at]!) && accept(list[at]!))) at++;
+    if (at < list.length) heads.push({ list, at });
+  }
+  const page: T[] = [];
+  while (page.length <= limit && heads.size > 0) {
+    const head = heads.pop();
+    page.push(head.list[head.at]!);
+    let at = head.at + 1;
+    while (at < head.list.length && !accept(head.list[at]!)) at++;
+    if (at < head.list.length) heads.push({ list: head.list, at });
+  }
+  const hasMore = page.length > limit;
+  const shown = page.slice(0, limit);
+  return reply(shown.map(view), hasMore, shown.length ? keyOf(shown[shown.length - 1]!) : undefined);
+}
+
+interface Head<T> {
+  list: readonly T[];
+  at: number;
+}
+
+/** A binary heap of list heads, the first in (time desc, id asc) order on top. */
+class HeadHeap<T> {
+  private readonly items: Head<T>[] = [];
+
+  constructor(private readonly keyOf: (t: T) => TimeKey) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(head: Head<T>): void {
+    const items = this.items;
+    items.push(head);
+    for (let i = items.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (this.before(items[parent]!, items[i]!)) break;
+      [items[parent], items[i]] = [items[i]!, items[parent]!];
+      i = parent;
+    }
+  }
+
+  pop(): Head<T> {
+    const items = this.items;
+    const top = items[0]!;
+    const last = items.pop()!;
+    if (items.length > 0) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let first = i;
+        if (left < items.length && this.before(items[left]!, items[first]!)) first = left;
+        if (right < items.length && this.before(items[right]!, items[first]!)) first = right;
+        if (first === i) break;
+        [items[first], items[i]] = [items[i]!, items[first]!];
+        i = first;
+      }
+    }
+    return top;
+  }
+
+  private before(a: Head<T>, b: Head<T>): boolean {
+    const [msA, idA] = this.keyOf(a.list[a.at]!);
+    const [msB, idB] = this.keyOf(b.list[b.at]!);
+    return msA > msB || (msA === msB && idA < idB);
+  }
+}

@@ -25,6 +25,7 @@ export const worldRoutes: ControlRoute[] = [
         started_at: app.startedAt.toISOString(),
         scenario: app.scenario ? (app.scenario.name ?? '(unnamed)') : null,
         telemetry_rate: app.telemetryRate,
+        events_reported: app.world.telemetry.live.eventsAdded,
       },
     }),
   },

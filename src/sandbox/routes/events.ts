@@ -3,7 +3,7 @@
 // like a well-formed id of an unknown (or another tenant's) event: the document lists no 400 for it.
 import { dateWindow, listParam, optionalString, uuidList } from '../common/params.js';
 import { notFound, problem } from '../common/problems.js';
-import { timeOrderedPage } from '../paging.js';
+import { mergedTimeOrderedPage, timeOrderedPage } from '../paging.js';
 import { decodeEventId } from '../seed/telemetry.js';
 import { eventListItemView, eventRecordView, mediaView } from './views.js';
 import type { ApiContext } from '../common/context.js';
@@ -30,19 +30,16 @@ export const eventRoutes: ApiRoute[] = [
         throw problem(400, 'events.filter_required', `An events search needs a narrowing filter and a date window; missing: ${missing.join(', ')}.`);
       }
       const { tenant } = ctx.auth;
-      const events: EventRecord[] = [];
-      for (const device of candidateDevices(app, hardwareId, fleetIds, vehicleIds)) {
-        for (const e of app.world.telemetry.get(device).events) {
-          if (e.triggeredMs < window.from! || e.triggeredMs >= window.to!) continue;
-          if (!tenant.includes(e.organization_id)) continue;
-          if (fleetIds && !fleetIds.includes(e.fleet_id)) continue;
-          if (vehicleIds && (e.vehicle_id === null || !vehicleIds.includes(e.vehicle_id))) continue;
-          if (types && !e.event_types.some((t) => types.includes(t))) continue;
-          events.push(e);
-        }
-      }
-      events.sort((a, b) => b.triggeredMs - a.triggeredMs || (a.event_id < b.event_id ? -1 : 1));
-      return timeOrderedPage(ctx, app.cursors, events, (e) => [e.triggeredMs, e.event_id], eventListItemView);
+      const asked = (e: EventRecord) =>
+        e.triggeredMs >= window.from! && e.triggeredMs < window.to! &&
+        tenant.includes(e.organization_id) &&
+        (!fleetIds || fleetIds.includes(e.fleet_id)) &&
+        (!vehicleIds || (e.vehicle_id !== null && vehicleIds.includes(e.vehicle_id))) &&
+        (!types || e.event_types.some((t) => types.includes(t)));
+      // every device's events are newest first already: the page is merged from them, not sorted whole
+      const devices = new Map(candidateDevices(app, hardwareId, fleetIds, vehicleIds).map((device) => [device.seq, device]));
+      const lists = [...devices.values()].map((device) => app.world.telemetry.get(device).events);
+      return mergedTimeOrderedPage(ctx, app.cursors, lists, (e) => [e.triggeredMs, e.event_id], asked, eventListItemView);
     },
   },
   {

@@ -4,7 +4,7 @@
 import type { DeviceTelemetry, EventRecord, LastReportedState, LivePosition } from '../common/records.js';
 
 export const MAX_EVENTS_PER_DEVICE = 50;
-export const MAX_LIVE_EVENTS = 20_000;
+export const MAX_LIVE_EVENTS = 100_000;
 
 export interface LiveReport {
   /** Newest first. */
@@ -20,6 +20,8 @@ export class LiveStore {
   /** Every live event, oldest added first: [device row, event id]. */
   private readonly order: [number, string][] = [];
   private orderStart = 0;
+  /** Events added since start-up (the sandbox's health reports it: what a feed must keep up with). */
+  eventsAdded = 0;
 
   report(row: number): LiveReport | undefined {
     return this.reports.get(row);
@@ -40,6 +42,7 @@ export class LiveStore {
     events.splice(at, 0, event);
     if (events.length > MAX_EVENTS_PER_DEVICE) events.pop();
     this.order.push([row, event.event_id]);
+    this.eventsAdded++;
     if (this.order.length - this.orderStart > MAX_LIVE_EVENTS) this.forgetOldest();
   }
 
@@ -49,7 +52,7 @@ export class LiveStore {
     if (!live) return derived;
     return {
       ...derived,
-      events: live.events.length === 0 ? derived.events : [...live.events, ...derived.events].sort(newer),
+      events: live.events.length === 0 ? derived.events : mergeNewestFirst(live.events, derived.events),
       lastReported: live.lastReported ?? derived.lastReported,
       livePosition: live.livePosition ?? derived.livePosition,
     };
@@ -75,4 +78,16 @@ export class LiveStore {
       this.orderStart = 0;
     }
   }
+}
+
+/** Two lists each newest first, as one (a merge: an events search merges every device's on each page). */
+function mergeNewestFirst(a: EventRecord[], b: EventRecord[]): EventRecord[] {
+  const merged = new Array<EventRecord>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) merged[k++] = newer(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!;
+  while (i < a.length) merged[k++] = a[i++]!;
+  while (j < b.length) merged[k++] = b[j++]!;
+  return merged;
 }
