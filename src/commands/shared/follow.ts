@@ -2,6 +2,11 @@
 // Each poll asks for a date window that overlaps the one before (an event's time is the device's, and a device
 // may report late), and each event is printed once: de-duplicated on its id, remembering only the ids the next
 // window can still return. What identifies and dates an event is the record boundary's to say (records.event).
+// What a poll reads grows with the rate of events times its window: an ordinary poll reads back only
+// RECENT_OVERLAP_MS before the last window's end, and one poll a minute reads back all of LATE_ARRIVAL_MS, so a
+// fleet making 1,000 events a second costs seconds of events per poll, not five minutes of them (an event that
+// arrives later than the recent overlap is printed by the next deep poll, at most a minute on). Pages are as
+// large as the API allows unless --limit says: the follow reads every page anyway.
 import { Option, type Command } from 'commander';
 import type { Deps } from '../../factory.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../errors.js';
@@ -14,14 +19,22 @@ import { quoteInput } from '../../shared/terminal-text.js';
 import { compareInstants, instantOfMs, parseInstant, parseRfc3339, type Instant } from '../../shared/rfc3339.js';
 import { FeedCheckpoint } from './feed-checkpoint.js';
 import { completeValues } from '../../completion/values.js';
+import { MAX_LIMIT } from '../../shared/page-limits.js';
 import type { StdoutFile } from '../../io/stdout-file.js';
 
 /** How far back each poll looks beyond the last one: events whose device time is older are not waited for. */
 export const LATE_ARRIVAL_MS = 5 * 60_000;
+/** How far back an ordinary poll looks before the last window's end. */
+export const RECENT_OVERLAP_MS = 10_000;
+/** How often a poll looks back all of LATE_ARRIVAL_MS. */
+export const DEEP_POLL_EVERY_MS = 60_000;
 /** The window shown first when none is asked for. */
 export const DEFAULT_FOLLOW_WINDOW_MS = 60 * 60_000;
-/** Ids remembered at most, whatever the rate of events (the oldest are forgotten first). */
-export const MAX_REMEMBERED = 100_000;
+/**
+ * Ids remembered at most, whatever the rate of events (the oldest are forgotten first): a deep window (up to six
+ * minutes) of a fleet making 1,000 events a second, with room to spare.
+ */
+export const MAX_REMEMBERED = 500_000;
 const DEFAULT_INTERVAL_MS = 5_000;
 const MIN_INTERVAL_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
@@ -35,6 +48,7 @@ export interface RawFollowFlags {
   checkpoint?: string;
   maxEvents?: string;
   until?: string;
+  limit?: string;
 }
 
 export interface FollowOptions {
@@ -46,6 +60,8 @@ export interface FollowOptions {
   maxEvents?: number;
   /** --until: the window's end; the follow ends once it is read. */
   until?: string;
+  /** Items per page when --limit is not given: the most the API allows (a follow reads every page of its window). */
+  pageLimit?: number;
 }
 
 export function addFollowOptions(command: Command): Command {
@@ -75,7 +91,7 @@ export function followFrom(flags: RawFollowFlags & { to?: string; cursor?: strin
   if (flags.checkpoint !== undefined && flags.checkpoint.trim() === '') throw new UsageError('--checkpoint needs a file name');
   const maxEvents = flags.maxEvents === undefined ? undefined : requireWholeNumber(flags.maxEvents, '--max-events', 1);
   const until = flags.until === undefined ? undefined : parseDateTime(flags.until, '--until', now);
-  return { intervalMs, checkpoint: flags.checkpoint, maxEvents, until };
+  return { intervalMs, checkpoint: flags.checkpoint, maxEvents, until, pageLimit: flags.limit === undefined ? MAX_LIMIT : undefined };
 }
 
 const flagName = (flag: string) => `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -109,7 +125,7 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
   const checkpoint = opts.checkpoint === undefined ? undefined : new FeedCheckpoint(opts.checkpoint, source.what, opts.stdoutFile, (line) => deps.io.info(line));
   const resumed = await checkpoint?.load();
   const seen = resumed?.written ?? new Map<string, number>();
-  const paging = { ...opts.paging, all: true, cursor: undefined, maxItems: undefined };
+  const paging = { ...opts.paging, limit: opts.pageLimit ?? opts.paging.limit, all: true, cursor: undefined, maxItems: undefined };
   const until = opts.until === undefined ? undefined : parseInstant(opts.until)!;
   // a window ends at each poll's now, or at --until once now is past it
   const windowEndAt = (now: Date) => (until && compareInstants(instantOfMs(now.getTime()), until) >= 0 ? { ms: until.ms, text: opts.until!, last: true } : { ms: now.getTime(), text: now.toISOString(), last: false });
@@ -119,11 +135,18 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
   let failures = 0;
   let idle = 0;
   let written = 0;
+  // the end of the last window read, and of the last one read back from `from` (a deep poll)
+  let lastEndMs: number | undefined;
+  let lastDeepMs = Number.NEGATIVE_INFINITY;
   if (deps.io.stderrIsTTY) deps.io.info(`Following: new events every ${opts.intervalMs / 1000} s; Ctrl-C to stop.`);
   while (!deps.signal.aborted) {
     let waitMs: number;
     try {
-      const fresh = await newEvents(source, seen, from, windowEnd.text, paging);
+      const deep = windowEnd.last || lastEndMs === undefined || windowEnd.ms - lastDeepMs >= DEEP_POLL_EVERY_MS;
+      const start = deep || parseRfc3339(from)! >= lastEndMs! - RECENT_OVERLAP_MS ? from : new Date(lastEndMs! - RECENT_OVERLAP_MS).toISOString();
+      const fresh = await newEvents(source, seen, start, windowEnd.text, paging);
+      lastEndMs = windowEnd.ms;
+      if (deep) lastDeepMs = windowEnd.ms;
       const printed = opts.maxEvents === undefined ? fresh : fresh.slice(0, opts.maxEvents - written);
       if (checkpoint) {
         // one at a time, each recorded after its write: a kill between two loses neither and doubles neither
@@ -142,9 +165,10 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
       if (windowEnd.last || (opts.maxEvents !== undefined && written >= opts.maxEvents)) return;
       idle = fresh.length === 0 ? idle + 1 : 0;
       waitMs = idleWait(opts.intervalMs, idle);
-      // the next window starts a little before this one ended: late events are caught, and printed once
+      // the next deep window starts LATE_ARRIVAL_MS before this deep one ended: an event that arrives until then
+      // late by at most that much is caught by it, and printed once; `from` moves on only with the deep polls
       const before = from;
-      if (parseRfc3339(from)! < windowEnd.ms - LATE_ARRIVAL_MS) from = new Date(windowEnd.ms - LATE_ARRIVAL_MS).toISOString();
+      if (deep && parseRfc3339(from)! < windowEnd.ms - LATE_ARRIVAL_MS) from = new Date(windowEnd.ms - LATE_ARRIVAL_MS).toISOString();
       forgetBefore(seen, parseRfc3339(from)!);
       if (from !== before) await checkpoint?.save({ from, written: seen });
     } catch (error) {

@@ -190,7 +190,7 @@ describe('the checkpoint file', () => {
 describe('followFrom: --checkpoint, --max-events, --until', () => {
   it('are read with --follow', () => {
     expect(followFrom({ follow: true, checkpoint: 'feed.json', maxEvents: '10', until: '2025-06-01T13:00:00+01:00' }, T0)).toEqual({
-      intervalMs: 5_000, checkpoint: 'feed.json', maxEvents: 10, until: '2025-06-01T12:00:00.000Z',
+      intervalMs: 5_000, checkpoint: 'feed.json', maxEvents: 10, until: '2025-06-01T12:00:00.000Z', pageLimit: 500,
     });
   });
 

@@ -1,7 +1,7 @@
 // --follow: the window first (oldest first), then each new event once, through overlapping windows, failures
 // and late events; stops quietly when the signal says so.
 import { describe, expect, it } from 'vitest';
-import { followEvents, followFrom, LATE_ARRIVAL_MS, type EventSource } from '../../../src/commands/shared/follow.js';
+import { DEEP_POLL_EVERY_MS, followEvents, followFrom, LATE_ARRIVAL_MS, RECENT_OVERLAP_MS, type EventSource } from '../../../src/commands/shared/follow.js';
 import { eventKey, eventTime } from '../../../src/records/event-identity.js';
 import { Output } from '../../../src/output/render.js';
 import type { OutputFormat } from '../../../src/output/writers/registry.js';
@@ -68,14 +68,45 @@ describe('followEvents', () => {
     expect(printed).toEqual(['a', 'b', 'c', 'd', 'e']);
     // the fourth wait was cut short by Ctrl-C
     expect(clock.sleeps).toEqual([5_000, 5_000, 5_000]);
-    // the first window is the one asked for; each next one starts LATE_ARRIVAL_MS before the last one ended
+    // the first window is the one asked for; each next one starts RECENT_OVERLAP_MS before the last one ended
     expect(src.windows[0]).toEqual([at(0), at(10)]);
-    expect(src.windows[1]).toEqual([new Date(Date.parse(at(10)) - LATE_ARRIVAL_MS).toISOString(), new Date(Date.parse(at(10)) + 5_000).toISOString()]);
-    for (let i = 2; i < src.windows.length; i++) expect(Date.parse(src.windows[i]![0])).toBe(Date.parse(src.windows[i - 1]![1]) - LATE_ARRIVAL_MS);
+    expect(src.windows[1]).toEqual([new Date(Date.parse(at(10)) - RECENT_OVERLAP_MS).toISOString(), new Date(Date.parse(at(10)) + 5_000).toISOString()]);
+    for (let i = 2; i < src.windows.length; i++) expect(Date.parse(src.windows[i]![0])).toBe(Date.parse(src.windows[i - 1]![1]) - RECENT_OVERLAP_MS);
+  });
+
+  it('an event that arrives later than the recent overlap is printed by the next deep poll, once', async () => {
+    // 'slow' happened a minute before the first window's end and arrives at the third poll: too old for the
+    // ordinary polls' windows, inside LATE_ARRIVAL_MS
+    const src = server([{}, {}, { add: [ev('slow', 9)] }, { add: [ev('b', 10.2)] }], [ev('a', 5)]);
+    const { printed } = await follow(src, 14);
+    expect(printed).toEqual(['a', 'b', 'slow']);
+    // an ordinary poll starts RECENT_OVERLAP_MS before the last window's end; a deep one, a minute or more after
+    // the last deep one (the first window is one), reads back to LATE_ARRIVAL_MS before the last deep one's end
+    const ms = src.windows.map(([from, to]) => [Date.parse(from), Date.parse(to)] as const);
+    let lastDeep = ms[0]![1];
+    let deepPolls = 0;
+    for (let i = 1; i < ms.length; i++) {
+      const [start, end] = ms[i]!;
+      const before = ms[i - 1]![1];
+      if (end - lastDeep >= DEEP_POLL_EVERY_MS) {
+        expect(start).toBe(lastDeep - LATE_ARRIVAL_MS);
+        lastDeep = end;
+        deepPolls++;
+      } else {
+        expect(start).toBe(before - RECENT_OVERLAP_MS);
+      }
+    }
+    expect(deepPolls).toBeGreaterThanOrEqual(1);
+  });
+
+  it('pages as large as the API allows unless --limit says: the follow reads every page of its window anyway', () => {
+    const now = new Date(T0);
+    expect(followFrom({ follow: true }, now)?.pageLimit).toBe(500);
+    expect(followFrom({ follow: true, limit: '20' }, now)?.pageLimit).toBeUndefined();
   });
 
   it('an event whose device time is before the last window end (it reported late) is still printed, once', async () => {
-    const src = server([{}, {}, { add: [ev('late', 9.9)] }, {}, {}], [ev('a', 5)]);
+    const src = server([{}, {}, { add: [ev('late', 10 - RECENT_OVERLAP_MS / 2 / 60_000)] }, {}, {}], [ev('a', 5)]);
     const { printed } = await follow(src, 5);
     expect(printed).toEqual(['a', 'late']);
   });
@@ -218,8 +249,8 @@ async function followStored<T extends { happened: string }>(stored: T[], added: 
 
 describe('followFrom', () => {
   it.each([
-    [{ follow: true }, { intervalMs: 5_000 }],
-    [{ follow: true, interval: '2s' }, { intervalMs: 2_000 }],
+    [{ follow: true }, { intervalMs: 5_000, pageLimit: 500 }],
+    [{ follow: true, interval: "2s" }, { intervalMs: 2_000, pageLimit: 500 }],
     [{}, undefined],
   ])('%j → %j', (flags, expected) => {
     expect(followFrom(flags, T0)).toEqual(expected);
