@@ -115,3 +115,12 @@ const madeInAll = ((reportedBefore - reportedAtStart) * DEVICES) / (DEVICES + SE
 console.log(`written: ${written.toLocaleString('en')} events in ${total.toFixed(0)} s (${(written / total).toFixed(0)} events/s), ${duplicates} written twice; the fleet's devices reported ${Math.round(madeInAll).toLocaleString('en')} by the last stretch, when the feed had written ${((100 * before) / madeInAll).toFixed(1)}% of that (events a device reports late are written up to a minute after they arrive)`);
 console.log(`events/s written at ${first.at.toFixed(0)} s: ${first.rate.toFixed(0)} (made ${first.made.toFixed(0)}); at the end: ${last.rate.toFixed(0)} (made ${last.made.toFixed(0)}; target ${eventsPerSecond})`);
 console.log(`peak RSS at ${first.at.toFixed(0)} s: ${mib(first.peak)}; at the end: ${mib(last.peak)} (${(last.peak / first.peak).toFixed(2)}x)`);
+// the peak keeps the highest moment of a collection; the mean RSS of the steady stretches, first half against
+// second, says whether memory still grows
+const steady = stretches.filter((s) => s.at >= STEADY_S);
+if (steady.length >= 2) {
+  const mean = (part) => part.reduce((sum, s) => sum + s.rss, 0) / part.length;
+  const half = Math.floor(steady.length / 2);
+  const [early, late] = [mean(steady.slice(0, half)), mean(steady.slice(half))];
+  console.log(`mean RSS from ${first.at.toFixed(0)} s: ${mib(early)} in the first half, ${mib(late)} in the second (${(late / early).toFixed(2)}x)`);
+}

@@ -61,7 +61,7 @@ export function newDevicesEventsCommand(deps: DevicesEventsDeps, run = devicesEv
         command: `fleetctl devices events ${SANDBOX_IDS.hardwareId} --since 30d --follow --until 1m --checkpoint hw.feed -o ndjson`,
       },
     ],
-    notes: 'With --follow the window is printed oldest first (the last hour when none is given), then each new event once, until Ctrl-C.\nWith --checkpoint FILE the position after each event written is kept in FILE (fleetctl\'s own format: versioned JSON holding the next window\'s start and the keys of the events written from it); run the same command with the same FILE to go on with the next event, none missed or doubled, even after kill -9. Standard output appended to a file (>>) is cut back to the last recorded event at restart. --max-events N and --until TIME end the follow (exit 0); polls that bring nothing wait longer, up to 8 intervals.',
+    notes: 'With --follow the window is printed oldest first (the last hour when none is given), then each new event once, until Ctrl-C.\nWith --checkpoint FILE the position after each event written is kept in FILE (fleetctl\'s own format: versioned JSON holding the next window\'s start and the keys of the events written from it); run the same command with the same FILE to go on with the next event, none missed or doubled, even after kill -9. Standard output appended to a file (>>) is recorded after each poll\'s events and cut back to the last record at restart. --max-events N and --until TIME end the follow (exit 0); polls that bring nothing wait longer, up to 8 intervals.',
   });
   command.action(async (hardwareId: string | undefined, flags: RawFlags) => {
     const types = flags.type?.flatMap((t) => t.split(',')).map((t) => requireNonEmpty(t.trim(), '--type'));

@@ -148,16 +148,20 @@ export async function followEvents<T>(deps: FollowDeps, source: EventSource<T>, 
       lastEndMs = windowEnd.ms;
       if (deep) lastDeepMs = windowEnd.ms;
       const printed = opts.maxEvents === undefined ? fresh : fresh.slice(0, opts.maxEvents - written);
-      if (checkpoint) {
-        // one at a time, each recorded after its write: a kill between two loses neither and doubles neither
+      if (checkpoint && !opts.stdoutFile) {
+        // to a pipe, one at a time, each recorded after its write: a kill between two loses neither and doubles
+        // neither (the one being written may be sent again)
         for (const one of printed) {
           await sink.add([one.event]);
           remember(seen, one);
           await checkpoint.save({ from, written: seen });
         }
       } else {
+        // to a file (or with no checkpoint), the poll's events in one write, then recorded once: after a kill
+        // between the two, the restart cuts the file back to the length recorded and writes them again
         await sink.add(printed.map((one) => one.event));
         for (const one of printed) remember(seen, one);
+        if (checkpoint && printed.length > 0) await checkpoint.save({ from, written: seen });
       }
       written += printed.length;
       if (failures > 0) deps.io.info(`Polling again: ${fresh.length} new event${fresh.length === 1 ? '' : 's'}.`);

@@ -1,9 +1,11 @@
 // What devices reported while the sandbox ran (--telemetry-rate): new events, the latest state and live
 // position, per device, on top of the telemetry derived from the seed. Bounded: a device keeps its latest
-// MAX_EVENTS_PER_DEVICE live events, and the world its latest MAX_LIVE_EVENTS; the oldest go first.
+// MAX_EVENTS_PER_DEVICE live events (by their time: enough for 400 s of a device reporting an event every two
+// seconds, so one that arrives 5 minutes late is kept, not dropped as the oldest at once), and the world the
+// MAX_LIVE_EVENTS that arrived last (about 2.4 KB each).
 import type { DeviceTelemetry, EventRecord, LastReportedState, LivePosition } from '../common/records.js';
 
-export const MAX_EVENTS_PER_DEVICE = 50;
+export const MAX_EVENTS_PER_DEVICE = 200;
 export const MAX_LIVE_EVENTS = 100_000;
 
 export interface LiveReport {

@@ -3,7 +3,7 @@
 // is a real file.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { followEvents, followFrom, idleWait, LATE_ARRIVAL_MS, type EventSource, type FollowRun } from '../../../src/commands/shared/follow.js';
 import { CHECKPOINT_FORMAT, FeedCheckpoint } from '../../../src/commands/shared/feed-checkpoint.js';
 import { records } from '../../../src/records/resources.js';
@@ -93,6 +93,23 @@ describe('--checkpoint: stopped anywhere, started again, every event once', () =
     // and what one uninterrupted run writes
     const once = await run(new FakeClock(T0), world(seed).source(new FakeClock(new Date(T0.getTime() + 20 * MINUTE))), {});
     expect([...once].sort()).toEqual([...written].sort());
+  });
+
+  it('to a pipe each event is recorded after its write; to a file, each poll\'s events once, after their one write', async () => {
+    const saves = vi.spyOn(FeedCheckpoint.prototype, 'save');
+    try {
+      const toPipe = await run(new FakeClock(T0), world(1).source(new FakeClock(new Date(T0.getTime() + 20 * MINUTE))), { checkpoint: path.join(tempDir('fleetctl-feed-'), 'a') });
+      expect(toPipe).toHaveLength(60);
+      expect(saves.mock.calls.length).toBeGreaterThanOrEqual(60);
+      saves.mockClear();
+      const stdoutFile: StdoutFile = { state: () => ({ dev: 1, ino: 2, size: 0 }), truncate: () => {} };
+      const toFile = await run(new FakeClock(T0), world(1).source(new FakeClock(new Date(T0.getTime() + 20 * MINUTE))), { checkpoint: path.join(tempDir('fleetctl-feed-'), 'b'), stdoutFile });
+      expect(toFile).toEqual(toPipe);
+      // at most one record a poll that wrote events, and one a move of the window's start: fewer than one an event
+      expect(saves.mock.calls.length).toBeLessThan(toPipe.length / 1.5);
+    } finally {
+      saves.mockRestore();
+    }
   });
 
   it('a late event that comes while the feed is down is written after the restart, once', async () => {
