@@ -12,8 +12,10 @@
 // stay flat, so the peak at 7 minutes is compared with the peak at the end; `--minutes 60` is the whole hour. `--checkpoint` runs the feed with a checkpoint file (each event flushed to disk before the next).
 // Needs a build first: npm run build && node bench/feed.mjs [--minutes 12] [--rate 1000] [--every 30] [--checkpoint]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BIN, sandboxEnv, startSandbox } from './sandbox-process.mjs';
@@ -57,23 +59,43 @@ const reportsPerSecond = Math.round((eventsPerSecond * 4 * (DEVICES + SEEDED)) /
 const sandbox = await startSandbox(['--devices', String(SEEDED), '--scenario', scenario, '--telemetry-rate', String(reportsPerSecond)]);
 const env = sandboxEnv(sandbox, dir);
 const args = ['events', 'search', '--fleet-id', FLEET, '--since', '10s', '--follow', '--interval', '2s', '-o', 'ndjson', ...(values.checkpoint ? ['--checkpoint', path.join(dir, 'feed.checkpoint')] : [])];
-const feed = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+// with --checkpoint, standard output appended to a file, as a service writes it (README: Running unattended):
+// the checkpoint is then recorded once a poll; read back as it grows
+const outFile = path.join(dir, 'feed.ndjson');
+const outFd = values.checkpoint ? openSync(outFile, 'a') : undefined;
+const feed = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', outFd ?? 'pipe', 'pipe'] });
+if (outFd !== undefined) closeSync(outFd);
 let stderr = '';
 feed.stderr.on('data', (chunk) => (stderr += chunk));
 let written = 0;
 let partial = '';
-const ids = new Set();
+// each line by a 52-bit hash of it (the whole record: what tells events apart is the service's to say), so an
+// hour of events fits in memory
+const seenLines = new Set();
 let duplicates = 0;
-feed.stdout.on('data', (chunk) => {
-  const lines = (partial + chunk.toString('utf8')).split('\n');
+function consume(text) {
+  const lines = (partial + text).split('\n');
   partial = lines.pop();
   for (const line of lines) {
-    // the whole record: what tells events apart is the service's to say (an id may repeat across devices)
-    if (ids.has(line)) duplicates++;
-    ids.add(line);
+    const hash = Number.parseInt(createHash('sha1').update(line).digest('hex').slice(0, 13), 16);
+    if (seenLines.has(hash)) duplicates++;
+    seenLines.add(hash);
     written++;
   }
-});
+}
+let readFrom = 0;
+const decoder = new StringDecoder('utf8');
+/** What the feed appended to its file since the last look. */
+function readAppended() {
+  const fd = openSync(outFile, 'r');
+  try {
+    const buffer = Buffer.alloc(1 << 20);
+    for (let got; (got = readSync(fd, buffer, 0, buffer.length, readFrom)) > 0; readFrom += got) consume(decoder.write(buffer.subarray(0, got)));
+  } finally {
+    closeSync(fd);
+  }
+}
+feed.stdout?.setEncoding('utf8').on('data', consume);
 const exited = new Promise((resolve) => feed.on('close', resolve));
 
 const stretches = [];
@@ -86,6 +108,7 @@ try {
   while (performance.now() - started < minutes * 60_000) {
     await new Promise((resolve) => setTimeout(resolve, everyS * 1000));
     if (feed.exitCode !== null) throw new Error(`the feed exited with ${feed.exitCode}:\n${stderr}`);
+    if (values.checkpoint) readAppended();
     const memory = memoryOf(feed.pid);
     const reported = await eventsReported(sandbox);
     const now = performance.now();
