@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rollup } from 'rollup';
 import MagicString from 'magic-string';
+import { eagerFunctions, visit } from './eager-functions.mjs';
 
 /**
  * The module that loads what a request needs, at once (factory.ts imports it to build the API client and its
@@ -124,7 +125,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
     // esbuild has already dropped what is unused: a second tree-shaking would cost more than it removes
     treeshake: false,
-    plugins: [...(sourceMaps ? [withInputSourceMaps()] : []), ...(helperRewrites ? [commonJsRuntime(builtinWrappers)] : [])],
+    plugins: [...(sourceMaps ? [withInputSourceMaps()] : []), ...(helperRewrites ? [commonJsRuntime(builtinWrappers), eagerFunctions()] : [])],
     onwarn(warning, warn) {
       if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
     },
@@ -250,10 +251,3 @@ export function builtinWrapperNames(code) {
 /** How esbuild wraps a CommonJS module, such as a built-in's stand-in: `var require_node_fs = __commonJS({ "builtin:node:fs"...`. */
 const COMMONJS_WRAPPER = /^var (\w+) = __commonJS\(\{\s*"([^"]+)"/gm;
 const BUILTIN_NAMESPACE = '__builtinNamespace';
-
-function visit(node, see) {
-  if (node === null || typeof node !== 'object') return;
-  if (Array.isArray(node)) return node.forEach((child) => visit(child, see));
-  if (typeof node.type === 'string') see(node);
-  for (const key of Object.keys(node)) if (key !== 'type' && typeof node[key] === 'object') visit(node[key], see);
-}

@@ -54,6 +54,9 @@ describe('the build without its rewrites of esbuild helpers', () => {
     expect(plainCode).not.toContain('__builtinNamespace');
     expect(plainCode).toMatch(/__toESM\(require_node_\w+\(\)/);
     expect(codeOf(path.join(root, 'dist'))).toContain('__builtinNamespace');
+    // and its function declarations, which the default build writes as expressions compiled with their file
+    expect(plainCode).toMatch(/^function \w+\(/m);
+    expect(codeOf(path.join(root, 'dist'))).not.toMatch(/^(async )?function\*? \w+\(/m);
   });
 
   it('runs: --version, --help, and a sandbox command through the request stack', () => {

@@ -155,6 +155,32 @@ describe('start-up of the built CLI', () => {
     expect(code.match(/__toESM\(require_node_\w+\(\)/g) ?? []).toEqual([]);
   });
 
+  // A function declaration exists before its module runs; the build writes each as an expression that exists once
+  // its scope starts (src/build/eager-functions.mjs): the same, unless files import each other in a cycle
+  it("dist/'s files import one another without a cycle, as the build's function expressions need", () => {
+    const files = [...readdirSync(path.join(root, 'dist')).map((name) => `dist/${name}`), ...readdirSync(path.join(root, 'dist/chunks')).map((name) => `dist/chunks/${name}`)].filter((file) => file.endsWith('.js'));
+    const imports = new Map(
+      files.map((file) => {
+        const code = readFileSync(path.join(root, file), 'utf8');
+        const targets = [...code.matchAll(/^import\s+(?:[^'";]*?\s+from\s+)?['"](\.[^'"]+)['"];/gm)].map((match) => path.join(path.dirname(file), match[1]!));
+        return [file, targets];
+      }),
+    );
+    expect([...imports.values()].flat().length).toBeGreaterThan(50);
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const walk = (file: string, trail: string[]) => {
+      state.set(file, 'open');
+      for (const target of imports.get(file) ?? []) {
+        if (state.get(target) === 'open') cycles.push([...trail.slice(trail.indexOf(target)), target].join(' -> '));
+        else if (!state.has(target)) walk(target, [...trail, target]);
+      }
+      state.set(file, 'done');
+    };
+    for (const file of files) if (!state.has(file)) walk(file, [file]);
+    expect(cycles).toEqual([]);
+  });
+
   // Node looks for the package.json of every file it imports, folder by folder up: Node 22 notes no folder that
   // has none, and a cached `devices get` tried to open two missing ones 106 times (src/build/bundle.mjs)
   it('dist/ and dist/chunks/ each hold the package.json that says their files are ES modules', () => {
