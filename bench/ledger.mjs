@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark (not a test): what the audit ledger adds to one command that changes something (issue 38, point 5).
+// Benchmark (not a test): what the audit ledger adds to one command that changes something.
 // The ledger's whole part of such a command is its flush at the end: the settings already resolved, the command
 // line redacted, the line serialised, the file opened with O_APPEND, one write, an fstat, a close. Measured here as
 // the CLI runs it (src/ledger/recorder.ts and writer.ts bundled by esbuild, as the build does), in fresh processes

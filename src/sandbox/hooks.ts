@@ -1,4 +1,4 @@
-// Seams for webhook delivery (issue 6): the sandbox announces webhook configuration changes and the
+// Seams for webhook delivery: the sandbox announces webhook configuration changes and the
 // telemetry it emits here; a delivery engine subscribes. Nothing in the sandbox depends on a listener.
 import type { StoredWebhookConfig } from './store/webhook-configs.js';
 

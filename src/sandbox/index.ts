@@ -1,4 +1,4 @@
-// The sandbox: a stateful local emulator of the Fleet and Telematics API (issue 3).
+// The sandbox: a stateful local emulator of the Fleet and Telematics API.
 //   const sb = await startSandbox({ port: 0, seed: 7 });  ...  await sb.close();
 // State lives in memory; with statePath it is loaded at start, and every change is on the disk before the
 // request that made it is answered (state-file.ts). With a state file, the world is the one the file describes
@@ -51,7 +51,7 @@ export interface RunningSandbox {
   loopback: boolean;
   clients: SandboxClient[];
   organizations: { id: string; name: string; parent_id: string | null }[];
-  /** Webhook seams (issue 6): configuration changes and emitted telemetry. */
+  /** Webhook seams: configuration changes and emitted telemetry. */
   hooks: SandboxHooks;
   /** Stops the world that moves (--telemetry-rate): no report after this, so a test can compare what was listed. */
   stopTelemetry(): void;

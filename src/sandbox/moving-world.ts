@@ -14,7 +14,8 @@ import type { DeviceRecord, EventRecord, LastReportedState, LivePosition } from 
 export const MAX_MOVING_DEVICES = 10_000;
 const LATE_SHARE = 0.1;
 const EVENT_SHARE = 0.25;
-const MAX_REPORTS_PER_TICK = 1000;
+/** A tick makes up for at most a second of reports (a thousand at least): after a long pause (a laptop asleep), no burst. */
+const MIN_REPORTS_PER_TICK_CAP = 1000;
 
 export interface DeviceReport {
   hardwareId: string;
@@ -42,7 +43,7 @@ export class MovingWorld {
     // answering requests) makes up for the time it missed, so the world keeps its rate under load
     this.timer = setInterval(() => {
       const now = performance.now();
-      due = Math.min(due + (this.ratePerSecond * (now - lastTick)) / 1000, MAX_REPORTS_PER_TICK);
+      due = Math.min(due + (this.ratePerSecond * (now - lastTick)) / 1000, Math.max(MIN_REPORTS_PER_TICK_CAP, this.ratePerSecond));
       lastTick = now;
       for (; due >= 1; due--) this.report();
     }, intervalMs);

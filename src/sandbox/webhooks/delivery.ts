@@ -1,4 +1,4 @@
-// Webhook delivery in the sandbox (issue 6): one DeliveryEngine per sandbox, fed with events made from
+// Webhook delivery in the sandbox: one DeliveryEngine per sandbox, fed with events made from
 // the seeded fleet (on demand through POST /_sandbox/emit, and on a timer with --emit-rate) and with any
 // event the sandbox announces through its hooks. Each event goes, as a CloudEvent, to every enabled topic
 // of its type in the enabled configurations that cover its organization, with the key in effect.

@@ -1,3 +1,3 @@
-// Webhook delivery in the sandbox (issue 6); src/sandbox/index.ts wires it in.
+// Webhook delivery in the sandbox; src/sandbox/index.ts wires it in.
 export { SandboxWebhookDelivery } from './delivery.js';
 export { sandboxWebhookRoutes } from './routes.js';
