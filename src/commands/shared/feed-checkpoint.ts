@@ -1,5 +1,6 @@
-// --checkpoint FILE: where a followed feed stands, kept after each event it writes, so that a restarted command
-// (after Ctrl-C, kill -9 or a reboot) goes on with the next event: none missed, none written twice.
+// --checkpoint FILE: where a followed feed stands, kept after each event it writes (to a regular file, after each
+// poll's events: follow.ts), so that a restarted command (after Ctrl-C, kill -9 or a reboot) goes on with the
+// next event: none missed, none written twice.
 //
 // The position is the follow's own state (follow.ts): the start of the window it reads next, and the keys of the
 // events at or after that start that it already wrote (with their times, so the keys can be forgotten once the

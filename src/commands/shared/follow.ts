@@ -68,7 +68,7 @@ export function addFollowOptions(command: Command): Command {
   command
     .option('-f, --follow', 'print the window, then keep printing new events until Ctrl-C (piped: NDJSON)')
     .addOption(new Option('--interval <duration>', 'time between polls with --follow, at least 1s (default 5s); longer while nothing comes'))
-    .option('--checkpoint <file>', "with --follow: keep the position after each event written (fleetctl's versioned JSON); run again with it to go on with the next event")
+    .option('--checkpoint <file>', "with --follow: keep the position after the events written (fleetctl's versioned JSON); run again with it to go on with the next event")
     .option('--max-events <n>', 'with --follow: stop (exit 0) after this many events')
     .option('--until <time>', 'with --follow: stop (exit 0) once the window up to this time is printed');
   return completeValues(command, { '--checkpoint': 'file' });
