@@ -22,7 +22,7 @@ import { completeValues } from '../../completion/values.js';
 import { MAX_LIMIT } from '../../shared/page-limits.js';
 import type { StdoutFile } from '../../io/stdout-file.js';
 
-/** How far back each poll looks beyond the last one: events whose device time is older are not waited for. */
+/** How far back a deep poll looks before the last deep one's end: events that arrive later than this are not waited for. */
 export const LATE_ARRIVAL_MS = 5 * 60_000;
 /** How far back an ordinary poll looks before the last window's end. */
 export const RECENT_OVERLAP_MS = 10_000;
