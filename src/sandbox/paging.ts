@@ -106,6 +106,11 @@ export type TimeKey = [number, string];
 export const isTimeKey = (v: unknown): v is TimeKey =>
   Array.isArray(v) && v.length === 2 && Number.isFinite(v[0]) && typeof v[1] === 'string';
 
+/** The (time desc, id asc) order of two positions: negative when `a` comes first. */
+export function compareTimeKeys([msA, idA]: TimeKey, [msB, idB]: TimeKey): number {
+  return msB - msA || (idA < idB ? -1 : idA > idB ? 1 : 0);
+}
+
 /** The page a list route's request asks for (limit, cursor) of a (time desc, id asc)-ordered array, each item shown by `view`. */
 export function timeOrderedPage<T>(ctx: ApiContext, codec: CursorCodec, items: readonly T[], keyOf: (t: T) => TimeKey, view: (t: T) => unknown): Reply {
   const { limit, after, reply } = readPage(ctx, codec, isTimeKey);
@@ -114,9 +119,7 @@ export function timeOrderedPage<T>(ctx: ApiContext, codec: CursorCodec, items: r
   let end = after ? items.length : 0;
   while (start < end) {
     const mid = (start + end) >>> 1;
-    const [ms, id] = keyOf(items[mid]!);
-    const beforeOrAt = ms > after![0] || (ms === after![0] && id <= after![1]);
-    if (beforeOrAt) start = mid + 1;
+    if (compareTimeKeys(keyOf(items[mid]!), after!) <= 0) start = mid + 1;
     else end = mid;
   }
   const page = items.slice(start, start + limit);
@@ -133,11 +136,7 @@ export function mergedTimeOrderedPage<T>(
   ctx: ApiContext, codec: CursorCodec, lists: readonly (readonly T[])[], keyOf: (t: T) => TimeKey, accept: (t: T) => boolean, view: (t: T) => unknown,
 ): Reply {
   const { limit, after, reply } = readPage(ctx, codec, isTimeKey);
-  const pastCursor = (item: T) => {
-    if (!after) return true;
-    const [ms, id] = keyOf(item);
-    return ms < after[0] || (ms === after[0] && id > after[1]);
-  };
+  const pastCursor = (item: T) => !after || compareTimeKeys(keyOf(item), after) > 0;
   const heads = new HeadHeap<T>(keyOf);
   for (const list of lists) {
     let at = 0;
@@ -204,8 +203,6 @@ class HeadHeap<T> {
   }
 
   private before(a: Head<T>, b: Head<T>): boolean {
-    const [msA, idA] = this.keyOf(a.list[a.at]!);
-    const [msB, idB] = this.keyOf(b.list[b.at]!);
-    return msA > msB || (msA === msB && idA < idB);
+    return compareTimeKeys(this.keyOf(a.list[a.at]!), this.keyOf(b.list[b.at]!)) < 0;
   }
 }
