@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rollup } from 'rollup';
 import MagicString from 'magic-string';
-import { eagerFunctions, visit } from './eager-functions.mjs';
+import { MODULE_BODY, eagerFunctions, functionKey, hotFunctions, visit } from './eager-functions.mjs';
 
 /**
  * The module that loads what a request needs, at once (factory.ts imports it to build the API client and its
@@ -118,6 +118,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
   };
 
   const builtinWrappers = builtinWrapperNames(Object.keys(outputs).filter((name) => name.endsWith('.js')).map((file) => readFileSync(file, 'utf8')));
+  const hot = helperRewrites ? hotFunctions() : new Set();
 
   const bundle = await rollup({
     input: { main: path.join(stageDir, 'main.js'), 'compile-cache': path.join(stageDir, 'compile-cache.js') },
@@ -125,7 +126,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
     // esbuild has already dropped what is unused: a second tree-shaking would cost more than it removes
     treeshake: false,
-    plugins: [...(sourceMaps ? [withInputSourceMaps()] : []), ...(helperRewrites ? [commonJsRuntime(builtinWrappers), eagerFunctions()] : [])],
+    plugins: [...(sourceMaps ? [withInputSourceMaps()] : []), ...(helperRewrites ? [commonJsRuntime(builtinWrappers, hot), eagerFunctions(hot)] : [])],
     onwarn(warning, warn) {
       if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
     },
@@ -193,17 +194,17 @@ function withInputSourceMaps() {
  * esbuild's runtime helpers for the CommonJS dependencies it bundles (commander, undici...), made cheap at
  * start-up. These match the text esbuild writes (its helpers' names and shapes), which a new esbuild may
  * change: FLEETCTL_BUILD_HELPER_REWRITES=off builds without them (test/build/helper-rewrites.test.ts).
- * - each bundled module's body, `__commonJS({ "path"(exports, module) {...} })`, written as a parenthesized
- *   function expression. V8 compiles those at once with the chunk, and so the compile cache (Node 22+) keeps
- *   them; a method is compiled only when first called, and so again on every run (the cache is made when
- *   the chunk is compiled, not after it ran).
+ * - each bundled module's body, `__commonJS({ "path"(exports, module) {...} })`, written as a function
+ *   expression, parenthesized when a single request runs it (hot-functions.json): V8 compiles those at once
+ *   with the chunk, and so the compile cache (Node 22+) keeps them; a method is compiled only when first
+ *   called, and so again on every run (the cache is made when the chunk is compiled, not after it ran).
  * - an ES import of a built-in module (`builtinWrappers`, the names of their stand-ins) seen through an
  *   object that inherits from the module, where esbuild's __toESM copies each of its exports into a getter of
  *   a new object: fs, crypto and process have a hundred or more, copied again in every file that imports them,
  *   a few milliseconds of every command. The module's members read the same either way; a built-in's getters
  *   do not depend on the object they are read through.
  */
-function commonJsRuntime(builtinWrappers) {
+function commonJsRuntime(builtinWrappers, hot) {
   return {
     name: 'commonjs-runtime',
     transform(code) {
@@ -225,8 +226,9 @@ function commonJsRuntime(builtinWrappers) {
         if (node.callee.name !== '__commonJS') return;
         for (const member of node.arguments[0]?.properties ?? []) {
           if (!member.method) continue;
-          edited.appendLeft(member.key.end, ': (function');
-          edited.appendRight(member.value.end, ')');
+          const eager = hot.has(functionKey(member.key.value, MODULE_BODY));
+          edited.appendLeft(member.key.end, eager ? ': (function' : ': function');
+          if (eager) edited.appendRight(member.value.end, ')');
         }
       });
       if (importsBuiltin) edited.prepend(`const ${BUILTIN_NAMESPACE} = (builtin) => Object.create(builtin, { default: { value: builtin, enumerable: true } });\n`);

@@ -1,47 +1,87 @@
-// Every function declaration of the bundle, written as a parenthesized function expression that V8 compiles with
-// the file. V8 compiles a function declaration only when it is first called, and Node's compile cache (Node 22+)
+// The functions a single request runs, written as parenthesized function expressions that V8 compiles with the
+// file. V8 compiles a function declaration only when it is first called, and Node's compile cache (Node 22+)
 // keeps the code of a file as it was compiled, before it ran: every function a call runs was compiled again on
 // every run (commander's, undici's, fleetctl's own). A parenthesized function expression is compiled at once, so
-// the cache keeps it. Cached single requests took 2% to 10% less CPU time on Node 22, 24 and 26 (medians of 31 to
-// 61 interleaved runs); Node 20, which has no compile cache, compiles more on every run: 3% to 9% more, still
-// about three quarters of the bare script's (bench/latency.mjs). The first run after a build pays the same.
+// the cache keeps it.
 //   function name(a) { ... }   becomes   var name = (function name(a) { ... });
 // (let in a block that is no function's body, whose declarations are its own), moved to the start of the body it
-// was declared in (after its directives), so that it exists from the start of its scope, as a declaration did. One difference remains: a declaration exists before its module runs, which
-// matters only to a module that calls it from an import cycle between files; test/build/startup.test.ts holds
-// dist/ free of such cycles. Switched off with esbuild's helper rewrites (FLEETCTL_BUILD_HELPER_REWRITES=off).
+// was declared in (after its directives), so that it exists from the start of its scope, as a declaration did.
+// One difference remains: a declaration exists before its module runs, which matters only to a module that calls
+// it from an import cycle between files; test/build/startup.test.ts holds dist/ free of such cycles.
+// Only the functions hot-functions.json names are rewritten: those V8's coverage saw run in the calls scripts
+// make in loops (bench/hot-functions.mjs writes the list). Compiling every function of the bundle at once made
+// the cache twice the size, and reading it back cost more than the functions that never run saved; on Node 20,
+// which has no compile cache, each run compiled them all. A function the list does not name (new, renamed) is
+// compiled when first called, as any declaration is. Switched off with esbuild's helper rewrites
+// (FLEETCTL_BUILD_HELPER_REWRITES=off).
+import { readFileSync } from 'node:fs';
 import MagicString from 'magic-string';
 
-/**
- * Chunks off the path of a single request (the sandbox and its certificate maker, the webhook, status, history,
- * media and guided commands, --jq): left as written, they keep the package within its 1 MB (.ci/smoke-installed).
- */
-export const LEFT_AS_WRITTEN_CHUNKS = ['sandbox', 'selfsigned', 'tls-certificate', 'state-file', 'state-changes', 'webhook-config', 'webhook', 'webhooks', 'status', 'history', 'media', 'guided', 'jq'];
-// a chunk's name is its entry's, with esbuild's hash of it when it came from a dynamic import
-const LEFT_AS_WRITTEN = new RegExp(`^(${LEFT_AS_WRITTEN_CHUNKS.join('|')})(-[A-Z0-9]+)?$`);
+/** The names of hot-functions.json, a Set of functionKey()s. */
+export function hotFunctions() {
+  return new Set(JSON.parse(readFileSync(new URL('./hot-functions.json', import.meta.url), 'utf8')).functions);
+}
 
-/** The Rollup plugin: each chunk rewritten as it is written, but those of LEFT_AS_WRITTEN. */
-export function eagerFunctions() {
+/**
+ * What names a function across builds: the module it was written in (as esbuild's `// path` line before that
+ * module's code says) and its name, without the number esbuild or Rollup append to a name two modules share
+ * (logFormatOf2, $1). A CommonJS module's body, which has no name, is `(module)`.
+ */
+export function functionKey(module, name) {
+  return `${module ?? '?'}:${name.replace(/\$?\d+$/, '')}`;
+}
+
+/** The `// path` lines esbuild writes before each module's code: [offset, path], in order. */
+export function moduleMarkers(code) {
+  return [...code.matchAll(MODULE_MARKER)].map((match) => [match.index, match[1]]);
+}
+
+/** The module whose code holds `offset`: the last marker before it. */
+export function moduleAt(markers, offset) {
+  let low = 0;
+  let high = markers.length - 1;
+  let found;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (markers[middle][0] <= offset) {
+      found = markers[middle][1];
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
+/** The name functionKey() gives a CommonJS module's body, `__commonJS({ "path"(exports, module) {...} })`. */
+export const MODULE_BODY = '(module)';
+
+const MODULE_MARKER = /^\/\/ ((?:src|node_modules)\/\S+|builtin:\S+)$/gm;
+
+/** The Rollup plugin: each chunk's hot function declarations rewritten as it is written. */
+export function eagerFunctions(hot) {
   return {
     name: 'eager-functions',
     renderChunk(code, chunk, options) {
-      if (LEFT_AS_WRITTEN.test(chunk.name)) return null;
-      const edited = eagerFunctionDeclarations(code, (text) => this.parse(text));
+      const edited = eagerFunctionDeclarations(code, (text) => this.parse(text), (key) => hot.has(key));
       if (!edited) return null;
       return { code: edited.toString(), map: options.sourcemap ? edited.generateMap({ hires: 'boundary' }) : undefined };
     },
   };
 }
 
-/** `code` with its named function declarations hoisted as function expressions (a MagicString); null when it has none. */
-export function eagerFunctionDeclarations(code, parse) {
+/**
+ * `code` with its named function declarations for which `isHot(functionKey)` holds (all, by default) hoisted as
+ * function expressions (a MagicString); null when it has none.
+ */
+export function eagerFunctionDeclarations(code, parse, isHot = () => true) {
   const edited = new MagicString(code);
+  const markers = moduleMarkers(code);
   let rewritten = 0;
   // `kind`: var in a function's body or a module's, where a declaration is; let in any other block, whose
   // declarations are the block's own
   const hoist = (statements, start, kind) => {
     for (const statement of statements) {
       if (statement.type !== 'FunctionDeclaration' || !statement.id) continue;
+      if (!isHot(functionKey(moduleAt(markers, statement.start), statement.id.name))) continue;
       // the first statement of its body is where the others go: it stays in place
       if (statement.start !== start) edited.move(statement.start, statement.end, start);
       edited.prependRight(statement.start, `${kind} ${statement.id.name} = (`);

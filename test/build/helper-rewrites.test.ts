@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseAst } from 'rollup/parseAst';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,17 +21,28 @@ const { sourceClosure } = (await import(pathToFileURL(path.join(root, 'src/build
 let work: string;
 let plainCode: string;
 
-const { LEFT_AS_WRITTEN_CHUNKS } = (await import(pathToFileURL(path.join(root, 'src/build/eager-functions.mjs')).href)) as { LEFT_AS_WRITTEN_CHUNKS: string[] };
-/** A chunk file of dist/: its name, then Rollup's hash. */
-const leftAsWritten = (file: string) => path.dirname(file).endsWith('chunks') && LEFT_AS_WRITTEN_CHUNKS.some((name) => path.basename(file).startsWith(`${name}-`));
+const { MODULE_BODY, functionKey, hotFunctions, moduleAt, moduleMarkers, visit } = (await import(pathToFileURL(path.join(root, 'src/build/eager-functions.mjs')).href)) as {
+  MODULE_BODY: string;
+  functionKey: (module: string | undefined, name: string) => string;
+  hotFunctions: () => Set<string>;
+  moduleAt: (markers: [number, string][], offset: number) => string | undefined;
+  moduleMarkers: (code: string) => [number, string][];
+  visit: (node: unknown, see: (node: AstNode, parent: AstNode | undefined) => void) => void;
+};
 
-/** Every .js file of a build, joined (but the chunks whose function declarations the build leaves as written, with `rewritten`). */
-const codeOf = (dist: string, rewritten = false) =>
-  [...readdirSync(dist).map((name) => path.join(dist, name)), ...readdirSync(path.join(dist, 'chunks')).map((name) => path.join(dist, 'chunks', name))]
-    .filter((file) => file.endsWith('.js'))
-    .filter((file) => !rewritten || !leftAsWritten(file))
-    .map((file) => readFileSync(file, 'utf8'))
-    .join('\n');
+interface AstNode {
+  type: string;
+  start: number;
+  id?: { name: string } | null;
+  method?: boolean;
+  key?: { value?: unknown };
+}
+
+/** Every .js file of a build. */
+const jsFilesOf = (dist: string) =>
+  [...readdirSync(dist).map((name) => path.join(dist, name)), ...readdirSync(path.join(dist, 'chunks')).map((name) => path.join(dist, 'chunks', name))].filter((file) => file.endsWith('.js'));
+/** Every .js file of a build, joined. */
+const codeOf = (dist: string) => jsFilesOf(dist).map((file) => readFileSync(file, 'utf8')).join('\n');
 
 beforeAll(async () => {
   // under node_modules, so that the build finds jq-web and @napi-rs/keyring as dist/ does; its own package.json
@@ -60,8 +72,31 @@ describe('the build without its rewrites of esbuild helpers', () => {
     expect(plainCode).toMatch(/__toESM\(require_node_\w+\(\)/);
     expect(codeOf(path.join(root, 'dist'))).toContain('__builtinNamespace');
     // and its function declarations, which the default build writes as expressions compiled with their file
-    expect(plainCode).toMatch(/^function \w+\(/m);
-    expect(codeOf(path.join(root, 'dist'), true)).not.toMatch(/^(async )?function\*? \w+\(/m);
+    // when a single request runs them (src/build/hot-functions.json), and leaves as written otherwise
+    expect(plainCode).toMatch(/^async function main\(/m);
+    const built = readFileSync(path.join(root, 'dist/main.js'), 'utf8');
+    expect(built).toContain('var main = (async function main(');
+    expect(built).toMatch(/^async function startEmbeddedSandbox\(/m);
+    // a CommonJS module's body: parenthesized when a request runs it, a plain expression when not
+    const request = codeOf(path.join(root, 'dist'));
+    expect(request).toContain('"node_modules/undici/lib/dispatcher/agent.js": (function(exports, module)');
+    expect(request).toContain('"node_modules/undici/lib/llhttp/llhttp-wasm.js": function(exports, module)');
+  });
+
+  it('names in hot-functions.json the functions of this build: npm run hot-functions writes it again when most are gone', () => {
+    const present = new Set<string>();
+    for (const file of jsFilesOf(path.join(work, 'dist'))) {
+      const code = readFileSync(file, 'utf8');
+      const markers = moduleMarkers(code);
+      visit(parseAst(code), (node) => {
+        if (node.type === 'FunctionDeclaration' && node.id) present.add(functionKey(moduleAt(markers, node.start), node.id.name));
+        if (node.type === 'Property' && node.method && typeof node.key?.value === 'string') present.add(functionKey(node.key.value, MODULE_BODY));
+      });
+    }
+    const hot = [...hotFunctions()];
+    const gone = hot.filter((key) => !present.has(key));
+    expect(hot.length).toBeGreaterThan(300);
+    expect(gone.length / hot.length, `gone from the build: ${gone.slice(0, 20).join(', ')}`).toBeLessThan(0.05);
   });
 
   it('runs: --version, --help, and a sandbox command through the request stack', () => {
@@ -83,7 +118,8 @@ describe('the build without its rewrites of esbuild helpers', () => {
 });
 
 describe('source maps', () => {
-  const jsFiles = (dist: string) => [path.join(dist, 'main.js'), ...readdirSync(path.join(dist, 'chunks')).filter((name) => name.endsWith('.js')).map((name) => path.join(dist, 'chunks', name))];
+  // the bundle's files: main.js and its chunks
+  const jsFiles = (dist: string) => jsFilesOf(dist).filter((file) => file === path.join(dist, 'main.js') || path.dirname(file) === path.join(dist, 'chunks'));
 
   it('asked for: every file links a map that leads back to the sources in src/', () => {
     const sources = new Set<string>();
