@@ -27,10 +27,20 @@ const TABLE_PLAN = 'src/output/person-table.ts';
 const GUIDED_MODE = 'src/guided/session.ts';
 const SHARED_BY_GROUPS = 4;
 /**
+ * The selection language (--where, @NAME, the filters of `status` and `history`): as many groups share it as
+ * share the pickers, but a lookup or a list without a condition never runs it; it is a chunk of its own.
+ */
+const SELECTION_LANGUAGE = 'src/selection/';
+/**
  * The pipeline every change of many devices runs (journal, waves, pacing): what only the verbs that run it
  * share is one chunk, which a lookup such as `devices get` never loads.
  */
 const BULK_PIPELINE = 'src/bulk/pipeline.ts';
+/**
+ * A verb whose one-device call runs that pipeline: what its static imports reach is the pipeline's chunk; what
+ * only runs over many devices load (their sources and journal, the run's display, assignments) is another.
+ */
+const SINGLE_DEVICE_VERB = 'src/commands/devices/reboot.ts';
 
 /**
  * Rebundles the esbuild output in `stageDir` (with its metafile) into `outDir`, and returns a metafile of the
@@ -92,6 +102,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
   const onlyFrom = (file, entries) => [...(reachers.get(file) ?? [])].every((entry) => entries.has(entry));
   const groupsReaching = (file) => new Set([...(reachers.get(file) ?? [])].map((entry) => groupOfEntry.get(entry)).filter(Boolean));
   const bulkEntries = new Set([...reachers.get(entryFileOfInput(outputs, BULK_PIPELINE)) ?? []]);
+  const singleDevice = closure([entryFile(SINGLE_DEVICE_VERB)]);
   const chunkOf = (file) => {
     if (outputs[file]?.entryPoint === 'src/main.ts' || outputs[file]?.entryPoint === 'src/compile-cache.ts') return undefined;
     // the compile cache is turned on before the bundle loads: its own few modules come first, alone
@@ -106,12 +117,12 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     // stays apart
     if (!onlyFrom(file, groupOrTableEntries)) return undefined;
     const groups = groupsReaching(file);
-    if (groups.size >= SHARED_BY_GROUPS) return 'commands';
+    if (groups.size >= SHARED_BY_GROUPS) return Object.keys(outputs[file].inputs).every((input) => input.startsWith(SELECTION_LANGUAGE)) ? 'selection' : 'commands';
     // a group whose verbs load one by one: what only the verbs that run the bulk pipeline share, then the
     // group's index with what two or more of its verbs share (a device looked up by id or hardware id); each
     // verb's own modules stay with it (Rollup's own chunking), not scattered over a chunk per set of verbs
     const sharing = [...reachers.get(file)].filter((entry) => groupOfEntry.has(entry)).length;
-    if (sharing >= 2 && onlyFrom(file, bulkEntries)) return 'bulk';
+    if (sharing >= 2 && onlyFrom(file, bulkEntries)) return singleDevice.has(file) ? 'bulk' : 'bulk-run';
     const [group] = groups;
     if (groups.size === 1 && verbsOnDemand.has(group) && (groupEntries.has(file) || sharing >= 2)) return group;
     return undefined;

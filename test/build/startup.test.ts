@@ -114,8 +114,8 @@ describe('start-up of the built CLI', () => {
     expect(['node:child_process', 'node:http2', 'node:tls', 'node:fs/promises'].filter((name) => builtins.has(name))).toEqual([]);
     // Node's module loader costs about half a millisecond a file: what a request loads comes in a few chunks
     // (src/build/chunks.mjs), not the 49 that esbuild's splitting alone made; 15 since the devices group loads
-    // the named verb's module alone
-    expect(files.filter((file) => file.startsWith('dist/')).length).toBeLessThanOrEqual(16);
+    // the named verb's module alone, 13 since the selection language and the report time are chunks of their own
+    expect(files.filter((file) => file.startsWith('dist/')).length).toBeLessThanOrEqual(13);
     expect(inputs.has('node_modules/undici/lib/dispatcher/agent.js')).toBe(true);
     expect(['node_modules/undici/index.js', 'node_modules/undici/lib/web/fetch/index.js', 'node_modules/undici/lib/web/websocket/websocket.js'].filter((input) => inputs.has(input))).toEqual([]);
     expect(['conf', '@inquirer/core', 'ora', 'cli-table3', 'jq-web', 'yaml', ...DOCUMENT_LIBRARIES].filter((name) => packages.has(name))).toEqual([]);
@@ -136,6 +136,8 @@ describe('start-up of the built CLI', () => {
       ['get.ts', 'hardware-id-case.ts', 'index.ts', 'resolve-device.ts'].map((name) => `src/commands/devices/${name}`),
     );
     expect([...inputs].filter((input) => input.startsWith('src/bulk/'))).toEqual([]);
+    // nor the selection language (a condition, --where), nor the report time and the document it is read from
+    expect([...inputs].filter((input) => input.startsWith('src/selection/') || ['src/records/report-time.ts', 'src/openapi/document-shapes.ts', 'src/openapi/composed-document.ts'].includes(input))).toEqual([]);
   });
 
   it("a reboot loads the bulk pipeline it runs, and the devices modules it needs come in three files: the group's, the verb's, the pipeline's", () => {
@@ -144,6 +146,16 @@ describe('start-up of the built CLI', () => {
     const holding = (prefix: string) => files.filter((file) => Object.keys(meta.outputs[file]?.inputs ?? {}).some((input) => input.startsWith(prefix)));
     expect(holding('src/commands/devices/')).toHaveLength(3);
     expect(holding('src/bulk/pipeline.ts')).toEqual(holding('src/bulk/wave-run.ts'));
+    // one device named alone, no --wait, no terminal: what only a run over many devices, a journal, --wait, a
+    // condition or a progress bar needs is loaded when it is used (src/bulk/pipeline.ts, src/build/chunks.mjs)
+    const offPath = [
+      'src/bulk/journal.ts', 'src/bulk/journal-reader.ts', 'src/bulk/service.ts', 'src/bulk/return-watcher.ts', 'src/bulk/run.ts', 'src/bulk/targets.ts',
+      'src/bulk/paced-reads.ts', 'src/bulk/assignment-run.ts', 'src/commands/shared/where.ts', 'src/commands/shared/run-view.ts', 'src/io/progress.ts',
+      'src/records/report-time.ts', 'src/openapi/document-shapes.ts', 'src/openapi/composed-document.ts',
+    ];
+    expect(offPath.filter((input) => inputs.has(input))).toEqual([]);
+    expect([...inputs].filter((input) => input.startsWith('src/selection/'))).toEqual([]);
+    expect(files.filter((file) => file.startsWith('dist/')).length).toBeLessThanOrEqual(16);
   });
 
   // esbuild's __toESM copies each export of the module into a getter of a new object, in every file that imports

@@ -4,8 +4,8 @@
 // Safe to rerun (same keys replay) and to resume.
 import { UsageError } from '../../errors.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
-import { formatDuration } from '../../io/progress.js';
-import { isSuccess, type DeviceCommandOutcome, type DeviceCommandResult } from '../../api/device-commands.js';
+import { formatDuration } from '../../shared/duration.js';
+import { commandTask, isSuccess, type DeviceCommandOutcome, type DeviceCommandResult } from '../../api/device-commands.js';
 import { viewOf } from '../../output/columns.js';
 import { isDone } from '../../bulk/journal.js';
 import { isRunFatal } from '../../bulk/runner.js';
@@ -19,7 +19,7 @@ import { bulkFailure, summaryLines } from '../../bulk/summary.js';
 import { resumeLine } from '../../bulk/resume-line.js';
 import { checkBeforeSending } from '../../bulk/preflight.js';
 import { capabilityLines, nothingSendableError, sampleOf, skippedSummaryLine, type Moment } from '../../bulk/capability.js';
-import { commandRunHeader, commandTask, pendingOf, prepareCommandRun, runKeyFor, type BulkCommandOptions, type BulkDeps, type BulkVerb, type Run } from '../../bulk/run.js';
+import { commandRunHeader, pendingOf, prepareCommandRun, runKeyFor, type BulkCommandOptions, type BulkDeps, type BulkVerb, type Run } from '../../bulk/run.js';
 import { runStartLine, startRunView, type RunView } from '../shared/run-view.js';
 import { saySelected, targetSelection, type WhereDeps } from '../shared/where.js';
 import { quoteInput } from '../../shared/terminal-text.js';
