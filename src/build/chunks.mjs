@@ -17,6 +17,11 @@ import { eagerFunctions, visit } from './eager-functions.mjs';
  * proxy agent) is of its family.
  */
 const REQUEST_STACK = 'src/api/request-stack.ts';
+/**
+ * What a request loads beside the stack, at the same time (api/client-from-settings.ts): the keychain's reader,
+ * which `auth` imports too. With what a request shares with other commands, not a file (and its facade) apart.
+ */
+const REQUEST_COMPANION = 'src/auth/secret-store.ts';
 const COMMAND_GROUP = /^src\/commands\/[^/]+\/index\.ts$/;
 /**
  * The output layer's plan of a person's table, loaded when one is drawn: it reads the records through the record
@@ -26,6 +31,11 @@ const TABLE_PLAN = 'src/output/person-table.ts';
 /** The guided mode, loaded on its path only: it asks with the groups' pickers, from the chunk they share. */
 const GUIDED_MODE = 'src/guided/session.ts';
 const SHARED_BY_GROUPS = 4;
+/**
+ * The table of a group that builds only the verb the line names (devices, webhook-config): shared by fewer groups,
+ * but each of them loads what the groups share for its verbs anyway; with it, not a file of its own.
+ */
+const VERB_TABLE = 'src/commands/shared/verbs.ts';
 /**
  * The selection language (--where, @NAME, the filters of `status` and `history`): as many groups share it as
  * share the pickers, but a lookup or a list without a condition never runs it; it is a chunk of its own.
@@ -37,10 +47,11 @@ const SELECTION_LANGUAGE = 'src/selection/';
  */
 const BULK_PIPELINE = 'src/bulk/pipeline.ts';
 /**
- * A verb whose one-device call runs that pipeline: what its static imports reach is the pipeline's chunk; what
- * only runs over many devices load (their sources and journal, the run's display, assignments) is another.
+ * The verbs whose one-device call runs that pipeline: they and what their static imports reach are the pipeline's
+ * chunk; what only runs over many devices load (their sources and journal, the run's display, assignments) is
+ * another.
  */
-const SINGLE_DEVICE_VERB = 'src/commands/devices/reboot.ts';
+const SINGLE_DEVICE_VERBS = ['src/commands/devices/reboot.ts', 'src/commands/devices/wake-up.ts'];
 
 /**
  * Rebundles the esbuild output in `stageDir` (with its metafile) into `outDir`, and returns a metafile of the
@@ -83,6 +94,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
   // and the entry points those load on demand: undici's code is reached by its proxy agent too, which only a
   // request loads
   const requestFamily = new Set([...closure(requestEntries, ['import-statement', 'dynamic-import'])].filter((file) => outputs[file].entryPoint));
+  const requestCompanion = closure([entryFile(REQUEST_COMPANION)]);
   const groupEntries = new Set(Object.keys(outputs).filter((file) => COMMAND_GROUP.test(outputs[file].entryPoint ?? '')));
   // the group of each module of a group loaded on demand: its index, a verb the index loads when the line names
   // it (commands/devices), or what a verb loads for some of its runs; what the groups share (commands/shared)
@@ -102,7 +114,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
   const onlyFrom = (file, entries) => [...(reachers.get(file) ?? [])].every((entry) => entries.has(entry));
   const groupsReaching = (file) => new Set([...(reachers.get(file) ?? [])].map((entry) => groupOfEntry.get(entry)).filter(Boolean));
   const bulkEntries = new Set([...reachers.get(entryFileOfInput(outputs, BULK_PIPELINE)) ?? []]);
-  const singleDevice = closure([entryFile(SINGLE_DEVICE_VERB)]);
+  const singleDevice = closure(SINGLE_DEVICE_VERBS.map(entryFile));
   const chunkOf = (file) => {
     if (outputs[file]?.entryPoint === 'src/main.ts' || outputs[file]?.entryPoint === 'src/compile-cache.ts') return undefined;
     // the compile cache is turned on before the bundle loads: its own few modules come first, alone
@@ -111,18 +123,20 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     // only what nothing but a request loads: `--help` and completion must not bring undici with a shared module
     if (reachedFrom(file, requestEntries) && onlyFrom(file, requestFamily)) return 'request';
     // what a request shares with other commands (token cache, problem bodies, paging): small, no undici
-    if (reachedFrom(file, requestEntries)) return 'request-shared';
+    if (reachedFrom(file, requestEntries) || requestCompanion.has(file)) return 'request-shared';
     // what most command groups share (the pickers, paging, dates, input reading of their list and get verbs):
     // one chunk that any group's command loads; what two or three groups share (webhook code, event schemas)
     // stays apart
     if (!onlyFrom(file, groupOrTableEntries)) return undefined;
     const groups = groupsReaching(file);
     if (groups.size >= SHARED_BY_GROUPS) return Object.keys(outputs[file].inputs).every((input) => input.startsWith(SELECTION_LANGUAGE)) ? 'selection' : 'commands';
+    if (outputs[file].inputs[VERB_TABLE]) return 'commands';
     // a group whose verbs load one by one: what only the verbs that run the bulk pipeline share, then the
     // group's index with what two or more of its verbs share (a device looked up by id or hardware id); each
     // verb's own modules stay with it (Rollup's own chunking), not scattered over a chunk per set of verbs
     const sharing = [...reachers.get(file)].filter((entry) => groupOfEntry.has(entry)).length;
-    if (sharing >= 2 && onlyFrom(file, bulkEntries)) return singleDevice.has(file) ? 'bulk' : 'bulk-run';
+    if (onlyFrom(file, bulkEntries) && singleDevice.has(file)) return 'bulk';
+    if (sharing >= 2 && onlyFrom(file, bulkEntries)) return 'bulk-run';
     const [group] = groups;
     if (groups.size === 1 && verbsOnDemand.has(group) && (groupEntries.has(file) || sharing >= 2)) return group;
     return undefined;
