@@ -61,6 +61,51 @@ const SINGLE_DEVICE_VERBS = ['src/commands/devices/reboot.ts', 'src/commands/dev
  */
 export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperRewrites = true, sourceMaps = false }) {
   const outputs = Object.fromEntries(Object.entries(stageMeta.outputs).map(([key, output]) => [path.resolve(root, key), output]));
+  const graph = importGraph(root, outputs);
+  const chunkOf = chunkNames(root, stageMeta, outputs, graph);
+
+  const builtinWrappers = builtinWrapperNames(Object.keys(outputs).filter((name) => name.endsWith('.js')).map((file) => readFileSync(file, 'utf8')));
+
+  const bundle = await rollup({
+    input: { main: path.join(stageDir, 'main.js'), 'compile-cache': path.join(stageDir, 'compile-cache.js') },
+    // builtins, and the two packages esbuild leaves in node_modules (jq-web, @napi-rs/keyring)
+    external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
+    // esbuild has already dropped what is unused: a second tree-shaking would cost more than it removes
+    treeshake: false,
+    plugins: [...(sourceMaps ? [withInputSourceMaps()] : []), ...(helperRewrites ? [commonJsRuntime(builtinWrappers), eagerFunctions()] : [])],
+    onwarn(warning, warn) {
+      if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
+    },
+  });
+  const { output } = await bundle.write({
+    dir: outDir,
+    format: 'es',
+    sourcemap: sourceMaps,
+    entryFileNames: '[name].js',
+    // esbuild's names carry its hash (devices-QEAT7TXW): the name without it, and Rollup's hash
+    chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
+    manualChunks: chunkOf,
+    // a module no rule names is not pulled into the first manual chunk that imports it (undici with a helper
+    // that --help needs): Rollup's own chunking places it
+    onlyExplicitManualChunks: true,
+  });
+  await bundle.close();
+
+  const meta = { outputs: {} };
+  for (const chunk of output) {
+    if (chunk.type !== 'chunk') continue;
+    const inputs = {};
+    for (const moduleId of Object.keys(chunk.modules)) Object.assign(inputs, outputs[moduleId]?.inputs);
+    meta.outputs[path.relative(root, path.join(outDir, chunk.fileName))] = { inputs, bytes: Buffer.byteLength(chunk.code) };
+  }
+  return meta;
+}
+
+/**
+ * esbuild's output files as a graph: each entry point's file (`entryFile`, by its source), what static imports
+ * (or `kinds`) reach from some files (`closure`), and for each file the entry points whose static imports reach it.
+ */
+function importGraph(root, outputs) {
   const entryFile = (entryPoint) => {
     const file = Object.keys(outputs).find((output) => outputs[output].entryPoint === entryPoint);
     if (!file) throw new Error(`${entryPoint} is no entry point of the bundle (an import() target): the build groups chunks around it (src/build/chunks.mjs)`);
@@ -80,13 +125,18 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     }
     return seen;
   };
-  const boot = closure([entryFile('src/compile-cache.ts')]);
-  const core = closure([entryFile('src/main.ts')]);
   // for each module, the entry points (each import() target) whose static imports reach it
   const reachers = new Map();
   for (const entry of Object.keys(outputs).filter((file) => outputs[file].entryPoint)) {
     for (const file of closure([entry])) reachers.set(file, (reachers.get(file) ?? new Set()).add(entry));
   }
+  return { entryFile, closure, reachers };
+}
+
+/** Rollup's manualChunks: the chunk each of esbuild's output files goes in (the groups above); undefined: Rollup's choice. */
+function chunkNames(root, stageMeta, outputs, { entryFile, closure, reachers }) {
+  const boot = closure([entryFile('src/compile-cache.ts')]);
+  const core = closure([entryFile('src/main.ts')]);
   // the stack, and the entry points (import() targets) among the modules it imports: a module that
   // something else also loads on demand (undici for a webhook, the CA check for `config set`) is the request's
   const stackModules = sourceClosure(stageMeta.inputs, REQUEST_STACK);
@@ -131,9 +181,10 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     const groups = groupsReaching(file);
     if (groups.size >= SHARED_BY_GROUPS) return Object.keys(outputs[file].inputs).every((input) => input.startsWith(SELECTION_LANGUAGE)) ? 'selection' : 'commands';
     if (outputs[file].inputs[VERB_TABLE]) return 'commands';
-    // a group whose verbs load one by one: what only the verbs that run the bulk pipeline share, then the
-    // group's index with what two or more of its verbs share (a device looked up by id or hardware id); each
-    // verb's own modules stay with it (Rollup's own chunking), not scattered over a chunk per set of verbs
+    // a group whose verbs load one by one: what the one-device verbs reach of the bulk pipeline, with them; what
+    // only the verbs that run it over many devices share; then the group's index with what two or more of its
+    // verbs share (a device looked up by id or hardware id); each verb's own modules stay with it (Rollup's own
+    // chunking), not scattered over a chunk per set of verbs
     const sharing = [...reachers.get(file)].filter((entry) => groupOfEntry.has(entry)).length;
     if (onlyFrom(file, bulkEntries) && singleDevice.has(file)) return 'bulk';
     if (sharing >= 2 && onlyFrom(file, bulkEntries)) return 'bulk-run';
@@ -141,42 +192,7 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     if (groups.size === 1 && verbsOnDemand.has(group) && (groupEntries.has(file) || sharing >= 2)) return group;
     return undefined;
   };
-
-  const builtinWrappers = builtinWrapperNames(Object.keys(outputs).filter((name) => name.endsWith('.js')).map((file) => readFileSync(file, 'utf8')));
-
-  const bundle = await rollup({
-    input: { main: path.join(stageDir, 'main.js'), 'compile-cache': path.join(stageDir, 'compile-cache.js') },
-    // builtins, and the two packages esbuild leaves in node_modules (jq-web, @napi-rs/keyring)
-    external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
-    // esbuild has already dropped what is unused: a second tree-shaking would cost more than it removes
-    treeshake: false,
-    plugins: [...(sourceMaps ? [withInputSourceMaps()] : []), ...(helperRewrites ? [commonJsRuntime(builtinWrappers), eagerFunctions()] : [])],
-    onwarn(warning, warn) {
-      if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
-    },
-  });
-  const { output } = await bundle.write({
-    dir: outDir,
-    format: 'es',
-    sourcemap: sourceMaps,
-    entryFileNames: '[name].js',
-    // esbuild's names carry its hash (devices-QEAT7TXW): the name without it, and Rollup's hash
-    chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
-    manualChunks: chunkOf,
-    // a module no rule names is not pulled into the first manual chunk that imports it (undici with a helper
-    // that --help needs): Rollup's own chunking places it
-    onlyExplicitManualChunks: true,
-  });
-  await bundle.close();
-
-  const meta = { outputs: {} };
-  for (const chunk of output) {
-    if (chunk.type !== 'chunk') continue;
-    const inputs = {};
-    for (const moduleId of Object.keys(chunk.modules)) Object.assign(inputs, outputs[moduleId]?.inputs);
-    meta.outputs[path.relative(root, path.join(outDir, chunk.fileName))] = { inputs, bytes: Buffer.byteLength(chunk.code) };
-  }
-  return meta;
+  return chunkOf;
 }
 
 const COMMAND_GROUP_NAME = /^src\/commands\/([^/]+)\//;
