@@ -52,6 +52,8 @@ const BULK_PIPELINE = 'src/bulk/pipeline.ts';
  * another.
  */
 const SINGLE_DEVICE_VERBS = ['src/commands/devices/reboot.ts', 'src/commands/devices/wake-up.ts'];
+/** The lookups scripts call most, small: in their group's chunk, not a file more for each call. */
+const LOOKUP_VERBS = ['src/commands/devices/get.ts', 'src/commands/devices/list.ts'];
 
 /**
  * Rebundles the esbuild output in `stageDir` (with its metafile) into `outDir`, and returns a metafile of the
@@ -189,7 +191,8 @@ function chunkNames(root, stageMeta, outputs, { entryFile, closure, reachers }) 
     if (onlyFrom(file, bulkEntries) && singleDevice.has(file)) return 'bulk';
     if (sharing >= 2 && onlyFrom(file, bulkEntries)) return 'bulk-run';
     const [group] = groups;
-    if (groups.size === 1 && verbsOnDemand.has(group) && (groupEntries.has(file) || sharing >= 2)) return group;
+    const lookup = LOOKUP_VERBS.includes(outputs[file].entryPoint);
+    if (groups.size === 1 && verbsOnDemand.has(group) && (groupEntries.has(file) || sharing >= 2 || lookup)) return group;
     return undefined;
   };
   return chunkOf;
