@@ -90,6 +90,12 @@ export async function sendDeviceCommand(
   }
 }
 
+/** One device's attempt as the pipeline's task (bulk/pipeline.ts): the run's command, with the device's own key. */
+export function commandTask(command: DeviceCommand, keyFor: (hardwareId: string) => string) {
+  return (api: CommandSender, hardwareId: string, signal: AbortSignal): Promise<DeviceCommandOutcome> =>
+    sendDeviceCommand(api, { hardwareId, command, idempotencyKey: keyFor(hardwareId), signal });
+}
+
 function failureOf(error: FleetctlError): Pick<DeviceCommandResult, 'status' | 'http_status' | 'code'> {
   if (error instanceof ApiError) {
     const code = error.code ?? null;

@@ -17,6 +17,11 @@ import { MODULE_BODY, eagerFunctions, functionKey, hotFunctions, visit } from '.
  * proxy agent) is of its family.
  */
 const REQUEST_STACK = 'src/api/request-stack.ts';
+/**
+ * What a request loads beside the stack, at the same time (api/client-from-settings.ts): the keychain's reader,
+ * which `auth` imports too. With what a request shares with other commands, not a file (and its facade) apart.
+ */
+const REQUEST_COMPANION = 'src/auth/secret-store.ts';
 const COMMAND_GROUP = /^src\/commands\/[^/]+\/index\.ts$/;
 /**
  * The output layer's plan of a person's table, loaded when one is drawn: it reads the records through the record
@@ -27,10 +32,28 @@ const TABLE_PLAN = 'src/output/person-table.ts';
 const GUIDED_MODE = 'src/guided/session.ts';
 const SHARED_BY_GROUPS = 4;
 /**
+ * The table of a group that builds only the verb the line names (devices, webhook-config): shared by fewer groups,
+ * but each of them loads what the groups share for its verbs anyway; with it, not a file of its own.
+ */
+const VERB_TABLE = 'src/commands/shared/verbs.ts';
+/**
+ * The selection language (--where, @NAME, the filters of `status` and `history`): as many groups share it as
+ * share the pickers, but a lookup or a list without a condition never runs it; it is a chunk of its own.
+ */
+const SELECTION_LANGUAGE = 'src/selection/';
+/**
  * The pipeline every change of many devices runs (journal, waves, pacing): what only the verbs that run it
  * share is one chunk, which a lookup such as `devices get` never loads.
  */
 const BULK_PIPELINE = 'src/bulk/pipeline.ts';
+/**
+ * The verbs whose one-device call runs that pipeline: they and what their static imports reach are the pipeline's
+ * chunk; what only runs over many devices load (their sources and journal, the run's display, assignments) is
+ * another.
+ */
+const SINGLE_DEVICE_VERBS = ['src/commands/devices/reboot.ts', 'src/commands/devices/wake-up.ts'];
+/** The lookups scripts call most, small: in their group's chunk, not a file more for each call. */
+const LOOKUP_VERBS = ['src/commands/devices/get.ts', 'src/commands/devices/list.ts'];
 
 /**
  * Rebundles the esbuild output in `stageDir` (with its metafile) into `outDir`, and returns a metafile of the
@@ -40,82 +63,8 @@ const BULK_PIPELINE = 'src/bulk/pipeline.ts';
  */
 export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperRewrites = true, sourceMaps = false }) {
   const outputs = Object.fromEntries(Object.entries(stageMeta.outputs).map(([key, output]) => [path.resolve(root, key), output]));
-  const entryFile = (entryPoint) => {
-    const file = Object.keys(outputs).find((output) => outputs[output].entryPoint === entryPoint);
-    if (!file) throw new Error(`${entryPoint} is no entry point of the bundle (an import() target): the build groups chunks around it (src/build/chunks.mjs)`);
-    return file;
-  };
-  const closure = (starts, kinds = ['import-statement']) => {
-    const seen = new Set();
-    const pending = [...starts];
-    while (pending.length > 0) {
-      const file = pending.pop();
-      if (seen.has(file)) continue;
-      seen.add(file);
-      for (const imported of outputs[file]?.imports ?? []) {
-        const target = path.resolve(root, imported.path);
-        if (kinds.includes(imported.kind) && outputs[target]) pending.push(target);
-      }
-    }
-    return seen;
-  };
-  const boot = closure([entryFile('src/compile-cache.ts')]);
-  const core = closure([entryFile('src/main.ts')]);
-  // for each module, the entry points (each import() target) whose static imports reach it
-  const reachers = new Map();
-  for (const entry of Object.keys(outputs).filter((file) => outputs[file].entryPoint)) {
-    for (const file of closure([entry])) reachers.set(file, (reachers.get(file) ?? new Set()).add(entry));
-  }
-  // the stack, and the entry points (import() targets) among the modules it imports: a module that
-  // something else also loads on demand (undici for a webhook, the CA check for `config set`) is the request's
-  const stackModules = sourceClosure(stageMeta.inputs, REQUEST_STACK);
-  const requestEntries = new Set([entryFile(REQUEST_STACK), ...Object.keys(outputs).filter((file) => stackModules.has(outputs[file].entryPoint))]);
-  // and the entry points those load on demand: undici's code is reached by its proxy agent too, which only a
-  // request loads
-  const requestFamily = new Set([...closure(requestEntries, ['import-statement', 'dynamic-import'])].filter((file) => outputs[file].entryPoint));
-  const groupEntries = new Set(Object.keys(outputs).filter((file) => COMMAND_GROUP.test(outputs[file].entryPoint ?? '')));
-  // the group of each module of a group loaded on demand: its index, a verb the index loads when the line names
-  // it (commands/devices), or what a verb loads for some of its runs; what the groups share (commands/shared)
-  // and load on demand belongs to no group, and to the commands
-  const groupOfEntry = new Map();
-  for (const file of Object.keys(outputs)) {
-    const group = COMMAND_GROUP_NAME.exec(outputs[file].entryPoint ?? '')?.[1];
-    if (group !== undefined && group !== 'shared') groupOfEntry.set(file, group);
-  }
-  // the groups whose index loads each verb's module when it is built
-  const verbsOnDemand = new Set(
-    [...groupEntries].filter((index) => outputs[index].imports.some((imported) => imported.kind === 'dynamic-import' && groupOfEntry.get(path.resolve(root, imported.path)) === groupOfEntry.get(index))).map((index) => groupOfEntry.get(index)),
-  );
-  const commandEntries = Object.keys(outputs).filter((file) => COMMAND_GROUP_NAME.test(outputs[file].entryPoint ?? ''));
-  const groupOrTableEntries = new Set([...commandEntries, ...Object.keys(outputs).filter((file) => [TABLE_PLAN, GUIDED_MODE].includes(outputs[file].entryPoint))]);
-  const reachedFrom = (file, entries) => [...(reachers.get(file) ?? [])].some((entry) => entries.has(entry));
-  const onlyFrom = (file, entries) => [...(reachers.get(file) ?? [])].every((entry) => entries.has(entry));
-  const groupsReaching = (file) => new Set([...(reachers.get(file) ?? [])].map((entry) => groupOfEntry.get(entry)).filter(Boolean));
-  const bulkEntries = new Set([...reachers.get(entryFileOfInput(outputs, BULK_PIPELINE)) ?? []]);
-  const chunkOf = (file) => {
-    if (outputs[file]?.entryPoint === 'src/main.ts' || outputs[file]?.entryPoint === 'src/compile-cache.ts') return undefined;
-    // the compile cache is turned on before the bundle loads: its own few modules come first, alone
-    if (boot.has(file)) return 'boot';
-    if (core.has(file)) return 'core';
-    // only what nothing but a request loads: `--help` and completion must not bring undici with a shared module
-    if (reachedFrom(file, requestEntries) && onlyFrom(file, requestFamily)) return 'request';
-    // what a request shares with other commands (token cache, problem bodies, paging): small, no undici
-    if (reachedFrom(file, requestEntries)) return 'request-shared';
-    // what most command groups share (the pickers, paging, dates, input reading of their list and get verbs):
-    // one chunk that any group's command loads; what two or three groups share (webhook code, event schemas)
-    // stays apart
-    if (!onlyFrom(file, groupOrTableEntries)) return undefined;
-    const groups = groupsReaching(file);
-    if (groups.size >= SHARED_BY_GROUPS) return 'commands';
-    // a group whose verbs load one by one: what only the verbs that run the bulk pipeline share, then the
-    // group's index with what two or more of its verbs share (a device looked up by id or hardware id); each
-    // verb's own modules stay with it (Rollup's own chunking), not scattered over a chunk per set of verbs
-    const sharing = [...reachers.get(file)].filter((entry) => groupOfEntry.has(entry)).length;
-    if (sharing >= 2 && onlyFrom(file, bulkEntries)) return 'bulk';
-    const [group] = groups;
-    if (groups.size === 1 && verbsOnDemand.has(group) && (groupEntries.has(file) || sharing >= 2)) return group;
-    return undefined;
-  };
+  const graph = importGraph(root, outputs);
+  const chunkOf = chunkNames(root, stageMeta, outputs, graph);
 
   const builtinWrappers = builtinWrapperNames(Object.keys(outputs).filter((name) => name.endsWith('.js')).map((file) => readFileSync(file, 'utf8')));
   const hot = helperRewrites ? hotFunctions() : new Set();
@@ -153,6 +102,101 @@ export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperR
     meta.outputs[path.relative(root, path.join(outDir, chunk.fileName))] = { inputs, bytes: Buffer.byteLength(chunk.code) };
   }
   return meta;
+}
+
+/**
+ * esbuild's output files as a graph: each entry point's file (`entryFile`, by its source), what static imports
+ * (or `kinds`) reach from some files (`closure`), and for each file the entry points whose static imports reach it.
+ */
+function importGraph(root, outputs) {
+  const entryFile = (entryPoint) => {
+    const file = Object.keys(outputs).find((output) => outputs[output].entryPoint === entryPoint);
+    if (!file) throw new Error(`${entryPoint} is no entry point of the bundle (an import() target): the build groups chunks around it (src/build/chunks.mjs)`);
+    return file;
+  };
+  const closure = (starts, kinds = ['import-statement']) => {
+    const seen = new Set();
+    const pending = [...starts];
+    while (pending.length > 0) {
+      const file = pending.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const imported of outputs[file]?.imports ?? []) {
+        const target = path.resolve(root, imported.path);
+        if (kinds.includes(imported.kind) && outputs[target]) pending.push(target);
+      }
+    }
+    return seen;
+  };
+  // for each module, the entry points (each import() target) whose static imports reach it
+  const reachers = new Map();
+  for (const entry of Object.keys(outputs).filter((file) => outputs[file].entryPoint)) {
+    for (const file of closure([entry])) reachers.set(file, (reachers.get(file) ?? new Set()).add(entry));
+  }
+  return { entryFile, closure, reachers };
+}
+
+/** Rollup's manualChunks: the chunk each of esbuild's output files goes in (the groups above); undefined: Rollup's choice. */
+function chunkNames(root, stageMeta, outputs, { entryFile, closure, reachers }) {
+  const boot = closure([entryFile('src/compile-cache.ts')]);
+  const core = closure([entryFile('src/main.ts')]);
+  // the stack, and the entry points (import() targets) among the modules it imports: a module that
+  // something else also loads on demand (undici for a webhook, the CA check for `config set`) is the request's
+  const stackModules = sourceClosure(stageMeta.inputs, REQUEST_STACK);
+  const requestEntries = new Set([entryFile(REQUEST_STACK), ...Object.keys(outputs).filter((file) => stackModules.has(outputs[file].entryPoint))]);
+  // and the entry points those load on demand: undici's code is reached by its proxy agent too, which only a
+  // request loads
+  const requestFamily = new Set([...closure(requestEntries, ['import-statement', 'dynamic-import'])].filter((file) => outputs[file].entryPoint));
+  const requestCompanion = closure([entryFile(REQUEST_COMPANION)]);
+  const groupEntries = new Set(Object.keys(outputs).filter((file) => COMMAND_GROUP.test(outputs[file].entryPoint ?? '')));
+  // the group of each module of a group loaded on demand: its index, a verb the index loads when the line names
+  // it (commands/devices), or what a verb loads for some of its runs; what the groups share (commands/shared)
+  // and load on demand belongs to no group, and to the commands
+  const groupOfEntry = new Map();
+  for (const file of Object.keys(outputs)) {
+    const group = COMMAND_GROUP_NAME.exec(outputs[file].entryPoint ?? '')?.[1];
+    if (group !== undefined && group !== 'shared') groupOfEntry.set(file, group);
+  }
+  // the groups whose index loads each verb's module when it is built
+  const verbsOnDemand = new Set(
+    [...groupEntries].filter((index) => outputs[index].imports.some((imported) => imported.kind === 'dynamic-import' && groupOfEntry.get(path.resolve(root, imported.path)) === groupOfEntry.get(index))).map((index) => groupOfEntry.get(index)),
+  );
+  const commandEntries = Object.keys(outputs).filter((file) => COMMAND_GROUP_NAME.test(outputs[file].entryPoint ?? ''));
+  const groupOrTableEntries = new Set([...commandEntries, ...Object.keys(outputs).filter((file) => [TABLE_PLAN, GUIDED_MODE].includes(outputs[file].entryPoint))]);
+  const reachedFrom = (file, entries) => [...(reachers.get(file) ?? [])].some((entry) => entries.has(entry));
+  const onlyFrom = (file, entries) => [...(reachers.get(file) ?? [])].every((entry) => entries.has(entry));
+  const groupsReaching = (file) => new Set([...(reachers.get(file) ?? [])].map((entry) => groupOfEntry.get(entry)).filter(Boolean));
+  const bulkEntries = new Set([...reachers.get(entryFileOfInput(outputs, BULK_PIPELINE)) ?? []]);
+  const singleDevice = closure(SINGLE_DEVICE_VERBS.map(entryFile));
+  const chunkOf = (file) => {
+    if (outputs[file]?.entryPoint === 'src/main.ts' || outputs[file]?.entryPoint === 'src/compile-cache.ts') return undefined;
+    // the compile cache is turned on before the bundle loads: its own few modules come first, alone
+    if (boot.has(file)) return 'boot';
+    if (core.has(file)) return 'core';
+    // only what nothing but a request loads: `--help` and completion must not bring undici with a shared module
+    if (reachedFrom(file, requestEntries) && onlyFrom(file, requestFamily)) return 'request';
+    // what a request shares with other commands (token cache, problem bodies, paging): small, no undici
+    if (reachedFrom(file, requestEntries) || requestCompanion.has(file)) return 'request-shared';
+    // what most command groups share (the pickers, paging, dates, input reading of their list and get verbs):
+    // one chunk that any group's command loads; what two or three groups share (webhook code, event schemas)
+    // stays apart
+    if (!onlyFrom(file, groupOrTableEntries)) return undefined;
+    const groups = groupsReaching(file);
+    if (groups.size >= SHARED_BY_GROUPS) return Object.keys(outputs[file].inputs).every((input) => input.startsWith(SELECTION_LANGUAGE)) ? 'selection' : 'commands';
+    if (outputs[file].inputs[VERB_TABLE]) return 'commands';
+    // a group whose verbs load one by one: what the one-device verbs reach of the bulk pipeline, with them; what
+    // only the verbs that run it over many devices share; then the group's index with what two or more of its
+    // verbs share (a device looked up by id or hardware id); each verb's own modules stay with it (Rollup's own
+    // chunking), not scattered over a chunk per set of verbs
+    const sharing = [...reachers.get(file)].filter((entry) => groupOfEntry.has(entry)).length;
+    if (onlyFrom(file, bulkEntries) && singleDevice.has(file)) return 'bulk';
+    if (sharing >= 2 && onlyFrom(file, bulkEntries)) return 'bulk-run';
+    const [group] = groups;
+    const lookup = LOOKUP_VERBS.includes(outputs[file].entryPoint);
+    if (groups.size === 1 && verbsOnDemand.has(group) && (groupEntries.has(file) || sharing >= 2 || lookup)) return group;
+    return undefined;
+  };
+  return chunkOf;
 }
 
 const COMMAND_GROUP_NAME = /^src\/commands\/([^/]+)\//;

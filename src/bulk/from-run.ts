@@ -5,7 +5,7 @@
 // device the run never sent to (stopped by its brake or Ctrl-C).
 import { NotFoundError, UsageError } from '../errors.js';
 import { quoteInput } from '../shared/terminal-text.js';
-import { Journal, journalPathOf } from './journal.js';
+import type { Journal } from './journal.js';
 
 export const RUN_OUTCOMES = ['failed', 'not_found', 'capability_missing', 'accepted', 'replayed', 'back', 'not_back', 'pending'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
@@ -55,6 +55,8 @@ export interface FromRun {
  * no final outcomes, and is refused. None found is exit 5 (--allow-empty: none, exit 0), saying why.
  */
 export async function devicesFromRun(configDir: string, from: FromRun): Promise<string[]> {
+  // read here only: the command line takes the outcomes above from this module without loading the journal's code
+  const { Journal, journalPathOf } = await import('./journal.js');
   const journal = await Journal.open(journalPathOf(configDir, from.runId, undefined), from.runId);
   let recorded: RecordedOutcomes;
   try {

@@ -9,11 +9,11 @@ import type { Clock } from '../io/clock.js';
 import { RatePacer } from '../api/rate-pacer.js';
 import type { RetryPolicy } from '../shared/retry.js';
 import type { DeviceCommandResult } from '../api/device-commands.js';
-import { Journal, journalPathOf, noteJournalElsewhere, type JournalEntry, type JournalHeader } from './journal.js';
+import type { Journal, JournalEntry, JournalHeader } from './journal.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { Brake, type WavePlan } from './waves.js';
 import { WaveSender, type TargetOutcome, type WavesDone } from './wave-run.js';
-import { ReturnWatcher, type WaitOutcome } from './return-watcher.js';
+import type { WaitOutcome } from './return-watcher.js';
 import { brakeFrom, journalWatching, stillWatched } from './wait-journal.js';
 import { ledgerTargetOf } from '../ledger/entry.js';
 import type { Ledger } from '../ledger/recorder.js';
@@ -72,7 +72,8 @@ export interface PipelineEvents<O extends TargetOutcome> {
 }
 
 export async function runPipeline<O extends TargetOutcome>(spec: PipelineSpec<O>, events: PipelineEvents<O>): Promise<WavesDone> {
-  const journal = spec.journal instanceof Journal || spec.journal === undefined ? spec.journal : await startJournal<O['result']>(spec.journal, events.say);
+  // a new run's journal is started here (its config folder names where); a resumed run's is open already
+  const journal = spec.journal === undefined || !('configDir' in spec.journal) ? spec.journal : await startJournal<O['result']>(spec.journal, events.say);
   // the wait lines and the brake speak of device commands: a run of another task has neither
   const commands = journal as Journal<DeviceCommandResult> | undefined;
   const rewatch = spec.wait ? stillWatched(commands?.results ?? new Map(), commands) : new Map<string, never>();
@@ -83,7 +84,9 @@ export async function runPipeline<O extends TargetOutcome>(spec: PipelineSpec<O>
   setMaxListeners(Math.max(64, concurrency.max * 8), spec.signal);
   const brake = spec.plan.threshold === undefined ? new Brake(undefined) : brakeFrom(spec.plan.threshold, commands?.results ?? new Map(), commands);
   const now = () => spec.clock.now();
-  const watcher = spec.wait && new ReturnWatcher(api, {
+  // the follower's code loads with --wait only (the journal's with a run that keeps one): one device sent without
+  // --wait runs neither
+  const watcher = spec.wait && new (await import('./return-watcher.js')).ReturnWatcher(api, {
     field: spec.wait.field,
     timeoutMs: spec.wait.timeoutMs,
     clock: spec.clock,
@@ -132,6 +135,7 @@ export async function runPipeline<O extends TargetOutcome>(spec: PipelineSpec<O>
 
 /** A new run's journal, noted in the config folder when it is kept elsewhere (--journal). */
 async function startJournal<R extends JournalEntry>(spec: NewJournal, say: (line: string) => void): Promise<Journal<R>> {
+  const { Journal, journalPathOf, noteJournalElsewhere } = await import('./journal.js');
   const journal = await Journal.create<R>(journalPathOf(spec.configDir, spec.header.run_id, spec.given), spec.header, say);
   await noteJournalElsewhere(spec.configDir, spec.header.run_id, journal.file);
   return journal;

@@ -9,7 +9,6 @@ import { ApiError, NotFoundError, UsageError } from '../errors.js';
 import { scopeFor } from '../openapi/operations.js';
 import { quoteInput } from '../shared/terminal-text.js';
 import { sampleOf } from './capability.js';
-import { describedLastReportedFields } from '../records/report-time.js';
 
 export interface SendingCheck {
   command: DeviceCommand;
@@ -80,7 +79,8 @@ export function unknownDevicesError(unknown: readonly string[], total: number, v
  * this service: it is no answer.
  */
 export async function checkReportTimeField(served: ServedDocument, name: string, firstDevice: () => Promise<unknown>): Promise<void> {
-  const described = served.source === 'bundled' ? undefined : describedLastReportedFields(served.document);
+  // the record boundary's reading of report times (and of the document) loads with --report-time-field only
+  const described = served.source === 'bundled' ? undefined : (await import('../records/report-time.js')).describedLastReportedFields(served.document);
   if (described && described.length > 0) {
     if (described.includes(name)) return;
     throw new UsageError(

@@ -5,7 +5,7 @@
 import { UsageError } from '../errors.js';
 import type { JournalHeader, RunSettings } from './journal.js';
 import { amountText, type WaveOptions } from './waves.js';
-import { formatDuration } from '../io/progress.js';
+import { formatDuration } from '../shared/duration.js';
 
 /** How long --wait waits for a device without --wait-timeout. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;

@@ -3,8 +3,7 @@
 // over all its targets. Prints nothing: commands/devices/command-run.ts asks, renders and ends it.
 import type { Deps } from '../factory.js';
 import { NotFoundError, UsageError } from '../errors.js';
-import { sendDeviceCommand, type DeviceCommand, type DeviceCommandOutcome, type DeviceCommandResult } from '../api/device-commands.js';
-import type { ApiClient } from '../api/client.js';
+import type { DeviceCommand, DeviceCommandResult } from '../api/device-commands.js';
 import { hasSelection, isEmptySource, resolveTargets, selectionText, type TargetSource } from './targets.js';
 import { deviceKey, keyBaseForRun, newRunId } from './keys.js';
 import { isDone, Journal, journalPathOf, type JournalEntry, type JournalHeader, type RunSettings } from './journal.js';
@@ -95,12 +94,6 @@ export async function prepareCommandRun(deps: BulkDeps, verb: BulkVerb, opts: Bu
 /** The targets not yet done (a resumed run has done some). */
 export function pendingOf(run: Run): string[] {
   return run.targets.filter((id) => !(run.earlier.has(id) && isDone(run.earlier.get(id)!)));
-}
-
-/** One device's attempt: the run's command, with the device's own key. */
-export function commandTask(command: DeviceCommand, keyFor: (hardwareId: string) => string) {
-  return (api: ApiClient, hardwareId: string, signal: AbortSignal): Promise<DeviceCommandOutcome> =>
-    sendDeviceCommand(api, { hardwareId, command, idempotencyKey: keyFor(hardwareId), signal });
 }
 
 /** The key of each device of a run. */

@@ -2,7 +2,7 @@
 // (each result with `back` or `not_back`, the summary, the exit codes of a brake and of devices not back).
 import { NotBackError, WaveAbortedError } from '../errors.js';
 import { isSuccess, type DeviceCommandResult } from '../api/device-commands.js';
-import { formatDuration } from '../io/progress.js';
+import { formatDuration } from '../shared/duration.js';
 import type { WaitOutcome } from './return-watcher.js';
 
 const SAMPLE = 20;

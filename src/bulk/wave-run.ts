@@ -11,8 +11,8 @@ import { runBulk, type BulkOutcome } from './runner.js';
 import type { JournalEntry } from './journal.js';
 import type { ConcurrencyBounds } from './concurrency.js';
 import type { Brake, WavePlan } from './waves.js';
-import { readReportBefore, type ReportBefore, type ReturnWatcher } from './return-watcher.js';
-import { formatDuration } from '../io/progress.js';
+import type { ReportBefore, ReturnWatcher } from './return-watcher.js';
+import { formatDuration } from '../shared/duration.js';
 
 /** A target's outcome: its result (journalled) and the failure behind it, if any. */
 export type TargetOutcome<R extends JournalEntry = JournalEntry> = BulkOutcome & { result: R };
@@ -101,7 +101,10 @@ export class WaveSender<O extends TargetOutcome> {
   private async sendOne(hardwareId: string, signal: AbortSignal): Promise<O> {
     const { s } = this;
     // the report it has now, by its own clock, read once (a retried device keeps the first)
-    if (s.watcher && s.reportField && !this.before.has(hardwareId)) this.before.set(hardwareId, await readReportBefore(s.api, s.reportField, hardwareId, signal));
+    if (s.watcher && s.reportField && !this.before.has(hardwareId)) {
+      const { readReportBefore } = await import('./return-watcher.js');
+      this.before.set(hardwareId, await readReportBefore(s.api, s.reportField, hardwareId, signal));
+    }
     // the first try only: a device retried is still one device sent
     if (!this.sentOnce.has(hardwareId)) {
       this.sentOnce.add(hardwareId);

@@ -4,7 +4,7 @@
 // Pure: the plan, its description, and the brake's decision; bulk/wave-run.ts acts on them.
 import { UsageError } from '../errors.js';
 import { quoteInput } from '../shared/terminal-text.js';
-import { formatDuration } from '../io/progress.js';
+import { formatDuration } from '../shared/duration.js';
 
 /** N devices, or P% of them. */
 export type Amount = { count: number } | { percent: number };

@@ -5,6 +5,7 @@
 import type { IOStreams } from './streams.js';
 import type { Theme } from './theme.js';
 import { safeText } from '../shared/terminal-text.js';
+import { formatDuration } from '../shared/duration.js';
 
 export interface ProgressOptions {
   /** What is under way: a verb, a file name (outside text: made safe here). */
@@ -169,15 +170,6 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
   if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
   return `${(n / 1024 / 1024 / 1024).toFixed(1)} GiB`;
-}
-
-/** 0s, 42s, 3m05s, 2h07m: whole seconds, rounded up while something is left. */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
 /** The text cut to at most `max` columns, ending with an ellipsis; never inside a surrogate pair. */

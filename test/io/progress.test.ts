@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
-import { formatBytes, formatDuration, progressLine, startProgress, type ProgressState } from '../../src/io/progress.js';
+import { formatBytes, progressLine, startProgress, type ProgressState } from '../../src/io/progress.js';
+import { formatDuration } from '../../src/shared/duration.js';
 import { IOStreams } from '../../src/io/streams.js';
 import { createTheme } from '../../src/io/theme.js';
 import type { ShowSpinner } from '../../src/io/spinner.js';

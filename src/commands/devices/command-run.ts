@@ -4,8 +4,8 @@
 // Safe to rerun (same keys replay) and to resume.
 import { UsageError } from '../../errors.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
-import { formatDuration } from '../../io/progress.js';
-import { isSuccess, type DeviceCommandOutcome, type DeviceCommandResult } from '../../api/device-commands.js';
+import { formatDuration } from '../../shared/duration.js';
+import { commandTask, isSuccess, type DeviceCommandOutcome, type DeviceCommandResult } from '../../api/device-commands.js';
 import { viewOf } from '../../output/columns.js';
 import { isDone } from '../../bulk/journal.js';
 import { isRunFatal } from '../../bulk/runner.js';
@@ -19,7 +19,7 @@ import { bulkFailure, summaryLines } from '../../bulk/summary.js';
 import { resumeLine } from '../../bulk/resume-line.js';
 import { checkBeforeSending } from '../../bulk/preflight.js';
 import { capabilityLines, nothingSendableError, sampleOf, skippedSummaryLine, type Moment } from '../../bulk/capability.js';
-import { commandRunHeader, commandTask, pendingOf, prepareCommandRun, runKeyFor, type BulkCommandOptions, type BulkDeps, type BulkVerb, type Run } from '../../bulk/run.js';
+import { commandRunHeader, pendingOf, prepareCommandRun, runKeyFor, type BulkCommandOptions, type BulkDeps, type BulkVerb, type Run } from '../../bulk/run.js';
 import { runStartLine, startRunView, type RunView } from '../shared/run-view.js';
 import { saySelected, targetSelection, type WhereDeps } from '../shared/where.js';
 import { quoteInput } from '../../shared/terminal-text.js';
@@ -57,9 +57,7 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
   // a resumed run with nothing left sends nothing: no confirmation, just the summary of the whole run
   if (pending.length > 0) await confirm(deps, verb, opts, run, pending);
   else if (run.journal) announcePlan(deps, run);
-  // the journal keeps the plan; --wait and its field are said again, as the journal has them (they agree with it)
-  const waitFlags = run.wait ? ['--wait', ...(run.settings.wait?.report_time_field ? ['--report-time-field', run.settings.wait.report_time_field] : [])] : [];
-  const resumeHint = `resume with: ${resumeLine(deps.globals(), { verb: ['devices', verb.name], runId: run.runId, journal: opts.journal, flags: waitFlags })}`;
+  const resumeHint = resumeHintOf(deps, verb, run, opts.journal);
   let view: RunView | undefined;
   let tally: RunTally | undefined;
   const waits = new Map<string, WaitOutcome>();
@@ -120,14 +118,27 @@ async function carryOut(deps: BulkDeps, verb: BulkVerb, opts: BulkCommandOptions
     throw error;
   }
   await view!.finish();
+  await listCompleted();
+  endRun(deps, verb, run, { end, waits, pending: pending.length, resumeHint });
+}
+
+/** How to finish the run after an interruption or a failure, as a command line. */
+function resumeHintOf(deps: BulkDeps, verb: BulkVerb, run: Run, journal: string | undefined): string {
+  // the journal keeps the plan; --wait and its field are said again, as the journal has them (they agree with it)
+  const waitFlags = run.wait ? ['--wait', ...(run.settings.wait?.report_time_field ? ['--report-time-field', run.settings.wait.report_time_field] : [])] : [];
+  return `resume with: ${resumeLine(deps.globals(), { verb: ['devices', verb.name], runId: run.runId, journal, flags: waitFlags })}`;
+}
+
+/** The summary of a run that went through (on stderr), and its end: stopped by the brake, devices failed or not back. */
+function endRun(deps: BulkDeps, verb: BulkVerb, run: Run, ended: { end: WavesDone; waits: Map<string, WaitOutcome>; pending: number; resumeHint: string }): void {
+  const { end, waits, resumeHint } = ended;
   const journal = run.journal!;
   const results = run.targets.map((id) => journal.results.get(id)).filter((r): r is DeviceCommandResult => r !== undefined);
-  await listCompleted();
   for (const line of summaryLines(`${verb.label}, run ${run.runId}`, results)) deps.io.info(line);
   if (run.wait) for (const line of waitSummaryLines(waits)) deps.io.info(line);
   const skipped = skippedSummaryLine(deps.io.errTheme(), verb.command, run.capability);
   if (skipped) deps.io.paintedInfo(skipped);
-  if (end.aborted) throw abortedError({ verb: verb.label, runId: run.runId }, end.sent, pending.length, end.aborted, resumeHint);
+  if (end.aborted) throw abortedError({ verb: verb.label, runId: run.runId }, end.sent, ended.pending, end.aborted, resumeHint);
   const retryable = results.some((r) => !isDone(r));
   const hint = retryable
     ? `${resumeHint} to retry the failed devices (those done are skipped)`

@@ -4,19 +4,18 @@
 import type { Deps } from '../../factory.js';
 import { ApiError } from '../../errors.js';
 import { confirmOrRequireYes } from '../../io/prompter.js';
-import { generateIdempotencyKey, isSuccess, missingCapability, type DeviceCommandOutcome } from '../../api/device-commands.js';
-import { commandTask, type BulkVerb } from '../../bulk/run.js';
+import { commandTask, generateIdempotencyKey, isSuccess, missingCapability, type DeviceCommandOutcome } from '../../api/device-commands.js';
+import type { BulkVerb } from '../../bulk/run.js';
 import { runPipeline } from '../../bulk/pipeline.js';
 import type { WaitOutcome } from '../../bulk/return-watcher.js';
 import { rephrase } from '../shared/api-errors.js';
+import { notBackError, withWait } from '../../bulk/wait-results.js';
+import { acceptanceWith } from '../../records/acceptance.js';
 import type { OperationId } from '../../openapi/operation-types.js';
 import { planWaves } from '../../bulk/waves.js';
 import { checkBeforeSending } from '../../bulk/preflight.js';
-import { waitReportTimeField } from '../../records/report-time.js';
-import { notBackError, withWait } from '../../bulk/wait-results.js';
-import { formatDuration } from '../../io/progress.js';
+import { formatDuration } from '../../shared/duration.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, type WaitFlags } from './wave-flags.js';
-import { acceptanceWith } from '../../records/acceptance.js';
 import { stopReason } from '../../ledger/entry.js';
 
 export interface DeviceCommandVerb extends BulkVerb {
@@ -56,7 +55,8 @@ export type DeviceCommandDeps = Pick<Deps, 'api' | 'output' | 'io' | 'prompter' 
 /** One device: a run of one target through the same pipeline, with no journal; the key is used as given (or generated and said). */
 export async function deviceCommandRun(deps: DeviceCommandDeps, verb: DeviceCommandVerb, opts: DeviceCommandOptions): Promise<void> {
   // before the prompt, and before anything is sent: a --wait that cannot tell when the device reports says so now
-  const field = opts.wait && waitReportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
+  // the report time (read from the served document, the record boundary's) is loaded with --wait only
+  const field = opts.wait && (await import('../../records/report-time.js')).waitReportTimeField(await deps.servedDocument(), opts.wait.reportTimeField);
   const api = await deps.api();
   // the scope, --report-time-field and (a dry run) the device itself, as the bulk engine checks them
   const check = { command: verb.command, verb: verb.name, pending: [opts.hardwareId], named: new Set([opts.hardwareId]), dryRun: Boolean(opts.dryRun), reportTimeField: opts.wait?.reportTimeField, signal: deps.signal };

@@ -5,7 +5,8 @@ import { addVerbs } from '../shared/verbs.js';
 /**
  * `verb`: the verb the command line names, when only that one is needed (shared/verbs.ts). Each verb's module is
  * loaded when it is built: `devices get` does not load the bulk pipeline that reboot and assign run, nor the
- * selection grammar, the follower or the media download (src/build/chunks.mjs keeps them in a few chunks).
+ * selection grammar, the follower or the media download (src/build/chunks.mjs keeps them in a few chunks; get and
+ * list, the lookups called most, in the group's own).
  */
 export function newDevicesCommand(deps: Deps, verb?: string): Promise<Command> {
   const group = new Command('devices').description('Devices: list, inspect, assign, reboot and wake up');

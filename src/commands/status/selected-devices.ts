@@ -6,7 +6,7 @@ import { listFilters, readWhere, sayUndecided, selectorFor } from '../shared/whe
 import type { Deps } from '../../factory.js';
 import type { WhereDeps } from '../shared/where.js';
 import { renderPages } from '../shared/paging.js';
-import { formatDuration } from '../../io/progress.js';
+import { formatDuration } from '../../shared/duration.js';
 import { records } from '../../records/resources.js';
 import { formatInstant } from '../../shared/rfc3339.js';
 import { MAX_LIMIT } from '../../shared/page-limits.js';
