@@ -18,7 +18,7 @@ async function run(args) {
     return;
   }
   const { enableCompileCache } = await import('../dist/compile-cache.js');
-  enableCompileCache(process.env);
+  await enableCompileCache(process.env);
   const { main } = await import('../dist/main.js');
   process.exitCode = await main(process.argv);
 }

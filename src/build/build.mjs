@@ -1,6 +1,6 @@
 // Build: generate code from the OpenAPI document, then bundle the CLI into dist/ (src/build/bundle.mjs: esbuild,
 // then its chunks regrouped by Rollup). Completions: `npm run completions`. Prints the time of each stage.
-// FLEETCTL_BUILD_HELPER_REWRITES=off leaves esbuild's runtime helpers as esbuild wrote them (src/build/chunks.mjs):
+// FLEETCTL_BUILD_HELPER_REWRITES=off leaves esbuild's runtime helpers as esbuild wrote them (src/build/commonjs-runtime.mjs):
 // the fallback when a new esbuild writes them otherwise; it also leaves function declarations as written
 // (src/build/eager-functions.mjs). FLEETCTL_BUILD_SOURCEMAPS=on writes a source map beside
 // every file of dist/, for `node --enable-source-maps bin/fleetctl.js`: off by default, since nothing reads them

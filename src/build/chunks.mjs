@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rollup } from 'rollup';
-import MagicString from 'magic-string';
-import { MODULE_BODY, eagerFunctions, functionKey, hotFunctions, visit } from './eager-functions.mjs';
+import { builtinWrapperNames, commonJsRuntime } from './commonjs-runtime.mjs';
+import { eagerFunctions, hotFunctions } from './eager-functions.mjs';
 
 /**
  * The module that loads what a request needs, at once (factory.ts imports it to build the API client and its
@@ -22,6 +22,16 @@ const REQUEST_STACK = 'src/api/request-stack.ts';
  * which `auth` imports too. With what a request shares with other commands, not a file (and its facade) apart.
  */
 const REQUEST_COMPANION = 'src/auth/secret-store.ts';
+/**
+ * What other commands load beside a request, small: a device command's request and its key (`api` and the bulk
+ * pipeline), with what a request shares rather than a file more for a reboot to import.
+ */
+const REQUEST_SHARED = ['src/api/device-commands.ts'];
+/**
+ * The config store's check, compiled at build, which every command that reads the store loads (a request reads
+ * it for its settings): in the core chunk, not a file more for each request to import.
+ */
+const CONFIG_CHECK = 'src/openapi/config-validator.gen.ts';
 const COMMAND_GROUP = /^src\/commands\/[^/]+\/index\.ts$/;
 /**
  * The output layer's plan of a person's table, loaded when one is drawn: it reads the records through the record
@@ -58,7 +68,7 @@ const LOOKUP_VERBS = ['src/commands/devices/get.ts', 'src/commands/devices/list.
 /**
  * Rebundles the esbuild output in `stageDir` (with its metafile) into `outDir`, and returns a metafile of the
  * same shape for the new files: each output with the source inputs it holds. `helperRewrites: false` leaves
- * esbuild's runtime helpers as esbuild wrote them (commonJsRuntime below): slower to start, same behaviour.
+ * esbuild's runtime helpers as esbuild wrote them (commonjs-runtime.mjs): slower to start, same behaviour.
  * `sourceMaps: true` carries esbuild's maps through to a map beside each output file.
  */
 export async function regroupChunks({ root, stageDir, stageMeta, outDir, helperRewrites = true, sourceMaps = false }) {
@@ -138,7 +148,6 @@ function importGraph(root, outputs) {
 
 /** Rollup's manualChunks: the chunk each of esbuild's output files goes in (the groups above); undefined: Rollup's choice. */
 function chunkNames(root, stageMeta, outputs, { entryFile, closure, reachers }) {
-  const boot = closure([entryFile('src/compile-cache.ts')]);
   const core = closure([entryFile('src/main.ts')]);
   // the stack, and the entry points (import() targets) among the modules it imports: a module that
   // something else also loads on demand (undici for a webhook, the CA check for `config set`) is the request's
@@ -170,17 +179,17 @@ function chunkNames(root, stageMeta, outputs, { entryFile, closure, reachers }) 
   const singleDevice = closure(SINGLE_DEVICE_VERBS.map(entryFile));
   const chunkOf = (file) => {
     if (outputs[file]?.entryPoint === 'src/main.ts' || outputs[file]?.entryPoint === 'src/compile-cache.ts') return undefined;
-    // the compile cache is turned on before the bundle loads: its own few modules come first, alone
-    if (boot.has(file)) return 'boot';
-    if (core.has(file)) return 'core';
+    if (core.has(file) || outputs[file]?.entryPoint === CONFIG_CHECK) return 'core';
     // only what nothing but a request loads: `--help` and completion must not bring undici with a shared module
     if (reachedFrom(file, requestEntries) && onlyFrom(file, requestFamily)) return 'request';
     // what a request shares with other commands (token cache, problem bodies, paging): small, no undici
-    if (reachedFrom(file, requestEntries) || requestCompanion.has(file)) return 'request-shared';
+    if (reachedFrom(file, requestEntries) || requestCompanion.has(file) || REQUEST_SHARED.some((input) => outputs[file].inputs[input])) return 'request-shared';
     // what most command groups share (the pickers, paging, dates, input reading of their list and get verbs):
     // one chunk that any group's command loads; what two or three groups share (webhook code, event schemas)
     // stays apart
-    if (!onlyFrom(file, groupOrTableEntries)) return undefined;
+    // what a one-device reboot or wake-up runs of the pipeline that other commands load too (its runner and
+    // pacer: `status --watch`): with the verbs, not files more for a reboot to import
+    if (!onlyFrom(file, groupOrTableEntries)) return singleDevice.has(file) ? 'bulk' : undefined;
     const groups = groupsReaching(file);
     if (groups.size >= SHARED_BY_GROUPS) return Object.keys(outputs[file].inputs).every((input) => input.startsWith(SELECTION_LANGUAGE)) ? 'selection' : 'commands';
     if (outputs[file].inputs[VERB_TABLE]) return 'commands';
@@ -189,7 +198,7 @@ function chunkNames(root, stageMeta, outputs, { entryFile, closure, reachers }) 
     // verbs share (a device looked up by id or hardware id); each verb's own modules stay with it (Rollup's own
     // chunking), not scattered over a chunk per set of verbs
     const sharing = [...reachers.get(file)].filter((entry) => groupOfEntry.has(entry)).length;
-    if (onlyFrom(file, bulkEntries) && singleDevice.has(file)) return 'bulk';
+    if (singleDevice.has(file)) return 'bulk';
     if (sharing >= 2 && onlyFrom(file, bulkEntries)) return 'bulk-run';
     const [group] = groups;
     const lookup = LOOKUP_VERBS.includes(outputs[file].entryPoint);
@@ -233,67 +242,3 @@ function withInputSourceMaps() {
     },
   };
 }
-
-/**
- * esbuild's runtime helpers for the CommonJS dependencies it bundles (commander, undici...), made cheap at
- * start-up. These match the text esbuild writes (its helpers' names and shapes), which a new esbuild may
- * change: FLEETCTL_BUILD_HELPER_REWRITES=off builds without them (test/build/helper-rewrites.test.ts).
- * - each bundled module's body, `__commonJS({ "path"(exports, module) {...} })`, written as a function
- *   expression, parenthesized when a single request runs it (hot-functions.json): V8 compiles those at once
- *   with the chunk, and so the compile cache (Node 22+) keeps them; a method is compiled only when first
- *   called, and so again on every run (the cache is made when the chunk is compiled, not after it ran).
- * - an ES import of a built-in module (`builtinWrappers`, the names of their stand-ins) seen through an
- *   object that inherits from the module, where esbuild's __toESM copies each of its exports into a getter of
- *   a new object: fs, crypto and process have a hundred or more, copied again in every file that imports them,
- *   a few milliseconds of every command. The module's members read the same either way; a built-in's getters
- *   do not depend on the object they are read through.
- */
-function commonJsRuntime(builtinWrappers, hot) {
-  return {
-    name: 'commonjs-runtime',
-    transform(code) {
-      // most chunks call neither helper: not parsed a second time
-      if (!code.includes('__commonJS(') && !code.includes('__toESM(')) return null;
-      const ast = this.parse(code);
-      const edited = new MagicString(code);
-      let importsBuiltin = false;
-      visit(ast, (node) => {
-        if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier') return;
-        if (node.callee.name === '__toESM') {
-          const [wrapped] = node.arguments;
-          if (wrapped?.type === 'CallExpression' && wrapped.callee.type === 'Identifier' && builtinWrappers.has(wrapped.callee.name)) {
-            edited.overwrite(node.callee.start, node.callee.end, BUILTIN_NAMESPACE);
-            importsBuiltin = true;
-          }
-          return;
-        }
-        if (node.callee.name !== '__commonJS') return;
-        for (const member of node.arguments[0]?.properties ?? []) {
-          if (!member.method) continue;
-          const eager = hot.has(functionKey(member.key.value, MODULE_BODY));
-          edited.appendLeft(member.key.end, eager ? ': (function' : ': function');
-          if (eager) edited.appendRight(member.value.end, ')');
-        }
-      });
-      if (importsBuiltin) edited.prepend(`const ${BUILTIN_NAMESPACE} = (builtin) => Object.create(builtin, { default: { value: builtin, enumerable: true } });\n`);
-      return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: 'boundary' }) } : null;
-    },
-  };
-}
-
-/**
- * The names esbuild gives the CommonJS stand-ins bundle.mjs makes for Node's built-in modules, in its output
- * files' `code`. A name is not unique across files (node:fs/promises and node:stream/promises are both
- * require_promises): it counts only when every module wrapped under it, in any file, is a built-in's stand-in.
- */
-export function builtinWrapperNames(code) {
-  const wrapped = new Map();
-  for (const text of code) {
-    for (const [, name, id] of text.matchAll(COMMONJS_WRAPPER)) wrapped.set(name, [...(wrapped.get(name) ?? []), id]);
-  }
-  return new Set([...wrapped].filter(([, ids]) => ids.every((id) => id.startsWith('builtin:'))).map(([name]) => name));
-}
-
-/** How esbuild wraps a CommonJS module, such as a built-in's stand-in: `var require_node_fs = __commonJS({ "builtin:node:fs"...`. */
-const COMMONJS_WRAPPER = /^var (\w+) = __commonJS\(\{\s*"([^"]+)"/gm;
-const BUILTIN_NAMESPACE = '__builtinNamespace';

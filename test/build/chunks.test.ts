@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // a build script: plain JavaScript, typed here
-const { builtinWrapperNames } = (await import(pathToFileURL(path.join(root, 'src/build/chunks.mjs')).href)) as { builtinWrapperNames: (code: string[]) => Set<string> };
+const { builtinWrapperNames } = (await import(pathToFileURL(path.join(root, 'src/build/commonjs-runtime.mjs')).href)) as { builtinWrapperNames: (code: string[]) => Set<string> };
 
 const wrapper = (name: string, id: string) => `var ${name} = __commonJS({\n  "${id}"(exports, module) {\n    module.exports = 1;\n  }\n});\n`;
 

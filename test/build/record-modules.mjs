@@ -1,5 +1,6 @@
 // `node --import ./test/build/record-modules.mjs ...`: appends the URL of every module loaded to $FLEETCTL_LOADED_MODULES,
-// and at exit the public built-in modules Node loaded (node:child_process...).
+// and at exit the public built-in modules Node loaded (node:child_process...); with $FLEETCTL_IMPORT_EDGES, each ES
+// import the loader resolved, as `IMPORTER IMPORTED` (two URLs) a line.
 // ES modules through loader hooks; CommonJS modules loaded with require() (which those hooks do not see on
 // Node 20) by wrapping the CommonJS loader.
 import Module, { register } from 'node:module';
@@ -7,7 +8,7 @@ import { appendFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const file = process.env.FLEETCTL_LOADED_MODULES;
-register('./record-modules-hooks.mjs', import.meta.url, { data: { file } });
+register('./record-modules-hooks.mjs', import.meta.url, { data: { file, edges: process.env.FLEETCTL_IMPORT_EDGES } });
 
 const load = Module._load;
 Module._load = function recordingLoad(request, parent, isMain) {
