@@ -16,8 +16,10 @@ import { MODULE_BODY, functionKey, moduleAt, moduleMarkers, visit } from './eage
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * What scripts call in loops, one request each (a token fetched by the first), and the help and version they
- * read: ID and HW stand for a device's id and hardware id.
+ * The calls bench/latency.mjs holds to the bare script's time, one request each: the first fetches the token, the
+ * reboot is sent and then replayed (the same key). ID and HW stand for a device's id and hardware id. Only these:
+ * each function another call adds (a table, --help, paging) is compiled with its file on every call, run or not,
+ * and adding those made the reboot 7% slower.
  */
 export const CALLS = [
   ['devices', 'list', '--limit', '1', '-o', 'json'],
@@ -26,7 +28,7 @@ export const CALLS = [
   ['devices', 'reboot', 'HW', '--yes', '--idempotency-key', 'hot-functions', '-o', 'json'],
 ];
 
-/** The functionKey()s of the functions that ran in `file` (a build's output), by the coverage of its `url`. */
+/** The functionKey()s of the functions that ran in `code` (a file of a build), by V8's coverage of it (`functions`). */
 export function ranFunctions(code, functions) {
   // V8 starts a function's range at `function` for a declaration, at the key for a method
   const ranAt = new Set(functions.filter((fn) => fn.ranges[0].count > 0).map((fn) => fn.ranges[0].startOffset));
