@@ -1,6 +1,6 @@
 // Sending one device command (reboot, wake-up) for one hardware id with a given Idempotency-Key, and turning
 // the answer into a per-device result: the unit of work of both `devices reboot HW` and a bulk run.
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 import { ApiError, CancelledError, FleetctlError, UsageError } from '../errors.js';
 import type { ApiResponse } from './client.js';
 import type { CallOptions } from '../openapi/operation-types.js';
@@ -57,7 +57,7 @@ export function isHeaderSafeKey(key: string): boolean {
 
 /** A fresh key for a one-off command, printed so the call can be replayed. */
 export function generateIdempotencyKey(): string {
-  return `fleetctl-${randomUUID()}`;
+  return `fleetctl-${nodeCrypto().randomUUID()}`;
 }
 
 export function isSuccess(status: CommandStatus): boolean {

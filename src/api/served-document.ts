@@ -3,7 +3,7 @@
 // the source of record shapes and request rules for that service (`api`, columns, request checks). What is handed
 // out is the document composed (composed-document.ts: $refs followed, compositions merged, nullable written one way); the
 // cache keeps it as served.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../io/clock.js';
@@ -40,7 +40,7 @@ interface CacheFile {
 }
 
 export function cacheFileFor(configDir: string, baseUrl: string): string {
-  const key = createHash('sha256').update(baseUrl).digest('hex').slice(0, 16);
+  const key = nodeCrypto().createHash('sha256').update(baseUrl).digest('hex').slice(0, 16);
   return path.join(configDir, 'openapi-cache', `${key}.json`);
 }
 
@@ -89,7 +89,7 @@ export async function bundledDocument(configDir?: string): Promise<OpenApiDoc> {
  * written, it is composed again.
  */
 async function composedCopy(document: OpenApiDoc, configDir: string | undefined): Promise<OpenApiDoc> {
-  const key = createHash('sha256').update(`${COMPOSITION_RULES_VERSION}\n${JSON.stringify(document)}`).digest('hex').slice(0, 16);
+  const key = nodeCrypto().createHash('sha256').update(`${COMPOSITION_RULES_VERSION}\n${JSON.stringify(document)}`).digest('hex').slice(0, 16);
   // the bundled document (which the sandbox serves) was composed when fleetctl was built
   const prebuilt = await prebuiltComposed();
   if (prebuilt?.key === key && isOpenApiDoc(prebuilt.document)) return adoptComposed(prebuilt.document);

@@ -1,6 +1,6 @@
 // Idempotency keys of a bulk run: one per device, derived from a base so that a rerun replays instead of
 // executing again. Without a base the run id is the base, and --resume reuses it.
-import { createHash, randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 import { isHeaderSafeKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../api/device-commands.js';
 
 /**
@@ -10,7 +10,7 @@ import { isHeaderSafeKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../api/device-comma
 export function deviceKey(base: string, hardwareId: string): string {
   const plain = `${base}:${hardwareId}`;
   if (plain.length <= MAX_IDEMPOTENCY_KEY_LENGTH && isHeaderSafeKey(plain)) return plain;
-  const digest = createHash('sha256').update(base).update('\n').update(hardwareId).digest('hex');
+  const digest = nodeCrypto().createHash('sha256').update(base).update('\n').update(hardwareId).digest('hex');
   const prefix = Array.from(plain, (char) => (isHeaderSafeKey(char) ? char : '_')).join('');
   return `${prefix.slice(0, MAX_IDEMPOTENCY_KEY_LENGTH - digest.length - 1)}~${digest}`;
 }
@@ -18,7 +18,7 @@ export function deviceKey(base: string, hardwareId: string): string {
 /** A run id such as 20240601T120000Z-3f9a1c: sortable, and unique enough for one operator. */
 export function newRunId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return `${stamp}-${randomBytes(3).toString('hex')}`;
+  return `${stamp}-${nodeCrypto().randomBytes(3).toString('hex')}`;
 }
 
 export function keyBaseForRun(runId: string): string {

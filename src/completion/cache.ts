@@ -1,6 +1,6 @@
 // Values looked up for completion are kept a minute in the config folder: pressing Tab twice, or completing the
 // next id of the same command, does not ask the API again. One file per API, client and kind of value.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../io/clock.js';
@@ -48,7 +48,7 @@ export class CompletionCache {
   }
 
   private fileFor(keyParts: readonly (string | undefined)[]): string {
-    const key = createHash('sha256').update(JSON.stringify(keyParts)).digest('hex').slice(0, 24);
+    const key = nodeCrypto().createHash('sha256').update(JSON.stringify(keyParts)).digest('hex').slice(0, 24);
     return path.join(this.directory, `${key}.json`);
   }
 }

@@ -1,7 +1,7 @@
 // The undici dispatcher of the process: the proxies of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, in
 // either case, as curl reads them) for API, token and signed-URL requests alike, and the trusted roots plus an
 // organization's own CA bundle (--ca-file, FLEETCTL_CA_FILE, ca_file).
-import { X509Certificate } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { Undici } from '../shared/undici.js';
@@ -98,6 +98,7 @@ export async function readCaBundle(file: string, origin: string): Promise<string
   if (certificates.length === 0) {
     throw new UsageError(`the CA bundle ${quoteInput(file, 200)} (${origin}) holds no PEM certificate`, 'it should hold one or more "-----BEGIN CERTIFICATE-----" blocks');
   }
+  const { X509Certificate } = nodeCrypto();
   certificates.forEach((pem, index) => {
     try {
       new X509Certificate(pem);

@@ -1,6 +1,6 @@
 // Files other processes may read at any moment (caches, state, downloads) are replaced whole: written beside the
 // target, then renamed over it, so a reader sees the old content or the new, never half of it.
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 // fs.promises is read where a file is written: node:fs/promises then loads only when one is, not with every
 // command that imports this module
 import fs from 'node:fs';
@@ -61,7 +61,7 @@ async function writeDurably(file: string, content: string, mode: number): Promis
 export async function replaceFileAtomically(file: string, write: (temporary: string) => Promise<unknown>): Promise<void> {
   const directory = path.dirname(file);
   removeLeftoverTemporaries(directory, new RegExp(`^\\.${escapeRegExp(path.basename(file))}\\.\\d+\\.[0-9a-f]+\\.tmp$`));
-  const temporary = path.join(directory, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temporary = path.join(directory, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
   try {
     await write(temporary);
     await fs.promises.rename(temporary, file);

@@ -12,7 +12,7 @@
 // recovery is one line to the caller's notice, and so is a wait past a second: what it waits for, and who holds it.
 // A wait passes on the injected clock, its pauses chosen by the one retry decision (shared/retry.ts); the age of a
 // lock file is its modification time against the system's, since the file system keeps that time.
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import { diskFullOf, ExitCode, FleetctlError } from '../errors.js';
@@ -97,7 +97,7 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<Held
     hostname: os.hostname(),
     acquired_at: clock.now().toISOString(),
     purpose: opts.purpose ?? opts.what,
-    token: randomBytes(8).toString('hex'),
+    token: nodeCrypto().randomBytes(8).toString('hex'),
     process_started: processStartOf(process.pid),
   };
   const started = clock.now().getTime();
@@ -219,7 +219,7 @@ function staleness(file: string, owner: LockOwner | undefined, staleMs: number):
 /** Removes the stale lock seen as `seen`, unless another waiter already replaced it with a live one; true if it did. */
 function breakStaleLock(file: string, seen: LockOwner | undefined): boolean {
   const breaker = `${file}.break`;
-  const me: LockOwner = { pid: process.pid, hostname: os.hostname(), acquired_at: new Date().toISOString(), purpose: 'recovering a stale lock', token: randomBytes(8).toString('hex') };
+  const me: LockOwner = { pid: process.pid, hostname: os.hostname(), acquired_at: new Date().toISOString(), purpose: 'recovering a stale lock', token: nodeCrypto().randomBytes(8).toString('hex') };
   if (!tryCreate(breaker, me)) {
     const age = ageOf(breaker);
     if (age !== undefined && age > BREAKER_STALE_MS) unlinkQuietly(breaker);

@@ -2,7 +2,7 @@
 // is "an opaque composite: base64url encoding of the hardware id and the event id joined by a separator". A
 // record may carry that composite, a per-device event id that repeats across devices, or both, under names the
 // spec leaves unshown: the composite is found by what it decodes to, never by its member's name.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 import { hardwareIdOf, recordId, recordTime } from './members.js';
 
 const BASE64URL = /^[A-Za-z0-9_-]{4,}$/;
@@ -55,7 +55,7 @@ export function eventKey(record: unknown, hardwareId?: string): string {
   const device = hardwareIdOf(record) ?? hardwareId;
   if (own !== undefined) return device === undefined ? own : `${device}\u0000${own}`;
   // a digest, not the text: --follow keeps up to 100,000 keys, and a record can be long
-  return `sha256:${createHash('sha256').update(JSON.stringify(record) ?? '').digest('base64url')}`;
+  return `sha256:${nodeCrypto().createHash('sha256').update(JSON.stringify(record) ?? '').digest('base64url')}`;
 }
 
 /** When an event happened: `triggered_at` in the bundled document, the spec's `triggerUtc`, else its own date-time (recordTime). */

@@ -1,6 +1,6 @@
 // The webhook CloudEvents envelope (spec "Events"): building envelopes (sandbox deliveries,
 // `webhook trigger`) and validating them strictly (`webhook listen`).
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 import { describeIssue, issueOf } from '../openapi/schema-check.js';
 import * as schemas from '../openapi/validators.gen.js';
 import { DATA_SCHEMA_NAMES, ENVELOPE_SCHEMA_NAMES } from './event-payloads.js';
@@ -115,6 +115,6 @@ export function validateEnvelope(body: unknown): EnvelopeValidation {
 /** A valid envelope of the given type with plausible data and fresh ids, stamped with the current time. */
 export function sampleEvent<T extends EventType>(type: T, opts: SampleEventOptions): WebhookEvent<T> {
   const now = opts.now?.() ?? new Date();
-  const data = sampleData(type, opts, now, opts.newId ?? randomUUID);
+  const data = sampleData(type, opts, now, opts.newId ?? (() => nodeCrypto().randomUUID()));
   return buildEnvelope(type, data, { baseUrl: opts.baseUrl, time: now.toISOString() });
 }

@@ -1,6 +1,6 @@
 // One POST of a CloudEvent with the spec's delivery headers (spec "Delivery headers"), shared by the
 // delivery engine (retries, pinning) and `fleetctl webhook trigger` (one sample event to any receiver).
-import { createHash, randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../shared/node-crypto.js';
 import type { Dispatcher } from 'undici';
 import { readAnswerBody } from './answer-body.js';
 import { CLOUDEVENTS_CONTENT_TYPE, sampleEvent } from './cloudevents.js';
@@ -10,18 +10,18 @@ export const DELIVERY_USER_AGENT = 'fleet-webhooks/1.0';
 
 /** spec: Idempotency-Key is "stable per (event, destination) delivery id"; a UUID-shaped digest of both. */
 export function deliveryIdempotencyKey(eventId: string, url: string): string {
-  const hex = createHash('sha256').update(url).update('\0').update(eventId).digest('hex');
+  const hex = nodeCrypto().createHash('sha256').update(url).update('\0').update(eventId).digest('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function newTraceId(): string {
-  return randomBytes(16).toString('hex');
+  return nodeCrypto().randomBytes(16).toString('hex');
 }
 
 /** W3C trace context: one trace per (event, destination), a new parent span id per attempt. */
 export function traceparentFor(traceId: string): string {
-  return `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+  return `00-${traceId}-${nodeCrypto().randomBytes(8).toString('hex')}-01`;
 }
 
 export interface DeliveryHeaderValues {

@@ -1,4 +1,5 @@
 // The token cache key: one format, written and read only by src/auth/token-key.ts.
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { credentialFingerprint, dropProfileTokens, isIssuedTo, parseTokenCacheKey, tokenCacheKey, tokenOwner } from '../../src/auth/token-key.js';
 
@@ -13,6 +14,13 @@ describe('credentialFingerprint', () => {
     expect(credentialFingerprint('ci-client2', 's3cret')).not.toBe(fp);
     // id and secret are not simply concatenated: moving a character from one to the other changes it
     expect(credentialFingerprint('ci-clients', '3cret')).not.toBe(fp);
+  });
+
+  it("is HMAC-SHA256 as node:crypto computes it, so the tokens cached by an earlier version stay usable (non-ASCII secrets too)", () => {
+    for (const [clientId, secret] of [['ci-client', 's3cret'], ['sandbox-admin', 'sbx_6ix8bBRz3gA9zB9wvQN_rgOsUIJvYcvI'], ['clïent', 'sécret \u{1F511}'], ['c', 'x'.repeat(200)]]) {
+      const expected = createHmac('sha256', secret).update(`fleetctl token cache\0${clientId}`).digest('hex').slice(0, 16);
+      expect(credentialFingerprint(clientId, secret)).toBe(expected);
+    }
   });
 });
 

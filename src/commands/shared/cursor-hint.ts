@@ -1,7 +1,7 @@
 // A cursor in a hint on stderr. Cursors are opaque and a service may make them long (a 1.5 kB one filled 21 lines
 // of an 80-column terminal): on a terminal, one that does not fit on a line is saved to a file and the hint
 // reads it from there; in a log or a pipe it is written whole, for the script that reads it.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../shared/node-crypto.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IOStreams } from '../../io/streams.js';
@@ -48,7 +48,7 @@ export async function cursorWords(deps: CursorHintDeps, cursor: string, takes: C
 
 /** One file per cursor (named by its digest): two lists paged at once in two terminals keep their own. */
 export function cursorFile(configDir: string, cursor: string): string {
-  return path.join(configDir, 'cursors', `${createHash('sha256').update(cursor).digest('hex').slice(0, 16)}.txt`);
+  return path.join(configDir, 'cursors', `${nodeCrypto().createHash('sha256').update(cursor).digest('hex').slice(0, 16)}.txt`);
 }
 
 async function pruneSavedCursors(directory: string, keep: string): Promise<void> {
