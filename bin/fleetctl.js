@@ -1,24 +1,29 @@
 #!/usr/bin/env node
-// The Node.js version first, before anything that needs a newer one is loaded (supported-node.js).
-import { NODE_UNSUPPORTED_EXIT_CODE, nodeVersionProblem } from './supported-node.js';
+// CommonJS, as the bundle is (src/build/bundle.mjs): Node loads CommonJS without setting up its ES module loader,
+// which cost 5 to 7 ms of every call on Node 22 to 26. The Node.js version first, before anything that needs a
+// newer one is loaded (supported-node.js).
+'use strict';
+
+const { NODE_UNSUPPORTED_EXIT_CODE, nodeVersionProblem } = require('./supported-node.js');
 
 const problem = nodeVersionProblem(process.versions.node);
 if (problem) {
   process.stderr.write(`Error: ${problem}\n`);
   process.exitCode = NODE_UNSUPPORTED_EXIT_CODE;
 } else {
-  await run(process.argv.slice(2));
+  run(process.argv.slice(2));
 }
 
-async function run(args) {
+function run(args) {
   // Scripts call `fleetctl --version` in loops: answer it without loading the command tree.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    const { VERSION_LINE } = await import('../dist/version.js');
-    process.stdout.write(`${VERSION_LINE}\n`);
+    process.stdout.write(`${require('../dist/version.js').VERSION_LINE}\n`);
     return;
   }
-  const { enableCompileCache } = await import('../dist/compile-cache.js');
-  await enableCompileCache(process.env);
-  const { main } = await import('../dist/main.js');
-  process.exitCode = await main(process.argv);
+  require('../dist/compile-cache.js')
+    .enableCompileCache(process.env)
+    .then(() => require('../dist/main.js').main(process.argv))
+    .then((code) => {
+      process.exitCode = code;
+    });
 }

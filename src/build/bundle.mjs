@@ -1,5 +1,5 @@
 // The CLI's bundle: esbuild bundles src/ (splitting: each `import()` a chunk of its own), then Rollup regroups
-// its chunks (src/build/chunks.mjs). build.mjs runs it into dist/; test/build/helper-rewrites.test.ts runs it
+// its chunks and writes them as CommonJS (src/build/chunks.mjs). build.mjs runs it into dist/; test/build/helper-rewrites.test.ts runs it
 // into a folder of its own, without the rewrites of esbuild's helpers.
 import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
@@ -52,21 +52,22 @@ export async function bundleCli({ root, outDir, helperRewrites = true, sourceMap
   const meta = await regroupChunks({ root, stageDir: stage, stageMeta: result.metafile, outDir, helperRewrites, sourceMaps });
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(path.join(outDir, 'version.js'), `export const VERSION = ${JSON.stringify(version)};\nexport const VERSION_LINE = ${JSON.stringify(versionLine)};\n`);
-  // For each import of a file, Node looks for the package.json that says how to load it, from the file's folder
-  // up, and Node 22 keeps no note of a folder without one: a cached `devices get` tried to open
-  // dist/chunks/package.json and dist/package.json 106 times. Found next to every file, it is read once.
+  writeFileSync(path.join(outDir, 'version.js'), `'use strict';\nexports.VERSION = ${JSON.stringify(version)};\nexports.VERSION_LINE = ${JSON.stringify(versionLine)};\n`);
+  // dist/'s files are CommonJS (chunks.mjs), in a package whose "type" says ES modules: the package.json next
+  // to them says otherwise. It is also what Node looks for, from a file's folder up, for each file it loads, and
+  // Node 22 keeps no note of a folder without one: a cached `devices get` tried to open dist/chunks/package.json
+  // and dist/package.json 106 times. Found next to every file, it is read once.
   for (const folder of [outDir, path.join(outDir, 'chunks')]) {
     mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, 'package.json'), ES_MODULES_SCOPE);
+    writeFileSync(path.join(folder, 'package.json'), COMMONJS_SCOPE);
   }
   // Tests read the metafile to prove which chunks a command loads.
   writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify(meta));
   return { esbuildMs: bundled - started, esbuildCpuMs: bundledCpu - startedCpu, rollupMs: performance.now() - bundled, rollupCpuMs: cpuMs() - bundledCpu };
 }
 
-/** dist/'s files are ES modules, as the package says (package.json "type"). */
-const ES_MODULES_SCOPE = '{ "type": "module" }\n';
+/** dist/'s files are CommonJS, as bin/'s are (bin/package.json). */
+const COMMONJS_SCOPE = '{ "type": "commonjs" }\n';
 
 /**
  * The version, and the line `fleetctl --version` prints: it names the product and its npm package, since another
@@ -114,8 +115,8 @@ module.exports = builtin;
 }
 
 /**
- * The bundle is ES modules, which have no `require`: a `require()` esbuild leaves to run time (an external
- * package) would throw "Dynamic require ... is not supported". Read from esbuild's metafile, not its output.
+ * esbuild writes ES modules, which have no `require`: a `require()` it leaves to run time (an external package)
+ * would throw "Dynamic require ... is not supported". Read from esbuild's metafile, not its output.
  */
 function requireNoRuntimeRequire(metafile) {
   const left = Object.entries(metafile.inputs).flatMap(([input, { imports }]) => imports.filter((i) => i.kind === 'require-call' && i.external).map((i) => `${input} requires ${i.path}`));

@@ -90,7 +90,7 @@ export function eagerFunctionDeclarations(code, parse, isHot = () => true) {
     }
   };
   visit(parse(code), (node, parent) => {
-    if (node.type === 'Program') hoist(node.body, 0, 'var');
+    if (node.type === 'Program') hoist(node.body, node.body.find((statement) => statement.directive === undefined)?.start ?? 0, 'var');
     else if (node.type === 'BlockStatement' || node.type === 'StaticBlock') {
       const first = node.body.find((statement) => statement.directive === undefined);
       const body = node.type === 'StaticBlock' || (FUNCTIONS.has(parent?.type) && parent.body === node);
