@@ -57,6 +57,17 @@ describe('function declarations as expressions compiled with their file', () => 
     expect(rewritten).not.toMatch(/(^|[;{}]\s*)(async\s+)?function\*?\s+\w+\s*\(/m);
   });
 
+  it("keep a file's own directives first: a CommonJS chunk stays strict ('use strict' before the hoisted expressions)", () => {
+    const rewritten = rewrite(`'use strict';\n\nvar core = require('./core.js');\nfunction hot() { return this; }\nmodule.exports = hot;\n`)!;
+    expect(rewritten.startsWith("'use strict';")).toBe(true);
+    expect(rewritten).toMatch(/^'use strict';\s*var hot = \(function hot\(/);
+    // strict, so a plain call has no `this`
+    const module = { exports: undefined as unknown as () => unknown };
+    new Function('module', 'require', rewritten)(module, () => ({}));
+    const hot = module.exports;
+    expect(hot()).toBeUndefined();
+  });
+
   it('leaves code without declarations as it is, and exported ones to their module', () => {
     expect(rewrite('const f = () => 1;\nexport { f };\n')).toBeUndefined();
     expect(rewrite('export function f() { return 1; }\n')).toBeUndefined();

@@ -241,6 +241,10 @@ describe('start-up of the built CLI', () => {
   // has none, and a cached `devices get` tried to open two missing ones 106 times (src/build/bundle.mjs)
   it('dist/, dist/chunks/ and bin/ each hold the package.json that says their files are CommonJS (the package says ES modules)', () => {
     for (const folder of ['dist', 'dist/chunks', 'bin']) expect(JSON.parse(readFileSync(path.join(root, folder, 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
+    // and each is strict from its first line, as an ES module was (the build's hoisted functions come after it)
+    const files = [...readdirSync(path.join(root, 'dist')).map((name) => `dist/${name}`), ...readdirSync(path.join(root, 'dist/chunks')).map((name) => `dist/chunks/${name}`)].filter((file) => file.endsWith('.js'));
+    expect(files.length).toBeGreaterThan(20);
+    expect(files.filter((file) => !readFileSync(path.join(root, file), 'utf8').startsWith("'use strict';"))).toEqual([]);
   });
 
   it('the prompts come from @inquirer/prompts without the ones fleetctl never asks (the editor and its encoding tables)', () => {
