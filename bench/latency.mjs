@@ -11,12 +11,12 @@
 //     peak RSS.
 //   Each side's CPU time is measured too (bench/cpu-time.cjs, user and system): on a machine busy with other work
 //   the wall time also counts the waits for a core, which the CPU time does not.
-//   Where Node has module.enableCompileCache (22+), `devices get` also runs with it turned off
-//   (NODE_DISABLE_COMPILE_CACHE=1), to show what the cache brings. Any Node: npx -y node@24 bench/latency.mjs
+//   `devices get` also runs with fleetctl's compile cache turned off (NODE_DISABLE_COMPILE_CACHE=1,
+//   src/compile-cache.ts), to show what the cache brings. Any Node: npx -y node@24 bench/latency.mjs
 // Options: --reps N (20), --paging-reps N (5), --devices N (100000).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import module from 'node:module';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,7 +35,8 @@ const devices = Number(values.devices);
 const BARE = path.join(ROOT, 'bench/bare-client.mjs');
 const MAX_RSS = path.join(ROOT, 'bench/max-rss.cjs');
 const CPU_TIME = path.join(ROOT, 'bench/cpu-time.cjs');
-const hasCompileCache = typeof module.enableCompileCache === 'function';
+/** The compile cache names its files by their checksum (zlib.crc32: Node 20.15 and later). */
+const hasCompileCache = typeof zlib.crc32 === 'function';
 /** A single cached request: no slower than the bare script, the median of the interleaved runs. */
 const SINGLE_TARGET = 1.0;
 
@@ -105,7 +106,8 @@ try {
   const first = await runCli(['devices', 'list', '--limit', '1', '-o', 'json'], env);
   const [device] = JSON.parse(first.stdout);
   const key = 'bench-latency-replay';
-  // the first of each caches its token (and the compile cache); the reboot is sent once, then only replayed
+  // the first of each caches its token and, a kind of run new to the compile cache, the code it compiled; the
+  // reboot is sent once, then only replayed
   for (const args of [['devices', 'get', device.id, '-o', 'json'], ['devices', 'reboot', device.hardware_id, '--yes', '--idempotency-key', key, '-o', 'json']]) {
     const warm = await runCli(args, env);
     if (warm.code !== 0) throw new Error(`${args.join(' ')} exited with ${warm.code}:\n${warm.stderr}`);
@@ -143,7 +145,7 @@ try {
     const [on, off] = [samples[0], samples[2 * pairs.length]];
     console.log(`  compile cache: devices get ${median(off.map((s) => s.ms)).toFixed(0)} ms without, ${median(on.map((s) => s.ms)).toFixed(0)} ms with (${(median(on.map((s) => s.ms)) / median(off.map((s) => s.ms))).toFixed(2)}x)`);
   } else {
-    console.log(`  compile cache: not in Node ${process.version} (module.enableCompileCache comes with 22.1)`);
+    console.log(`  compile cache: not in Node ${process.version} (zlib.crc32 comes with 20.15)`);
   }
 
   const paging = [

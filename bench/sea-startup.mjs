@@ -37,7 +37,7 @@ const timed = ([command, ...args]) => {
 
 try {
   for (const [name, executable, npm] of variants) {
-    // a first run of each writes what later runs reuse (token cache, sandbox state, Node's compile cache)
+    // a first run of each writes what later runs reuse (token cache, sandbox state, the compile cache)
     timed(executable);
     timed(npm);
     const times = { executable: [], npm: [] };

@@ -20,9 +20,10 @@ function run(args) {
     process.stdout.write(`${require('../dist/version.js').VERSION_LINE}\n`);
     return;
   }
-  require('../dist/compile-cache.js')
-    .enableCompileCache(process.env)
-    .then(() => require('../dist/main.js').main(process.argv))
+  // the bundle's files compile with the code V8 kept of them (src/compile-cache.ts)
+  require('../dist/compile-cache.js').installCodeCache(process.env, require('node:path').join(__dirname, '../dist'), args);
+  require('../dist/main.js')
+    .main(process.argv)
     .then((code) => {
       process.exitCode = code;
     });

@@ -1,8 +1,9 @@
 // The functions a single request runs, written as parenthesized function expressions that V8 compiles with the
-// file. V8 compiles a function declaration only when it is first called, and Node's compile cache (Node 22+)
-// keeps the code of a file as it was compiled, before it ran: every function a call runs was compiled again on
-// every run (commander's, undici's, fleetctl's own). A parenthesized function expression is compiled at once, so
-// the cache keeps it.
+// file. V8 compiles a function declaration only when it is first called. fleetctl's compile cache
+// (src/compile-cache.ts) keeps the code of a run after it ran, but on Node 20 it keeps a file's code as compiled,
+// before it ran (as Node's own compile cache does): there every function a call runs was compiled again on every
+// run (commander's, undici's, fleetctl's own). A parenthesized function expression is compiled at once, so the
+// cache keeps it; elsewhere it spares the first run of each kind those compiles.
 //   function name(a) { ... }   becomes   var name = (function name(a) { ... });
 // (let in a block that is no function's body, whose declarations are its own), moved to the start of the body it
 // was declared in (after its directives), so that it exists from the start of its scope, as a declaration did.
@@ -10,10 +11,9 @@
 // it from an import cycle between files; test/build/startup.test.ts holds dist/ free of such cycles.
 // Only the functions hot-functions.json names are rewritten: those V8's coverage saw run in the calls scripts
 // make in loops (bench/hot-functions.mjs writes the list). Compiling every function of the bundle at once made
-// the cache twice the size, and reading it back cost more than the functions that never run saved; on Node 20,
-// which has no compile cache, each run compiled them all. A function the list does not name (new, renamed) is
-// compiled when first called, as any declaration is. Switched off with esbuild's helper rewrites
-// (FLEETCTL_BUILD_HELPER_REWRITES=off).
+// the cache twice the size, and reading it back cost more than the functions that never run saved. A function
+// the list does not name (new, renamed) is compiled when first called, as any declaration is. Switched off with
+// esbuild's helper rewrites (FLEETCTL_BUILD_HELPER_REWRITES=off).
 import { readFileSync } from 'node:fs';
 import MagicString from 'magic-string';
 

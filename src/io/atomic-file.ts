@@ -7,6 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureParentDirectory } from './directories.js';
 import { diskFullOf } from '../errors.js';
+import { removeLeftoverTemporaries, temporaryPattern } from './temporary-file.js';
+
+export { removeLeftoverTemporaries };
 
 export interface AtomicWriteOptions {
   mode?: number;
@@ -60,7 +63,7 @@ async function writeDurably(file: string, content: string, mode: number): Promis
  */
 export async function replaceFileAtomically(file: string, write: (temporary: string) => Promise<unknown>): Promise<void> {
   const directory = path.dirname(file);
-  removeLeftoverTemporaries(directory, new RegExp(`^\\.${escapeRegExp(path.basename(file))}\\.\\d+\\.[0-9a-f]+\\.tmp$`));
+  removeLeftoverTemporaries(directory, temporaryPattern(file));
   const temporary = path.join(directory, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
   try {
     await write(temporary);
@@ -71,29 +74,3 @@ export async function replaceFileAtomically(file: string, write: (temporary: str
     throw diskFullOf(error, file) ?? error;
   }
 }
-
-/** Older than this, no writer is still at its temporary (a write takes milliseconds). */
-const LEFTOVER_AGE_MS = 60_000;
-
-/**
- * Removes the temporaries (names matching `pattern`) of writes that never finished: a process killed between
- * writing one and renaming it. Only those over a minute old, so never one being written now.
- */
-export function removeLeftoverTemporaries(directory: string, pattern: RegExp): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(directory).filter((name) => pattern.test(name));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const file = path.join(directory, name);
-    try {
-      if (Date.now() - fs.statSync(file).mtimeMs > LEFTOVER_AGE_MS) fs.unlinkSync(file);
-    } catch {
-      // gone meanwhile, or not ours to remove: left as it is
-    }
-  }
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -120,7 +120,7 @@ const FOLDERS_WITH_SUBFOLDERS = [...new Set([...graph.keys()].flatMap((file) => 
 /** What the sandbox may use outside its own directory: leaf modules with no tie to the CLI. */
 const SHARED_WITH_THE_SANDBOX = [
   'src/shared/', 'src/openapi/', 'src/webhooks/', 'src/errors.ts',
-  'src/io/atomic-file.ts', 'src/io/directories.ts', 'src/io/read-input.ts',
+  'src/io/atomic-file.ts', 'src/io/temporary-file.ts', 'src/io/directories.ts', 'src/io/read-input.ts',
   'src/io/file-lock.ts', 'src/io/lock-holder.ts', 'src/io/clock.ts',
 ];
 

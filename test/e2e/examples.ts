@@ -61,7 +61,7 @@ export function fleetctlOnPath(): string {
 }
 
 /**
- * Where the examples' fleetctl keeps V8's compiled code (Node 22 and later; src/compile-cache.ts): one folder
+ * Where the examples' fleetctl keeps V8's compiled code (src/compile-cache.ts): one folder
  * for all of them, as a user's ~/.cache is after the first command. With a cache in each fresh HOME, every
  * process compiled the bundle and wrote it out again (about 10% more CPU per process); a cache only saves time,
  * so sharing it changes no outcome.
