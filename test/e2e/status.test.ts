@@ -63,6 +63,17 @@ describe('fleetctl status against the sandbox', { timeout: 120_000 }, () => {
     expect(r.report.devices.total).toBe((await devices(['--fleet-id', fleet])).length);
   });
 
+  it('--fleet-id without organization_id: the webhooks of the organization the fleet\'s record names', async () => {
+    const fleet = (await devices())[0]!.fleet_id;
+    const record = await h.cli(['fleets', 'get', fleet, '-o', 'json']);
+    const { organization_id: org } = JSON.parse(record.stdout) as { organization_id: string };
+    const r = await h.cli(['status', '-o', 'json', '--fleet-id', fleet], { env: { ...h.envFor(), FLEETCTL_ORGANIZATION_ID: '' } });
+    expect(r.code, r.stderr).toBe(0);
+    const { webhooks } = JSON.parse(r.stdout);
+    expect(webhooks.organization_id).toBe(org);
+    expect(webhooks.note).not.toMatch(/no organization/);
+  });
+
   it('shows a bulk run made from this machine, with its results, and the webhook configuration', async () => {
     const [a, b] = (await devices()).filter((x) => x.capabilities.includes('reboot'));
     const sent = await h.cli(['devices', 'reboot', a!.hardware_id, b!.hardware_id, '--yes', '-o', 'json']);

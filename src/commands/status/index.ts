@@ -35,7 +35,7 @@ const HOUR_MS = 3_600_000;
 export function newStatusCommand(deps: StatusDeps, run = statusRun): Command {
   const command = new Command('status')
     .description('Fleet health: devices reporting, stale or never reported, capability coverage, recent commands, webhooks and scopes')
-    .option('--fleet-id <uuid>', 'only the devices of this fleet')
+    .option('--fleet-id <uuid>', "only the devices of this fleet (and the webhook configuration of the organization its record names, else the profile's organization_id)")
     .option('--organization-id <uuid>', "only the devices of this organization (and its webhook configuration; default: the profile's organization_id)")
     .option('--stale-after <duration>', 'a device that has not reported for this long is stale (default 1h)')
     .option('--since <duration>', 'bulk runs of this machine this recent count as recent commands (default 24h)')
@@ -49,7 +49,7 @@ export function newStatusCommand(deps: StatusDeps, run = statusRun): Command {
     .option('--checkpoint <file>', 'with --watch: keep what the watch knows after each round; run again with it to go on from there');
   completeValues(command, { '--fleet-id': 'fleet-id', '--organization-id': 'organization-id', '--where': 'where', '--checkpoint': 'file' });
   describeVerb(command, {
-    operationIds: ['listDevices', 'getWebhookConfig'],
+    operationIds: ['listDevices', 'getWebhookConfig', 'getFleet'],
     output: 'document',
     notes: [
       'The devices list is required; a section the credentials cannot read (webhooks without webhooks_read) is shown',

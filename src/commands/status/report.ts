@@ -89,7 +89,7 @@ export async function buildReport(deps: StatusDeps, opts: StatusOptions, observe
   const { stated } = tally.capabilities;
   const coverage = stated === 0 ? null : [...tally.capabilities.counts].sort(([a], [b]) => a.localeCompare(b)).map(([capability, n]) => ({ capability, devices: n, percent: round((n / stated) * 100) }));
   const commands = await recentRuns(deps.configDir(), now - opts.sinceMs, await currentService(deps));
-  const webhookOutcome = await readWebhooks(deps, opts.organizationId);
+  const webhookOutcome = await readWebhooks(deps, { organizationId: opts.organizationId, fleetId: opts.fleetId });
   const webhooks = webhookSectionOf(webhookOutcome);
   const counts = { total: devices.total, unknown: devices.unknown, ...definedCounts(devices) };
   return {

@@ -5,6 +5,7 @@ import { ApiError, AuthError } from '../../errors.js';
 import { shortScope } from '../../auth/scopes.js';
 import { scopeFor } from '../../openapi/operations.js';
 import { isUuid } from '../../shared/uuid.js';
+import { records } from '../../records/resources.js';
 import { WebhookConfigClient } from '../webhook-config/config-client.js';
 
 export interface WebhookSection {
@@ -17,8 +18,11 @@ export interface WebhookSection {
 
 /** Why the configuration could not be read. */
 export type WebhookFailure =
-  /** No organization named by --organization-id or organization_id: nothing was asked. */
-  | { kind: 'no organization' }
+  /**
+   * No organization named by --organization-id, the fleet of --fleet-id or organization_id: nothing was asked.
+   * `fleet`: why the fleet's record gave none (it names none, or could not be read: the service's words).
+   */
+  | { kind: 'no organization'; fleet?: { namesNone: true } | { unreadable: string } }
   /** The service answered 403: these credentials may not read it. */
   | { kind: 'forbidden'; code?: string }
   /** The issuer gave no token for the scope. */
@@ -35,10 +39,20 @@ export type ScopeState = 'granted' | 'refused' | 'not asked';
 /** The scope the section needs, as the report names it (webhooks_read). */
 export const WEBHOOK_SCOPE = shortScope(scopeFor('getWebhookConfig'));
 
-export async function readWebhooks(deps: Pick<Deps, 'api' | 'settings'>, organizationFlag: string | undefined): Promise<WebhookOutcome> {
+/** What the report is of: --organization-id, or --fleet-id (a fleet belongs to one organization). */
+export interface WebhookTarget {
+  organizationId?: string;
+  fleetId?: string;
+}
+
+export async function readWebhooks(deps: Pick<Deps, 'api' | 'settings'>, target: WebhookTarget): Promise<WebhookOutcome> {
+  const fleet = target.organizationId === undefined && target.fleetId !== undefined ? await fleetOrganization(deps, target.fleetId) : undefined;
   const configured = (await deps.settings()).organization_id.value;
-  const organization = organizationFlag ?? (configured !== undefined && isUuid(configured) ? configured : undefined);
-  if (organization === undefined) return { kind: 'unavailable', organization: null, failure: { kind: 'no organization' } };
+  const organization = target.organizationId ?? fleet?.organization ?? (configured !== undefined && isUuid(configured) ? configured : undefined);
+  if (organization === undefined) {
+    const why = fleet === undefined ? {} : { fleet: fleet.unreadable === undefined ? { namesNone: true as const } : { unreadable: fleet.unreadable } };
+    return { kind: 'unavailable', organization: null, failure: { kind: 'no organization', ...why } };
+  }
   try {
     const found = await new WebhookConfigClient(await deps.api(), organization).readIfExists();
     if (!found) return { kind: 'read', section: { state: 'none', organization_id: organization, topics: [], note: 'no webhook configuration' } };
@@ -53,6 +67,22 @@ export async function readWebhooks(deps: Pick<Deps, 'api' | 'settings'>, organiz
     const failure = failureOf(error);
     if (!failure) throw error;
     return { kind: 'unavailable', organization, failure };
+  }
+}
+
+/**
+ * The organization the fleet's record names, however it names it (records/references.ts): the one whose webhooks
+ * a report of the fleet is about, before the profile's organization_id. A fleet that cannot be read leaves the
+ * section to the rest, with the reason.
+ */
+async function fleetOrganization(deps: Pick<Deps, 'api'>, fleetId: string): Promise<{ organization?: string; unreadable?: string }> {
+  try {
+    const fleet = await (await deps.api()).call('getFleet', { pathParams: { id: fleetId } });
+    return { organization: records.fleet.organizationOf(fleet.body) };
+  } catch (error) {
+    if (error instanceof ApiError) return { unreadable: `HTTP ${error.status}${error.code ? `, ${error.code}` : ''}` };
+    if (error instanceof AuthError) return { unreadable: error.message };
+    throw error;
   }
 }
 
@@ -72,7 +102,9 @@ export function webhookSectionOf(outcome: WebhookOutcome): WebhookSection {
 function failureNote(failure: WebhookFailure): string {
   switch (failure.kind) {
     case 'no organization':
-      return 'no organization: pass --organization-id or set organization_id';
+      if (failure.fleet === undefined) return 'no organization: pass --organization-id or set organization_id';
+      if ('unreadable' in failure.fleet) return `no organization: the fleet could not be read (${failure.fleet.unreadable}); set organization_id`;
+      return "no organization: the fleet's record names none; set organization_id";
     case 'forbidden':
       return `not readable with these credentials (HTTP 403${failure.code ? `, ${failure.code}` : ''}): the ${WEBHOOK_SCOPE} scope is needed`;
     case 'no token':
