@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { parseAst } from 'rollup/parseAst';
 import { describe, expect, it } from 'vitest';
 import { codeDirectory, compileCacheDirectory, MAX_SHAPES, runShape, STALE_AFTER_MS } from '../../src/compile-cache.js';
 import { suiteTempDir, tempDir } from '../support/temp-dir.js';
@@ -163,6 +164,26 @@ describe('compile cache', () => {
     const blocked = path.join(work, 'a-file');
     writeFileSync(blocked, '');
     expect(() => run(['config', 'list'], { XDG_CACHE_HOME: blocked })).not.toThrow();
+  });
+
+  // vm.Script gives an import() no module loader to use (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING): the bundle's
+  // loads on first use are require()s (src/build/chunks.mjs, dynamicImportInCjs: false)
+  it('compiles files that never call import(): every load on first use is a require', () => {
+    const files = ['dist/main.js', ...readdirSync(path.join(root, 'dist/chunks')).filter((name) => name.endsWith('.js')).map((name) => `dist/chunks/${name}`)];
+    const calling = files.filter((file) => {
+      let found = false;
+      const visit = (node: unknown): void => {
+        if (found || node === null || typeof node !== 'object') return;
+        if ((node as { type?: unknown }).type === 'ImportExpression') found = true;
+        for (const child of Object.values(node)) visit(child);
+      };
+      visit(parseAst(readFileSync(path.join(root, file), 'utf8')));
+      return found;
+    });
+    expect(files.length).toBeGreaterThan(20);
+    expect(calling).toEqual([]);
+    // the check sees one when there is one
+    expect(JSON.stringify(parseAst('async function f() { return import("./x.js"); }'))).toContain('"ImportExpression"');
   });
 
   // on Node 20, and in a run before the cache has a file's code, what V8 compiled with the file is what is kept
