@@ -66,6 +66,14 @@ interface CompilingModule {
   exports: unknown;
 }
 
+/**
+ * How the file of a build's kinds of run keeps one: its checksum, not its words. A word of the line could be a
+ * value typed where a command word goes (a webhook key before its verb), and nothing typed is written down.
+ */
+export function shapeKey(shape: string): string {
+  return crc32(shape).toString(16);
+}
+
 interface Loaded {
   name: string;
   /** The file the code is kept in. */
@@ -182,10 +190,11 @@ function keep(directory: string, loaded: Loaded[], shape: string | undefined): v
   const entry = loaded.find((script) => script.name === 'main') ?? loaded[0]!;
   const shapes = path.join(directory, `shapes-${path.basename(entry.file, '.code')}`);
   const known = (readIfThere(shapes)?.toString('utf8') ?? '').split('\n').filter(Boolean);
-  const newShape = !known.includes(shape) && known.length < MAX_SHAPES;
+  const key = shapeKey(shape);
+  const newShape = !known.includes(key) && known.length < MAX_SHAPES;
   if (fresh.length === 0 && !newShape) return;
   ensureDirectory(directory);
   removeStale(directory);
   for (const entry of loaded) writeCode(entry.file, entry.script.createCachedData());
-  if (newShape) fs.appendFileSync(shapes, `${shape}\n`, { mode: 0o600 });
+  if (newShape) fs.appendFileSync(shapes, `${key}\n`, { mode: 0o600 });
 }
