@@ -20,17 +20,25 @@ export function personCell(value: unknown): string {
 // Short words whose values are names of states or outcomes: worth nothing once cut, like a number.
 const ENUM_NAME = /(^|[._])(status|state|code|outcome|op|type|kind|method|command|scope|http_status)$/;
 
-/** Headers of a table for a person, and how readily each column gives way when the terminal is narrow. */
+/** An absolute or home-relative file path (POSIX or Windows): it names its file at its end. */
+const FILE_PATH = /^(\/|~\/|[A-Za-z]:[\\/])/;
+
+/**
+ * Headers of a table for a person, how readily each column gives way when the terminal is narrow, and which
+ * columns keep their end when cut: file paths, whose end names the file (`…/bin/fleetctl-hello`).
+ */
 export async function tableHeads(columns: readonly string[], values: readonly (readonly unknown[])[]) {
   const { Stiffness } = await import('./table-layout.js');
   const headers = columns.map((c) => safeText(c.toUpperCase().replace(/[._]/g, ' ')));
+  const present = columns.map((_, i) => values.map((row) => row[i]).filter((value) => value !== null && value !== undefined && value !== ''));
   const stiffness = columns.map((column, i): StiffnessValue => {
-    const present = values.map((row) => row[i]).filter((value) => value !== null && value !== undefined && value !== '');
-    if (isIdentifierColumn(column, present)) return Stiffness.identifier;
-    if (ENUM_NAME.test(column) || (present.length > 0 && present.every((value) => typeof value === 'number' || typeof value === 'boolean' || isDateTime(value)))) return Stiffness.rigid;
-    return present.some(Array.isArray) ? Stiffness.list : Stiffness.text;
+    const cells = present[i]!;
+    if (isIdentifierColumn(column, cells)) return Stiffness.identifier;
+    if (ENUM_NAME.test(column) || (cells.length > 0 && cells.every((value) => typeof value === 'number' || typeof value === 'boolean' || isDateTime(value)))) return Stiffness.rigid;
+    return cells.some(Array.isArray) ? Stiffness.list : Stiffness.text;
   });
-  return { headers, stiffness };
+  const endKept = present.map((cells) => cells.length > 0 && cells.every((value) => typeof value === 'string' && FILE_PATH.test(value)));
+  return { headers, stiffness, endKept };
 }
 
 /** A TSV cell: tabs and line breaks would split the row, so they become spaces; other controls are shown. */

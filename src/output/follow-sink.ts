@@ -73,9 +73,9 @@ export function growingTableSink(w: SinkWriters): RecordSink {
         plan = await w.plan(records, w.columnsFor(records));
         columns = plan.columns;
         const values = records.map((record) => columns.map((c) => valueAt(record, c)));
-        const { headers, stiffness } = await tableHeads(columns, values);
+        const { headers, stiffness, endKept } = await tableHeads(columns, values);
         const { GrowingTable } = await import('./growing-table.js');
-        table = new GrowingTable(headers, stiffness, plan.parts, w.terminalWidth, w.bold);
+        table = new GrowingTable(headers, { stiffness, parts: plan.parts, endKept }, w.terminalWidth, w.bold);
         const text = table.rows(values.map((row) => row.map((value, i) => plan!.cell(columns[i]!, value))));
         for (const caption of plan.captions) w.say(caption);
         w.noteLeftOut(columns.filter((_, i) => !table!.shown.includes(i)), plan.leftOut);

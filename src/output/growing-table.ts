@@ -10,8 +10,8 @@ export class GrowingTable {
 
   constructor(
     private readonly headers: string[],
-    private readonly stiffness: StiffnessValue[],
-    private readonly parts: PartValue[],
+    /** How each column gives way (output/cells.ts tableHeads, the view's parts), and which keep their end when cut. */
+    private readonly columns: { stiffness: StiffnessValue[]; parts: PartValue[]; endKept?: boolean[] },
     private readonly terminalWidth: number,
     private readonly bold: (text: string) => string,
   ) {}
@@ -26,7 +26,7 @@ export class GrowingTable {
     if (!this.widths) {
       // the frame of a boxed table is wider than the gaps: fitTable leaves that room unused
       const room = this.terminalWidth + (3 * this.headers.length + 1) - GAP.length * (this.headers.length - 1);
-      const fitted = fitTable(this.headers, cells, room, this.stiffness, this.parts);
+      const fitted = fitTable(this.headers, cells, room, this.columns.stiffness, this.columns.parts);
       this.shown = fitted.shown;
       this.widths = fitted.shown.map((i) => fitted.widths[i]!);
       const headers = this.shown.map((i) => this.headers[i]!);
@@ -42,7 +42,8 @@ export class GrowingTable {
   /** A cell cut to its column; an identifier longer than the first rows' is shown whole, out of line. */
   private cell(text: string, column: number): string {
     const at = this.shown[column]!;
-    return this.stiffness[at] === Stiffness.identifier || this.parts[at] === Part.identifier ? text : cutToWidth(text, this.widths![column]!);
+    const { stiffness, parts, endKept } = this.columns;
+    return stiffness[at] === Stiffness.identifier || parts[at] === Part.identifier ? text : cutToWidth(text, this.widths![column]!, endKept?.[at] ? 'end' : 'start');
   }
 
   /** Cells padded to their column; the last one is not, so no line ends in spaces. */

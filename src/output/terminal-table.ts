@@ -40,7 +40,7 @@ export class TerminalTables {
     const shownColumns = plan?.columns ?? columns;
     const values = all.map((record) => shownColumns.map((c) => valueAt(record, c)));
     const rows = values.map((row) => row.map((value, i) => (plan ? plan.cell(shownColumns[i]!, value) : personCell(value))));
-    const { headers, stiffness } = await tableHeads(shownColumns, values);
+    const { headers, stiffness, endKept } = await tableHeads(shownColumns, values);
     const natural = headers.map((header, i) => Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[i]!))));
     const fitted = fitTable(headers, rows, this.width, stiffness, plan?.parts);
     // wider than the terminal (-o wide's every field, or an identifier wider than the room): one block per record
@@ -50,7 +50,7 @@ export class TerminalTables {
     if (tooWide) return this.blocks(shownColumns, values, rows);
     const { widths, shown } = fitted;
     const theme = this.io.outTheme();
-    const cut = (text: string, i: number) => (stiffness[i]! > Stiffness.list || plan?.parts[i] === Part.identifier ? text : cutToWidth(text, widths[i]!));
+    const cut = (text: string, i: number) => (stiffness[i]! > Stiffness.list || plan?.parts[i] === Part.identifier ? text : cutToWidth(text, widths[i]!, endKept[i] ? 'end' : 'start'));
     await this.framed(
       shown.map((i) => theme.bold(cut(headers[i]!, i))),
       rows.map((row) => shown.map((i) => cut(row[i]!, i))),

@@ -10,21 +10,24 @@ export function displayWidth(text: string): number {
 }
 
 /**
- * The text cut to at most `width` columns, ending with an ellipsis when cut. Cuts fall between graphemes,
- * never inside a surrogate pair or an emoji sequence.
+ * The text cut to at most `width` columns, ending with an ellipsis when cut; with `keep: 'end'`, its end is kept
+ * and the ellipsis starts it (a file path keeps its file's name). Cuts fall between graphemes, never inside a
+ * surrogate pair or an emoji sequence.
  */
-export function cutToWidth(text: string, width: number): string {
+export function cutToWidth(text: string, width: number, keep: 'start' | 'end' = 'start'): string {
   if (stringWidth(text) <= width) return text;
   if (width <= 0) return '';
-  let kept = '';
+  const segments = [...graphemes.segment(text)].map(({ segment }) => segment);
+  if (keep === 'end') segments.reverse();
+  const kept: string[] = [];
   let used = 0;
-  for (const { segment } of graphemes.segment(text)) {
+  for (const segment of segments) {
     const w = stringWidth(segment);
     if (used + w > width - 1) break;
-    kept += segment;
+    kept.push(segment);
     used += w;
   }
-  return `${kept}…`;
+  return keep === 'end' ? `…${kept.reverse().join('')}` : `${kept.join('')}…`;
 }
 
 /** The text cut to `width` columns, then padded with spaces to exactly that many. */

@@ -79,5 +79,27 @@ describe('cutToWidth', () => {
 
   it('leaves text that fits alone', () => {
     expect(cutToWidth('short', 5)).toBe('short');
+    expect(cutToWidth('short', 5, 'end')).toBe('short');
+  });
+
+  it("keeping the end (a file path's file name), the ellipsis starts it, in terminal cells and whole graphemes", () => {
+    expect(cutToWidth('/opt/tools/bin/fleetctl-hello', 18, 'end')).toBe('…in/fleetctl-hello');
+    expect(cutToWidth('/opt/トラック/fleetctl-x', 14, 'end')).toBe('…ク/fleetctl-x');
+    expect(displayWidth(cutToWidth('/opt/トラック/fleetctl-x', 14, 'end'))).toBeLessThanOrEqual(14);
+    expect(cutToWidth('/a/👩‍🔧👩‍🔧', 4, 'end')).toBe('…👩‍🔧');
+  });
+});
+
+describe('tableHeads: which columns keep their end when cut', () => {
+  it('a column of file paths (POSIX, home, Windows) keeps its end; text, and a column only partly paths, do not', async () => {
+    const { tableHeads } = await import('../../src/output/cells.js');
+    const { endKept } = await tableHeads(
+      ['path', 'home', 'windows', 'name', 'mixed', 'url'],
+      [
+        ['/usr/local/bin/fleetctl-a', '~/bin/fleetctl-b', 'C:\\Tools\\fleetctl-c.exe', 'hello', '/a/b', 'https://x.example/a'],
+        ['/opt/bin/fleetctl-d', null, 'D:/bin/fleetctl-e', 'world', 'not a path', 'https://y.example/b'],
+      ],
+    );
+    expect(endKept).toEqual([true, true, true, false, false, false]);
   });
 });

@@ -1,6 +1,6 @@
 // Tables fit the terminal: at 80 and 160 columns no line of `devices list` is wider than the screen, and no
 // row is wrapped onto a second line (each device's row holds its hardware id between the two side borders).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { startHarness, type SandboxHarness } from '../harness.js';
 import { startPty, type RenderedLine } from '../../support/pty.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 let h: SandboxHarness;
 let hardwareIds: string[];
@@ -94,6 +95,20 @@ describe('identifiers are never cut, at 80 and 160 columns', { timeout: 90_000 }
     expect(screen).toMatch(/^keys: pty-identifiers-whole-run-2026:<hardware id>$/m);
     const cutCells = screen.split('\n').filter((line) => line.startsWith('│') && line.includes('…'));
     expect(cutCells).toEqual([]);
+  });
+});
+
+describe('extension list on a terminal', { timeout: 60_000 }, () => {
+  it("at 80: a path too long for its column keeps its end, the executable's name, and the name stays whole", async () => {
+    const folder = path.join(tempDir('fleetctl-a-rather-long-folder-name-for-extension-paths-'), 'of', 'some', 'depth', 'bin');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'fleetctl-hello'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
+    expect(`${folder}/fleetctl-hello`.length).toBeGreaterThan(80);
+    const session = startPty(['extension', 'list'], { cols: 80, rows: 24, env: { PATH: `${folder}:/usr/bin:/bin` } });
+    expect((await session.waitForExit()).code).toBe(0);
+    const row = session.lines().map((line) => line.text).find((line) => line.startsWith('│ hello '));
+    expect(row).toMatch(/^│ hello +│ …[^│]*\/depth\/bin\/fleetctl-hello +│$/);
+    expect(stringWidth(row!)).toBeLessThanOrEqual(80);
   });
 });
 
