@@ -2,7 +2,7 @@
 // with exit 129, its output whole (-o json a valid array; a followed stream whole lines of JSON), no lock file left
 // behind, and the state it keeps saved (the embedded sandbox's, a `fleetctl sandbox --state` file's), so that the
 // next command finds it. Each is hung up once it is under way: its first output, or the line that says it is.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadState } from '../../src/sandbox/state-file.js';
@@ -20,8 +20,8 @@ interface LongRunning {
   name: string;
   /** Its arguments; `dir` is a folder of its own (its config folder is another). */
   args(dir: string): string[];
-  /** Under way: what it printed says so (and `afterMs` more have passed). */
-  underWay(out: { stdout: string; stderr: string }): boolean;
+  /** Under way: what it printed (or its config folder) says so (and `afterMs` more have passed). Asked as output comes, and every 100 ms. */
+  underWay(out: { stdout: string; stderr: string }, configDir: string): boolean;
   afterMs?: number;
   /** What its output must be after the hang-up. */
   output(run: HungUp): void | Promise<void>;
@@ -30,6 +30,13 @@ interface LongRunning {
 }
 
 const embeddedState = (_dir: string, configDir: string) => path.join(configDir, 'sandbox', 'state.json');
+
+/** The devices a run's journal says it follows (each accepted device of a --wait run), 0 before there is one. */
+function watchingIn(configDir: string): number {
+  const runs = path.join(configDir, 'runs');
+  const journal = existsSync(runs) ? readdirSync(runs).find((name) => name.endsWith('.ndjson')) : undefined;
+  return journal ? readFileSync(path.join(runs, journal), 'utf8').split('"outcome":"watching"').length - 1 : 0;
+}
 const jsonLines = (run: HungUp) => {
   const lines = run.stdout.split('\n').filter(Boolean);
   expect(lines.length, run.stderr).toBeGreaterThan(0);
@@ -62,9 +69,10 @@ const COMMANDS: LongRunning[] = [
   {
     name: 'devices reboot --wait (embedded sandbox), hung up while it waits',
     args: () => ['--sandbox', 'devices', 'reboot', '--fleet-id', FLEET, '--wait', '--wait-timeout', '10m', '--yes', '-o', 'json'],
-    // the run id is out, and a second later its 31 reboots are long sent: it waits for devices that do not report
-    underWay: ({ stderr }) => /--resume \S+\)/.test(stderr),
-    afterMs: 1_000,
+    // the run id is out and its journal follows each of its 31 reboots, all accepted: it waits for devices that do
+    // not report (a fixed delay after the run id was not enough on a loaded machine: 17 of 31 were sent)
+    underWay: ({ stderr }, configDir) => /--resume \S+\)/.test(stderr) && watchingIn(configDir) >= 31,
+    afterMs: 200,
     output: async (run) => {
       const journal = readdirSync(path.join(run.configDir, 'runs')).find((name) => name.endsWith('.ndjson'))!;
       expect(readFileSync(path.join(run.configDir, 'runs', journal), 'utf8')).toContain('"outcome":"watching"');
@@ -99,10 +107,13 @@ function hangUpOnceUnderWay(command: LongRunning, dir: string, configDir: string
     const out = { stdout: '', stderr: '' };
     let hungUp = false;
     const look = () => {
-      if (hungUp || !command.underWay(out)) return;
+      if (hungUp || !command.underWay(out, configDir)) return;
       hungUp = true;
+      clearInterval(poll);
       setTimeout(() => child.kill('SIGHUP'), command.afterMs ?? 0);
     };
+    // what a config folder says comes without output
+    const poll = setInterval(look, 100);
     child.stdout!.on('data', (chunk: Buffer) => {
       out.stdout += chunk.toString();
       look();
@@ -115,6 +126,7 @@ function hangUpOnceUnderWay(command: LongRunning, dir: string, configDir: string
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(poll);
       resolve({ code, ...out, configDir });
     });
   });
