@@ -187,8 +187,8 @@ function keep(directory: string, loaded: Loaded[], shape: string | undefined): v
     return;
   }
   // the build is named by its entry's code: a new build learns its kinds of run again
-  const entry = loaded.find((script) => script.name === 'main') ?? loaded[0]!;
-  const shapes = path.join(directory, `shapes-${path.basename(entry.file, '.code')}`);
+  const main = loaded.find((script) => script.name === 'main') ?? loaded[0]!;
+  const shapes = path.join(directory, `shapes-${path.basename(main.file, '.code')}`);
   const known = (readIfThere(shapes)?.toString('utf8') ?? '').split('\n').filter(Boolean);
   const key = shapeKey(shape);
   const newShape = !known.includes(key) && known.length < MAX_SHAPES;
