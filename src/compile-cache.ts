@@ -91,8 +91,9 @@ interface Loaded {
  * Only a speed-up: a cache that cannot be read or written costs time, never the command.
  */
 export function installCodeCache(env: NodeJS.ProcessEnv, bundleDir: string, args: readonly string[]): void {
-  // zlib.crc32 names and checks the files: Node 20.15 and later
-  if (env.NODE_DISABLE_COMPILE_CACHE || !process.getBuiltinModule('node:zlib').crc32) return;
+  // zlib.crc32 names and checks the files: Node 20.15 and later. With --enable-source-maps (a build with source
+  // maps, FLEETCTL_BUILD_SOURCEMAPS=on) Node compiles the files itself: a vm.Script's stack frames are not mapped
+  if (env.NODE_DISABLE_COMPILE_CACHE || !process.getBuiltinModule('node:zlib').crc32 || process.sourceMapsEnabled) return;
   const vm = process.getBuiltinModule('node:vm');
   const directory = codeDirectory(env);
   const within = path.resolve(bundleDir) + path.sep;

@@ -162,6 +162,18 @@ describe('compile cache', () => {
     expect(existsSync(path.join(cache, 'fleetctl'))).toBe(false);
   });
 
+  it('with --enable-source-maps Node compiles the bundle itself (a vm.Script\'s stack frames are not mapped): nothing is made', () => {
+    const cache = tempDir('fleetctl-source-maps-cache-');
+    execFileSync(process.execPath, ['--enable-source-maps', path.join(root, 'bin/fleetctl.js'), 'config', 'list'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH, HOME: path.join(work, 'home'), FLEETCTL_CONFIG_DIR: path.join(work, 'config'), XDG_CACHE_HOME: cache },
+    });
+    expect(existsSync(path.join(cache, 'fleetctl'))).toBe(false);
+    // and without the flag, the same command makes it
+    run(['config', 'list'], { XDG_CACHE_HOME: cache });
+    expect(existsSync(path.join(cache, 'fleetctl'))).toBe(true);
+  });
+
   it('a cache directory that cannot be made costs nothing but time: the command still succeeds', () => {
     const blocked = path.join(work, 'a-file');
     writeFileSync(blocked, '');
