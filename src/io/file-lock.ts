@@ -112,13 +112,13 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<Held
       continue;
     }
     const waited = clock.now().getTime() - started;
-    if (waited >= opts.waitMs) throw busy(file, current, opts);
+    if (waited >= opts.waitMs) throw busy(file, current ?? (await ownerOnceWritten(file, clock)), opts);
     if (!told && waited >= (opts.noticeAfterMs ?? WAIT_NOTICE_MS)) {
       told = true;
       opts.notice?.(`Waiting for ${opts.what}: ${file} is held by ${holderOf(current)} (up to ${Math.round(opts.waitMs / 1000)} s)...`);
     }
     const decision = decideRetry({ retries }, LOCK_WAIT_POLICY, opts.random);
-    if (!decision.retry) throw busy(file, current, opts);
+    if (!decision.retry) throw busy(file, current ?? (await ownerOnceWritten(file, clock)), opts);
     // the last pause ends with the wait, for one more attempt then
     await clock.sleep(Math.min(decision.delayMs, opts.waitMs - waited));
   }
@@ -142,6 +142,22 @@ export function readLockOwner(file: string): LockOwner | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How long a refusal reads again a lock that says no holder yet: its holder writes who it is right after creating it. */
+const OWNER_WRITE_GRACE = { reads: 10, everyMs: 10 };
+
+/**
+ * The holder of a lock read as empty (created, its holder not yet written: a loaded machine can hold a process
+ * between the two), read again for a moment, so that a refusal names it. Undefined when it never says.
+ */
+async function ownerOnceWritten(file: string, clock: Clock): Promise<LockOwner | undefined> {
+  for (let read = 0; read < OWNER_WRITE_GRACE.reads; read++) {
+    await clock.sleep(OWNER_WRITE_GRACE.everyMs);
+    const owner = readLockOwner(file);
+    if (owner) return owner;
+  }
+  return undefined;
 }
 
 function tryCreate(file: string, owner: LockOwner): boolean {

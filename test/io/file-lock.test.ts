@@ -33,6 +33,14 @@ describe('acquireLock', () => {
     first.release();
   });
 
+  it('a lock just created, its holder not yet written (a loaded machine between the two): the refusal still names the holder', async () => {
+    const file = path.join(tempDir('fleetctl-lock-'), 'run.lock');
+    writeFileSync(file, '');
+    const holder = { pid: process.ppid, hostname: os.hostname(), acquired_at: '2026-11-28T03:00:00Z', purpose: 'a bulk run', token: 't' };
+    setTimeout(() => writeFileSync(file, JSON.stringify(holder)), 30);
+    await expect(acquireLock(file, { what: 'run R1', waitMs: 0 })).rejects.toThrow(new RegExp(`^run R1 is in use by process ${process.ppid} \\(a bulk run, since 2026-11-28T03:00:00Z\\)`));
+  });
+
   it('waits for a holder that releases within the wait, and gives up after it otherwise', async () => {
     const file = path.join(tempDir('fleetctl-lock-'), 'store.lock');
     const first = await acquireLock(file, { what: 'the store', waitMs: 0 });
